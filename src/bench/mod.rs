@@ -1,0 +1,1 @@
+//! The benchmark harness (placeholder until written).

@@ -1,0 +1,82 @@
+//! A process-wide GMP allocator that zeroes every block before freeing it.
+//!
+//! GMP allocates temporaries inside `mpz_powm`, `mpz_powm_sec` and friends; with the default
+//! allocator their contents (values derived from private exponents) stay in freed memory.
+//! [`install`] routes GMP's allocations through libc's malloc/free like the default does, but
+//! wipes each block on free and on reallocation. Blocks allocated before installation are still
+//! freed correctly, since both allocators use libc malloc underneath.
+use gmp_mpfr_sys::gmp;
+use std::ffi::c_void;
+use std::sync::Once;
+
+extern "C" fn wipe_alloc(size: usize) -> *mut c_void {
+    // SAFETY: plain libc malloc; GMP aborts itself on a null return, as with its default.
+    unsafe { libc_malloc(size) }
+}
+
+unsafe extern "C" fn wipe_realloc(ptr: *mut c_void, old_size: usize, new_size: usize) -> *mut c_void {
+    // SAFETY: `ptr` is a live block of `old_size` bytes from libc malloc (GMP's contract). We
+    // copy the common prefix into a new block, wipe the old block, and free it.
+    unsafe {
+        let new = libc_malloc(new_size);
+        if new.is_null() {
+            return new;
+        }
+        std::ptr::copy_nonoverlapping(ptr as *const u8, new as *mut u8, old_size.min(new_size));
+        wipe_bytes(ptr, old_size);
+        libc_free(ptr);
+        new
+    }
+}
+
+unsafe extern "C" fn wipe_free(ptr: *mut c_void, size: usize) {
+    // SAFETY: `ptr` is a live block of `size` bytes from libc malloc (GMP's contract).
+    unsafe {
+        wipe_bytes(ptr, size);
+        libc_free(ptr);
+    }
+}
+
+/// Zeroes `size` bytes at `ptr` with volatile writes that the optimizer keeps.
+unsafe fn wipe_bytes(ptr: *mut c_void, size: usize) {
+    // SAFETY: the caller guarantees `ptr` is valid for `size` writable bytes.
+    let bytes = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, size) };
+    zeroize::Zeroize::zeroize(bytes);
+}
+
+unsafe extern "C" {
+    #[link_name = "malloc"]
+    fn libc_malloc(size: usize) -> *mut c_void;
+    #[link_name = "free"]
+    fn libc_free(ptr: *mut c_void);
+}
+
+static INSTALL: Once = Once::new();
+
+/// Installs the wiping allocator for all GMP integers of this process (idempotent).
+///
+/// Costs one `memset` per freed block: small next to the arithmetic it follows.
+pub fn install() {
+    INSTALL.call_once(|| {
+        // SAFETY: the three functions honour GMP's custom-allocation contract (same sizes,
+        // libc-compatible blocks), so blocks from before and after installation mix safely.
+        unsafe { gmp::set_memory_functions(Some(wipe_alloc), Some(wipe_realloc), Some(wipe_free)) }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use rug::Integer;
+
+    #[test]
+    fn arithmetic_is_unchanged_with_the_wiping_allocator() {
+        let before = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();
+        super::install();
+        let mut big = Integer::from(1) << 5000;
+        big += 1;
+        big *= &big.clone();
+        let after = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();
+        assert_eq!(before, after);
+        assert!(big.significant_bits() > 9000);
+    }
+}

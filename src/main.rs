@@ -1,0 +1,2 @@
+//! The `parcrypt` command (placeholder).
+fn main() {}

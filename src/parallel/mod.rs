@@ -1,0 +1,5 @@
+//! Parallel machinery shared by every algorithm: OpenMP-style loop schedules and thread pinning.
+pub mod affinity;
+pub mod schedule;
+
+
