@@ -72,7 +72,7 @@ mod tests {
     fn arithmetic_is_unchanged_with_the_wiping_allocator() {
         let before = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();
         super::install();
-        let mut big = Integer::from(1) << 5000;
+        let mut big: Integer = Integer::from(1) << 5000;
         big += 1;
         big *= &big.clone();
         let after = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();

@@ -2,4 +2,4 @@
 pub mod affinity;
 pub mod schedule;
 
-
+pub use schedule::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
