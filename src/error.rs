@@ -22,6 +22,9 @@ pub enum Error {
     /// Key generation failed (e.g. the public exponent is unusable).
     #[error("key generation failed: {0}")]
     KeyGeneration(String),
+    /// Results could not be exported in the requested format.
+    #[error("export failed: {0}")]
+    Export(String),
     /// Reading or writing a file failed.
     #[error("{path}: {source}")]
     Io {

@@ -64,7 +64,10 @@ mod tests {
     fn unwritable_destination_is_an_error_not_a_file() {
         let out = Path::new("/nonexistent-dir-parcrypt/out.bin");
         let err = write_atomic(out, b"x", None).unwrap_err();
-        assert!(err.to_string().contains("/nonexistent-dir-parcrypt/out.bin"));
+        assert!(
+            err.to_string()
+                .contains("/nonexistent-dir-parcrypt/out.bin")
+        );
         assert!(!out.exists());
     }
 }

@@ -14,7 +14,11 @@ extern "C" fn wipe_alloc(size: usize) -> *mut c_void {
     unsafe { libc_malloc(size) }
 }
 
-unsafe extern "C" fn wipe_realloc(ptr: *mut c_void, old_size: usize, new_size: usize) -> *mut c_void {
+unsafe extern "C" fn wipe_realloc(
+    ptr: *mut c_void,
+    old_size: usize,
+    new_size: usize,
+) -> *mut c_void {
     // SAFETY: `ptr` is a live block of `old_size` bytes from libc malloc (GMP's contract). We
     // copy the common prefix into a new block, wipe the old block, and free it.
     unsafe {
@@ -70,12 +74,16 @@ mod tests {
 
     #[test]
     fn arithmetic_is_unchanged_with_the_wiping_allocator() {
-        let before = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();
+        let before = Integer::from(3)
+            .pow_mod(&Integer::from(1000), &Integer::from(1_000_003))
+            .unwrap();
         super::install();
         let mut big: Integer = Integer::from(1) << 5000;
         big += 1;
         big *= &big.clone();
-        let after = Integer::from(3).pow_mod(&Integer::from(1000), &Integer::from(1_000_003)).unwrap();
+        let after = Integer::from(3)
+            .pow_mod(&Integer::from(1000), &Integer::from(1_000_003))
+            .unwrap();
         assert_eq!(before, after);
         assert!(big.significant_bits() > 9000);
     }

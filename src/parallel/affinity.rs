@@ -25,7 +25,9 @@ pub fn pin_current_thread(index: usize) -> bool {
 mod tests {
     #[test]
     fn pinning_is_best_effort() {
-        let ok = std::thread::spawn(|| super::pin_current_thread(3)).join().unwrap();
+        let ok = std::thread::spawn(|| super::pin_current_thread(3))
+            .join()
+            .unwrap();
         if super::available_cpus() > 0 {
             assert!(ok, "pinning to an allowed CPU should succeed on Linux");
         }

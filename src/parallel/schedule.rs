@@ -87,7 +87,9 @@ impl ScheduleSpec {
     /// Builds a spec, refusing a chunk of 0.
     pub fn new(schedule: Schedule, chunk: Option<usize>) -> Result<Self> {
         if chunk == Some(0) {
-            return Err(Error::InvalidParameter("chunk size must be at least 1".into()));
+            return Err(Error::InvalidParameter(
+                "chunk size must be at least 1".into(),
+            ));
         }
         Ok(Self { schedule, chunk })
     }
@@ -279,7 +281,9 @@ fn make_dealer(n: usize, threads: usize, spec: ScheduleSpec) -> Box<dyn Dealer> 
 
 fn check_threads(threads: usize) -> Result<()> {
     if threads == 0 {
-        return Err(Error::InvalidParameter("thread count must be at least 1".into()));
+        return Err(Error::InvalidParameter(
+            "thread count must be at least 1".into(),
+        ));
     }
     Ok(())
 }

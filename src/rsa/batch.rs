@@ -41,7 +41,9 @@ impl Transform<'_> {
 /// `count` messages uniformly random in `[0, n)`, deterministic from `seed` (ChaCha20).
 pub fn messages(key: &RsaPublicKey, count: usize, seed: u64) -> Vec<Integer> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-    (0..count).map(|_| random_below(&mut rng, key.n())).collect()
+    (0..count)
+        .map(|_| random_below(&mut rng, key.n()))
+        .collect()
 }
 
 /// SeRSA: the plain sequential loop, the reference for every parallel run.
@@ -62,7 +64,10 @@ pub fn parallel(
 
 fn check_inputs(transform: &Transform<'_>, inputs: &[Integer]) {
     let n = transform.modulus();
-    debug_assert!(inputs.iter().all(|x| *x >= 0 && x < n), "batch inputs must lie in [0, n)");
+    debug_assert!(
+        inputs.iter().all(|x| *x >= 0 && x < n),
+        "batch inputs must lie in [0, n)"
+    );
 }
 
 #[cfg(test)]
@@ -91,16 +96,32 @@ mod tests {
         let enc = Transform::Encrypt(key.public());
         let reference_ct = serial(enc, &msgs);
         for op in PrivateOp::ALL {
-            assert_eq!(serial(Transform::Decrypt(&key, op), &reference_ct), msgs, "{op:?}");
+            assert_eq!(
+                serial(Transform::Decrypt(&key, op), &reference_ct),
+                msgs,
+                "{op:?}"
+            );
         }
         for threads in [1, 2, 3, 4, 8] {
             for schedule in Schedule::ALL {
-                for chunk in [None, Some(1), Some(2), Some(5), Some(10), Some(36), Some(37), Some(100)] {
+                for chunk in [
+                    None,
+                    Some(1),
+                    Some(2),
+                    Some(5),
+                    Some(10),
+                    Some(36),
+                    Some(37),
+                    Some(100),
+                ] {
                     let spec = ScheduleSpec::new(schedule, chunk).unwrap();
                     let ex = Executor::new(threads, spec, false).unwrap();
                     let (ct, stats) = parallel(&ex, enc, &msgs);
                     assert_eq!(ct, reference_ct, "encrypt {spec} threads={threads}");
-                    assert_eq!(stats.threads.iter().map(|t| t.items).sum::<usize>(), msgs.len());
+                    assert_eq!(
+                        stats.threads.iter().map(|t| t.items).sum::<usize>(),
+                        msgs.len()
+                    );
                     let dec = Transform::Decrypt(&key, PrivateOp::Crt);
                     let (pt, _) = parallel(&ex, dec, &ct);
                     assert_eq!(pt, msgs, "decrypt {spec} threads={threads}");
@@ -112,7 +133,8 @@ mod tests {
     #[test]
     fn empty_batch_is_fine() {
         let key = key();
-        let ex = Executor::new(2, ScheduleSpec::new(Schedule::Guided, None).unwrap(), false).unwrap();
+        let ex =
+            Executor::new(2, ScheduleSpec::new(Schedule::Guided, None).unwrap(), false).unwrap();
         let (out, _) = parallel(&ex, Transform::Encrypt(key.public()), &[]);
         assert!(out.is_empty());
     }

@@ -30,7 +30,9 @@ impl RsaPublicKey {
         }
         check_public_exponent(&e).map_err(Error::InvalidKey)?;
         if e >= n {
-            return Err(Error::InvalidKey("public exponent must be below the modulus".into()));
+            return Err(Error::InvalidKey(
+                "public exponent must be below the modulus".into(),
+            ));
         }
         Ok(Self { n, e })
     }
@@ -72,7 +74,9 @@ pub struct RsaPrivateKey {
 /// from 2^16+1 to 3 so that the classic small exponents of the literature can be studied).
 pub fn check_public_exponent(e: &Integer) -> std::result::Result<(), String> {
     if *e < 3 {
-        return Err(format!("public exponent {e} is too small (must be odd and >= 3)"));
+        return Err(format!(
+            "public exponent {e} is too small (must be odd and >= 3)"
+        ));
     }
     if e.is_even() {
         return Err(format!("public exponent {e} is even (must be odd)"));
@@ -131,7 +135,12 @@ impl RsaPrivateKey {
 
     /// Builds a key from n, e, d, p and q (as found in a key file), checking that they agree
     /// and deriving dp, dq and qinv.
-    pub fn from_components(public: RsaPublicKey, d: Integer, p: Integer, q: Integer) -> Result<Self> {
+    pub fn from_components(
+        public: RsaPublicKey,
+        d: Integer,
+        p: Integer,
+        q: Integer,
+    ) -> Result<Self> {
         let d = SecretInteger::new(d);
         let p = SecretInteger::new(p);
         let q = SecretInteger::new(q);
@@ -149,13 +158,23 @@ impl RsaPrivateKey {
         let ed_p = Integer::from(&public.e * &*dp) % &*p1;
         let ed_q = Integer::from(&public.e * &*dq) % &*q1;
         if ed_p != 1 || ed_q != 1 {
-            return Err(Error::InvalidKey("e * d is not 1 modulo p-1 and q-1".into()));
+            return Err(Error::InvalidKey(
+                "e * d is not 1 modulo p-1 and q-1".into(),
+            ));
         }
         let qinv = SecretInteger::new(Integer::from(
             q.invert_ref(&p)
                 .ok_or_else(|| Error::InvalidKey("q is not invertible modulo p".into()))?,
         ));
-        Ok(Self { public, d, p, q, dp, dq, qinv })
+        Ok(Self {
+            public,
+            d,
+            p,
+            q,
+            dp,
+            dq,
+            qinv,
+        })
     }
 
     /// The public half of the key.
@@ -211,7 +230,10 @@ mod tests {
         assert_ne!(key.p().is_probably_prime(30), IsPrime::No);
         assert_ne!(key.q().is_probably_prime(30), IsPrime::No);
         let m = Integer::from(0xdead_beef_u32);
-        let c = m.clone().pow_mod(key.public().e(), key.public().n()).unwrap();
+        let c = m
+            .clone()
+            .pow_mod(key.public().e(), key.public().n())
+            .unwrap();
         assert_eq!(c.pow_mod(key.d(), key.public().n()).unwrap(), m);
         assert_eq!(Integer::from(key.qinv() * key.q()) % key.p(), 1);
     }

@@ -2,7 +2,10 @@
 //! RSA-OAEP (SHA-256) for real use, CRT and constant-time private-key operations, and the
 //! SeRSA / PaRSA batches of seed 000.
 pub mod batch;
+pub mod bench;
 pub mod keys;
+pub mod oaep;
+pub mod pem;
 pub mod prime;
 pub mod textbook;
 

@@ -111,7 +111,9 @@ mod tests {
     #[test]
     fn rejects_carmichael_numbers_and_accepts_known_primes() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
-        for c in [561u64, 1105, 1729, 2465, 2821, 6601, 8911, 41041, 825265, 321197185] {
+        for c in [
+            561u64, 1105, 1729, 2465, 2821, 6601, 8911, 41041, 825265, 321197185,
+        ] {
             assert!(!is_probable_prime(&Integer::from(c), &mut rng), "{c}");
         }
         let m127 = (Integer::from(1) << 127) - 1u32;

@@ -106,7 +106,13 @@ mod tests {
         let key = RsaPrivateKey::generate(768, &Integer::from(65537), &mut rng).unwrap();
         for i in 0..20u32 {
             let m = crate::bignum::random_below(&mut rng, key.public().n());
-            let m = if i == 0 { Integer::new() } else if i == 1 { Integer::from(1) } else { m };
+            let m = if i == 0 {
+                Integer::new()
+            } else if i == 1 {
+                Integer::from(1)
+            } else {
+                m
+            };
             let c = encrypt(key.public(), &m).unwrap();
             for op in PrivateOp::ALL {
                 assert_eq!(decrypt(&key, &c, op).unwrap(), m, "{op:?}");
@@ -119,7 +125,10 @@ mod tests {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(10);
         let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
         let n = key.public().n().clone();
-        assert!(matches!(encrypt(key.public(), &n), Err(Error::MessageTooLong(_))));
+        assert!(matches!(
+            encrypt(key.public(), &n),
+            Err(Error::MessageTooLong(_))
+        ));
         assert!(matches!(
             decrypt(&key, &n, PrivateOp::Crt),
             Err(Error::InvalidCiphertext(_))

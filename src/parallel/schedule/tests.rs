@@ -79,7 +79,10 @@ fn every_run_covers_every_index_exactly_once() {
                         hits[i].fetch_add(1, Ordering::Relaxed);
                     }
                 });
-                assert!(hits.iter().all(|h| h.load(Ordering::Relaxed) == 1), "{s} n={n} t={threads}");
+                assert!(
+                    hits.iter().all(|h| h.load(Ordering::Relaxed) == 1),
+                    "{s} n={n} t={threads}"
+                );
                 assert_eq!(stats.threads.len(), threads);
                 assert_eq!(stats.threads.iter().map(|t| t.items).sum::<usize>(), n);
             }
@@ -93,7 +96,10 @@ fn static_runs_give_each_thread_its_planned_share() {
     let stats = ex.run(30, |_, _| {});
     let p = plan(30, 3, spec(Schedule::Static, Some(4))).unwrap();
     for (t, ranges) in p.iter().enumerate() {
-        assert_eq!(stats.threads[t].items, ranges.iter().map(|r| r.len()).sum::<usize>());
+        assert_eq!(
+            stats.threads[t].items,
+            ranges.iter().map(|r| r.len()).sum::<usize>()
+        );
         assert_eq!(stats.threads[t].chunks, ranges.len());
     }
 }

@@ -1,0 +1,268 @@
+//! The measuring loop, hyperfine-style: warm-up runs that are not recorded, then timed runs
+//! until both a minimum number of runs and a minimum measured time are reached, capped by a
+//! maximum number of runs.
+//!
+//! The clock is a type parameter, so the loop is tested with a [`FakeClock`](super::FakeClock);
+//! [`Bench::run_timed`] lets the measured code report its own time, for callers that time only
+//! a region (excluding setup such as building a thread pool).
+use super::clock::{Clock, RealClock, Seconds};
+use super::stats::Summary;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::hint::black_box;
+
+/// How many times to run a benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct BenchConfig {
+    /// Runs made first and thrown away (caches, page faults, CPU frequency ramp-up).
+    pub warmup_runs: u32,
+    /// Fewest measured runs.
+    pub min_runs: u32,
+    /// Least total measured time, in seconds; runs continue until it is reached.
+    pub min_time: Seconds,
+    /// Most measured runs, even if `min_time` has not been reached.
+    pub max_runs: u32,
+}
+
+impl Default for BenchConfig {
+    /// One warm-up run, then at least 5 runs and 1 s of measured time, at most 1000 runs.
+    fn default() -> Self {
+        Self {
+            warmup_runs: 1,
+            min_runs: 5,
+            min_time: 1.0,
+            max_runs: 1000,
+        }
+    }
+}
+
+impl BenchConfig {
+    /// Exactly `runs` measured runs (after the default warm-up), whatever time they take.
+    pub fn exact(runs: u32) -> Self {
+        Self {
+            min_runs: runs,
+            max_runs: runs,
+            min_time: 0.0,
+            ..Self::default()
+        }
+    }
+
+    /// Checks the configuration: at least one run, `min_runs <= max_runs`, and a finite,
+    /// non-negative `min_time`.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |msg: String| Err(Error::InvalidParameter(msg));
+        if self.min_runs == 0 {
+            return bad("min_runs must be at least 1".into());
+        }
+        if self.max_runs < self.min_runs {
+            return bad(format!(
+                "max_runs ({}) is below min_runs ({})",
+                self.max_runs, self.min_runs
+            ));
+        }
+        if !(self.min_time.is_finite() && self.min_time >= 0.0) {
+            return bad(format!(
+                "min_time must be a non-negative number of seconds, got {}",
+                self.min_time
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The recorded samples of one benchmark.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Measurement {
+    /// Time of each measured run, in order (warm-up runs excluded).
+    pub samples: Vec<Seconds>,
+}
+
+impl Measurement {
+    /// Statistics of the samples (`None` only when there are none).
+    pub fn summary(&self) -> Option<Summary> {
+        Summary::from_samples(&self.samples)
+    }
+
+    /// Sum of the samples.
+    pub fn total(&self) -> Seconds {
+        self.samples.iter().sum()
+    }
+}
+
+/// Runs benchmarks with one configuration, timed by a clock of type `C`.
+#[derive(Debug, Clone)]
+pub struct Bench<C: Clock = RealClock> {
+    config: BenchConfig,
+    clock: C,
+}
+
+impl Bench<RealClock> {
+    /// A harness on the real monotonic clock; fails if the configuration is invalid.
+    pub fn new(config: BenchConfig) -> Result<Self> {
+        Self::with_clock(config, RealClock::new())
+    }
+}
+
+impl<C: Clock> Bench<C> {
+    /// A harness on the given clock (a [`FakeClock`](super::FakeClock) in tests).
+    pub fn with_clock(config: BenchConfig, clock: C) -> Result<Self> {
+        config.validate()?;
+        Ok(Self { config, clock })
+    }
+
+    /// The configuration in use.
+    pub fn config(&self) -> &BenchConfig {
+        &self.config
+    }
+
+    /// The clock in use.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// Times whole calls of `f` on the harness clock. Each result goes to
+    /// [`std::hint::black_box`] so the work cannot be optimised away.
+    pub fn run<R>(&self, mut f: impl FnMut() -> R) -> Measurement {
+        let clock = &self.clock;
+        self.run_timed(|| {
+            let start = clock.now();
+            black_box(f());
+            clock.now() - start
+        })
+    }
+
+    /// Runs `f`, which times itself and returns the seconds its measured region took.
+    ///
+    /// Use this when each run needs setup that must not be counted (building inputs or a
+    /// thread pool): do the setup, then time only the region, e.g. with [`Clock::time`].
+    pub fn run_timed(&self, mut f: impl FnMut() -> Seconds) -> Measurement {
+        for _ in 0..self.config.warmup_runs {
+            black_box(f());
+        }
+        let mut samples = Vec::with_capacity(self.config.min_runs as usize);
+        let mut measured = 0.0;
+        while self.wants_more(samples.len(), measured) {
+            let took = f();
+            measured += took;
+            samples.push(took);
+        }
+        Measurement { samples }
+    }
+
+    /// Whether another run is needed after `runs` runs totalling `measured` seconds.
+    fn wants_more(&self, runs: usize, measured: Seconds) -> bool {
+        let c = &self.config;
+        runs < c.max_runs as usize && (runs < c.min_runs as usize || measured < c.min_time)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::clock::FakeClock;
+    use std::cell::Cell;
+
+    fn config(warmup_runs: u32, min_runs: u32, min_time: Seconds, max_runs: u32) -> BenchConfig {
+        BenchConfig {
+            warmup_runs,
+            min_runs,
+            min_time,
+            max_runs,
+        }
+    }
+
+    /// Runs a benchmark whose i-th call (warm-up included) takes `durations(i)` seconds.
+    fn measure(cfg: BenchConfig, durations: impl Fn(usize) -> Seconds) -> (Measurement, usize) {
+        let bench = Bench::with_clock(cfg, FakeClock::new()).unwrap();
+        let calls = Cell::new(0);
+        let m = bench.run(|| {
+            bench.clock().advance(durations(calls.get()));
+            calls.set(calls.get() + 1);
+        });
+        (m, calls.get())
+    }
+
+    #[test]
+    fn warmup_runs_are_not_recorded() {
+        // Warm-up calls take 9 s each, measured ones 0.5 s: no 9 appears in the samples.
+        let (m, calls) = measure(config(2, 3, 0.0, 100), |i| if i < 2 { 9.0 } else { 0.5 });
+        assert_eq!(calls, 5);
+        assert_eq!(m.samples, vec![0.5; 3]);
+    }
+
+    #[test]
+    fn stops_at_min_runs_when_time_is_already_enough() {
+        let (m, calls) = measure(config(1, 5, 1.0, 1000), |_| 0.5);
+        assert_eq!((m.samples.len(), calls), (5, 6));
+        assert_eq!(m.total(), 2.5);
+    }
+
+    #[test]
+    fn continues_until_min_time_otherwise() {
+        // 0.25 s per run and 1 s needed: 4 runs would do, but 5 are the minimum.
+        let (m, _) = measure(config(0, 5, 1.0, 1000), |_| 0.25);
+        assert_eq!(m.samples.len(), 5);
+        // 0.125 s per run (exact in binary, so no rounding at the boundary): 8 runs.
+        let (m, _) = measure(config(0, 2, 1.0, 1000), |_| 0.125);
+        assert_eq!(m.samples.len(), 8);
+        // One slow run among fast ones: stops as soon as the total reaches min_time.
+        let (m, _) = measure(
+            config(0, 1, 1.0, 1000),
+            |i| if i == 2 { 2.0 } else { 0.125 },
+        );
+        assert_eq!(m.samples, vec![0.125, 0.125, 2.0]);
+    }
+
+    #[test]
+    fn max_runs_caps_the_loop() {
+        let (m, calls) = measure(config(1, 3, 100.0, 10), |_| 0.001);
+        assert_eq!((m.samples.len(), calls), (10, 11));
+        let (m, _) = measure(BenchConfig::exact(7), |_| 10.0);
+        assert_eq!(m.samples.len(), 7);
+    }
+
+    #[test]
+    fn run_timed_records_the_reported_region_only() {
+        let bench = Bench::with_clock(config(1, 3, 0.0, 10), FakeClock::new()).unwrap();
+        let clock = bench.clock();
+        let mut setups = 0;
+        let m = bench.run_timed(|| {
+            clock.advance(5.0); // setup, e.g. building a thread pool: not counted
+            setups += 1;
+            clock.time(|| clock.advance(0.25)).1
+        });
+        assert_eq!((setups, m.samples.clone()), (4, vec![0.25; 3]));
+        assert_eq!(m.summary().unwrap().median, 0.25);
+    }
+
+    #[test]
+    fn the_real_clock_measures_something() {
+        let bench = Bench::new(config(0, 3, 0.0, 3)).unwrap();
+        let m = bench.run(|| (0..1000u64).sum::<u64>());
+        assert_eq!(m.samples.len(), 3);
+        assert!(m.samples.iter().all(|&s| s >= 0.0));
+    }
+
+    #[test]
+    fn invalid_configurations_are_errors() {
+        assert!(BenchConfig::default().validate().is_ok());
+        for bad in [
+            config(1, 0, 1.0, 10),
+            config(1, 11, 1.0, 10),
+            config(1, 1, -1.0, 10),
+            config(1, 1, f64::NAN, 10),
+        ] {
+            let err = Bench::new(bad).unwrap_err();
+            assert!(matches!(err, Error::InvalidParameter(_)), "{bad:?}");
+        }
+        let err = BenchConfig {
+            max_runs: 2,
+            ..BenchConfig::default()
+        }
+        .validate();
+        assert_eq!(
+            err.unwrap_err().to_string(),
+            "invalid parameter: max_runs (2) is below min_runs (5)"
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! `parcrypt bench ...`: timed sweeps printed as a table and exported as JSON, CSV or Markdown.
+use super::{parse_list, parse_positive};
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand, ValueEnum};
+use parcrypt::bench::{BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress};
+use parcrypt::parallel::Schedule;
+use parcrypt::rsa::RsaPrivateKey;
+use parcrypt::rsa::bench::{BatchOp, RsaBenchPlan, RsaBenchRecord};
+use parcrypt::rsa::textbook::PrivateOp;
+use rand::SeedableRng;
+use rug::Integer;
+use std::path::{Path, PathBuf};
+
+/// The benchmarks.
+#[derive(Subcommand, Debug)]
+pub enum BenchCommand {
+    /// SeRSA against PaRSA (seed 000): a batch of textbook RSA operations over a grid of
+    /// thread counts, schedules and chunk sizes.
+    Rsa(BenchRsaArgs),
+}
+
+/// Comma-separated thread counts, each at least 1.
+#[derive(Clone, Debug)]
+pub struct Threads(Vec<usize>);
+/// Comma-separated schedules.
+#[derive(Clone, Debug)]
+pub struct Schedules(Vec<Schedule>);
+/// Comma-separated chunk sizes; `default` is the schedule's OpenMP default.
+#[derive(Clone, Debug)]
+pub struct Chunks(Vec<Option<usize>>);
+
+fn threads_list(s: &str) -> Result<Threads, String> {
+    parse_list(s, "thread", |t| parse_positive(t, "thread count")).map(Threads)
+}
+
+fn schedule_list(s: &str) -> Result<Schedules, String> {
+    parse_list(s, "schedule", |t| {
+        t.parse::<Schedule>().map_err(|e| e.to_string())
+    })
+    .map(Schedules)
+}
+
+fn chunk_list(s: &str) -> Result<Chunks, String> {
+    parse_list(s, "chunk", |t| match t {
+        "default" | "none" => Ok(None),
+        _ => parse_positive(t, "chunk size").map(Some),
+    })
+    .map(Chunks)
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    parse_positive(s, "value")
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum OpArg {
+    /// c = m^e mod n.
+    Encrypt,
+    /// m = c^d mod n.
+    Decrypt,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum PrivateOpArg {
+    /// c^d mod n with mpz_powm (variable-time).
+    Plain,
+    /// CRT with mpz_powm on p and q (variable-time).
+    Crt,
+    /// CRT with mpz_powm_sec (constant-time exponentiation).
+    CrtConstTime,
+}
+
+/// Arguments of `bench rsa`.
+#[derive(Args, Debug)]
+pub struct BenchRsaArgs {
+    /// Modulus size in bits (a key is generated from --seed unless --key is given).
+    #[arg(long, default_value_t = 2048)]
+    bits: u32,
+    /// Use this private key file instead of generating one.
+    #[arg(long)]
+    key: Option<PathBuf>,
+    /// Messages per batch (the seed's working-set size).
+    #[arg(long, default_value = "2000", value_parser = positive)]
+    messages: usize,
+    /// Operation on every message.
+    #[arg(long, value_enum, default_value_t = OpArg::Decrypt)]
+    op: OpArg,
+    /// How decryption computes c^d mod n.
+    #[arg(long, value_enum, default_value_t = PrivateOpArg::CrtConstTime)]
+    private_op: PrivateOpArg,
+    /// Thread counts, comma-separated.
+    #[arg(long, default_value = "1,2", value_parser = threads_list)]
+    threads: Threads,
+    /// Schedules, comma-separated: static, dynamic, guided, steal.
+    #[arg(long, default_value = "static,dynamic,guided,steal", value_parser = schedule_list)]
+    schedule: Schedules,
+    /// Chunk sizes, comma-separated; `default` is OpenMP's default for the schedule.
+    #[arg(long, default_value = "default", value_parser = chunk_list)]
+    chunk: Chunks,
+    /// Pin worker threads to logical CPUs.
+    #[arg(long)]
+    pin: bool,
+    /// Warm-up runs per configuration (not measured).
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Fewest measured runs per configuration.
+    #[arg(long, default_value = "3", value_parser = positive)]
+    runs: usize,
+    /// Least measured seconds per configuration.
+    #[arg(long, default_value_t = 1.0)]
+    min_time: f64,
+    /// Most measured runs per configuration.
+    #[arg(long, default_value = "50", value_parser = positive)]
+    max_runs: usize,
+    /// Seed of the generated key and messages.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    /// Write results as JSON: {"machine": {...}, "results": [...]}.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write results as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Print the table as Markdown instead of plain text.
+    #[arg(long)]
+    markdown: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// Runs a benchmark subcommand.
+pub fn run(cmd: BenchCommand) -> Result<()> {
+    match cmd {
+        BenchCommand::Rsa(args) => bench_rsa(args),
+    }
+}
+
+/// Fails early (before minutes of measuring) when an output file could not be written.
+fn check_writable(path: &Path) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    tempfile::Builder::new()
+        .prefix(".parcrypt-probe-")
+        .tempfile_in(dir)
+        .map(drop)
+        .with_context(|| format!("{}: cannot write here", path.display()))
+}
+
+fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
+    if !(args.min_time.is_finite() && args.min_time >= 0.0) {
+        return Err(super::usage(
+            "--min-time must be a non-negative number of seconds",
+        ));
+    }
+    if args.max_runs < args.runs {
+        return Err(super::usage("--max-runs must be at least --runs"));
+    }
+    for path in [&args.json, &args.csv].into_iter().flatten() {
+        check_writable(path)?;
+    }
+    let key = match &args.key {
+        Some(path) => {
+            let bytes = parcrypt::io::read_file(path)?;
+            parcrypt::rsa::pem::load_private_key(&bytes)
+                .with_context(|| path.display().to_string())?
+        }
+        None => {
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(args.seed);
+            RsaPrivateKey::generate(args.bits, &Integer::from(65537), &mut rng)
+                .map_err(|e| super::usage(e.to_string()))?
+        }
+    };
+    let plan = RsaBenchPlan {
+        messages: args.messages,
+        op: match args.op {
+            OpArg::Encrypt => BatchOp::Encrypt,
+            OpArg::Decrypt => BatchOp::Decrypt,
+        },
+        private_op: match args.private_op {
+            PrivateOpArg::Plain => PrivateOp::Plain,
+            PrivateOpArg::Crt => PrivateOp::Crt,
+            PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
+        },
+        threads: args.threads.0,
+        schedules: args.schedule.0,
+        chunks: args.chunk.0,
+        pin: args.pin,
+        seed: args.seed,
+        config: BenchConfig {
+            warmup_runs: args.warmup,
+            min_runs: args.runs as u32,
+            min_time: args.min_time,
+            max_runs: args.max_runs as u32,
+        },
+    };
+    plan.validate()?;
+    let machine = MachineInfo::detect();
+    let total = plan.configurations().len();
+    let progress = Progress::new(total as u64, "bench rsa", args.quiet);
+    let records = parcrypt::rsa::bench::run(&key, &plan, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish();
+    println!(
+        "{}-bit RSA {} of {} messages{}; {}",
+        key.public().bits(),
+        match plan.op {
+            BatchOp::Encrypt => "encryption".to_string(),
+            BatchOp::Decrypt => format!(
+                "decryption ({})",
+                args.private_op
+                    .to_possible_value()
+                    .map(|v| v.get_name().to_string())
+                    .unwrap_or_default()
+            ),
+        },
+        plan.messages,
+        if plan.pin { ", pinned" } else { "" },
+        machine.one_line()
+    );
+    let table = if args.markdown {
+        ExportFormat::Markdown
+    } else {
+        ExportFormat::Table
+    };
+    print!("{}", render_table(&records, table)?);
+    for note in summary_notes(&records) {
+        println!("{note}");
+    }
+    let report = BenchReport {
+        machine,
+        results: records,
+    };
+    if let Some(path) = &args.json {
+        parcrypt::bench::export(&report, ExportFormat::Json, path)?;
+    }
+    if let Some(path) = &args.csv {
+        parcrypt::bench::export(&report, ExportFormat::Csv, path)?;
+    }
+    Ok(())
+}
+
+/// The columns shown on screen (the files keep every field).
+#[derive(serde::Serialize)]
+struct Row {
+    threads: usize,
+    schedule: Schedule,
+    chunk: String,
+    median_s: f64,
+    ci95: String,
+    min_s: f64,
+    max_s: f64,
+    runs: usize,
+    msgs_per_s: f64,
+    speedup: f64,
+    efficiency: f64,
+    imbalance: f64,
+    flags: String,
+}
+
+fn render_table(records: &[RsaBenchRecord], format: ExportFormat) -> Result<String> {
+    let rows: Vec<Row> = records
+        .iter()
+        .map(|r| Row {
+            threads: r.threads,
+            schedule: r.schedule,
+            chunk: r.chunk.map_or("default".into(), |c| c.to_string()),
+            median_s: r.median_s,
+            ci95: format!("{:.4}-{:.4}", r.ci95_low_s, r.ci95_high_s),
+            min_s: r.min_s,
+            max_s: r.max_s,
+            runs: r.runs,
+            msgs_per_s: r.msgs_per_s,
+            speedup: r.speedup,
+            efficiency: r.efficiency,
+            imbalance: r.imbalance,
+            flags: [
+                r.oversubscribed.then_some("oversubscribed"),
+                r.wide_spread.then_some("wide-spread"),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(","),
+        })
+        .collect();
+    Ok(parcrypt::bench::render(&rows, format)?)
+}
+
+/// One line per statistical warning, and the best configuration per thread count.
+fn summary_notes(records: &[RsaBenchRecord]) -> Vec<String> {
+    let mut notes = Vec::new();
+    for r in records.iter().filter(|r| r.wide_spread) {
+        let chunk = r.chunk.map_or("default".into(), |c| c.to_string());
+        notes.push(format!(
+            "note: {} threads {} chunk {}: {}",
+            r.threads, r.schedule, chunk, r.note
+        ));
+    }
+    if records
+        .iter()
+        .any(|r| r.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
+    {
+        notes.push(format!(
+            "note: configurations with fewer than {} runs show min..max in the ci95 column",
+            parcrypt::bench::MIN_RUNS_FOR_CI
+        ));
+    }
+    let mut threads: Vec<usize> = records
+        .iter()
+        .map(|r| r.threads)
+        .filter(|&t| t > 1)
+        .collect();
+    threads.sort_unstable();
+    threads.dedup();
+    for t in threads {
+        if let Some(best) = records
+            .iter()
+            .filter(|r| r.threads == t)
+            .max_by(|a, b| a.speedup.total_cmp(&b.speedup))
+        {
+            let chunk = best.chunk.map_or("default".into(), |c| c.to_string());
+            notes.push(format!(
+                "best at {t} threads: {} chunk {}, {:.2}x SeRSA ({:.0} % efficiency){}",
+                best.schedule,
+                chunk,
+                best.speedup,
+                best.efficiency * 100.0,
+                if best.oversubscribed {
+                    ", oversubscribed"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    notes
+}

@@ -1,0 +1,148 @@
+//! Command-line interface: argument definitions (clap derive) and dispatch, one file per
+//! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
+mod bench;
+mod rsa;
+
+use clap::{Parser, Subcommand};
+use std::fmt;
+
+/// parcrypt — a parallel cryptography lab: run the seed papers' algorithms sequentially and in
+/// parallel, measure them on this machine, and compare with the papers.
+#[derive(Parser, Debug)]
+#[command(name = "parcrypt", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// RSA keys and files: keygen, encrypt, decrypt.
+    #[command(subcommand)]
+    Rsa(rsa::RsaCommand),
+    /// Benchmarks: timed sweeps with statistics, exported as a table, JSON, CSV or Markdown.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// An error in how the command was called (exit status 2), as opposed to a failure while
+/// running it (exit status 1).
+#[derive(Debug)]
+pub struct UsageError(pub String);
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for UsageError {}
+
+/// Shorthand for a usage error.
+pub fn usage(msg: impl Into<String>) -> anyhow::Error {
+    UsageError(msg.into()).into()
+}
+
+/// Runs the command line and returns the process exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(e),
+    };
+    let result = match cli.command {
+        Command::Rsa(cmd) => rsa::run(cmd),
+        Command::Bench(cmd) => bench::run(cmd),
+    };
+    match result {
+        Ok(()) => 0,
+        Err(err) => {
+            eprintln!("error: {}", one_line(&err));
+            if err.is::<UsageError>() || is_library_usage_error(&err) {
+                2
+            } else {
+                1
+            }
+        }
+    }
+}
+
+/// Library errors that are really about the arguments given (0 threads, chunk 0, ...).
+fn is_library_usage_error(err: &anyhow::Error) -> bool {
+    matches!(
+        err.downcast_ref::<parcrypt::Error>(),
+        Some(parcrypt::Error::InvalidParameter(_))
+    )
+}
+
+/// The whole error chain on one line: "context: cause: cause".
+fn one_line(err: &anyhow::Error) -> String {
+    let parts: Vec<String> = err.chain().map(|e| e.to_string()).collect();
+    let mut line = String::new();
+    for part in parts {
+        // anyhow contexts often repeat their cause's text; skip exact repeats.
+        if !line.contains(&part) {
+            if !line.is_empty() {
+                line.push_str(": ");
+            }
+            line.push_str(&part);
+        }
+    }
+    line.replace('\n', " ")
+}
+
+/// Help and version go to stdout with status 0; a clap usage error becomes one line and 2.
+fn clap_exit(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            print!("{e}");
+            0
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            eprint!("{e}");
+            2
+        }
+        _ => {
+            let text = e.to_string();
+            let line: Vec<&str> = text
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                .collect();
+            let line = line.join(" ");
+            let line = line.strip_prefix("error: ").unwrap_or(&line);
+            eprintln!("error: {line} (see --help)");
+            2
+        }
+    }
+}
+
+/// Parses a comma-separated list with `parse` for each item ("1,2,4").
+pub fn parse_list<T>(
+    s: &str,
+    what: &str,
+    parse: impl Fn(&str) -> Result<T, String>,
+) -> Result<Vec<T>, String> {
+    let items: Result<Vec<T>, String> = s
+        .split(',')
+        .map(str::trim)
+        .map(|item| {
+            if item.is_empty() {
+                Err(format!("empty item in {what} list '{s}'"))
+            } else {
+                parse(item)
+            }
+        })
+        .collect();
+    items
+}
+
+/// A positive integer (threads, chunk, messages): 0 and non-numbers are refused.
+pub fn parse_positive(item: &str, what: &str) -> Result<usize, String> {
+    match item.parse::<usize>() {
+        Ok(0) => Err(format!("{what} must be at least 1, got 0")),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("{what} must be a positive integer, got '{item}'")),
+    }
+}

@@ -1,0 +1,360 @@
+//! The SeRSA / PaRSA benchmark (seed 000, Figs. 5-6): time a batch of textbook RSA operations
+//! for every (threads, schedule, chunk) of a grid, against the 1-thread `static` run.
+//!
+//! Each configuration gets its own [`Executor`] (built outside the timed region), is run
+//! under the harness's warm-up/repetition rules, and its output is compared with the
+//! sequential reference, so a benchmark can never report the speed of a wrong answer.
+use super::batch::{self, Transform};
+use super::keys::RsaPrivateKey;
+use super::textbook::PrivateOp;
+use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::error::{Error, Result};
+use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
+use rug::Integer;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The operation benchmarked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BatchOp {
+    /// Textbook encryption with the public exponent.
+    Encrypt,
+    /// Textbook decryption with the private key.
+    Decrypt,
+}
+
+/// What to benchmark.
+#[derive(Clone, Debug)]
+pub struct RsaBenchPlan {
+    /// Messages per batch (the seed's working-set size).
+    pub messages: usize,
+    /// Encrypt or decrypt.
+    pub op: BatchOp,
+    /// How decryption computes c^d mod n.
+    pub private_op: PrivateOp,
+    /// Thread counts to sweep.
+    pub threads: Vec<usize>,
+    /// Schedules to sweep.
+    pub schedules: Vec<Schedule>,
+    /// Chunk sizes to sweep (`None` = the schedule's OpenMP default).
+    pub chunks: Vec<Option<usize>>,
+    /// Pin worker threads to logical CPUs.
+    pub pin: bool,
+    /// Seed of the deterministic messages.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One configuration's result; the field names are the JSON/CSV columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RsaBenchRecord {
+    /// Worker threads.
+    pub threads: usize,
+    /// Loop schedule.
+    pub schedule: Schedule,
+    /// Chunk size; `null` is the schedule's default (for `static`: one block per thread).
+    pub chunk: Option<usize>,
+    /// Messages per batch.
+    pub messages: usize,
+    /// Modulus size in bits.
+    pub bits: u32,
+    /// `encrypt` or `decrypt`.
+    pub op: BatchOp,
+    /// For `decrypt`: how c^d mod n was computed.
+    pub private_op: Option<PrivateOp>,
+    /// Median time of one batch, seconds.
+    pub median_s: Seconds,
+    /// Fastest batch, seconds.
+    pub min_s: Seconds,
+    /// Slowest batch, seconds.
+    pub max_s: Seconds,
+    /// Mean, seconds.
+    pub mean_s: Seconds,
+    /// Sample standard deviation, seconds.
+    pub stddev_s: Seconds,
+    /// Lower end of the 95 % confidence interval of the median, seconds.
+    pub ci95_low_s: Seconds,
+    /// Upper end of the 95 % confidence interval of the median, seconds.
+    pub ci95_high_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Baseline median / this median (baseline: 1 thread, `static`, same invocation).
+    pub speedup: f64,
+    /// speedup / threads.
+    pub efficiency: f64,
+    /// Messages per second at the median.
+    pub msgs_per_s: f64,
+    /// Busiest thread's busy time / mean busy time in the last run (1.0 = balanced).
+    pub imbalance: f64,
+    /// Chunks handed out in the last run (dealer grabs: a measure of scheduling traffic).
+    pub chunks_taken: usize,
+    /// More threads than this machine's logical CPUs.
+    pub oversubscribed: bool,
+    /// Threads were pinned to CPUs.
+    pub pinned: bool,
+    /// The output equalled the sequential reference (always true in a written record: a
+    /// mismatch aborts the benchmark).
+    pub verified: bool,
+    /// The spread of the samples is too wide to trust small differences (see
+    /// [`Summary::wide_spread`]).
+    pub wide_spread: bool,
+    /// Statistical warning (wide spread, too few runs for a 95 % interval), empty if none.
+    pub note: String,
+}
+
+impl RsaBenchPlan {
+    /// The configurations to run: the 1-thread `static` baseline first, then the grid in order
+    /// (threads outermost, then schedule, then chunk), without repeating the baseline.
+    pub fn configurations(&self) -> Vec<(usize, ScheduleSpec)> {
+        let baseline = (
+            1,
+            ScheduleSpec {
+                schedule: Schedule::Static,
+                chunk: None,
+            },
+        );
+        let mut out = vec![baseline];
+        for &t in &self.threads {
+            for &s in &self.schedules {
+                for &c in &self.chunks {
+                    let cfg = (
+                        t,
+                        ScheduleSpec {
+                            schedule: s,
+                            chunk: c,
+                        },
+                    );
+                    if !out.contains(&cfg) {
+                        out.push(cfg);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Checks the plan: at least one message, thread counts and chunks at least 1.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: &str| Err(Error::InvalidParameter(m.to_string()));
+        if self.messages == 0 {
+            return bad("messages must be at least 1");
+        }
+        if self.threads.is_empty() || self.threads.contains(&0) {
+            return bad("thread counts must be at least 1");
+        }
+        if self.schedules.is_empty() {
+            return bad("at least one schedule is needed");
+        }
+        if self.chunks.is_empty() || self.chunks.contains(&Some(0)) {
+            return bad("chunk size must be at least 1");
+        }
+        self.config.validate()
+    }
+}
+
+/// Prepared inputs of a benchmark: the batch and its expected output.
+struct Prepared {
+    inputs: Vec<Integer>,
+    expected: Vec<Integer>,
+}
+
+fn prepare(key: &RsaPrivateKey, plan: &RsaBenchPlan) -> Prepared {
+    let msgs = batch::messages(key.public(), plan.messages, plan.seed);
+    // Setup work is spread over every CPU; it is not part of any measurement.
+    let helpers = crate::bench::logical_cores().max(1);
+    let setup = Executor::new(
+        helpers,
+        ScheduleSpec {
+            schedule: Schedule::Dynamic,
+            chunk: Some(8),
+        },
+        false,
+    )
+    .expect("at least one thread");
+    let (ciphertexts, _) = batch::parallel(&setup, Transform::Encrypt(key.public()), &msgs);
+    match plan.op {
+        BatchOp::Encrypt => Prepared {
+            inputs: msgs,
+            expected: ciphertexts,
+        },
+        BatchOp::Decrypt => Prepared {
+            inputs: ciphertexts,
+            expected: msgs,
+        },
+    }
+}
+
+/// Runs the benchmark. `progress(done, total, label)` is called before each configuration.
+pub fn run(
+    key: &RsaPrivateKey,
+    plan: &RsaBenchPlan,
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<RsaBenchRecord>> {
+    plan.validate()?;
+    let prepared = prepare(key, plan);
+    let transform = match plan.op {
+        BatchOp::Encrypt => Transform::Encrypt(key.public()),
+        BatchOp::Decrypt => Transform::Decrypt(key, plan.private_op),
+    };
+    let bench = Bench::new(plan.config)?;
+    let configs = plan.configurations();
+    if plan.config.warmup_runs > 0 {
+        global_warmup(transform, &prepared.inputs);
+    }
+    let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
+    for (i, &(threads, spec)) in configs.iter().enumerate() {
+        progress(i, configs.len(), &format!("{threads} thr {spec}"));
+        let executor = Executor::new(threads, spec, plan.pin)?;
+        let mut last: Option<(Vec<Integer>, RunStats)> = None;
+        let measurement = bench.run_timed(|| {
+            let started = Instant::now();
+            let result = batch::parallel(&executor, transform, &prepared.inputs);
+            let elapsed = started.elapsed().as_secs_f64();
+            last = Some(result);
+            elapsed
+        });
+        let (output, stats) =
+            last.ok_or_else(|| Error::InvalidParameter("no run was made".into()))?;
+        if output != prepared.expected {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: {threads} threads {spec} gave an output different from SeRSA"
+            )));
+        }
+        let summary = measurement
+            .summary()
+            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+        let baseline = records.first().map_or(summary.median, |b| b.median_s);
+        records.push(record(key, plan, threads, spec, &summary, baseline, &stats));
+    }
+    progress(configs.len(), configs.len(), "done");
+    Ok(records)
+}
+
+/// Runs the sequential batch for at least [`GLOBAL_WARMUP_S`] before anything is measured, so
+/// the first configuration (the baseline of every speedup) does not pay for cold caches, page
+/// faults or a clock still ramping up.
+fn global_warmup(transform: Transform<'_>, inputs: &[Integer]) {
+    let started = Instant::now();
+    while started.elapsed().as_secs_f64() < GLOBAL_WARMUP_S {
+        std::hint::black_box(batch::serial(transform, inputs));
+    }
+}
+
+/// Seconds of sequential work before the first measurement.
+pub const GLOBAL_WARMUP_S: f64 = 0.5;
+
+fn record(
+    key: &RsaPrivateKey,
+    plan: &RsaBenchPlan,
+    threads: usize,
+    spec: ScheduleSpec,
+    s: &Summary,
+    baseline_median: Seconds,
+    stats: &RunStats,
+) -> RsaBenchRecord {
+    let speedup = if s.median > 0.0 {
+        baseline_median / s.median
+    } else {
+        f64::NAN
+    };
+    RsaBenchRecord {
+        threads,
+        schedule: spec.schedule,
+        chunk: spec.chunk,
+        messages: plan.messages,
+        bits: key.public().bits(),
+        op: plan.op,
+        private_op: (plan.op == BatchOp::Decrypt).then_some(plan.private_op),
+        median_s: s.median,
+        min_s: s.min,
+        max_s: s.max,
+        mean_s: s.mean,
+        stddev_s: s.stddev,
+        ci95_low_s: s.ci95_low,
+        ci95_high_s: s.ci95_high,
+        runs: s.runs,
+        speedup,
+        efficiency: speedup / threads as f64,
+        msgs_per_s: plan.messages as f64 / s.median,
+        imbalance: stats.imbalance(),
+        chunks_taken: stats.chunks(),
+        oversubscribed: crate::bench::oversubscribed(threads),
+        pinned: plan.pin,
+        verified: true,
+        wide_spread: s.wide_spread,
+        note: s.note().unwrap_or_default(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn plan() -> RsaBenchPlan {
+        RsaBenchPlan {
+            messages: 12,
+            op: BatchOp::Decrypt,
+            private_op: PrivateOp::Crt,
+            threads: vec![2, 1],
+            schedules: vec![Schedule::Static, Schedule::Guided],
+            chunks: vec![None, Some(3)],
+            pin: false,
+            seed: 1,
+            config: BenchConfig::exact(1),
+        }
+    }
+
+    #[test]
+    fn baseline_comes_first_and_is_not_repeated() {
+        let cfgs = plan().configurations();
+        assert_eq!(
+            cfgs[0],
+            (
+                1,
+                ScheduleSpec {
+                    schedule: Schedule::Static,
+                    chunk: None
+                }
+            )
+        );
+        assert_eq!(
+            cfgs.len(),
+            8,
+            "2 threads x 2 schedules x 2 chunks, baseline included once"
+        );
+        let baseline_count = cfgs.iter().filter(|c| **c == cfgs[0]).count();
+        assert_eq!(baseline_count, 1);
+    }
+
+    #[test]
+    fn run_verifies_and_reports_every_configuration() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let mut calls = 0;
+        let recs = run(&key, &plan(), |_, _, _| calls += 1).unwrap();
+        assert_eq!(recs.len(), 8);
+        assert_eq!(calls, 9);
+        assert_eq!(recs[0].speedup, 1.0);
+        assert!(
+            recs.iter()
+                .all(|r| r.verified && r.runs == 1 && r.bits == 512)
+        );
+        assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
+    }
+
+    #[test]
+    fn bad_plans_are_refused() {
+        let mut p = plan();
+        p.threads = vec![0];
+        assert!(p.validate().is_err());
+        let mut p = plan();
+        p.chunks = vec![Some(0)];
+        assert!(p.validate().is_err());
+        let mut p = plan();
+        p.messages = 0;
+        assert!(p.validate().is_err());
+    }
+}

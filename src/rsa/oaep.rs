@@ -1,0 +1,346 @@
+//! RSAES-OAEP (RFC 8017 §7.1) with SHA-256 and MGF1-SHA-256: the padding for real use.
+//!
+//! # What runs in constant time
+//!
+//! Decryption is written against Manger's attack and timing leaks:
+//! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on both CRT
+//!   halves); the Garner recombination and the conversion of m to bytes are ordinary GMP
+//!   arithmetic, whose timing may depend on the sizes of secret-derived values, and no
+//!   blinding is applied;
+//! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
+//!   of EM with no branch or early exit on secret data, folds all three conditions into one
+//!   mask, and every failure returns the same [`Error::DecryptionError`];
+//! - MGF1 and SHA-256 run in time that depends only on the (public) lengths.
+//!
+//! Not constant time, by design: the checks on the ciphertext's length and range (public
+//! data), the single final branch on the combined mask, and copying out the message (whose
+//! length is the result itself).
+use super::keys::{RsaPrivateKey, RsaPublicKey};
+use super::textbook::{self, PrivateOp};
+use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes};
+use crate::error::{Error, Result};
+use rand::{CryptoRng, RngCore};
+use rug::integer::Order;
+use sha2::{Digest, Sha256};
+use std::hint::black_box;
+use zeroize::Zeroizing;
+
+/// hLen: the SHA-256 output length in bytes.
+pub const HASH_LEN: usize = 32;
+
+/// The longest message `key` can encrypt: k - 2·hLen - 2 bytes (0 for keys too small for OAEP
+/// with SHA-256, under 66 bytes).
+pub fn max_message_len(key: &RsaPublicKey) -> usize {
+    key.size_bytes().saturating_sub(2 * HASH_LEN + 2)
+}
+
+/// RSAES-OAEP-ENCRYPT with an optional `label` (usually empty) and a fresh seed from `rng`.
+///
+/// Returns exactly k bytes. A message over [`max_message_len`] is [`Error::MessageTooLong`].
+pub fn encrypt<R: RngCore + CryptoRng + ?Sized>(
+    key: &RsaPublicKey,
+    msg: &[u8],
+    label: &[u8],
+    rng: &mut R,
+) -> Result<Vec<u8>> {
+    let k = check_key_size(key)?;
+    let max = max_message_len(key);
+    if msg.len() > max {
+        return Err(Error::MessageTooLong(format!(
+            "OAEP (SHA-256) with a {}-bit key takes at most {max} bytes (k - 2hLen - 2), got {}",
+            key.bits(),
+            msg.len()
+        )));
+    }
+    let mut seed = Zeroizing::new([0u8; HASH_LEN]);
+    rng.fill_bytes(&mut *seed);
+    let em = encode(msg, label, &seed, k);
+    let m = SecretInteger::new(from_be_bytes(&em));
+    let c = textbook::encrypt(key, &m)?;
+    Ok(to_be_bytes(&c, k).expect("c < n fits in k bytes"))
+}
+
+/// RSAES-OAEP-DECRYPT with the `label` used for encryption.
+///
+/// The ciphertext must be exactly k bytes and below n ([`Error::InvalidCiphertext`]); every
+/// padding failure is the one opaque [`Error::DecryptionError`].
+pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+    let k = check_key_size(key.public())?;
+    if ct.len() != k {
+        return Err(Error::InvalidCiphertext(format!(
+            "expected {k} bytes for a {}-bit key, got {}",
+            key.public().bits(),
+            ct.len()
+        )));
+    }
+    // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
+    let c = from_be_bytes(ct);
+    let m = SecretInteger::new(textbook::decrypt(key, &c, PrivateOp::CrtConstTime)?);
+    // I2OSP(m, k) straight into a wiped buffer; m < n, so it fits.
+    let mut em = Zeroizing::new(vec![0u8; k]);
+    let len = m.significant_digits::<u8>();
+    m.write_digits(&mut em[k - len..], Order::Msf);
+    decode(&em, label)
+}
+
+/// k, or an error for a modulus too small to hold an OAEP-SHA-256 block.
+fn check_key_size(key: &RsaPublicKey) -> Result<usize> {
+    let k = key.size_bytes();
+    if k < 2 * HASH_LEN + 2 {
+        return Err(Error::InvalidKey(format!(
+            "a {}-bit key is too small for OAEP with SHA-256 (needs k >= {} bytes)",
+            key.bits(),
+            2 * HASH_LEN + 2
+        )));
+    }
+    Ok(k)
+}
+
+/// EME-OAEP encoding: EM = 0x00 || maskedSeed || maskedDB, k bytes.
+fn encode(msg: &[u8], label: &[u8], seed: &[u8; HASH_LEN], k: usize) -> Zeroizing<Vec<u8>> {
+    let mut em = Zeroizing::new(vec![0u8; k]);
+    let (masked_seed, masked_db) = em[1..].split_at_mut(HASH_LEN);
+    // DB = lHash || PS (zeros, already there) || 0x01 || M
+    masked_db[..HASH_LEN].copy_from_slice(&Sha256::digest(label));
+    let sep = masked_db.len() - msg.len() - 1;
+    masked_db[sep] = 0x01;
+    masked_db[sep + 1..].copy_from_slice(msg);
+    mgf1_xor(seed, masked_db);
+    masked_seed.copy_from_slice(seed);
+    mgf1_xor(masked_db, masked_seed);
+    em
+}
+
+/// EME-OAEP decoding, with the padding check in constant-time style (see the module doc).
+fn decode(em: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+    let (masked_seed, masked_db) = em[1..].split_at(HASH_LEN);
+    let mut seed = Zeroizing::new([0u8; HASH_LEN]);
+    seed.copy_from_slice(masked_seed);
+    mgf1_xor(masked_db, &mut *seed);
+    let mut db = Zeroizing::new(masked_db.to_vec());
+    mgf1_xor(&*seed, &mut db);
+
+    // good = 0xff while every check has passed.
+    let mut good = ct_is_zero(em[0]);
+    let l_hash = Sha256::digest(label);
+    let mut diff = 0u8;
+    for (a, b) in db[..HASH_LEN].iter().zip(l_hash.iter()) {
+        diff |= a ^ b;
+    }
+    good &= ct_is_zero(diff);
+    // After lHash: zeros, then 0x01. `looking` stays 0xff while only zeros have been seen;
+    // the first non-zero byte must be 0x01, and its index is kept without branching.
+    let mut looking = 0xffu8;
+    let mut index = 0usize;
+    let rest = &db[HASH_LEN..];
+    for (i, &byte) in rest.iter().enumerate() {
+        let zero = ct_is_zero(byte);
+        let one = ct_is_zero(byte ^ 0x01);
+        index = ct_select(looking & one, i, index);
+        good &= !(looking & !zero & !one);
+        looking &= zero;
+    }
+    good &= !looking;
+    if black_box(good) != 0xff {
+        return Err(Error::DecryptionError);
+    }
+    Ok(Zeroizing::new(rest[index + 1..].to_vec()))
+}
+
+/// MGF1-SHA-256(seed, out.len()) XORed into `out`.
+fn mgf1_xor(seed: &[u8], out: &mut [u8]) {
+    for (counter, chunk) in out.chunks_mut(HASH_LEN).enumerate() {
+        let mut hasher = Sha256::new();
+        hasher.update(seed);
+        hasher.update((counter as u32).to_be_bytes());
+        let mask = Zeroizing::new(<[u8; HASH_LEN]>::from(hasher.finalize()));
+        for (o, m) in chunk.iter_mut().zip(mask.iter()) {
+            *o ^= m;
+        }
+    }
+}
+
+/// 0xff if `x` is zero, 0x00 otherwise, without a branch.
+fn ct_is_zero(x: u8) -> u8 {
+    let borrow = (u32::from(black_box(x)).wrapping_sub(1) >> 31) as u8;
+    0u8.wrapping_sub(borrow)
+}
+
+/// `a` where `mask` is 0xff, `b` where it is 0x00, without a branch.
+fn ct_select(mask: u8, a: usize, b: usize) -> usize {
+    let wide = 0usize.wrapping_sub(usize::from(mask & 1));
+    (a & wide) | (b & !wide)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+    use rug::Integer;
+
+    fn setup() -> (RsaPrivateKey, rand_chacha::ChaCha20Rng) {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(77);
+        let key = RsaPrivateKey::generate(1024, &Integer::from(65537), &mut rng).unwrap();
+        (key, rng)
+    }
+
+    /// Encrypts a hand-made EM with textbook RSA, to reach each padding check.
+    fn raw(key: &RsaPrivateKey, em: &[u8]) -> Vec<u8> {
+        let c = textbook::encrypt(key.public(), &from_be_bytes(em)).unwrap();
+        to_be_bytes(&c, key.public().size_bytes()).unwrap()
+    }
+
+    #[test]
+    fn every_length_up_to_the_limit_round_trips() {
+        let (key, mut rng) = setup();
+        let max = max_message_len(key.public());
+        assert_eq!(max, 128 - 66);
+        for len in 0..=max {
+            let msg: Vec<u8> = (0..len).map(|i| (i * 7 + len) as u8).collect();
+            let label: &[u8] = if len % 2 == 0 { b"" } else { b"context" };
+            let ct = encrypt(key.public(), &msg, label, &mut rng).unwrap();
+            assert_eq!(ct.len(), 128);
+            assert_eq!(*decrypt(&key, &ct, label).unwrap(), msg, "length {len}");
+        }
+    }
+
+    #[test]
+    fn too_long_messages_are_refused_with_the_limit() {
+        let (key, mut rng) = setup();
+        let max = max_message_len(key.public());
+        let err = encrypt(key.public(), &vec![1; max + 1], b"", &mut rng).unwrap_err();
+        assert!(matches!(err, Error::MessageTooLong(_)), "{err}");
+        assert!(
+            err.to_string().contains(&format!("at most {max} bytes")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn small_keys_cannot_use_oaep() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
+        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        assert_eq!(max_message_len(key.public()), 0);
+        assert!(matches!(
+            encrypt(key.public(), b"", b"", &mut rng),
+            Err(Error::InvalidKey(_))
+        ));
+    }
+
+    #[test]
+    fn encryption_is_randomized() {
+        let (key, mut rng) = setup();
+        let a = encrypt(key.public(), b"same", b"", &mut rng).unwrap();
+        let b = encrypt(key.public(), b"same", b"", &mut rng).unwrap();
+        assert_ne!(a, b);
+    }
+
+    #[test]
+    fn tampered_ciphertexts_and_wrong_labels_are_one_opaque_error() {
+        let (key, mut rng) = setup();
+        let ct = encrypt(key.public(), b"attack at dawn", b"L", &mut rng).unwrap();
+        for i in [0, 1, 64, 127] {
+            let mut bad = ct.clone();
+            bad[i] ^= 0x01;
+            match decrypt(&key, &bad, b"L") {
+                Err(Error::DecryptionError) => {}
+                // Flipping a bit of the top byte may push the value to n or above.
+                Err(Error::InvalidCiphertext(_)) if i == 0 => {}
+                other => panic!("byte {i}: {other:?}"),
+            }
+        }
+        assert!(matches!(
+            decrypt(&key, &ct, b""),
+            Err(Error::DecryptionError)
+        ));
+        assert_eq!(Error::DecryptionError.to_string(), "decryption error");
+    }
+
+    #[test]
+    fn each_padding_defect_is_refused() {
+        let (key, _) = setup();
+        let k = key.public().size_bytes();
+        let seed = [0x5a; HASH_LEN];
+        let good = encode(b"msg", b"", &seed, k);
+        assert_eq!(*decode(&good, b"").unwrap(), b"msg");
+        let unmask = |em: &[u8]| {
+            let (mut s, mut db) = (em[1..1 + HASH_LEN].to_vec(), em[1 + HASH_LEN..].to_vec());
+            mgf1_xor(&db, &mut s);
+            mgf1_xor(&s, &mut db);
+            (s, db)
+        };
+        let remask = |y: u8, s: &[u8], db: &[u8]| {
+            let mut em = vec![y];
+            let mut db = db.to_vec();
+            mgf1_xor(s, &mut db);
+            let mut s = s.to_vec();
+            mgf1_xor(&db, &mut s);
+            em.extend_from_slice(&s);
+            em.extend_from_slice(&db);
+            em
+        };
+        let (s, db) = unmask(&good);
+        assert_eq!(remask(0, &s, &db), *good);
+        let sep = db.len() - 4;
+        let mut cases = vec![("Y = 1", remask(1, &s, &db))];
+        let mut bad_hash = db.clone();
+        bad_hash[HASH_LEN - 1] ^= 0x80;
+        cases.push(("lHash", remask(0, &s, &bad_hash)));
+        let mut no_sep = db.clone();
+        no_sep[sep] = 0;
+        cases.push(("no 0x01", remask(0, &s, &no_sep)));
+        let mut wrong_sep = db.clone();
+        wrong_sep[sep] = 0x02;
+        cases.push(("0x02 separator", remask(0, &s, &wrong_sep)));
+        let mut all_zero = db.clone();
+        all_zero[HASH_LEN..].fill(0);
+        cases.push(("all zero", remask(0, &s, &all_zero)));
+        for (what, em) in cases {
+            assert!(
+                matches!(decode(&em, b""), Err(Error::DecryptionError)),
+                "{what}"
+            );
+            if em[0] == 0 {
+                let ct = raw(&key, &em);
+                assert!(
+                    matches!(decrypt(&key, &ct, b""), Err(Error::DecryptionError)),
+                    "{what}"
+                );
+            }
+        }
+        // The separator right after lHash (no PS) and a message of zeros are fine.
+        let mut max = db.clone();
+        max[HASH_LEN] = 0x01;
+        max[HASH_LEN + 1..].fill(0);
+        let zeros = decode(&remask(0, &s, &max), b"").unwrap();
+        assert_eq!(zeros.len(), k - 2 * HASH_LEN - 2);
+        assert!(zeros.iter().all(|&b| b == 0));
+    }
+
+    #[test]
+    fn ciphertext_length_and_range_are_checked() {
+        let (key, mut rng) = setup();
+        let ct = encrypt(key.public(), b"x", b"", &mut rng).unwrap();
+        let err = decrypt(&key, &ct[1..], b"").unwrap_err();
+        assert!(err.to_string().contains("expected 128 bytes"), "{err}");
+        assert!(err.to_string().contains("got 127"), "{err}");
+        let n = to_be_bytes(key.public().n(), 128).unwrap();
+        assert!(matches!(
+            decrypt(&key, &n, b""),
+            Err(Error::InvalidCiphertext(_))
+        ));
+        assert!(matches!(
+            decrypt(&key, &[0xff; 128], b""),
+            Err(Error::InvalidCiphertext(_))
+        ));
+    }
+
+    #[test]
+    fn constant_time_helpers() {
+        for x in 0..=255u8 {
+            assert_eq!(ct_is_zero(x), if x == 0 { 0xff } else { 0 });
+        }
+        assert_eq!(ct_select(0xff, 7, 9), 7);
+        assert_eq!(ct_select(0x00, 7, 9), 9);
+    }
+}
