@@ -149,6 +149,41 @@ impl<C: Clock> Bench<C> {
         Measurement { samples }
     }
 
+    /// Runs several benchmarks round-robin: all warm-ups first, then rounds in which every
+    /// benchmark that still wants runs makes one, until each has met the configuration's rules.
+    ///
+    /// On a shared, noisy machine, slow drift (another job starting, thermal throttling) then
+    /// touches every configuration alike instead of whichever ran during it, so ratios between
+    /// configurations — speedups — stay fair. Each closure times itself, as in
+    /// [`Bench::run_timed`].
+    pub fn run_interleaved(&self, fs: &mut [&mut dyn FnMut() -> Seconds]) -> Vec<Measurement> {
+        for f in fs.iter_mut() {
+            for _ in 0..self.config.warmup_runs {
+                black_box(f());
+            }
+        }
+        let mut samples: Vec<Vec<Seconds>> = vec![Vec::new(); fs.len()];
+        let mut measured = vec![0.0; fs.len()];
+        loop {
+            let mut ran = false;
+            for (i, f) in fs.iter_mut().enumerate() {
+                if self.wants_more(samples[i].len(), measured[i]) {
+                    let took = f();
+                    measured[i] += took;
+                    samples[i].push(took);
+                    ran = true;
+                }
+            }
+            if !ran {
+                break;
+            }
+        }
+        samples
+            .into_iter()
+            .map(|samples| Measurement { samples })
+            .collect()
+    }
+
     /// Whether another run is needed after `runs` runs totalling `measured` seconds.
     fn wants_more(&self, runs: usize, measured: Seconds) -> bool {
         let c = &self.config;
@@ -180,6 +215,27 @@ mod tests {
             calls.set(calls.get() + 1);
         });
         (m, calls.get())
+    }
+
+    #[test]
+    fn interleaved_runs_alternate_and_each_meets_its_rules() {
+        // A takes 0.125 s a run, B 0.5 s; min 2 runs and 1 s: A needs 8 runs, B 2.
+        let bench = Bench::with_clock(config(1, 2, 1.0, 100), FakeClock::new()).unwrap();
+        let order = std::cell::RefCell::new(Vec::new());
+        let mut a = || {
+            order.borrow_mut().push('a');
+            0.125
+        };
+        let mut b = || {
+            order.borrow_mut().push('b');
+            0.5
+        };
+        let ms = bench.run_interleaved(&mut [&mut a, &mut b]);
+        assert_eq!(ms[0].samples.len(), 8);
+        assert_eq!(ms[1].samples.len(), 2);
+        let order: String = order.into_inner().into_iter().collect();
+        // Warm-ups (a, b), then rounds: a b, a b, then a alone.
+        assert_eq!(order, "ababab".to_string() + "aaaaaa");
     }
 
     #[test]

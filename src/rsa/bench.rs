@@ -186,11 +186,16 @@ fn prepare(key: &RsaPrivateKey, plan: &RsaBenchPlan) -> Prepared {
     }
 }
 
-/// Runs the benchmark. `progress(done, total, label)` is called before each configuration.
+/// Runs the benchmark. `progress(done, total, label)` is called before each measured or
+/// warm-up batch (`total` is the expected count: it grows if `min_time` asks for more runs).
+///
+/// The configurations run interleaved ([`Bench::run_interleaved`]): one batch each per round,
+/// so drift on a shared machine touches the baseline and every other configuration alike.
+/// Every batch's output is compared with the sequential reference.
 pub fn run(
     key: &RsaPrivateKey,
     plan: &RsaBenchPlan,
-    mut progress: impl FnMut(usize, usize, &str),
+    progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<RsaBenchRecord>> {
     plan.validate()?;
     let prepared = prepare(key, plan);
@@ -200,24 +205,54 @@ pub fn run(
     };
     let bench = Bench::new(plan.config)?;
     let configs = plan.configurations();
+    let executors = configs
+        .iter()
+        .map(|&(threads, spec)| Executor::new(threads, spec, plan.pin))
+        .collect::<Result<Vec<_>>>()?;
     if plan.config.warmup_runs > 0 {
         global_warmup(transform, &prepared.inputs);
     }
+    let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
+    let progress = std::cell::RefCell::new((0usize, progress));
+    // Per configuration: did every batch match SeRSA, and the last batch's thread statistics.
+    let mut outcomes: Vec<(bool, RunStats)> = vec![(true, RunStats::default()); configs.len()];
+    let measurements = {
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = executors
+            .iter()
+            .zip(outcomes.iter_mut())
+            .map(|(executor, outcome)| {
+                let label = format!("{} thr {}", executor.threads(), executor.spec());
+                let progress = &progress;
+                let prepared = &prepared;
+                Box::new(move || {
+                    {
+                        let mut p = progress.borrow_mut();
+                        let done = p.0;
+                        (p.1)(done, expected_runs.max(done + 1), &label);
+                        p.0 += 1;
+                    }
+                    let started = Instant::now();
+                    let (output, stats) = batch::parallel(executor, transform, &prepared.inputs);
+                    let elapsed = started.elapsed().as_secs_f64();
+                    outcome.0 &= output == prepared.expected;
+                    outcome.1 = stats;
+                    elapsed
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+            .iter_mut()
+            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+            .collect();
+        bench.run_interleaved(&mut refs)
+    };
+    let (done, mut progress) = progress.into_inner();
+    progress(done, done, "done");
     let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
-    for (i, &(threads, spec)) in configs.iter().enumerate() {
-        progress(i, configs.len(), &format!("{threads} thr {spec}"));
-        let executor = Executor::new(threads, spec, plan.pin)?;
-        let mut last: Option<(Vec<Integer>, RunStats)> = None;
-        let measurement = bench.run_timed(|| {
-            let started = Instant::now();
-            let result = batch::parallel(&executor, transform, &prepared.inputs);
-            let elapsed = started.elapsed().as_secs_f64();
-            last = Some(result);
-            elapsed
-        });
-        let (output, stats) =
-            last.ok_or_else(|| Error::InvalidParameter("no run was made".into()))?;
-        if output != prepared.expected {
+    for ((&(threads, spec), (verified, stats)), measurement) in
+        configs.iter().zip(&outcomes).zip(&measurements)
+    {
+        if !verified {
             return Err(Error::InvalidParameter(format!(
                 "internal error: {threads} threads {spec} gave an output different from SeRSA"
             )));
@@ -226,9 +261,8 @@ pub fn run(
             .summary()
             .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
         let baseline = records.first().map_or(summary.median, |b| b.median_s);
-        records.push(record(key, plan, threads, spec, &summary, baseline, &stats));
+        records.push(record(key, plan, threads, spec, &summary, baseline, stats));
     }
-    progress(configs.len(), configs.len(), "done");
     Ok(records)
 }
 
@@ -303,7 +337,10 @@ mod tests {
             chunks: vec![None, Some(3)],
             pin: false,
             seed: 1,
-            config: BenchConfig::exact(1),
+            config: BenchConfig {
+                warmup_runs: 0,
+                ..BenchConfig::exact(1)
+            },
         }
     }
 
@@ -336,6 +373,7 @@ mod tests {
         let mut calls = 0;
         let recs = run(&key, &plan(), |_, _, _| calls += 1).unwrap();
         assert_eq!(recs.len(), 8);
+        // 8 configurations x (0 warm-up + 1 run) + the final call.
         assert_eq!(calls, 9);
         assert_eq!(recs[0].speedup, 1.0);
         assert!(
