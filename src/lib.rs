@@ -14,6 +14,7 @@ pub mod bench;
 pub mod bignum;
 pub mod error;
 pub mod io;
+pub mod modexp;
 pub mod parallel;
 pub mod rsa;
 
