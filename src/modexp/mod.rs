@@ -11,6 +11,17 @@
 //! and multiplications, or the table entries read, follow the exponent's bits). Use `gmp-sec`
 //! (`mpz_powm_sec`) for secret exponents.
 pub mod binary;
+pub mod binary_rl;
+pub mod comb;
+pub mod digits;
+pub mod gmp;
+pub mod mary;
+pub mod mary_ondemand;
+pub mod mary_precomp;
+pub mod montgomery;
+pub mod slice;
+pub mod sliding;
+pub mod sqmul_pipeline;
 
 use crate::error::{Error, Result};
 use rug::Integer;
@@ -73,6 +84,8 @@ pub struct Params {
     pub cubes: Option<usize>,
     /// How `slice` cuts the exponent.
     pub slicing: Slicing,
+    /// Pin worker threads to logical CPUs (seed 003 found affinity matters).
+    pub pin: bool,
 }
 
 impl Default for Params {
@@ -83,6 +96,7 @@ impl Default for Params {
             precomp_threads: None,
             cubes: None,
             slicing: Slicing::Balanced,
+            pin: false,
         }
     }
 }
@@ -93,7 +107,8 @@ impl Default for Params {
 pub enum Slicing {
     /// Equal numbers of bits per thread.
     Even,
-    /// Deliberately unequal: thread t gets a share proportional to t + 1.
+    /// Deliberately unequal: the more significant a slice, the thinner (thread t of n gets a
+    /// share proportional to n - t), since high slices also pay a chain of squarings.
     Uneven,
     /// Shares chosen so every thread does about the same work (the high slices also pay the
     /// squarings that shift their result into place).
@@ -129,7 +144,19 @@ pub trait ModExp: Send + Sync {
 
 /// Every strategy, in the order `parcrypt modexp --list` prints them.
 pub fn methods() -> Vec<Box<dyn ModExp>> {
-    vec![Box::new(binary::Binary)]
+    vec![
+        Box::new(binary::Binary),
+        Box::new(binary_rl::BinaryRl),
+        Box::new(mary::Mary),
+        Box::new(sliding::Sliding),
+        Box::new(montgomery::Montgomery),
+        Box::new(gmp::Gmp),
+        Box::new(gmp::GmpSec),
+        Box::new(mary_precomp::MaryPrecomp),
+        Box::new(mary_ondemand::MaryOnDemand),
+        Box::new(slice::Slice),
+        Box::new(sqmul_pipeline::SqMulPipeline),
+    ]
 }
 
 /// The strategy called `name`.
@@ -137,7 +164,10 @@ pub fn method(name: &str) -> Result<Box<dyn ModExp>> {
     let all = methods();
     let names: Vec<&'static str> = all.iter().map(|m| m.name()).collect();
     all.into_iter().find(|m| m.name() == name).ok_or_else(|| {
-        Error::InvalidParameter(format!("unknown method '{name}' (known: {})", names.join(", ")))
+        Error::InvalidParameter(format!(
+            "unknown method '{name}' (known: {})",
+            names.join(", ")
+        ))
     })
 }
 
@@ -153,13 +183,19 @@ pub fn pow_mod(
     params: &Params,
 ) -> Result<Outcome> {
     if *modulus <= 0 {
-        return Err(Error::InvalidParameter(format!("modulus must be positive, got {modulus}")));
+        return Err(Error::InvalidParameter(format!(
+            "modulus must be positive, got {modulus}"
+        )));
     }
     if *exp < 0 {
-        return Err(Error::InvalidParameter("exponent must be non-negative".into()));
+        return Err(Error::InvalidParameter(
+            "exponent must be non-negative".into(),
+        ));
     }
     if params.threads == 0 {
-        return Err(Error::InvalidParameter("thread count must be at least 1".into()));
+        return Err(Error::InvalidParameter(
+            "thread count must be at least 1".into(),
+        ));
     }
     if method.needs_odd_modulus() && modulus.is_even() {
         return Err(Error::InvalidParameter(format!(
@@ -220,3 +256,6 @@ impl<'m> Counter<'m> {
         p
     }
 }
+
+#[cfg(test)]
+mod tests;
