@@ -17,11 +17,15 @@ pub enum BenchCommand {
     /// SeRSA against PaRSA (seed 000): a batch of textbook RSA operations over a grid of
     /// thread counts, schedules and chunk sizes.
     Rsa(BenchRsaArgs),
+    /// Modular exponentiation strategies (seeds 002, 003) against binary and GMP.
+    Modexp(super::bench_modexp::BenchModexpArgs),
+    /// RSA private-key latency: CRT, CRT on two threads, multi-prime with a thread per prime.
+    RsaPrivate(super::bench_modexp::BenchRsaPrivateArgs),
 }
 
 /// Comma-separated thread counts, each at least 1.
 #[derive(Clone, Debug)]
-pub struct Threads(Vec<usize>);
+pub struct Threads(pub Vec<usize>);
 /// Comma-separated schedules.
 #[derive(Clone, Debug)]
 pub struct Schedules(Vec<Schedule>);
@@ -29,7 +33,7 @@ pub struct Schedules(Vec<Schedule>);
 #[derive(Clone, Debug)]
 pub struct Chunks(Vec<Option<usize>>);
 
-fn threads_list(s: &str) -> Result<Threads, String> {
+pub fn threads_list(s: &str) -> Result<Threads, String> {
     parse_list(s, "thread", |t| parse_positive(t, "thread count")).map(Threads)
 }
 
@@ -100,39 +104,99 @@ pub struct BenchRsaArgs {
     /// Pin worker threads to logical CPUs.
     #[arg(long)]
     pin: bool,
-    /// Warm-up runs per configuration (not measured).
-    #[arg(long, default_value_t = 1)]
-    warmup: u32,
-    /// Fewest measured runs per configuration.
-    #[arg(long, default_value = "3", value_parser = positive)]
-    runs: usize,
-    /// Least measured seconds per configuration.
-    #[arg(long, default_value_t = 1.0)]
-    min_time: f64,
-    /// Most measured runs per configuration.
-    #[arg(long, default_value = "50", value_parser = positive)]
-    max_runs: usize,
     /// Seed of the generated key and messages.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
+    #[command(flatten)]
+    opts: RunOpts,
+}
+
+/// Repetition and output options shared by every benchmark.
+#[derive(Args, Debug, Clone)]
+pub struct RunOpts {
+    /// Warm-up runs per configuration (not measured).
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Fewest measured runs per configuration.
+    #[arg(long, default_value = "3", value_parser = positive)]
+    pub runs: usize,
+    /// Least measured seconds per configuration.
+    #[arg(long, default_value_t = 1.0)]
+    pub min_time: f64,
+    /// Most measured runs per configuration.
+    #[arg(long, default_value = "50", value_parser = positive)]
+    pub max_runs: usize,
     /// Write results as JSON: {"machine": {...}, "results": [...]}.
     #[arg(long)]
-    json: Option<PathBuf>,
+    pub json: Option<PathBuf>,
     /// Write results as CSV.
     #[arg(long)]
-    csv: Option<PathBuf>,
+    pub csv: Option<PathBuf>,
     /// Print the table as Markdown instead of plain text.
     #[arg(long)]
-    markdown: bool,
+    pub markdown: bool,
     /// No progress bar.
     #[arg(long)]
-    quiet: bool,
+    pub quiet: bool,
+}
+
+impl RunOpts {
+    /// The harness configuration, after checking the options; also fails early (before minutes
+    /// of measuring) when an output file could not be written.
+    pub fn config(&self) -> Result<BenchConfig> {
+        if !(self.min_time.is_finite() && self.min_time >= 0.0) {
+            return Err(super::usage(
+                "--min-time must be a non-negative number of seconds",
+            ));
+        }
+        if self.max_runs < self.runs {
+            return Err(super::usage("--max-runs must be at least --runs"));
+        }
+        for path in [&self.json, &self.csv].into_iter().flatten() {
+            check_writable(path)?;
+        }
+        Ok(BenchConfig {
+            warmup_runs: self.warmup,
+            min_runs: self.runs as u32,
+            min_time: self.min_time,
+            max_runs: self.max_runs as u32,
+        })
+    }
+
+    /// A progress bar over `total` steps (hidden with --quiet or off a terminal).
+    pub fn progress(&self, total: usize, label: &str) -> Progress {
+        Progress::new(total as u64, label, self.quiet)
+    }
+
+    /// Prints `rows` as the screen table (plain or Markdown).
+    pub fn print_table<T: serde::Serialize>(&self, rows: &[T]) -> Result<()> {
+        let format = if self.markdown {
+            ExportFormat::Markdown
+        } else {
+            ExportFormat::Table
+        };
+        print!("{}", parcrypt::bench::render(rows, format)?);
+        Ok(())
+    }
+
+    /// Writes the JSON and CSV files asked for.
+    pub fn write_files<R: serde::Serialize>(&self, report: &BenchReport<R>) -> Result<()> {
+        if let Some(path) = &self.json {
+            parcrypt::bench::export(report, ExportFormat::Json, path)?;
+        }
+        if let Some(path) = &self.csv {
+            parcrypt::bench::export(report, ExportFormat::Csv, path)?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs a benchmark subcommand.
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
         BenchCommand::Rsa(args) => bench_rsa(args),
+        BenchCommand::Modexp(args) => super::bench_modexp::modexp(args),
+        BenchCommand::RsaPrivate(args) => super::bench_modexp::rsa_private(args),
     }
 }
 
@@ -150,17 +214,7 @@ fn check_writable(path: &Path) -> Result<()> {
 }
 
 fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
-    if !(args.min_time.is_finite() && args.min_time >= 0.0) {
-        return Err(super::usage(
-            "--min-time must be a non-negative number of seconds",
-        ));
-    }
-    if args.max_runs < args.runs {
-        return Err(super::usage("--max-runs must be at least --runs"));
-    }
-    for path in [&args.json, &args.csv].into_iter().flatten() {
-        check_writable(path)?;
-    }
+    let config = args.opts.config()?;
     let key = match &args.key {
         Some(path) => {
             let bytes = parcrypt::io::read_file(path)?;
@@ -189,17 +243,12 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         chunks: args.chunk.0,
         pin: args.pin,
         seed: args.seed,
-        config: BenchConfig {
-            warmup_runs: args.warmup,
-            min_runs: args.runs as u32,
-            min_time: args.min_time,
-            max_runs: args.max_runs as u32,
-        },
+        config,
     };
     plan.validate()?;
     let machine = MachineInfo::detect();
     let total = plan.configurations().len();
-    let progress = Progress::new(total as u64, "bench rsa", args.quiet);
+    let progress = args.opts.progress(total, "bench rsa");
     let records = parcrypt::rsa::bench::run(&key, &plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
@@ -222,26 +271,14 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         if plan.pin { ", pinned" } else { "" },
         machine.one_line()
     );
-    let table = if args.markdown {
-        ExportFormat::Markdown
-    } else {
-        ExportFormat::Table
-    };
-    print!("{}", render_table(&records, table)?);
+    args.opts.print_table(&screen_rows(&records))?;
     for note in summary_notes(&records) {
         println!("{note}");
     }
-    let report = BenchReport {
+    args.opts.write_files(&BenchReport {
         machine,
         results: records,
-    };
-    if let Some(path) = &args.json {
-        parcrypt::bench::export(&report, ExportFormat::Json, path)?;
-    }
-    if let Some(path) = &args.csv {
-        parcrypt::bench::export(&report, ExportFormat::Csv, path)?;
-    }
-    Ok(())
+    })
 }
 
 /// The columns shown on screen (the files keep every field).
@@ -262,8 +299,8 @@ struct Row {
     flags: String,
 }
 
-fn render_table(records: &[RsaBenchRecord], format: ExportFormat) -> Result<String> {
-    let rows: Vec<Row> = records
+fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
+    records
         .iter()
         .map(|r| Row {
             threads: r.threads,
@@ -287,8 +324,7 @@ fn render_table(records: &[RsaBenchRecord], format: ExportFormat) -> Result<Stri
             .collect::<Vec<_>>()
             .join(","),
         })
-        .collect();
-    Ok(parcrypt::bench::render(&rows, format)?)
+        .collect()
 }
 
 /// One line per statistical warning, and the best configuration per thread count.

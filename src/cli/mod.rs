@@ -1,6 +1,8 @@
 //! Command-line interface: argument definitions (clap derive) and dispatch, one file per
 //! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
 mod bench;
+mod bench_modexp;
+mod modexp;
 mod rsa;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +25,8 @@ enum Command {
     /// Benchmarks: timed sweeps with statistics, exported as a table, JSON, CSV or Markdown.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Modular exponentiation with a chosen strategy (--list shows them).
+    Modexp(modexp::ModexpArgs),
 }
 
 /// An error in how the command was called (exit status 2), as opposed to a failure while
@@ -52,6 +56,7 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Rsa(cmd) => rsa::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
+        Command::Modexp(args) => modexp::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -11,6 +11,7 @@
 //! and multiplications, or the table entries read, follow the exponent's bits). Use `gmp-sec`
 //! (`mpz_powm_sec`) for secret exponents.
 pub mod binary;
+pub mod bench;
 pub mod binary_rl;
 pub mod comb;
 pub mod digits;

@@ -4,6 +4,8 @@
 pub mod batch;
 pub mod bench;
 pub mod keys;
+pub mod latency;
+pub mod multiprime;
 pub mod oaep;
 pub mod pem;
 pub mod prime;

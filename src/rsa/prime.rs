@@ -92,6 +92,24 @@ pub fn random_prime<R: RngCore + ?Sized>(
     }
 }
 
+/// A random probable prime in `[lo, hi]` for which `accept` returns true. The range must
+/// contain primes (callers pass ranges of hundreds of bits).
+pub fn random_prime_in<R: RngCore + ?Sized>(
+    lo: &Integer,
+    hi: &Integer,
+    rng: &mut R,
+    accept: impl Fn(&Integer) -> bool,
+) -> Integer {
+    let span = Integer::from(hi - lo) + 1u32;
+    loop {
+        let mut c = random_below(rng, &span) + lo;
+        c.set_bit(0, true);
+        if c <= *hi && is_probable_prime(&c, rng) && accept(&c) {
+            return c;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

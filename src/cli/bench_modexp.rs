@@ -1,0 +1,254 @@
+//! `parcrypt bench modexp` and `parcrypt bench rsa-private`: exponentiation strategies against
+//! `binary` and `gmp`, and single-operation RSA private-key latency.
+use super::bench::{RunOpts, Threads, threads_list};
+use super::modexp::SlicingArg;
+use super::parse_list;
+use anyhow::Result;
+use clap::Args;
+use parcrypt::bench::{BenchReport, MachineInfo, format_number};
+use parcrypt::modexp::Params;
+use parcrypt::modexp::bench::{ModexpBenchPlan, ModexpRecord, all_method_names};
+use parcrypt::rsa::latency::{self, LatencyRecord};
+
+fn bits_list(s: &str) -> Result<Vec<u32>, String> {
+    parse_list(s, "bits", |t| match t.parse::<u32>() {
+        Ok(b) if (64..=65536).contains(&b) => Ok(b),
+        _ => Err(format!("sizes must be integers in 64..=65536, got '{t}'")),
+    })
+}
+
+fn names_list(s: &str) -> Result<Vec<String>, String> {
+    parse_list(s, "method", |t| Ok(t.to_string()))
+}
+
+/// Arguments of `bench modexp`.
+#[derive(Args, Debug)]
+pub struct BenchModexpArgs {
+    /// Modulus and exponent sizes in bits.
+    #[arg(long, default_value = "1024,2048,4096", value_parser = bits_list)]
+    bits: std::vec::Vec<u32>,
+    /// Methods (default: all); binary and gmp are always measured as references.
+    #[arg(long, value_parser = names_list)]
+    methods: Option<std::vec::Vec<String>>,
+    /// Thread counts for the parallel methods.
+    #[arg(long, default_value = "1,2", value_parser = threads_list)]
+    threads: Threads,
+    /// Window / digit size r (default: chosen per size).
+    #[arg(long)]
+    window: Option<u32>,
+    /// Table-building threads of mary-precomp (default: as --threads).
+    #[arg(long)]
+    precomp_threads: Option<usize>,
+    /// Cubes of the CRSA hypercube.
+    #[arg(long)]
+    cubes: Option<usize>,
+    /// How `slice` cuts the exponent.
+    #[arg(long, value_enum, default_value_t = SlicingArg::Balanced)]
+    slicing: SlicingArg,
+    /// Pin threads to logical CPUs.
+    #[arg(long)]
+    pin: bool,
+    /// Seed of the operands.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    #[command(flatten)]
+    opts: RunOpts,
+}
+
+/// Arguments of `bench rsa-private`.
+#[derive(Args, Debug)]
+pub struct BenchRsaPrivateArgs {
+    /// Modulus sizes in bits (multiples of 64).
+    #[arg(long, default_value = "2048,4096", value_parser = bits_list)]
+    bits: std::vec::Vec<u32>,
+    /// Methods (default: all): plain, crt, crt-parallel, multiprime-3[-seq], multiprime-4[-seq].
+    #[arg(long, value_parser = names_list)]
+    methods: Option<std::vec::Vec<String>>,
+    /// Use mpz_powm instead of the constant-time mpz_powm_sec.
+    #[arg(long)]
+    variable_time: bool,
+    /// Seconds per `openssl speed` measurement (0: do not run openssl).
+    #[arg(long, default_value_t = 3)]
+    openssl_seconds: u32,
+    /// Seed of the keys.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    #[command(flatten)]
+    opts: RunOpts,
+}
+
+#[derive(serde::Serialize)]
+struct ModexpRow {
+    bits: u32,
+    method: String,
+    threads: usize,
+    median_s: f64,
+    min_s: f64,
+    max_s: f64,
+    runs: usize,
+    mulmods: String,
+    critical: String,
+    vs_binary: String,
+    vs_gmp: f64,
+    seed_claim: String,
+    flags: String,
+}
+
+fn flags(oversubscribed: bool, wide: bool) -> String {
+    [
+        oversubscribed.then_some("oversubscribed"),
+        wide.then_some("wide-spread"),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(",")
+}
+
+/// Runs `bench modexp`.
+pub fn modexp(args: BenchModexpArgs) -> Result<()> {
+    let config = args.opts.config()?;
+    let methods = args.methods.unwrap_or_else(all_method_names);
+    for m in &methods {
+        parcrypt::modexp::method(m).map_err(|e| super::usage(e.to_string()))?;
+    }
+    if let Some(w) = args.window {
+        parcrypt::modexp::digits::check_window(w).map_err(|e| super::usage(e.to_string()))?;
+    }
+    let plan = ModexpBenchPlan {
+        bits: args.bits,
+        methods,
+        threads: args.threads.0,
+        params: Params {
+            threads: 1,
+            window: args.window,
+            precomp_threads: args.precomp_threads,
+            cubes: args.cubes,
+            slicing: args.slicing.into(),
+            pin: args.pin,
+        },
+        seed: args.seed,
+        config,
+    };
+    let machine = MachineInfo::detect();
+    let progress = args.opts.progress(plan.bits.len(), "bench modexp");
+    let records = parcrypt::modexp::bench::run(&plan, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish();
+    println!(
+        "modular exponentiation, exponent as long as the modulus; {}",
+        machine.one_line()
+    );
+    let rows: Vec<ModexpRow> = records.iter().map(modexp_row).collect();
+    args.opts.print_table(&rows)?;
+    println!(
+        "vs_binary: time change against square-and-multiply (negative = faster), the seeds' convention"
+    );
+    args.opts.write_files(&BenchReport {
+        machine,
+        results: records,
+    })
+}
+
+fn modexp_row(r: &ModexpRecord) -> ModexpRow {
+    let opt = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+    ModexpRow {
+        bits: r.bits,
+        method: r.method.clone(),
+        threads: r.threads,
+        median_s: r.median_s,
+        min_s: r.min_s,
+        max_s: r.max_s,
+        runs: r.runs,
+        mulmods: opt(r.mulmods),
+        critical: opt(r.critical_mulmods),
+        vs_binary: format!("{:+.1} %", r.vs_binary_pct),
+        vs_gmp: r.vs_gmp,
+        seed_claim: r.seed_claim.clone(),
+        flags: flags(r.oversubscribed, r.wide_spread),
+    }
+}
+
+#[derive(serde::Serialize)]
+struct LatencyRow {
+    bits: u32,
+    method: String,
+    threads: usize,
+    median_ms: f64,
+    min_ms: f64,
+    max_ms: f64,
+    runs: usize,
+    ops_per_s: f64,
+    speedup_vs_crt: f64,
+    openssl_sign_ms: String,
+    vs_openssl: String,
+    flags: String,
+}
+
+/// Runs `bench rsa-private`.
+pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
+    let config = args.opts.config()?;
+    let methods = args
+        .methods
+        .unwrap_or_else(|| latency::METHODS.iter().map(|s| s.to_string()).collect());
+    latency::check_methods(&methods).map_err(|e| super::usage(e.to_string()))?;
+    if let Some(b) = args.bits.iter().find(|b| *b % 64 != 0 || **b < 512) {
+        return Err(super::usage(format!(
+            "RSA sizes must be multiples of 64 from 512, got {b}"
+        )));
+    }
+    let machine = MachineInfo::detect();
+    let progress = args.opts.progress(args.bits.len(), "bench rsa-private");
+    let records = latency::run(
+        &args.bits,
+        &methods,
+        !args.variable_time,
+        args.openssl_seconds,
+        args.seed,
+        config,
+        |done, _, label| {
+            progress.set_position(done as u64);
+            progress.set_message(label);
+        },
+    )?;
+    progress.finish();
+    println!(
+        "RSA private-key latency, one operation at a time ({}); {}",
+        if args.variable_time {
+            "mpz_powm, variable-time"
+        } else {
+            "mpz_powm_sec, constant-time"
+        },
+        machine.one_line()
+    );
+    let rows: Vec<LatencyRow> = records.iter().map(latency_row).collect();
+    args.opts.print_table(&rows)?;
+    if args.openssl_seconds > 0 && records.iter().all(|r| r.openssl_sign_s.is_none()) {
+        println!("note: openssl speed was not available; no OpenSSL comparison");
+    }
+    args.opts.write_files(&BenchReport {
+        machine,
+        results: records,
+    })
+}
+
+fn latency_row(r: &LatencyRecord) -> LatencyRow {
+    LatencyRow {
+        bits: r.bits,
+        method: r.method.clone(),
+        threads: r.threads,
+        median_ms: r.median_s * 1e3,
+        min_ms: r.min_s * 1e3,
+        max_ms: r.max_s * 1e3,
+        runs: r.runs,
+        ops_per_s: r.ops_per_s,
+        speedup_vs_crt: r.speedup_vs_crt,
+        openssl_sign_ms: r
+            .openssl_sign_s
+            .map_or("-".into(), |s| format_number(s * 1e3)),
+        vs_openssl: r.vs_openssl.map_or("-".into(), format_number),
+        flags: flags(r.oversubscribed, r.wide_spread),
+    }
+}

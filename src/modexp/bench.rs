@@ -1,0 +1,318 @@
+//! The exponentiation benchmark (seed 003's experiments, seed 002's Table 2): every method at
+//! every modulus size and thread count, against `binary` (the seeds' square-and-multiply
+//! reference) and `gmp` (`mpz_powm`), both always measured in the same invocation.
+//!
+//! Operands are deterministic from a seed: a random odd modulus of exactly `bits` bits, an
+//! exponent of `bits` bits (as in an RSA private-key operation) and a base below the modulus.
+//! Configurations of one size run interleaved ([`Bench::run_interleaved`]); each result is
+//! checked against `mpz_powm` before its time is reported.
+use super::{Outcome, Params, UnitCount, method, methods, pow_mod};
+use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::error::{Error, Result};
+use rug::Integer;
+use rug::rand::RandState;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// What to measure.
+#[derive(Clone, Debug)]
+pub struct ModexpBenchPlan {
+    /// Modulus (and exponent) sizes in bits.
+    pub bits: Vec<u32>,
+    /// Method names; `binary` and `gmp` are added if missing (they are the references).
+    pub methods: Vec<String>,
+    /// Thread counts for parallel methods (sequential ones run once, with 1).
+    pub threads: Vec<usize>,
+    /// Everything else a method may use (window, precomputation threads, cubes, slicing, pin);
+    /// its `threads` is overridden by the sweep.
+    pub params: Params,
+    /// Seed of the operands.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One (method, size, threads) result; the field names are the JSON/CSV columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ModexpRecord {
+    /// Method name.
+    pub method: String,
+    /// Modulus and exponent size in bits.
+    pub bits: u32,
+    /// Threads used (1 for sequential methods).
+    pub threads: usize,
+    /// Median seconds per exponentiation.
+    pub median_s: Seconds,
+    /// Fastest run.
+    pub min_s: Seconds,
+    /// Slowest run.
+    pub max_s: Seconds,
+    /// Lower end of the 95 % CI of the median.
+    pub ci95_low_s: Seconds,
+    /// Upper end of the 95 % CI of the median.
+    pub ci95_high_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Modular multiplications in total (squarings included); none for GMP.
+    pub mulmods: Option<u64>,
+    /// Modular multiplications on the critical path: the sum over phases (precomputation,
+    /// main work, combination) of the busiest unit's count.
+    pub critical_mulmods: Option<u64>,
+    /// Time change against `binary`, in % (negative = faster; the seeds' convention).
+    pub vs_binary_pct: f64,
+    /// This time / GMP's time.
+    pub vs_gmp: f64,
+    /// More threads than logical CPUs.
+    pub oversubscribed: bool,
+    /// Samples spread too wide to trust small differences.
+    pub wide_spread: bool,
+    /// The seed's best figure for this method and size, if it reports one.
+    pub seed_claim: String,
+}
+
+/// The seed's best time change against square-and-multiply (seed 003, up to 8 threads on 8
+/// cores; ../shared/data/seed_claims.md).
+pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
+    let table: &[(&str, u32, &str)] = &[
+        ("mary-precomp", 1024, "-26 % (8 thr, 2^4-ary, 4 pt)"),
+        ("mary-precomp", 2048, "-29.5 % (4 thr, 2^2-ary, 4 pt)"),
+        ("mary-precomp", 4096, "-26 % (8 thr, 2^3-ary, 4 pt)"),
+        ("mary-precomp", 8192, "-23.5 % (8 thr, 2^2-ary, 4 pt)"),
+        ("mary-precomp", 16384, "-24 % (8 thr, 2^3-ary, 4 pt)"),
+        ("mary-precomp", 32768, "-24.5 % (8 thr, 2^3-ary, 4 pt)"),
+        ("mary-ondemand", 1024, "-32 % (3 thr, 2^3-ary)"),
+        ("mary-ondemand", 4096, "-27 % (3 thr, 2^6-ary)"),
+        ("mary-ondemand", 8192, "-27 % (3 thr, 2^4/2^6-ary)"),
+        ("mary-ondemand", 16384, "-27 % (3 thr, 2^6/2^8-ary)"),
+        ("mary-ondemand", 32768, "-27 % (2/8 thr, 2^6-ary)"),
+        ("slice", 1024, "-40 % (4 slices)"),
+        ("slice", 2048, "-36.5 % (10 slices)"),
+        ("slice", 4096, "-30 % (3-4 slices)"),
+        ("slice", 8192, "-30 % (3-4 slices)"),
+        ("slice", 16384, "-30 % (3-4 slices)"),
+        ("slice", 32768, "-30 % (3-4 slices)"),
+    ];
+    table
+        .iter()
+        .find(|(m, b, _)| *m == method && *b == bits)
+        .map(|(_, _, c)| *c)
+}
+
+/// Deterministic operands for a `bits`-bit benchmark: (base, exponent, odd modulus).
+pub fn operands(bits: u32, seed: u64) -> (Integer, Integer, Integer) {
+    let mut rng = RandState::new();
+    rng.seed(&(Integer::from(seed) + Integer::from(bits)));
+    let mut m = Integer::from(Integer::random_bits(bits, &mut rng));
+    m.set_bit(bits - 1, true);
+    m.set_bit(0, true);
+    let mut e = Integer::from(Integer::random_bits(bits, &mut rng));
+    e.set_bit(bits - 1, true);
+    let b = Integer::from(Integer::random_below_ref(&m, &mut rng));
+    (b, e, m)
+}
+
+/// Sum over phases of the busiest unit: "precomp …" units, then the main units, then
+/// "combine".
+pub fn critical_path(counts: &[UnitCount]) -> u64 {
+    let phase_max = |pred: &dyn Fn(&str) -> bool| {
+        counts
+            .iter()
+            .filter(|c| pred(&c.unit))
+            .map(UnitCount::mulmods)
+            .max()
+            .unwrap_or(0)
+    };
+    phase_max(&|u| u.starts_with("precomp"))
+        + phase_max(&|u| !u.starts_with("precomp") && u != "combine")
+        + phase_max(&|u| u == "combine")
+}
+
+/// Runs the benchmark; `progress(done, total, label)` is called before each size.
+pub fn run(
+    plan: &ModexpBenchPlan,
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<ModexpRecord>> {
+    if plan.bits.iter().any(|&b| b < 2) || plan.bits.is_empty() {
+        return Err(Error::InvalidParameter(
+            "sizes must be at least 2 bits".into(),
+        ));
+    }
+    if plan.threads.is_empty() || plan.threads.contains(&0) {
+        return Err(Error::InvalidParameter(
+            "thread counts must be at least 1".into(),
+        ));
+    }
+    let mut names = plan.methods.clone();
+    for reference in ["gmp", "binary"] {
+        if !names.iter().any(|n| n == reference) {
+            names.insert(0, reference.to_string());
+        }
+    }
+    let chosen = names
+        .iter()
+        .map(|n| method(n))
+        .collect::<Result<Vec<_>>>()?;
+    let bench = Bench::new(plan.config)?;
+    let mut records = Vec::new();
+    for (i, &bits) in plan.bits.iter().enumerate() {
+        progress(i, plan.bits.len(), &format!("{bits} bits"));
+        let (b, e, m) = operands(bits, plan.seed);
+        let expected = Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0"));
+        let mut configs = Vec::new();
+        for meth in &chosen {
+            let threads: &[usize] = if meth.is_parallel() {
+                &plan.threads
+            } else {
+                &[1]
+            };
+            for &t in threads {
+                configs.push((
+                    meth.as_ref(),
+                    Params {
+                        threads: t,
+                        ..plan.params.clone()
+                    },
+                ));
+            }
+        }
+        // Check every configuration once (also the warm-up of its code path).
+        let mut outcomes: Vec<Outcome> = Vec::with_capacity(configs.len());
+        for (meth, params) in &configs {
+            let o = pow_mod(*meth, &b, &e, &m, params)?;
+            if o.value != expected {
+                return Err(Error::InvalidParameter(format!(
+                    "internal error: {} gave a wrong result at {bits} bits",
+                    meth.name()
+                )));
+            }
+            outcomes.push(o);
+        }
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = configs
+            .iter()
+            .map(|(meth, params)| {
+                let (b, e, m) = (&b, &e, &m);
+                Box::new(move || {
+                    let started = Instant::now();
+                    let o = pow_mod(*meth, b, e, m, params);
+                    let took = started.elapsed().as_secs_f64();
+                    std::hint::black_box(o.ok());
+                    took
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+            .iter_mut()
+            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+            .collect();
+        let measurements = bench.run_interleaved(&mut refs);
+        drop(refs);
+        drop(closures);
+        let summaries = measurements
+            .iter()
+            .map(|m| {
+                m.summary()
+                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let median_of = |name: &str| {
+            configs
+                .iter()
+                .zip(&summaries)
+                .find(|((m, _), _)| m.name() == name)
+                .map(|(_, s)| s.median)
+                .unwrap_or(f64::NAN)
+        };
+        let (t_binary, t_gmp) = (median_of("binary"), median_of("gmp"));
+        for (((meth, params), s), o) in configs.iter().zip(&summaries).zip(&outcomes) {
+            let counted = !o.counts.is_empty();
+            records.push(ModexpRecord {
+                method: meth.name().to_string(),
+                bits,
+                threads: params.threads,
+                median_s: s.median,
+                min_s: s.min,
+                max_s: s.max,
+                ci95_low_s: s.ci95_low,
+                ci95_high_s: s.ci95_high,
+                runs: s.runs,
+                mulmods: counted.then(|| o.total_mulmods()),
+                critical_mulmods: counted.then(|| critical_path(&o.counts)),
+                vs_binary_pct: (s.median / t_binary - 1.0) * 100.0,
+                vs_gmp: s.median / t_gmp,
+                oversubscribed: crate::bench::oversubscribed(params.threads),
+                wide_spread: s.wide_spread,
+                seed_claim: seed_claim(meth.name(), bits).unwrap_or("").to_string(),
+            });
+        }
+    }
+    progress(plan.bits.len(), plan.bits.len(), "done");
+    Ok(records)
+}
+
+/// All method names, for `--methods` defaults.
+pub fn all_method_names() -> Vec<String> {
+    methods().iter().map(|m| m.name().to_string()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn small_benchmark_covers_references_and_parallel_threads() {
+        let plan = ModexpBenchPlan {
+            bits: vec![64, 96],
+            methods: vec!["slice".into(), "mary".into()],
+            threads: vec![1, 2],
+            params: Params::default(),
+            seed: 1,
+            config: BenchConfig {
+                warmup_runs: 0,
+                ..BenchConfig::exact(1)
+            },
+        };
+        let recs = run(&plan, |_, _, _| {}).unwrap();
+        // per size: binary, gmp, slice x 2 threads, mary
+        assert_eq!(recs.len(), 10);
+        let binary = recs
+            .iter()
+            .find(|r| r.method == "binary" && r.bits == 64)
+            .unwrap();
+        assert_eq!(binary.vs_binary_pct, 0.0);
+        assert!(
+            recs.iter()
+                .filter(|r| r.method == "gmp")
+                .all(|r| r.mulmods.is_none())
+        );
+        assert!(
+            recs.iter()
+                .filter(|r| r.method == "slice")
+                .any(|r| r.threads == 2)
+        );
+    }
+
+    #[test]
+    fn critical_path_sums_phase_maxima() {
+        let u = |name: &str, s: u64| UnitCount {
+            unit: name.into(),
+            squarings: s,
+            multiplications: 0,
+        };
+        let counts = [
+            u("precomp 0", 3),
+            u("precomp 1", 4),
+            u("thread 0", 10),
+            u("thread 1", 7),
+            u("combine", 1),
+        ];
+        assert_eq!(critical_path(&counts), 4 + 10 + 1);
+    }
+
+    #[test]
+    fn operands_are_deterministic_and_well_formed() {
+        let (b, e, m) = operands(1024, 7);
+        assert_eq!((b.clone(), e.clone(), m.clone()), operands(1024, 7));
+        assert_eq!(m.significant_bits(), 1024);
+        assert!(m.is_odd() && b < m && e.significant_bits() == 1024);
+    }
+}

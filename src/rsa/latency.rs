@@ -1,0 +1,244 @@
+//! RSA private-key latency (issue: "RSA private-key operation in parallel"): one decryption at
+//! a time, sequential CRT against CRT with its halves on two threads and multi-prime RSA with
+//! one thread per prime, optionally beside `openssl speed`'s sign time measured in the same
+//! invocation.
+use super::keys::{DEFAULT_E, RsaPrivateKey};
+use super::multiprime::MultiPrimeKey;
+use super::textbook::{PrivateOp, decrypt_unchecked};
+use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bignum::random_below;
+use crate::error::{Error, Result};
+use rand::SeedableRng;
+use rug::Integer;
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// The private-key methods, in display order.
+pub const METHODS: [&str; 7] = [
+    "plain",
+    "crt",
+    "crt-parallel",
+    "multiprime-3-seq",
+    "multiprime-3",
+    "multiprime-4-seq",
+    "multiprime-4",
+];
+
+/// Threads a method uses.
+pub fn method_threads(name: &str) -> usize {
+    match name {
+        "crt-parallel" => 2,
+        "multiprime-3" => 3,
+        "multiprime-4" => 4,
+        _ => 1,
+    }
+}
+
+/// One result; the field names are the JSON/CSV columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LatencyRecord {
+    /// Method name.
+    pub method: String,
+    /// Modulus size.
+    pub bits: u32,
+    /// Threads used.
+    pub threads: usize,
+    /// `mpz_powm_sec` (constant-time) rather than `mpz_powm`.
+    pub constant_time: bool,
+    /// Median seconds per private-key operation.
+    pub median_s: Seconds,
+    /// Fastest run.
+    pub min_s: Seconds,
+    /// Slowest run.
+    pub max_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Operations per second at the median.
+    pub ops_per_s: f64,
+    /// Sequential CRT's median / this median.
+    pub speedup_vs_crt: f64,
+    /// `openssl speed` sign time for this size (seconds), when measured.
+    pub openssl_sign_s: Option<Seconds>,
+    /// This median / OpenSSL's sign time.
+    pub vs_openssl: Option<f64>,
+    /// More threads than logical CPUs.
+    pub oversubscribed: bool,
+    /// Samples spread too wide to trust small differences.
+    pub wide_spread: bool,
+}
+
+/// Checks method names.
+pub fn check_methods(names: &[String]) -> Result<()> {
+    for n in names {
+        if !METHODS.contains(&n.as_str()) {
+            return Err(Error::InvalidParameter(format!(
+                "unknown method '{n}' (known: {})",
+                METHODS.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// `openssl speed -seconds S -mr rsaBITS` → seconds per sign, or `None` if openssl is missing
+/// or does not know the size.
+pub fn openssl_sign_seconds(bits: u32, seconds: u32) -> Option<Seconds> {
+    let out = std::process::Command::new("openssl")
+        .args([
+            "speed",
+            "-seconds",
+            &seconds.to_string(),
+            "-mr",
+            &format!("rsa{bits}"),
+        ])
+        .output()
+        .ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    // "+F2:<index>:<bits>:<sign/s>:<verify/s>"
+    text.lines().find_map(|l| {
+        let f: Vec<&str> = l.strip_prefix("+F2:")?.split(':').collect();
+        let per_s: f64 = f.get(2)?.parse().ok()?;
+        (f.get(1)? == &bits.to_string() && per_s > 0.0).then(|| 1.0 / per_s)
+    })
+}
+
+/// Runs the latency benchmark. `openssl_seconds` > 0 also runs `openssl speed` per size.
+pub fn run(
+    bits: &[u32],
+    names: &[String],
+    constant_time: bool,
+    openssl_seconds: u32,
+    seed: u64,
+    config: BenchConfig,
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<LatencyRecord>> {
+    check_methods(names)?;
+    let bench = Bench::new(config)?;
+    let mut records = Vec::new();
+    let mut names: Vec<String> = names.to_vec();
+    if !names.iter().any(|n| n == "crt") {
+        names.insert(0, "crt".into());
+    }
+    for (i, &b) in bits.iter().enumerate() {
+        progress(i, bits.len(), &format!("{b}-bit keys"));
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed ^ u64::from(b));
+        let key2 = RsaPrivateKey::generate(b, &Integer::from(DEFAULT_E), &mut rng)?;
+        let key3 = MultiPrimeKey::generate(b, 3, &mut rng)?;
+        let key4 = MultiPrimeKey::generate(b, 4, &mut rng)?;
+        let m = random_below(&mut rng, key2.public().n());
+        let c2 = Integer::from(
+            m.pow_mod_ref(key2.public().e(), key2.public().n())
+                .expect("e>0"),
+        );
+        let (c3, c4) = (key3.encrypt(&m), key4.encrypt(&m));
+        let (op_crt, op_par) = if constant_time {
+            (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
+        } else {
+            (PrivateOp::Crt, PrivateOp::CrtParallel)
+        };
+        let op = |name: &str| -> Integer {
+            match name {
+                "plain" => decrypt_unchecked(&key2, &c2, PrivateOp::Plain),
+                "crt" => decrypt_unchecked(&key2, &c2, op_crt),
+                "crt-parallel" => decrypt_unchecked(&key2, &c2, op_par),
+                "multiprime-3-seq" => key3.decrypt(&c3, false, constant_time),
+                "multiprime-3" => key3.decrypt(&c3, true, constant_time),
+                "multiprime-4-seq" => key4.decrypt(&c4, false, constant_time),
+                _ => key4.decrypt(&c4, true, constant_time),
+            }
+        };
+        for n in &names {
+            if op(n) != m {
+                return Err(Error::InvalidParameter(format!(
+                    "internal error: {n} decrypted wrongly"
+                )));
+            }
+        }
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = names
+            .iter()
+            .map(|n| {
+                let op = &op;
+                Box::new(move || {
+                    let started = Instant::now();
+                    std::hint::black_box(op(n));
+                    started.elapsed().as_secs_f64()
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+            .iter_mut()
+            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+            .collect();
+        let ms = bench.run_interleaved(&mut refs);
+        drop(refs);
+        drop(closures);
+        let openssl = (openssl_seconds > 0)
+            .then(|| openssl_sign_seconds(b, openssl_seconds))
+            .flatten();
+        let summaries = ms
+            .iter()
+            .map(|m| {
+                m.summary()
+                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let t_crt = summaries[names
+            .iter()
+            .position(|n| n == "crt")
+            .expect("crt is always run")]
+        .median;
+        for (n, s) in names.iter().zip(&summaries) {
+            let threads = method_threads(n);
+            records.push(LatencyRecord {
+                method: n.clone(),
+                bits: b,
+                threads,
+                constant_time: constant_time && n != "plain",
+                median_s: s.median,
+                min_s: s.min,
+                max_s: s.max,
+                runs: s.runs,
+                ops_per_s: 1.0 / s.median,
+                speedup_vs_crt: t_crt / s.median,
+                openssl_sign_s: openssl,
+                vs_openssl: openssl.map(|o| s.median / o),
+                oversubscribed: crate::bench::oversubscribed(threads),
+                wide_spread: s.wide_spread,
+            });
+        }
+    }
+    progress(bits.len(), bits.len(), "done");
+    Ok(records)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_method_runs_and_crt_is_the_baseline() {
+        let names: Vec<String> = METHODS.iter().map(|s| s.to_string()).collect();
+        let config = BenchConfig {
+            warmup_runs: 0,
+            ..BenchConfig::exact(1)
+        };
+        let recs = run(&[1024], &names, true, 0, 3, config, |_, _, _| {}).unwrap();
+        assert_eq!(recs.len(), METHODS.len());
+        let crt = recs.iter().find(|r| r.method == "crt").unwrap();
+        assert_eq!(crt.speedup_vs_crt, 1.0);
+        assert!(recs.iter().all(|r| r.openssl_sign_s.is_none()));
+        assert_eq!(
+            recs.iter()
+                .find(|r| r.method == "multiprime-4")
+                .unwrap()
+                .threads,
+            4
+        );
+    }
+
+    #[test]
+    fn unknown_methods_are_refused() {
+        let err = check_methods(&["crt".into(), "fast".into()]).unwrap_err();
+        assert!(err.to_string().contains("unknown method 'fast'"));
+    }
+}
