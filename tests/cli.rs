@@ -420,3 +420,62 @@ fn bench_rsa_writes_json_with_the_promised_fields() {
     let table = String::from_utf8_lossy(&r.stdout);
     assert!(table.contains("guided"), "{table}");
 }
+
+#[test]
+fn der_keys_round_trip_through_the_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.der");
+    let r = parcrypt(&[
+        "rsa",
+        "keygen",
+        "--bits",
+        "1024",
+        "--seed",
+        "3",
+        "--encoding",
+        "der",
+        "--format",
+        "pkcs1",
+        "--out",
+        s(&key),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(
+        std::fs::read(&key).unwrap()[0],
+        0x30,
+        "DER starts with a SEQUENCE"
+    );
+    std::fs::write(dir.path().join("p.txt"), b"der").unwrap();
+    let (ct, pt) = (dir.path().join("c"), dir.path().join("p2"));
+    let enc = parcrypt(&[
+        "rsa",
+        "encrypt",
+        "--key",
+        s(&dir.path().join("k.pub.der")),
+        "--in",
+        s(&dir.path().join("p.txt")),
+        "--out",
+        s(&ct),
+    ]);
+    assert!(
+        enc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&enc.stderr)
+    );
+    let dec = parcrypt(&[
+        "rsa",
+        "decrypt",
+        "--key",
+        s(&key),
+        "--in",
+        s(&ct),
+        "--out",
+        s(&pt),
+    ]);
+    assert!(
+        dec.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dec.stderr)
+    );
+    assert_eq!(std::fs::read(&pt).unwrap(), b"der");
+}

@@ -38,6 +38,9 @@ pub struct KeygenArgs {
     /// Key file format.
     #[arg(long, value_enum, default_value_t = FormatArg::Pkcs8)]
     format: FormatArg,
+    /// Encoding of both key files.
+    #[arg(long, value_enum, default_value_t = EncodingArg::Pem)]
+    encoding: EncodingArg,
     /// Derive the key from this seed instead of the OS's random generator. Study only: anyone
     /// with the seed has the key.
     #[arg(long)]
@@ -50,6 +53,14 @@ enum FormatArg {
     Pkcs8,
     /// PKCS#1 "RSA PRIVATE KEY" and "RSA PUBLIC KEY".
     Pkcs1,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum EncodingArg {
+    /// Base64 text with BEGIN/END lines.
+    Pem,
+    /// Binary ASN.1 DER.
+    Der,
 }
 
 /// Padding of `rsa encrypt|decrypt`.
@@ -113,11 +124,20 @@ fn keygen(args: KeygenArgs) -> Result<()> {
         FormatArg::Pkcs8 => KeyFormat::Pkcs8,
         FormatArg::Pkcs1 => KeyFormat::Pkcs1,
     };
-    let private_pem = pem::private_key_to_pem(&key, format)?;
-    let public_pem = pem::public_key_to_pem(key.public(), format)?;
+    let (private_bytes, public_bytes): (zeroize::Zeroizing<Vec<u8>>, Vec<u8>) = match args.encoding
+    {
+        EncodingArg::Pem => (
+            zeroize::Zeroizing::new(pem::private_key_to_pem(&key, format)?.as_bytes().to_vec()),
+            pem::public_key_to_pem(key.public(), format)?.into_bytes(),
+        ),
+        EncodingArg::Der => (
+            pem::private_key_to_der(&key, format)?,
+            pem::public_key_to_der(key.public(), format)?,
+        ),
+    };
     let pub_path = public_key_path(&args.out);
-    write_atomic(&args.out, private_pem.as_bytes(), Some(0o600))?;
-    if let Err(err) = write_atomic(&pub_path, public_pem.as_bytes(), Some(0o644)) {
+    write_atomic(&args.out, &private_bytes, Some(0o600))?;
+    if let Err(err) = write_atomic(&pub_path, &public_bytes, Some(0o644)) {
         // Leave no half of a key pair behind.
         let _ = std::fs::remove_file(&args.out);
         return Err(err.into());
@@ -216,7 +236,12 @@ fn decrypt(args: CryptArgs) -> Result<()> {
                 ))
                 .into());
             }
-            let m = textbook::decrypt(&key, &from_be_bytes(&data), PrivateOp::CrtConstTime)?;
+            let m = textbook::decrypt_blinded(
+                &key,
+                &from_be_bytes(&data),
+                PrivateOp::CrtConstTime,
+                &mut rand::rngs::OsRng,
+            )?;
             zeroize::Zeroizing::new(to_be_bytes(&m, k).expect("m < n fits in k bytes"))
         }
     };

@@ -5,8 +5,9 @@
 //! Decryption is written against Manger's attack and timing leaks:
 //! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on both CRT
 //!   halves); the Garner recombination and the conversion of m to bytes are ordinary GMP
-//!   arithmetic, whose timing may depend on the sizes of secret-derived values, and no
-//!   blinding is applied;
+//!   arithmetic, whose timing may depend on the sizes of secret-derived values — which is why
+//!   the ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so those
+//!   timings carry nothing an attacker chose;
 //! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
 //!   of EM with no branch or early exit on secret data, folds all three conditions into one
 //!   mask, and every failure returns the same [`Error::DecryptionError`];
@@ -75,7 +76,12 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing
     }
     // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
     let c = from_be_bytes(ct);
-    let m = SecretInteger::new(textbook::decrypt(key, &c, PrivateOp::CrtConstTime)?);
+    let m = SecretInteger::new(textbook::decrypt_blinded(
+        key,
+        &c,
+        PrivateOp::CrtConstTime,
+        &mut rand::rngs::OsRng,
+    )?);
     // I2OSP(m, k) straight into a wiped buffer; m < n, so it fits.
     let mut em = Zeroizing::new(vec![0u8; k]);
     let len = m.significant_digits::<u8>();
