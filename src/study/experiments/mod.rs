@@ -1,0 +1,45 @@
+//! The experiments of the study, one file per seed paper, and the helpers they share.
+pub mod seed000;
+
+use super::{Experiment, Profile};
+use crate::bench::BenchConfig;
+
+/// Every experiment, in report order.
+pub fn all() -> Vec<Box<dyn Experiment>> {
+    let mut v: Vec<Box<dyn Experiment>> = Vec::new();
+    v.extend(seed000::experiments());
+    v
+}
+
+/// Repetition rules for a profile: few, short runs for `quick`; more for `full`.
+pub fn bench_config(profile: Profile) -> BenchConfig {
+    match profile {
+        Profile::Quick => BenchConfig {
+            warmup_runs: 1,
+            min_runs: 3,
+            min_time: 0.0,
+            max_runs: 3,
+        },
+        Profile::Full => BenchConfig {
+            warmup_runs: 1,
+            min_runs: 7,
+            min_time: 2.0,
+            max_runs: 50,
+        },
+    }
+}
+
+/// A JSON number cell.
+pub fn num(x: f64) -> serde_json::Value {
+    serde_json::json!(x)
+}
+
+/// A JSON text cell.
+pub fn text(s: impl Into<String>) -> serde_json::Value {
+    serde_json::Value::String(s.into())
+}
+
+/// Time reduction in % for a speedup s: 1 − 1/s (the papers' "x % performance improvement").
+pub fn reduction_pct(speedup: f64) -> f64 {
+    (1.0 - 1.0 / speedup) * 100.0
+}
