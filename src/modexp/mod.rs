@@ -14,6 +14,7 @@ pub mod binary;
 pub mod bench;
 pub mod binary_rl;
 pub mod comb;
+pub mod crsa;
 pub mod digits;
 pub mod gmp;
 pub mod mary;
@@ -157,6 +158,9 @@ pub fn methods() -> Vec<Box<dyn ModExp>> {
         Box::new(mary_ondemand::MaryOnDemand),
         Box::new(slice::Slice),
         Box::new(sqmul_pipeline::SqMulPipeline),
+        Box::new(crsa::Crsa),
+        Box::new(crsa::CrsaPipelined),
+        Box::new(crsa::CrsaOptimized),
     ]
 }
 
