@@ -19,7 +19,7 @@ pub struct StudyArgs {
     out: PathBuf,
     /// Only these seeds, comma-separated: seed000, seed001, seed002, seed003, seed004.
     #[arg(long, value_parser = seeds_list)]
-    only: Option<Vec<String>>,
+    only: Option<std::vec::Vec<String>>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,

@@ -50,7 +50,15 @@ impl Experiment for ParallelModexp {
     }
     fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
         let (bits, threads) = sizes(ctx.profile);
-        let methods = ["mary", "sliding", "montgomery", "mary-precomp", "mary-ondemand", "slice", "sqmul-pipeline"];
+        let methods = [
+            "mary",
+            "sliding",
+            "montgomery",
+            "mary-precomp",
+            "mary-ondemand",
+            "slice",
+            "sqmul-pipeline",
+        ];
         let plan = ModexpBenchPlan {
             bits: bits.clone(),
             methods: methods.iter().map(|s| s.to_string()).collect(),
@@ -61,7 +69,16 @@ impl Experiment for ParallelModexp {
         };
         let recs = crate::modexp::bench::run(&plan, |_, _, _| {})?;
         let mut table = Table::new(&[
-            "bits", "method", "threads", "median_s", "vs_binary_pct", "vs_gmp", "mulmods", "critical_mulmods", "seed_claim", "oversubscribed",
+            "bits",
+            "method",
+            "threads",
+            "median_s",
+            "vs_binary_pct",
+            "vs_gmp",
+            "mulmods",
+            "critical_mulmods",
+            "seed_claim",
+            "oversubscribed",
         ]);
         for r in &recs {
             table.push(vec![
@@ -72,7 +89,8 @@ impl Experiment for ParallelModexp {
                 num(r.vs_binary_pct),
                 num(r.vs_gmp),
                 r.mulmods.map_or(serde_json::Value::Null, |m| num(m as f64)),
-                r.critical_mulmods.map_or(serde_json::Value::Null, |m| num(m as f64)),
+                r.critical_mulmods
+                    .map_or(serde_json::Value::Null, |m| num(m as f64)),
                 text(&r.seed_claim),
                 serde_json::json!(r.oversubscribed),
             ]);
@@ -83,19 +101,36 @@ impl Experiment for ParallelModexp {
                 .min_by(|x, y| x.vs_binary_pct.total_cmp(&y.vs_binary_pct))
         };
         // Chart: best time change against binary per method and size (the seed's presentation).
-        let parallel = ["mary-precomp", "mary-ondemand", "slice", "sqmul-pipeline", "gmp"];
+        let parallel = [
+            "mary-precomp",
+            "mary-ondemand",
+            "slice",
+            "sqmul-pipeline",
+            "gmp",
+        ];
         let series: Vec<Series> = parallel
             .iter()
             .map(|m| Series {
                 name: (*m).to_string(),
-                points: bits.iter().filter_map(|b| best(m, *b).map(|r| (f64::from(*b), r.vs_binary_pct))).collect(),
+                points: bits
+                    .iter()
+                    .filter_map(|b| best(m, *b).map(|r| (f64::from(*b), r.vs_binary_pct)))
+                    .collect(),
                 provenance: Provenance::Measured,
             })
             .collect();
         let mut paper_series: Vec<Series> = Vec::new();
         for m in ["mary-precomp", "mary-ondemand", "slice"] {
-            let pts: Vec<(f64, f64)> = CLAIMS.iter().filter(|c| c.0 == m).map(|c| (f64::from(c.1), c.2)).collect();
-            paper_series.push(Series { name: format!("{m} (paper)"), points: pts, provenance: Provenance::Paper });
+            let pts: Vec<(f64, f64)> = CLAIMS
+                .iter()
+                .filter(|c| c.0 == m)
+                .map(|c| (f64::from(c.1), c.2))
+                .collect();
+            paper_series.push(Series {
+                name: format!("{m} (paper)"),
+                points: pts,
+                provenance: Provenance::Paper,
+            });
         }
         let mut claims = Vec::new();
         for (m, b, paper) in CLAIMS {
@@ -104,7 +139,11 @@ impl Experiment for ParallelModexp {
                     let holds = r.vs_binary_pct <= paper * 2.0 / 3.0;
                     (
                         format!("{:+.1} % ({} threads)", r.vs_binary_pct, r.threads),
-                        if holds { Verdict::Holds } else { Verdict::DoesNotHold },
+                        if holds {
+                            Verdict::Holds
+                        } else {
+                            Verdict::DoesNotHold
+                        },
                         format!(
                             "measured, best over 1–{} threads; 'holds' when we reach at least two thirds of the paper's \
                              gain (it had 8 cores, we have {}); every thread still squares ~k times, so the gain is \
@@ -114,7 +153,11 @@ impl Experiment for ParallelModexp {
                         ),
                     )
                 }
-                None => ("not run at this size".into(), Verdict::NotTestable, "size not in this profile".into()),
+                None => (
+                    "not run at this size".into(),
+                    Verdict::NotTestable,
+                    "size not in this profile".into(),
+                ),
             };
             claims.push(Claim {
                 seed: "seed003".into(),
@@ -136,7 +179,10 @@ impl Experiment for ParallelModexp {
                 "b^e mod m with e and m of {} bits, every method checked against GMP; time change against binary \
                  square-and-multiply (negative = faster) and ratio to GMP's mpz_powm, both measured in the same run; \
                  threads {:?} ({} logical CPUs here). Window sizes are chosen per size.",
-                bits.iter().map(|b| b.to_string()).collect::<Vec<_>>().join(", "),
+                bits.iter()
+                    .map(|b| b.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
                 threads,
                 ctx.machine.logical_cores
             ),
