@@ -1,0 +1,371 @@
+//! `parcrypt bench mul` (the Karatsuba family against GMP `mpz_mul`, seed 003) and
+//! `parcrypt bench handoff` (thread-activation costs), each printed beside the seed's figures.
+use super::bench::{RunOpts, Threads, threads_list};
+use super::parse_list;
+use anyhow::Result;
+use clap::Args;
+use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
+use parcrypt::mul::bench::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
+use parcrypt::mul::capacity::CAPACITY_BITS;
+use parcrypt::mul::handoff::HandoffRecord;
+use parcrypt::mul::{KaraConfig, METHODS, is_parallel, seed};
+use std::path::PathBuf;
+
+fn bits_list(s: &str) -> Result<Vec<u32>, String> {
+    parse_list(s, "bits", |t| match t.parse::<u32>() {
+        Ok(b) if (2..=MAX_BITS).contains(&b) => Ok(b),
+        _ => Err(format!(
+            "sizes must be integers in 2..={MAX_BITS}, got '{t}'"
+        )),
+    })
+}
+
+fn methods_list(s: &str) -> Result<Vec<String>, String> {
+    parse_list(s, "method", |t| {
+        if METHODS.contains(&t) {
+            Ok(t.to_string())
+        } else {
+            Err(parcrypt::mul::unknown_method(t).to_string())
+        }
+    })
+}
+
+/// Arguments of `bench mul`.
+#[derive(Args, Debug)]
+pub struct BenchMulArgs {
+    /// Operand sizes in bits.
+    #[arg(long, default_value = "1024,2048,4096,8192,16384,32768,65536", value_parser = bits_list)]
+    bits: std::vec::Vec<u32>,
+    /// Methods (default: all); gmp is always measured, as the baseline.
+    #[arg(long, value_parser = methods_list)]
+    methods: Option<std::vec::Vec<String>>,
+    /// Threads in all (caller + helpers, 1 to 4) for the parallel methods, comma-separated.
+    #[arg(long, default_value = "2", value_parser = threads_list)]
+    threads: Threads,
+    /// Karatsuba levels (1 = the seed's karaMul).
+    #[arg(long, default_value_t = 1)]
+    depth: u32,
+    /// Products below this many bits go straight to GMP.
+    #[arg(long, default_value_t = 0)]
+    threshold: u32,
+    /// Pin persistent helper threads to CPUs.
+    #[arg(long)]
+    pin: bool,
+    /// Target milliseconds of one sample (a batch of products, divided afterwards).
+    #[arg(long, default_value_t = 10.0)]
+    batch_ms: f64,
+    /// Seed of the operands.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    /// Warm-up samples per configuration (not measured).
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Fewest samples per configuration.
+    #[arg(long, default_value = "10", value_parser = positive)]
+    runs: usize,
+    /// Least measured seconds per configuration.
+    #[arg(long, default_value_t = 0.3)]
+    min_time: f64,
+    /// Most samples per configuration.
+    #[arg(long, default_value = "200", value_parser = positive)]
+    max_runs: usize,
+    #[command(flatten)]
+    out: OutOpts,
+}
+
+fn positive(s: &str) -> Result<usize, String> {
+    super::parse_positive(s, "value")
+}
+
+/// Output options of both benchmarks.
+#[derive(Args, Debug)]
+pub struct OutOpts {
+    /// Write results as JSON: {"machine": {...}, "results": [...]}.
+    #[arg(long)]
+    json: Option<PathBuf>,
+    /// Write results as CSV.
+    #[arg(long)]
+    csv: Option<PathBuf>,
+    /// Print the table as Markdown instead of plain text.
+    #[arg(long)]
+    markdown: bool,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+}
+
+impl OutOpts {
+    /// The shared benchmark options with these outputs and the given repetition rules.
+    fn run_opts(&self, warmup: u32, runs: usize, min_time: f64, max_runs: usize) -> RunOpts {
+        RunOpts {
+            warmup,
+            runs,
+            min_time,
+            max_runs,
+            json: self.json.clone(),
+            csv: self.csv.clone(),
+            markdown: self.markdown,
+            quiet: self.quiet,
+        }
+    }
+}
+
+/// Arguments of `bench handoff`.
+#[derive(Args, Debug)]
+pub struct BenchHandoffArgs {
+    /// Samples per activation kind.
+    #[arg(long, default_value = "2000", value_parser = positive)]
+    runs: usize,
+    /// Warm-up samples per kind (not measured).
+    #[arg(long, default_value_t = 50)]
+    warmup: u32,
+    #[command(flatten)]
+    out: OutOpts,
+}
+
+/// The columns shown on screen for `bench mul` (the files keep every field).
+#[derive(serde::Serialize)]
+struct MulRow {
+    bits: u32,
+    method: String,
+    threads: usize,
+    median_us: f64,
+    min_us: f64,
+    max_us: f64,
+    runs: usize,
+    batch: u64,
+    vs_gmp: f64,
+    vs_seq: Option<f64>,
+    seed_us: Option<f64>,
+    seed_vs_gmp: Option<f64>,
+    seed_vs_seq: Option<f64>,
+    capacity: Option<f64>,
+    flags: String,
+}
+
+/// Runs `bench mul`.
+pub fn mul(args: BenchMulArgs) -> Result<()> {
+    let opts = args
+        .out
+        .run_opts(args.warmup, args.runs, args.min_time, args.max_runs);
+    let config = opts.config()?;
+    if !(args.batch_ms.is_finite() && args.batch_ms > 0.0) {
+        return Err(super::usage("--batch-ms must be a positive number"));
+    }
+    let plan = MulBenchPlan {
+        bits: args.bits,
+        methods: args
+            .methods
+            .unwrap_or_else(|| METHODS.iter().map(|m| m.to_string()).collect()),
+        threads: args.threads.0,
+        kara: KaraConfig {
+            depth: args.depth,
+            threshold_bits: args.threshold,
+            pin: args.pin,
+            ..KaraConfig::default()
+        },
+        seed: args.seed,
+        config,
+        batch_s: args.batch_ms / 1e3,
+    };
+    plan.validate()?;
+    let machine = MachineInfo::detect();
+    let progress = opts.progress(plan.bits.len(), "bench mul");
+    let records = parcrypt::mul::bench::run(&plan, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish_and_clear();
+    println!(
+        "Big-integer products, depth {}, threshold {} bits{}; times per product; {}",
+        plan.kara.depth,
+        plan.kara.threshold_bits,
+        if plan.kara.pin {
+            ", pinned helpers"
+        } else {
+            ""
+        },
+        machine.one_line()
+    );
+    opts.print_table(&mul_rows(&records))?;
+    for note in mul_notes(&records, &plan) {
+        println!("{note}");
+    }
+    opts.write_files(&BenchReport::new(machine, records))
+}
+
+fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
+    let round = |x: f64| (x * 1000.0).round() / 1000.0;
+    records
+        .iter()
+        .map(|r| {
+            let s = seed::ratio(&r.method, r.bits);
+            MulRow {
+                bits: r.bits,
+                method: r.method.clone(),
+                threads: r.threads,
+                median_us: r.median_s * 1e6,
+                min_us: r.min_s * 1e6,
+                max_us: r.max_s * 1e6,
+                runs: r.runs,
+                batch: r.batch,
+                vs_gmp: round(r.vs_gmp),
+                vs_seq: r.vs_kara_seq.map(round),
+                seed_us: seed::us_per_product(&r.method, r.bits),
+                seed_vs_gmp: s.and_then(|s| s.vs_gmp).map(|f| round(1.0 + f)),
+                seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
+                capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
+                flags: [
+                    r.oversubscribed.then_some("oversubscribed"),
+                    r.wide_spread.then_some("wide-spread"),
+                ]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(","),
+            }
+        })
+        .collect()
+}
+
+/// Where the seed's columns come from, the break-even size of each parallel configuration,
+/// and what the machine was like.
+fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
+    let mut notes = vec![
+        "vs_gmp, vs_seq: our median / GMP's (kara-seq's) median at the same size, same run; \
+         < 1 is faster."
+            .to_string(),
+        format!(
+            "capacity: throughput of the most threads of the run each doing independent \
+             {CAPACITY_BITS}-bit GMP products, against one thread (ideal = threads), probed \
+             just before and after each size: what the machine really gave in parallel."
+        ),
+        "seed_us: the seed's µs per product on an i7-2600 (1 thread); seed_vs_gmp/seed_vs_seq: \
+         its time ratios with 3 threads (i7-2600 for std::async/std::thread/inf-threads, Xeon \
+         E5-2650 v2 8c/16t for lock-free)."
+            .to_string(),
+    ];
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    for r in records.iter().filter(|r| is_parallel(&r.method)) {
+        if seen.contains(&(r.method.as_str(), r.threads)) {
+            continue;
+        }
+        seen.push((r.method.as_str(), r.threads));
+        let largest = plan.bits.iter().max().copied().unwrap_or(0);
+        notes.push(match break_even(records, &r.method, r.threads) {
+            Some(b) => format!(
+                "{} on {} threads beats GMP from {b} bits up (every measured size >= {b}).",
+                r.method, r.threads
+            ),
+            None => format!(
+                "{} on {} threads does not beat GMP at {largest} bits (the largest measured).",
+                r.method, r.threads
+            ),
+        });
+    }
+    for &t in plan.threads.iter().filter(|&&t| t > 1) {
+        // With h = t - 1 helpers the critical path is ceil(3 / t) of the three half products.
+        let share = 3usize.div_ceil(t) as f64 / 3.0;
+        let bound: Vec<String> = plan
+            .bits
+            .iter()
+            .filter_map(|&bits| {
+                let at = |m: &str| records.iter().find(|r| r.method == m && r.bits == bits);
+                let (gmp, seq) = (at("gmp")?, at("kara-seq")?);
+                Some(format!(
+                    "{bits}: {:.2}",
+                    share * seq.median_s / gmp.median_s
+                ))
+            })
+            .collect();
+        if !bound.is_empty() {
+            notes.push(format!(
+                "model, not measured: the best a {t}-thread split could reach on idle, truly \
+                 parallel cores ({share:.2} x kara-seq, handoff ignored) / GMP: {}.",
+                bound.join(", ")
+            ));
+        }
+    }
+    let cpus = logical_cores();
+    if cpus <= 2 {
+        notes.push(format!(
+            "note: this machine has {cpus} logical CPU(s), shared with other jobs: a helper \
+             competes with everything else running, so parallel figures are pessimistic."
+        ));
+    }
+    notes.push(
+        "note: GMP allocations go through parcrypt's wiping allocator (every freed block is \
+         zeroed), for all methods alike."
+            .into(),
+    );
+    let wide = records.iter().filter(|r| r.wide_spread).count();
+    if wide > 0 {
+        notes.push(format!(
+            "note: {wide} of {} results have a wide spread (flags): the machine was noisy; \
+             the JSON file keeps each one's confidence interval and note.",
+            records.len()
+        ));
+    }
+    notes
+}
+
+/// The columns shown on screen for `bench handoff`.
+#[derive(serde::Serialize)]
+struct HandoffRow {
+    primitive: String,
+    median_us: f64,
+    min_us: f64,
+    max_us: f64,
+    runs: usize,
+    per_sample: u32,
+    pinned: bool,
+    seed_us: String,
+    note: String,
+}
+
+/// Runs `bench handoff`.
+pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
+    let opts = args.out.run_opts(args.warmup, args.runs, 0.0, args.runs);
+    let config: BenchConfig = opts.config()?;
+    let machine = MachineInfo::detect();
+    let kinds = parcrypt::mul::handoff::Activation::ALL.len();
+    let progress = opts.progress(kinds, "bench handoff");
+    let records = parcrypt::mul::handoff::run(&config, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish_and_clear();
+    println!("Thread activation, µs; {}", machine.one_line());
+    opts.print_table(&handoff_rows(&records))?;
+    println!(
+        "seed_us: the seed's range over i7-2600, E5-2650 v2 and i7-6800K (C++, pinned threads)."
+    );
+    println!(
+        "lockfree-handoff is a round trip (ping and pong); one activation is about half of it."
+    );
+    let cpus = logical_cores();
+    if cpus <= 2 {
+        println!(
+            "note: this machine has {cpus} logical CPU(s), shared with other jobs: a spinning \
+             partner may be descheduled, which shows in max_us and can lift the median."
+        );
+    }
+    opts.write_files(&BenchReport::new(machine, records))
+}
+
+fn handoff_rows(records: &[HandoffRecord]) -> Vec<HandoffRow> {
+    records
+        .iter()
+        .map(|r| HandoffRow {
+            primitive: r.primitive.clone(),
+            median_us: r.median_us,
+            min_us: r.min_us,
+            max_us: r.max_s * 1e6,
+            runs: r.runs,
+            per_sample: r.per_sample,
+            pinned: r.pinned,
+            seed_us: seed::handoff_range(&r.primitive).unwrap_or_default(),
+            note: r.note.clone(),
+        })
+        .collect()
+}

@@ -1,0 +1,444 @@
+//! The Karatsuba benchmark (seed 003): every multiplication method at every operand size,
+//! against GMP's `mpz_mul` measured in the same run.
+//!
+//! A product takes microseconds, so one sample times a batch of products (calibrated per
+//! method and size to take about [`MulBenchPlan::batch_s`]) and the statistics are divided by
+//! the batch length. Each method's product is checked equal to GMP's before it is timed; the
+//! methods of one size run interleaved ([`Bench::run_interleaved`]) so drift on a shared
+//! machine touches GMP and the others alike. Multipliers — and so their persistent helper
+//! threads — are built once and reused for every size.
+//!
+//! Around each size the run probes [`parallel_capacity`]: how much throughput the machine
+//! actually gave to several threads at that moment. On a shared or quota-limited machine it is
+//! the first thing to read before blaming (or crediting) a parallel method.
+use super::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
+use super::{KaraConfig, METHODS, Multiplier, is_parallel, multiplier, unknown_method};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
+use crate::error::{Error, Result};
+use rand::SeedableRng;
+use rug::Integer;
+use serde::{Deserialize, Serialize};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// What to benchmark.
+#[derive(Clone, Debug)]
+pub struct MulBenchPlan {
+    /// Operand sizes in bits (both operands have exactly this many).
+    pub bits: Vec<u32>,
+    /// Methods ([`METHODS`] names); `gmp` is measured in any case, as the baseline.
+    pub methods: Vec<String>,
+    /// Total thread counts (caller + helpers) for the parallel methods, 1 to 4.
+    pub threads: Vec<usize>,
+    /// Depth, threshold and pinning (the helper count comes from `threads`).
+    pub kara: KaraConfig,
+    /// Seed of the random operands.
+    pub seed: u64,
+    /// Repetition rules, counted in samples (batches).
+    pub config: BenchConfig,
+    /// Target duration of one sample, seconds.
+    pub batch_s: Seconds,
+}
+
+/// One (method, threads, bits) result; the field names are the JSON/CSV columns. Times are
+/// per product.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MulBenchRecord {
+    /// Method name.
+    pub method: String,
+    /// Operand size in bits.
+    pub bits: u32,
+    /// Threads working on one product (1 for `gmp` and `kara-seq`).
+    pub threads: usize,
+    /// Median time of one product, seconds.
+    pub median_s: Seconds,
+    /// Fastest, seconds per product (batch minimum / batch length).
+    pub min_s: Seconds,
+    /// Slowest, seconds per product.
+    pub max_s: Seconds,
+    /// Mean, seconds per product.
+    pub mean_s: Seconds,
+    /// Lower end of the 95 % confidence interval of the median, seconds per product.
+    pub ci95_low_s: Seconds,
+    /// Upper end of the 95 % confidence interval of the median, seconds per product.
+    pub ci95_high_s: Seconds,
+    /// Measured samples (batches).
+    pub runs: usize,
+    /// Products per sample.
+    pub batch: u64,
+    /// This median / GMP's median at the same size, same run (< 1: faster than GMP).
+    pub vs_gmp: f64,
+    /// This median / `kara-seq`'s median, when `kara-seq` was measured.
+    pub vs_kara_seq: Option<f64>,
+    /// Karatsuba levels (0 for `gmp`).
+    pub depth: u32,
+    /// More threads than this machine's logical CPUs.
+    pub oversubscribed: bool,
+    /// Persistent helpers were pinned to CPUs.
+    pub pinned: bool,
+    /// The product equalled GMP's (always true in a record: a mismatch aborts the run).
+    pub verified: bool,
+    /// The spread is too wide to trust small differences.
+    pub wide_spread: bool,
+    /// [`parallel_capacity`] for the most threads of the run, the mean of a probe just before
+    /// and one just after this size was measured (`None` when every run had 1 thread).
+    pub capacity: Option<f64>,
+    /// Statistical warning, empty if none.
+    pub note: String,
+}
+
+impl MulBenchPlan {
+    /// The (method, threads) pairs to run: `gmp` first, then the methods in [`METHODS`]
+    /// order, sequential ones once with 1 thread, parallel ones once per thread count.
+    pub fn configurations(&self) -> Vec<(&'static str, usize)> {
+        let mut out = vec![("gmp", 1)];
+        for &m in METHODS
+            .iter()
+            .filter(|m| self.methods.iter().any(|x| x == *m))
+        {
+            if is_parallel(m) {
+                out.extend(self.threads.iter().map(|&t| (m, t)));
+            } else if m != "gmp" {
+                out.push((m, 1));
+            }
+        }
+        out.dedup();
+        out
+    }
+
+    /// Checks sizes, names, thread counts, the Karatsuba options and the repetition rules.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidParameter(m));
+        if self.bits.is_empty() || self.bits.iter().any(|&b| !(2..=MAX_BITS).contains(&b)) {
+            return bad(format!("operand sizes must be 2 to {MAX_BITS} bits"));
+        }
+        if let Some(m) = self.methods.iter().find(|m| !METHODS.contains(&m.as_str())) {
+            return Err(unknown_method(m));
+        }
+        if self.threads.is_empty() {
+            return bad("at least one thread count is needed".into());
+        }
+        for &t in &self.threads {
+            self.kara.with_threads(t)?.validate()?;
+        }
+        if !(self.batch_s.is_finite() && self.batch_s > 0.0) {
+            return bad("the batch time must be a positive number of seconds".into());
+        }
+        self.config.validate()
+    }
+}
+
+/// Largest operand size accepted, in bits (2^24: 2 MiB per operand).
+pub const MAX_BITS: u32 = 1 << 24;
+
+/// Two operands of exactly `bits` bits, from a generator seeded by `seed` and `bits`.
+pub fn operands(bits: u32, seed: u64) -> (Integer, Integer) {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed ^ u64::from(bits).rotate_left(32));
+    let mut draw = || {
+        let mut x = crate::bignum::random_bits(&mut rng, bits);
+        x.set_bit(bits - 1, true);
+        x
+    };
+    (draw(), draw())
+}
+
+/// Products per sample so that one sample takes about `target` seconds (at least 1): the
+/// batch doubles until the better of two timings reaches a quarter of the target, and is then
+/// scaled, so one slow outlier (a first thread creation, a preemption) cannot shrink it.
+fn calibrate(m: &dyn Multiplier, a: &Integer, b: &Integer, target: Seconds) -> u64 {
+    let time = |reps: u64| {
+        let started = Instant::now();
+        for _ in 0..reps {
+            black_box(m.mul(a, b));
+        }
+        started.elapsed().as_secs_f64()
+    };
+    let mut reps: u64 = 1;
+    loop {
+        let took = time(reps).min(time(reps));
+        if took >= target / 4.0 || reps >= 1 << 30 {
+            return ((reps as f64 * target / took.max(1e-9)).ceil() as u64).max(1);
+        }
+        reps *= 2;
+    }
+}
+
+/// Seconds of GMP products before the first measurement (clock ramp-up, page faults).
+pub const GLOBAL_WARMUP_S: f64 = 0.3;
+
+/// Runs the benchmark; `progress(done, total, label)` is called before each size's work.
+///
+/// With `plan.kara.pin` the measuring (calling) thread is a new thread pinned to CPU 0, as the
+/// helpers are pinned to CPUs 1, 2, ...; the caller's own affinity is left alone.
+pub fn run(
+    plan: &MulBenchPlan,
+    mut progress: impl FnMut(usize, usize, &str) + Send,
+) -> Result<Vec<MulBenchRecord>> {
+    plan.validate()?;
+    // Read before pinning: a thread pinned to one CPU sees only that one.
+    let cores = logical_cores();
+    if !plan.kara.pin {
+        return measure_all(plan, cores, &mut progress);
+    }
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            crate::parallel::affinity::pin_current_thread(0);
+            measure_all(plan, cores, &mut progress)
+        })
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+fn measure_all(
+    plan: &MulBenchPlan,
+    cores: usize,
+    progress: &mut (impl FnMut(usize, usize, &str) + Send),
+) -> Result<Vec<MulBenchRecord>> {
+    let configs = plan.configurations();
+    let multipliers = configs
+        .iter()
+        .map(|&(m, t)| multiplier(m, &plan.kara.with_threads(t)?))
+        .collect::<Result<Vec<_>>>()?;
+    let bench = Bench::new(plan.config)?;
+    if plan.config.warmup_runs > 0 {
+        let (a, b) = operands(plan.bits[0], plan.seed);
+        let started = Instant::now();
+        while started.elapsed().as_secs_f64() < GLOBAL_WARMUP_S {
+            black_box(Integer::from(&a * &b));
+        }
+    }
+    let mut records = Vec::new();
+    let most = plan.threads.iter().copied().max().unwrap_or(1);
+    let pin = plan.kara.pin;
+    let capacity = || (most > 1).then(|| parallel_capacity(most, CAPACITY_BITS, CAPACITY_S, pin));
+    for (i, &bits) in plan.bits.iter().enumerate() {
+        progress(i, plan.bits.len(), &format!("{bits} bits"));
+        let (a, b) = operands(bits, plan.seed);
+        let expected = Integer::from(&a * &b);
+        for m in &multipliers {
+            if m.mul(&a, &b) != expected {
+                return Err(Error::InvalidParameter(format!(
+                    "internal error: {} ({} threads) gave a product different from GMP's at \
+                     {bits} bits",
+                    m.name(),
+                    m.threads()
+                )));
+            }
+        }
+        let reps: Vec<u64> = multipliers
+            .iter()
+            .map(|m| calibrate(m.as_ref(), &a, &b, plan.batch_s))
+            .collect();
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = multipliers
+            .iter()
+            .zip(&reps)
+            .map(|(m, &n)| {
+                let (a, b) = (&a, &b);
+                Box::new(move || {
+                    let started = Instant::now();
+                    for _ in 0..n {
+                        black_box(m.mul(a, b));
+                    }
+                    started.elapsed().as_secs_f64()
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+            .iter_mut()
+            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+            .collect();
+        let before = capacity();
+        let measurements = bench.run_interleaved(&mut refs);
+        let capacity = before.zip(capacity()).map(|(x, y)| (x + y) / 2.0);
+        let summaries = measurements
+            .iter()
+            .zip(&reps)
+            .map(|(m, &n)| {
+                m.summary()
+                    .map(|s| per_item(&s, n))
+                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let gmp = summaries[0].median;
+        let seq = configs
+            .iter()
+            .position(|&(m, _)| m == "kara-seq")
+            .map(|i| summaries[i].median);
+        for (((&(method, _), s), &n), m) in
+            configs.iter().zip(&summaries).zip(&reps).zip(&multipliers)
+        {
+            records.push(MulBenchRecord {
+                method: method.to_string(),
+                bits,
+                threads: m.threads(),
+                median_s: s.median,
+                min_s: s.min,
+                max_s: s.max,
+                mean_s: s.mean,
+                ci95_low_s: s.ci95_low,
+                ci95_high_s: s.ci95_high,
+                runs: s.runs,
+                batch: n,
+                vs_gmp: s.median / gmp,
+                vs_kara_seq: seq.map(|q| s.median / q),
+                depth: if method == "gmp" { 0 } else { plan.kara.depth },
+                oversubscribed: m.threads() > cores,
+                pinned: plan.kara.pin && is_parallel(method),
+                verified: true,
+                wide_spread: s.wide_spread,
+                capacity,
+                note: s.note().unwrap_or_default(),
+            });
+        }
+    }
+    progress(plan.bits.len(), plan.bits.len(), "done");
+    Ok(records)
+}
+
+/// A batch's statistics divided by its length: the statistics of one item.
+pub fn per_item(s: &Summary, n: u64) -> Summary {
+    let k = 1.0 / n.max(1) as f64;
+    Summary {
+        median: s.median * k,
+        mean: s.mean * k,
+        min: s.min * k,
+        max: s.max * k,
+        stddev: s.stddev * k,
+        ci95_low: s.ci95_low * k,
+        ci95_high: s.ci95_high * k,
+        ..*s
+    }
+}
+
+/// The smallest measured size from which `method` on `threads` threads is faster than GMP at
+/// every larger measured size too (`None` if it is not faster at the largest).
+pub fn break_even(records: &[MulBenchRecord], method: &str, threads: usize) -> Option<u32> {
+    let mut rows: Vec<&MulBenchRecord> = records
+        .iter()
+        .filter(|r| r.method == method && r.threads == threads)
+        .collect();
+    rows.sort_by_key(|r| r.bits);
+    let mut from = None;
+    for r in rows.iter().rev() {
+        if r.vs_gmp < 1.0 {
+            from = Some(r.bits);
+        } else {
+            break;
+        }
+    }
+    from
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan() -> MulBenchPlan {
+        MulBenchPlan {
+            bits: vec![1024, 3000],
+            methods: METHODS.iter().map(|m| m.to_string()).collect(),
+            threads: vec![2, 3],
+            kara: KaraConfig::default(),
+            seed: 7,
+            config: BenchConfig {
+                warmup_runs: 0,
+                ..BenchConfig::exact(2)
+            },
+            batch_s: 0.0005,
+        }
+    }
+
+    #[test]
+    fn configurations_put_gmp_first_and_sequential_methods_once() {
+        let c = plan().configurations();
+        assert_eq!(c[0], ("gmp", 1));
+        assert_eq!(c[1], ("kara-seq", 1));
+        assert_eq!(c.len(), 2 + 5 * 2);
+        let mut p = plan();
+        p.methods = vec!["kara-lockfree".into()];
+        assert_eq!(
+            p.configurations(),
+            [("gmp", 1), ("kara-lockfree", 2), ("kara-lockfree", 3)]
+        );
+    }
+
+    #[test]
+    fn run_verifies_and_reports_every_configuration() {
+        let mut calls = 0;
+        let recs = run(&plan(), |_, _, _| calls += 1).unwrap();
+        assert_eq!(recs.len(), 2 * 12);
+        assert_eq!(calls, 3);
+        assert!(
+            recs.iter()
+                .all(|r| r.verified && r.runs == 2 && r.batch >= 1)
+        );
+        let gmp = recs.iter().find(|r| r.method == "gmp").unwrap();
+        assert_eq!((gmp.vs_gmp, gmp.threads, gmp.depth), (1.0, 1, 0));
+        assert!(
+            recs.iter()
+                .any(|r| r.method == "kara-pool" && r.threads == 3)
+        );
+        assert!(recs.iter().all(|r| r.vs_kara_seq.is_some()));
+        let mut pinned = plan();
+        (pinned.bits, pinned.kara.pin) = (vec![256], true);
+        let recs = run(&pinned, |_, _, _| ()).unwrap();
+        assert!(recs.iter().all(|r| r.pinned == is_parallel(&r.method)));
+        let cores = logical_cores();
+        assert!(recs.iter().all(|r| r.oversubscribed == (r.threads > cores)));
+    }
+
+    #[test]
+    fn bad_plans_are_refused() {
+        let cases: [fn(&mut MulBenchPlan); 5] = [
+            |p| p.bits = vec![0],
+            |p| p.methods = vec!["fft".into()],
+            |p| p.threads = vec![5],
+            |p| p.threads = vec![],
+            |p| p.batch_s = 0.0,
+        ];
+        for f in cases {
+            let mut p = plan();
+            f(&mut p);
+            assert!(matches!(p.validate(), Err(Error::InvalidParameter(_))));
+        }
+    }
+
+    #[test]
+    fn operands_have_exact_sizes_and_break_even_reads_from_the_top() {
+        let (a, b) = operands(4097, 1);
+        assert_eq!((a.significant_bits(), b.significant_bits()), (4097, 4097));
+        assert_ne!(a, b);
+        let rec = |bits, vs_gmp| MulBenchRecord {
+            method: "kara-lockfree".into(),
+            bits,
+            threads: 2,
+            median_s: 1.0,
+            min_s: 1.0,
+            max_s: 1.0,
+            mean_s: 1.0,
+            ci95_low_s: 1.0,
+            ci95_high_s: 1.0,
+            runs: 1,
+            batch: 1,
+            vs_gmp,
+            vs_kara_seq: None,
+            depth: 1,
+            oversubscribed: false,
+            pinned: false,
+            verified: true,
+            wide_spread: false,
+            capacity: None,
+            note: String::new(),
+        };
+        let recs = [
+            rec(1024, 0.9),
+            rec(2048, 1.1),
+            rec(4096, 0.95),
+            rec(8192, 0.8),
+        ];
+        assert_eq!(break_even(&recs, "kara-lockfree", 2), Some(4096));
+        assert_eq!(break_even(&recs, "kara-lockfree", 3), None);
+        assert_eq!(break_even(&recs[..2], "kara-lockfree", 2), None);
+    }
+}

@@ -1,0 +1,80 @@
+//! How much parallel throughput the machine really gives: the probe the Karatsuba benchmark
+//! runs around each operand size, so a parallel method's result can be read against what the
+//! hardware (or the hypervisor, or the other jobs on a shared machine) allowed at that moment.
+//!
+//! A split of one product over `t` threads cannot beat GMP by more than the machine's
+//! capacity allows: with capacity 1.0 the threads only take turns and every parallel method
+//! loses to the sequential one by its overhead.
+use crate::bench::Seconds;
+use rug::Integer;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Operand size of the [`parallel_capacity`] probes the benchmark makes.
+pub const CAPACITY_BITS: u32 = 16384;
+/// Seconds of one side of one round of a [`parallel_capacity`] probe.
+pub const CAPACITY_S: Seconds = 0.01;
+
+/// How much parallel throughput the machine gives right now: `threads` threads each running
+/// the same number of independent GMP products of `bits` bits, against one thread running them
+/// alone (ideal: `threads`; 1.0: the threads only take turns). One side takes about
+/// `seconds`; the median of 5 rounds is returned. With `pin`, the extra threads pin
+/// themselves to CPUs 1, 2, ... (the caller is expected on CPU 0); otherwise they inherit the
+/// caller's affinity.
+///
+/// A split of one product over `threads` threads cannot beat GMP by more than this allows, so
+/// the benchmark prints it beside its results: on a shared or throttled machine it explains a
+/// parallel method that loses without any fault of its own.
+pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool) -> f64 {
+    let (a, b) = super::bench::operands(bits.max(2), 0);
+    let reps = {
+        let started = Instant::now();
+        let mut n = 0u64;
+        while started.elapsed().as_secs_f64() < seconds / 4.0 {
+            black_box(Integer::from(&a * &b));
+            n += 1;
+        }
+        n * 4
+    };
+    let work = || {
+        for _ in 0..reps {
+            black_box(Integer::from(&a * &b));
+        }
+    };
+    let mut ratios: Vec<f64> = (0..5)
+        .map(|_| {
+            let started = Instant::now();
+            work();
+            let one = started.elapsed().as_secs_f64();
+            let started = Instant::now();
+            std::thread::scope(|s| {
+                for i in 1..threads {
+                    s.spawn(move || {
+                        if pin {
+                            crate::parallel::affinity::pin_current_thread(i);
+                        }
+                        work()
+                    });
+                }
+                work();
+            });
+            threads as f64 * one / started.elapsed().as_secs_f64()
+        })
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    ratios[ratios.len() / 2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn capacity_is_a_positive_ratio() {
+        for pin in [false, true] {
+            let c = parallel_capacity(2, 2048, 0.002, pin);
+            assert!(c.is_finite() && c > 0.0 && c < 4.0, "{c}");
+        }
+        assert!((parallel_capacity(1, 2048, 0.001, false) - 1.0).abs() < 0.5);
+    }
+}

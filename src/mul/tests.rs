@@ -1,0 +1,145 @@
+//! Every multiplication method against GMP's product (proptest), on sizes chosen around limb
+//! boundaries, zero, one, unequal lengths and both signs; and the life cycle of the
+//! persistent helpers (many calls, then a clean drop).
+use super::*;
+use proptest::prelude::*;
+use rand::SeedableRng;
+use std::sync::OnceLock;
+
+/// Every method, and the parallel ones with 0–3 helpers, depths 1–3 and a threshold.
+fn all() -> &'static [Box<dyn Multiplier>] {
+    static ALL: OnceLock<Vec<Box<dyn Multiplier>>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut out = Vec::new();
+        for name in METHODS {
+            let helpers_range = if is_parallel(name) {
+                0..=MAX_HELPERS
+            } else {
+                1..=1
+            };
+            for helpers in helpers_range {
+                let config = KaraConfig {
+                    helpers,
+                    depth: 1 + (helpers as u32 % 3),
+                    threshold_bits: if helpers == 2 { 256 } else { 0 },
+                    pin: false,
+                };
+                out.push(multiplier(name, &config).expect("valid configuration"));
+            }
+        }
+        out
+    })
+}
+
+/// Sizes in bits: zero, one, around 1–3 limb boundaries, and anything up to ~6000 bits.
+fn bits() -> impl Strategy<Value = u32> {
+    prop_oneof![
+        Just(0u32),
+        Just(1u32),
+        63u32..=66,
+        127u32..=129,
+        191u32..=193,
+        1023u32..=1025,
+        2u32..6000,
+    ]
+}
+
+/// An operand: random with its top bit set, all ones (2^bits − 1) or a power of two; either
+/// sign.
+fn operand() -> impl Strategy<Value = Integer> {
+    (bits(), 0u8..3, any::<u64>(), any::<bool>()).prop_map(|(bits, shape, seed, negative)| {
+        let x = match (bits, shape) {
+            (0, _) => Integer::new(),
+            (_, 0) => {
+                let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+                let mut x = crate::bignum::random_bits(&mut rng, bits);
+                x.set_bit(bits - 1, true);
+                x
+            }
+            (_, 1) => (Integer::from(1) << bits) - 1u32,
+            _ => Integer::from(1) << (bits - 1),
+        };
+        if negative { -x } else { x }
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_method_equals_gmp(a in operand(), b in operand()) {
+        let want = Integer::from(&a * &b);
+        for m in all() {
+            prop_assert_eq!(&m.mul(&a, &b), &want, "{}", m.describe());
+            prop_assert_eq!(&m.mul(&b, &a), &want, "{} (swapped)", m.describe());
+        }
+    }
+}
+
+#[test]
+fn boundary_table_for_every_method() {
+    // BLAKE3-style fixed table: the sizes every backend must get right.
+    let sizes = [0u32, 1, 2, 63, 64, 65, 128, 129, 1024, 4096, 4160];
+    for &x in &sizes {
+        for &y in &sizes {
+            let a = (Integer::from(1) << x) - 1u32;
+            let b = -(Integer::from(1) << y) + 3u32;
+            let want = Integer::from(&a * &b);
+            for m in all() {
+                assert_eq!(m.mul(&a, &b), want, "{} at {x}x{y}", m.describe());
+            }
+        }
+    }
+}
+
+#[test]
+fn helpers_survive_many_calls_and_every_method_drops_cleanly() {
+    let (a, b) = bench::operands(8192, 3);
+    let want = Integer::from(&a * &b);
+    for round in 0..3 {
+        for name in METHODS {
+            let config = KaraConfig {
+                helpers: 1 + round,
+                pin: round == 1,
+                ..KaraConfig::default()
+            };
+            let m = multiplier(name, &config).unwrap();
+            let calls = if matches!(name, "kara-spawn" | "kara-scoped") {
+                50
+            } else {
+                500
+            };
+            for _ in 0..calls {
+                assert_eq!(m.mul(&a, &b), want, "{name}");
+            }
+            drop(m); // stops and joins persistent helpers; a hang fails by timeout
+        }
+    }
+}
+
+#[test]
+fn registry_and_configuration_checks() {
+    for name in METHODS {
+        let m = multiplier(name, &KaraConfig::default()).unwrap();
+        assert_eq!(m.name(), name);
+        assert!(m.describe().starts_with(name));
+        assert_eq!(m.threads(), if is_parallel(name) { 2 } else { 1 });
+    }
+    let err = multiplier("toom", &KaraConfig::default()).err().unwrap();
+    assert!(
+        err.to_string()
+            .contains("unknown multiplication method 'toom'")
+    );
+    let bad = |c: KaraConfig| multiplier("kara-pool", &c).is_err();
+    assert!(bad(KaraConfig {
+        depth: 0,
+        ..KaraConfig::default()
+    }));
+    assert!(bad(KaraConfig {
+        helpers: 4,
+        ..KaraConfig::default()
+    }));
+    let c = KaraConfig::default();
+    assert_eq!(c.with_threads(4).unwrap().helpers, 3);
+    assert!(c.with_threads(0).is_err() && c.with_threads(5).is_err());
+}
