@@ -1,10 +1,14 @@
 //! `mary-ondemand` (seed 003, "m-ary on demand"): Nt threads start at once on their comb parts
 //! (see [`super::comb`]); a table entry base^d is computed by the first thread that needs it,
 //! under a lock of that entry only (a `OnceLock` per entry: others needing the same entry wait
-//! for it, others proceed), and counted in that thread's MulMods. Only entries some digit
-//! uses are ever computed, which lets large windows pay. Variable-time.
+//! for it, others proceed), and counted in that thread's MulMods. An entry is one MulMod from
+//! a smaller one — base^d = (base^(d/2))² for even d, base^(d−1)·base for odd d — fetched (or
+//! computed) the same way, so every entry costs at most one MulMod, as in a full table, and
+//! only entries some digit needs (with their chains) are ever computed, which lets large
+//! windows pay. Dependencies strictly decrease, so waiting on an entry cannot deadlock.
+//! Variable-time.
 use super::comb::{comb_part, combine};
-use super::digits::{default_mary_window, digits, small_power, window_or};
+use super::digits::{default_mary_window, digits, window_or};
 use super::{Counter, ModExp, Outcome, Params};
 use crate::error::Result;
 use crate::parallel::team;
@@ -42,9 +46,7 @@ impl ModExp for MaryOnDemand {
         let table = &table;
         let parts = team(nt, params.pin, |t| {
             let mut c = Counter::new(format!("thread {t}"), modulus);
-            let part = comb_part(&ds, r, t, nt, &mut c, |d, c| {
-                table[d as usize].get_or_init(|| small_power(base, u64::from(d), c))
-            });
+            let part = comb_part(&ds, r, t, nt, &mut c, |d, c| entry(table, d as usize, c));
             (part, c.count)
         });
         let (parts, mut counts): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
@@ -52,4 +54,24 @@ impl ModExp for MaryOnDemand {
         counts.push(combine_count);
         Ok(Outcome { value, counts })
     }
+}
+
+/// base^d from the table, computing it (and what it depends on) on first use.
+fn entry<'a>(table: &'a [OnceLock<Integer>], d: usize, c: &mut Counter<'_>) -> &'a Integer {
+    if let Some(v) = table[d].get() {
+        return v;
+    }
+    table[d].get_or_init(|| {
+        if d % 2 == 0 {
+            let mut x = entry(table, d / 2, c).clone();
+            c.square(&mut x);
+            x
+        } else {
+            let below = entry(table, d - 1, c);
+            let base = table[1]
+                .get()
+                .expect("entry 1 is the base, set before the threads start");
+            c.product(below, base)
+        }
+    })
 }

@@ -2,6 +2,7 @@
 pub mod seed000;
 pub mod seed002;
 pub mod seed003;
+pub mod seed003_mul;
 
 use super::{Experiment, Profile};
 use crate::bench::BenchConfig;
@@ -12,6 +13,7 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     v.extend(seed000::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
+    v.extend(seed003_mul::experiments());
     v
 }
 
