@@ -5,9 +5,13 @@
 //! Operands are deterministic from a seed: a random odd modulus of exactly `bits` bits, an
 //! exponent of `bits` bits (as in an RSA private-key operation) and a base below the modulus.
 //! Configurations of one size run interleaved ([`Bench::run_interleaved`]); each result is
-//! checked against `mpz_powm` before its time is reported.
+//! checked against `mpz_powm` before its time is reported. The energy meter is read around
+//! every run (so each joule lands on its own configuration) and the warm-ups are left out;
+//! an exponentiation has no byte stream, so `uj_per_byte` stays `null`.
 use super::{Outcome, Params, UnitCount, method, methods, pow_mod};
 use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::energy::meter::{EnergyTally, RunMeter};
+use crate::energy::units::{Joules, Watts};
 use crate::error::{Error, Result};
 use rug::Integer;
 use rug::rand::RandState;
@@ -62,6 +66,20 @@ pub struct ModexpRecord {
     pub vs_binary_pct: f64,
     /// This time / GMP's time.
     pub vs_gmp: f64,
+    /// Energy of one exponentiation (mean over the measured runs), joules; `null` without a
+    /// meter. Runs of a few microseconds are far below the model meter's 10 ms CPU-time tick:
+    /// only the mean over many runs means anything.
+    #[serde(default)]
+    pub energy_j: Option<Joules>,
+    /// Average power over the measured runs, watts.
+    #[serde(default)]
+    pub avg_power_w: Option<Watts>,
+    /// Always `null`: an exponentiation has no byte stream.
+    #[serde(default)]
+    pub uj_per_byte: Option<f64>,
+    /// `measured:rapl`, `model:<preset>`, `none`, or `unavailable: <why>`.
+    #[serde(default)]
+    pub energy_source: String,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
     /// Samples spread too wide to trust small differences.
@@ -127,9 +145,19 @@ pub fn critical_path(counts: &[UnitCount]) -> u64 {
         + phase_max(&|u| u == "combine")
 }
 
-/// Runs the benchmark; `progress(done, total, label)` is called before each size.
+/// Runs the benchmark; `progress(done, total, label)` is called before each size. Energy is
+/// read with the `auto` meter ([`RunMeter::auto`]).
 pub fn run(
     plan: &ModexpBenchPlan,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<ModexpRecord>> {
+    run_with_meter(plan, &mut RunMeter::auto(), progress)
+}
+
+/// [`run`] with a given meter ([`RunMeter::none`] for no energy figures).
+pub fn run_with_meter(
+    plan: &ModexpBenchPlan,
+    meter: &mut RunMeter,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<ModexpRecord>> {
     if plan.bits.iter().any(|&b| b < 2) || plan.bits.is_empty() {
@@ -187,15 +215,23 @@ pub fn run(
             }
             outcomes.push(o);
         }
+        let mut tallies = vec![EnergyTally::default(); configs.len()];
+        let shared_meter = std::cell::RefCell::new(&mut *meter);
         let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = configs
             .iter()
-            .map(|(meth, params)| {
+            .zip(tallies.iter_mut())
+            .map(|((meth, params), tally)| {
                 let (b, e, m) = (&b, &e, &m);
+                let meter = &shared_meter;
                 Box::new(move || {
-                    let started = Instant::now();
-                    let o = pow_mod(*meth, b, e, m, params);
-                    let took = started.elapsed().as_secs_f64();
-                    std::hint::black_box(o.ok());
+                    let (took, energy) = meter.borrow_mut().measure(|| {
+                        let started = Instant::now();
+                        let o = pow_mod(*meth, b, e, m, params);
+                        let took = started.elapsed().as_secs_f64();
+                        std::hint::black_box(o.ok());
+                        took
+                    });
+                    tally.push(energy);
                     took
                 }) as Box<dyn FnMut() -> Seconds + '_>
             })
@@ -223,8 +259,11 @@ pub fn run(
                 .unwrap_or(f64::NAN)
         };
         let (t_binary, t_gmp) = (median_of("binary"), median_of("gmp"));
-        for (((meth, params), s), o) in configs.iter().zip(&summaries).zip(&outcomes) {
+        for ((((meth, params), s), o), tally) in
+            configs.iter().zip(&summaries).zip(&outcomes).zip(&tallies)
+        {
             let counted = !o.counts.is_empty();
+            let energy = tally.fields(plan.config.warmup_runs as usize, None);
             records.push(ModexpRecord {
                 method: meth.name().to_string(),
                 bits,
@@ -239,6 +278,10 @@ pub fn run(
                 critical_mulmods: counted.then(|| critical_path(&o.counts)),
                 vs_binary_pct: (s.median / t_binary - 1.0) * 100.0,
                 vs_gmp: s.median / t_gmp,
+                energy_j: energy.energy_j,
+                avg_power_w: energy.avg_power_w,
+                uj_per_byte: energy.uj_per_byte,
+                energy_source: energy.energy_source,
                 oversubscribed: crate::bench::oversubscribed(params.threads),
                 wide_spread: s.wide_spread,
                 seed_claim: seed_claim(meth.name(), bits).unwrap_or("").to_string(),
@@ -289,6 +332,13 @@ mod tests {
                 .filter(|r| r.method == "slice")
                 .any(|r| r.threads == 2)
         );
+        let fake = crate::energy::meter::FakeMeter::new(3.0, 0.5);
+        let mut meter = RunMeter::new(Box::new(fake));
+        let recs = run_with_meter(&plan, &mut meter, |_, _, _| {}).unwrap();
+        assert!(recs.iter().all(|r| r.energy_j == Some(1.5)
+            && r.avg_power_w == Some(3.0)
+            && r.uj_per_byte.is_none()
+            && r.energy_source == "fake"));
     }
 
     #[test]

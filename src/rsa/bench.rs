@@ -4,10 +4,18 @@
 //! Each configuration gets its own [`Executor`] (built outside the timed region), is run
 //! under the harness's warm-up/repetition rules, and its output is compared with the
 //! sequential reference, so a benchmark can never report the speed of a wrong answer.
+//!
+//! Energy: the configurations run interleaved, batch by batch, so the meter is read around
+//! every batch ([`RunMeter::measure`]) and each batch's joules go to its own configuration;
+//! warm-up batches are read and left out. `measured:rapl` counts the whole package (other
+//! processes too); `model:<preset>` counts this process's CPU time, whose 10 ms ticks make a
+//! single short batch coarse — the record gives the mean over the measured batches.
 use super::batch::{self, Transform};
 use super::keys::RsaPrivateKey;
 use super::textbook::PrivateOp;
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
+use crate::energy::units::{Joules, Watts};
 use crate::error::{Error, Result};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
 use rug::Integer;
@@ -86,6 +94,20 @@ pub struct RsaBenchRecord {
     pub efficiency: f64,
     /// Messages per second at the median.
     pub msgs_per_s: f64,
+    /// Energy of one batch (mean over the measured batches, the meter read around each),
+    /// joules; `null` without a meter.
+    #[serde(default)]
+    pub energy_j: Option<Joules>,
+    /// Average power over the measured batches (their energy / their time), watts.
+    #[serde(default)]
+    pub avg_power_w: Option<Watts>,
+    /// Energy per byte of a batch (messages x modulus bytes), microjoules.
+    #[serde(default)]
+    pub uj_per_byte: Option<f64>,
+    /// Where the energy figures come from: `measured:rapl`, `model:<preset>`, `none`, or
+    /// `unavailable: <why>`.
+    #[serde(default)]
+    pub energy_source: String,
     /// Busiest thread's busy time / mean busy time in the last run (1.0 = balanced).
     pub imbalance: f64,
     /// Chunks handed out in the last run (dealer grabs: a measure of scheduling traffic).
@@ -191,10 +213,21 @@ fn prepare(key: &RsaPrivateKey, plan: &RsaBenchPlan) -> Prepared {
 ///
 /// The configurations run interleaved ([`Bench::run_interleaved`]): one batch each per round,
 /// so drift on a shared machine touches the baseline and every other configuration alike.
-/// Every batch's output is compared with the sequential reference.
+/// Every batch's output is compared with the sequential reference. Energy is read with the
+/// `auto` meter ([`RunMeter::auto`]: RAPL where readable, else the model of `this-machine`).
 pub fn run(
     key: &RsaPrivateKey,
     plan: &RsaBenchPlan,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<RsaBenchRecord>> {
+    run_with_meter(key, plan, &mut RunMeter::auto(), progress)
+}
+
+/// [`run`] with a given meter ([`RunMeter::none`] for no energy figures).
+pub fn run_with_meter(
+    key: &RsaPrivateKey,
+    plan: &RsaBenchPlan,
+    meter: &mut RunMeter,
     progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<RsaBenchRecord>> {
     plan.validate()?;
@@ -214,8 +247,11 @@ pub fn run(
     }
     let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let progress = std::cell::RefCell::new((0usize, progress));
-    // Per configuration: did every batch match SeRSA, and the last batch's thread statistics.
-    let mut outcomes: Vec<(bool, RunStats)> = vec![(true, RunStats::default()); configs.len()];
+    // Per configuration: did every batch match SeRSA, the last batch's thread statistics, and
+    // the energy of every batch (warm-ups first).
+    let mut outcomes: Vec<(bool, RunStats, EnergyTally)> =
+        vec![(true, RunStats::default(), EnergyTally::default()); configs.len()];
+    let meter = std::cell::RefCell::new(meter);
     let measurements = {
         let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = executors
             .iter()
@@ -224,6 +260,7 @@ pub fn run(
                 let label = format!("{} thr {}", executor.threads(), executor.spec());
                 let progress = &progress;
                 let prepared = &prepared;
+                let meter = &meter;
                 Box::new(move || {
                     {
                         let mut p = progress.borrow_mut();
@@ -231,11 +268,15 @@ pub fn run(
                         (p.1)(done, expected_runs.max(done + 1), &label);
                         p.0 += 1;
                     }
-                    let started = Instant::now();
-                    let (output, stats) = batch::parallel(executor, transform, &prepared.inputs);
-                    let elapsed = started.elapsed().as_secs_f64();
+                    let ((output, stats, elapsed), energy) = meter.borrow_mut().measure(|| {
+                        let started = Instant::now();
+                        let (output, stats) =
+                            batch::parallel(executor, transform, &prepared.inputs);
+                        (output, stats, started.elapsed().as_secs_f64())
+                    });
                     outcome.0 &= output == prepared.expected;
                     outcome.1 = stats;
+                    outcome.2.push(energy);
                     elapsed
                 }) as Box<dyn FnMut() -> Seconds + '_>
             })
@@ -249,7 +290,8 @@ pub fn run(
     let (done, mut progress) = progress.into_inner();
     progress(done, done, "done");
     let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
-    for ((&(threads, spec), (verified, stats)), measurement) in
+    let batch_bytes = (plan.messages * (key.public().bits() as usize).div_ceil(8)) as f64;
+    for ((&(threads, spec), (verified, stats, tally)), measurement) in
         configs.iter().zip(&outcomes).zip(&measurements)
     {
         if !verified {
@@ -261,7 +303,10 @@ pub fn run(
             .summary()
             .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
         let baseline = records.first().map_or(summary.median, |b| b.median_s);
-        records.push(record(key, plan, threads, spec, &summary, baseline, stats));
+        let energy = tally.fields(plan.config.warmup_runs as usize, Some(batch_bytes));
+        records.push(record(
+            key, plan, threads, spec, &summary, baseline, stats, energy,
+        ));
     }
     Ok(records)
 }
@@ -279,6 +324,7 @@ fn global_warmup(transform: Transform<'_>, inputs: &[Integer]) {
 /// Seconds of sequential work before the first measurement.
 pub const GLOBAL_WARMUP_S: f64 = 0.5;
 
+#[allow(clippy::too_many_arguments)]
 fn record(
     key: &RsaPrivateKey,
     plan: &RsaBenchPlan,
@@ -287,6 +333,7 @@ fn record(
     s: &Summary,
     baseline_median: Seconds,
     stats: &RunStats,
+    energy: EnergyFields,
 ) -> RsaBenchRecord {
     let speedup = if s.median > 0.0 {
         baseline_median / s.median
@@ -312,6 +359,10 @@ fn record(
         speedup,
         efficiency: speedup / threads as f64,
         msgs_per_s: plan.messages as f64 / s.median,
+        energy_j: energy.energy_j,
+        avg_power_w: energy.avg_power_w,
+        uj_per_byte: energy.uj_per_byte,
+        energy_source: energy.energy_source,
         imbalance: stats.imbalance(),
         chunks_taken: stats.chunks(),
         oversubscribed: crate::bench::oversubscribed(threads),
@@ -381,6 +432,46 @@ mod tests {
                 .all(|r| r.verified && r.runs == 1 && r.bits == 512)
         );
         assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
+        // The auto meter: RAPL where readable, else the model, and every record says which.
+        let source = &recs[0].energy_source;
+        assert!(
+            source == "measured:rapl" || source.starts_with("model:"),
+            "{source}"
+        );
+        assert!(recs.iter().all(|r| r.energy_j.is_some_and(|j| j >= 0.0)));
+    }
+
+    #[test]
+    fn energy_is_read_around_every_batch_and_warmups_are_left_out() {
+        use crate::energy::meter::FakeMeter;
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
+        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let mut p = plan();
+        p.config = BenchConfig {
+            warmup_runs: 2,
+            ..BenchConfig::exact(3)
+        };
+        let fake = FakeMeter::new(8.0, 0.25);
+        let mut meter = RunMeter::new(Box::new(fake));
+        let recs = run_with_meter(&key, &p, &mut meter, |_, _, _| {}).unwrap();
+        for r in &recs {
+            assert_eq!((r.energy_j, r.avg_power_w), (Some(2.0), Some(8.0)));
+            // 12 messages x 64 bytes per batch.
+            assert_eq!(r.uj_per_byte, Some(2.0 * 1e6 / (12.0 * 64.0)));
+            assert_eq!(r.energy_source, "fake");
+        }
+        let none = run_with_meter(&key, &plan(), &mut RunMeter::none(), |_, _, _| {}).unwrap();
+        assert!(
+            none.iter()
+                .all(|r| r.energy_j.is_none() && r.energy_source == "none")
+        );
+        // Old JSON without the energy fields still reads.
+        let mut v = serde_json::to_value(&recs[0]).unwrap();
+        for k in ["energy_j", "avg_power_w", "uj_per_byte", "energy_source"] {
+            v.as_object_mut().unwrap().remove(k);
+        }
+        let old: RsaBenchRecord = serde_json::from_value(v).unwrap();
+        assert_eq!(old.energy_j, None);
     }
 
     #[test]

@@ -1,12 +1,15 @@
 //! RSA private-key latency (issue: "RSA private-key operation in parallel"): one decryption at
 //! a time, sequential CRT against CRT with its halves on two threads and multi-prime RSA with
 //! one thread per prime, optionally beside `openssl speed`'s sign time measured in the same
-//! invocation.
+//! invocation. The energy meter is read around every operation (the methods run interleaved,
+//! so each joule lands on its own method); `uj_per_byte` is per byte of the modulus.
 use super::keys::{DEFAULT_E, RsaPrivateKey};
 use super::multiprime::MultiPrimeKey;
 use super::textbook::{PrivateOp, decrypt_unchecked};
 use crate::bench::{Bench, BenchConfig, Seconds};
 use crate::bignum::random_below;
+use crate::energy::meter::{EnergyTally, RunMeter};
+use crate::energy::units::{Joules, Watts};
 use crate::error::{Error, Result};
 use rand::SeedableRng;
 use rug::Integer;
@@ -61,6 +64,20 @@ pub struct LatencyRecord {
     pub openssl_sign_s: Option<Seconds>,
     /// This median / OpenSSL's sign time.
     pub vs_openssl: Option<f64>,
+    /// Energy of one private-key operation (mean over the measured runs), joules; `null`
+    /// without a meter. Single operations are far shorter than the model meter's 10 ms
+    /// CPU-time tick: only the mean over many runs means anything.
+    #[serde(default)]
+    pub energy_j: Option<Joules>,
+    /// Average power over the measured runs, watts.
+    #[serde(default)]
+    pub avg_power_w: Option<Watts>,
+    /// Energy per byte of the modulus (one decrypted block), microjoules.
+    #[serde(default)]
+    pub uj_per_byte: Option<f64>,
+    /// `measured:rapl`, `model:<preset>`, `none`, or `unavailable: <why>`.
+    #[serde(default)]
+    pub energy_source: String,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
     /// Samples spread too wide to trust small differences.
@@ -103,6 +120,7 @@ pub fn openssl_sign_seconds(bits: u32, seconds: u32) -> Option<Seconds> {
 }
 
 /// Runs the latency benchmark. `openssl_seconds` > 0 also runs `openssl speed` per size.
+/// Energy is read with the `auto` meter ([`RunMeter::auto`]).
 pub fn run(
     bits: &[u32],
     names: &[String],
@@ -110,8 +128,51 @@ pub fn run(
     openssl_seconds: u32,
     seed: u64,
     config: BenchConfig,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<LatencyRecord>> {
+    let mut meter = RunMeter::auto();
+    let what = Latency {
+        bits,
+        names,
+        constant_time,
+        openssl_seconds,
+        seed,
+        config,
+    };
+    run_with_meter(&what, &mut meter, progress)
+}
+
+/// The arguments of [`run`], for [`run_with_meter`].
+#[derive(Debug, Clone, Copy)]
+pub struct Latency<'a> {
+    /// Modulus sizes.
+    pub bits: &'a [u32],
+    /// Methods ([`METHODS`]).
+    pub names: &'a [String],
+    /// Constant-time exponentiation.
+    pub constant_time: bool,
+    /// Seconds of `openssl speed` per size (0: none).
+    pub openssl_seconds: u32,
+    /// Seed of the keys and messages.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// [`run`] with a given meter ([`RunMeter::none`] for no energy figures).
+pub fn run_with_meter(
+    what: &Latency<'_>,
+    meter: &mut RunMeter,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<LatencyRecord>> {
+    let &Latency {
+        bits,
+        names,
+        constant_time,
+        openssl_seconds,
+        seed,
+        config,
+    } = what;
     check_methods(names)?;
     let bench = Bench::new(config)?;
     let mut records = Vec::new();
@@ -154,14 +215,22 @@ pub fn run(
                 )));
             }
         }
+        let mut tallies = vec![EnergyTally::default(); names.len()];
+        let shared_meter = std::cell::RefCell::new(&mut *meter);
         let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = names
             .iter()
-            .map(|n| {
+            .zip(tallies.iter_mut())
+            .map(|(n, tally)| {
                 let op = &op;
+                let meter = &shared_meter;
                 Box::new(move || {
-                    let started = Instant::now();
-                    std::hint::black_box(op(n));
-                    started.elapsed().as_secs_f64()
+                    let (took, energy) = meter.borrow_mut().measure(|| {
+                        let started = Instant::now();
+                        std::hint::black_box(op(n));
+                        started.elapsed().as_secs_f64()
+                    });
+                    tally.push(energy);
+                    took
                 }) as Box<dyn FnMut() -> Seconds + '_>
             })
             .collect();
@@ -187,8 +256,10 @@ pub fn run(
             .position(|n| n == "crt")
             .expect("crt is always run")]
         .median;
-        for (n, s) in names.iter().zip(&summaries) {
+        for ((n, s), tally) in names.iter().zip(&summaries).zip(&tallies) {
             let threads = method_threads(n);
+            let block = f64::from(b.div_ceil(8));
+            let energy = tally.fields(config.warmup_runs as usize, Some(block));
             records.push(LatencyRecord {
                 method: n.clone(),
                 bits: b,
@@ -204,6 +275,10 @@ pub fn run(
                 vs_openssl: openssl.map(|o| s.median / o),
                 oversubscribed: crate::bench::oversubscribed(threads),
                 wide_spread: s.wide_spread,
+                energy_j: energy.energy_j,
+                avg_power_w: energy.avg_power_w,
+                uj_per_byte: energy.uj_per_byte,
+                energy_source: energy.energy_source,
             });
         }
     }
@@ -234,6 +309,30 @@ mod tests {
                 .threads,
             4
         );
+        assert!(recs.iter().all(|r| !r.energy_source.is_empty()));
+    }
+
+    #[test]
+    fn energy_per_operation_comes_from_the_meter() {
+        let names: Vec<String> = vec!["crt".into(), "crt-parallel".into()];
+        let what = Latency {
+            bits: &[512],
+            names: &names,
+            constant_time: false,
+            openssl_seconds: 0,
+            seed: 5,
+            config: BenchConfig {
+                warmup_runs: 1,
+                ..BenchConfig::exact(2)
+            },
+        };
+        let fake = crate::energy::meter::FakeMeter::new(2.0, 0.5);
+        let mut meter = RunMeter::new(Box::new(fake));
+        let recs = run_with_meter(&what, &mut meter, |_, _, _| {}).unwrap();
+        for r in &recs {
+            assert_eq!((r.energy_j, r.avg_power_w), (Some(1.0), Some(2.0)));
+            assert_eq!(r.uj_per_byte, Some(1e6 / 64.0));
+        }
     }
 
     #[test]

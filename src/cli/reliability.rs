@@ -1,0 +1,155 @@
+//! `parcrypt reliability`: RAMP MTTF (EM, SM, TDDB, TC, combined) of a preset at a node and
+//! clock, with its temperature and where that came from; with `--vs-freq`, the % change of
+//! `--freq` over `--vs-freq` in the form of seed 000's Table 9.
+use anyhow::Result;
+use clap::Args;
+use parcrypt::energy::units::celsius_to_kelvin;
+use parcrypt::reliability::assess::{Assessment, TemperatureChoice, assess, compare};
+use serde::Serialize;
+
+use super::power::{PointArgs, energy_error, mhz};
+
+/// Arguments of `parcrypt reliability`.
+#[derive(Args, Debug)]
+pub struct ReliabilityArgs {
+    #[command(flatten)]
+    point: PointArgs,
+    /// Compare with this clock (MHz): prints the % MTTF change of --freq over it.
+    #[arg(long, value_parser = mhz)]
+    vs_freq: Option<f64>,
+    /// Compare with this named state (profile presets).
+    #[arg(long)]
+    vs_state: Option<String>,
+    /// Junction temperature of the --freq point, C (instead of the thermal model).
+    #[arg(long)]
+    temp_c: Option<f64>,
+    /// Junction temperature of the compared point, C.
+    #[arg(long)]
+    vs_temp_c: Option<f64>,
+    /// Take the temperature from this machine's sensors (this-machine only, single point).
+    #[arg(long)]
+    sensors: bool,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Output<'a> {
+    this: &'a Assessment,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    other: Option<&'a Assessment>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    change_pct: Option<&'a parcrypt::reliability::ramp::MttfChange>,
+}
+
+/// Runs `parcrypt reliability`.
+pub fn run(args: ReliabilityArgs) -> Result<()> {
+    let preset = args.point.preset()?;
+    let comparing = args.vs_freq.is_some() || args.vs_state.is_some();
+    if args.sensors && (comparing || preset.name != "this-machine") {
+        return Err(super::usage(
+            "--sensors reads this machine's temperature now: only for --preset this-machine without --vs-freq",
+        ));
+    }
+    if args.vs_temp_c.is_some() && !comparing {
+        return Err(super::usage("--vs-temp-c needs --vs-freq or --vs-state"));
+    }
+    let temp = |c: Option<f64>| match c {
+        Some(c) => TemperatureChoice::Given(celsius_to_kelvin(c)),
+        None if args.sensors => TemperatureChoice::Sensors("/sys".into()),
+        None => TemperatureChoice::Model,
+    };
+    let this_q = args.point.query(None, None);
+    if comparing {
+        let other_q = parcrypt::energy::power_model::PowerQuery {
+            mhz: args.vs_freq,
+            state: args.vs_state.clone(),
+            ..this_q.clone()
+        };
+        let cmp = compare(
+            &preset,
+            &this_q,
+            &other_q,
+            (&temp(args.temp_c), &temp(args.vs_temp_c)),
+        )
+        .map_err(energy_error)?;
+        if args.json {
+            let out = Output {
+                this: &cmp.this,
+                other: Some(&cmp.other),
+                change_pct: Some(&cmp.change),
+            };
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            print!("{}", render(&cmp.this));
+            print!("{}", render(&cmp.other));
+            let c = &cmp.change;
+            println!(
+                "MTTF of {} MHz over {} MHz: EM {} %, SM {} %, TDDB {} %, TC {} %, combined {} %",
+                cmp.this.power.freq_mhz,
+                cmp.other.power.freq_mhz,
+                pct(c.em_pct),
+                pct(c.sm_pct),
+                pct(c.tddb_pct),
+                pct(c.tc_pct),
+                pct(c.combined_pct)
+            );
+            println!("reference: {}", cmp.this.reference);
+        }
+    } else {
+        let a = assess(&preset, &this_q, &temp(args.temp_c)).map_err(energy_error)?;
+        if args.json {
+            let out = Output {
+                this: &a,
+                other: None,
+                change_pct: None,
+            };
+            println!("{}", serde_json::to_string_pretty(&out)?);
+        } else {
+            print!("{}", render(&a));
+            println!("reference: {}", a.reference);
+        }
+    }
+    Ok(())
+}
+
+fn render(a: &Assessment) -> String {
+    let p = &a.power;
+    let m = &a.mttf;
+    format!(
+        "{}, {} nm, {} MHz, {} V: {:.2} W ({}), {:.2} C ({})\n  MTTF years: EM {}, SM {}, TDDB {}, TC {}, combined {}\n",
+        p.preset,
+        p.node_nm,
+        p.freq_mhz,
+        a.volts,
+        p.p_total_w,
+        p.source,
+        a.temperature.kelvin - 273.15,
+        a.temperature.source,
+        num(m.em_years),
+        num(m.sm_years),
+        num(m.tddb_years),
+        num(m.tc_years),
+        num(m.combined_years)
+    )
+}
+
+/// A figure with one decimal, or in scientific notation when huge (TDDB's voltage exponent
+/// of about 100 makes lifetimes of 10^20 years out of a lower supply voltage).
+fn num(v: f64) -> String {
+    if v.abs() >= 1e6 {
+        format!("{v:.3e}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A signed percentage with two decimals, or in scientific notation when huge.
+fn pct(v: f64) -> String {
+    if v.abs() >= 1e6 {
+        format!("{v:+.3e}")
+    } else {
+        format!("{v:+.2}")
+    }
+}
