@@ -1,5 +1,6 @@
 //! The experiments of the study, one file per seed paper, and the helpers they share.
 pub mod seed000;
+pub mod seed000_model;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;
@@ -11,6 +12,7 @@ use crate::bench::BenchConfig;
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
+    v.extend(seed000_model::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
     v.extend(seed003_mul::experiments());
