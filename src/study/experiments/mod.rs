@@ -1,9 +1,11 @@
 //! The experiments of the study, one file per seed paper, and the helpers they share.
 pub mod seed000;
 pub mod seed000_model;
+pub mod seed001;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;
+pub mod seed004;
 
 use super::{Experiment, Profile};
 use crate::bench::BenchConfig;
@@ -13,9 +15,11 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
     v.extend(seed000_model::experiments());
+    v.extend(seed001::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
     v.extend(seed003_mul::experiments());
+    v.extend(seed004::experiments());
     v
 }
 
