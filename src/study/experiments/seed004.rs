@@ -178,6 +178,15 @@ impl Experiment for Ciphers {
                 });
             }
         }
+        claims.push(Claim {
+            seed: "seed004".into(),
+            reference: "Tables 1 and 4".into(),
+            claim: "Platforms: laptop default 1.2 GHz 1.2 V, calibrated 1.5 GHz 0.9 V; desktop default 3.5 GHz 1.332 V, calibrated 2.3 GHz 0.9 V; FX-8320 states 1.3 V/2900, 1.1875 V/2300, 1.0625 V/1700, 0.95 V/1400 MHz".into(),
+            paper: "as listed".into(),
+            ours: "encoded in the t5270 and fx-8320 presets (both 2300 MHz voltages kept: Table 1 and Table 4 disagree)".into(),
+            verdict: Verdict::NotTestable,
+            why: "platform facts used by the energy model; this machine cannot set P-states".into(),
+        });
         let names: Vec<String> = algorithms.iter().map(|a| a.name().to_string()).collect();
         let mb = |f: &dyn Fn(Algorithm) -> Option<f64>| -> Vec<(f64, f64)> {
             algorithms
