@@ -47,9 +47,18 @@ fn ticks(lo: f64, hi: f64, n: usize) -> Vec<f64> {
     v
 }
 
-/// A tick label with at most 4 significant digits.
+/// A tick or value label: integers without decimals, others with at most 4 significant digits
+/// and no trailing zeros.
 fn label(v: f64) -> String {
-    crate::bench::format_number(v)
+    if v == v.round() && v.abs() < 1e7 {
+        return format!("{}", v as i64);
+    }
+    let text = crate::bench::format_number(v);
+    if text.contains('.') && !text.contains('e') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
 }
 
 struct Scale {
@@ -127,11 +136,15 @@ pub fn render(chart: &Chart) -> String {
     }
     let log_x = chart.log_x && !bar && xlo > 0.0;
     let ymax = points.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-    let ymin = points
-        .iter()
-        .map(|p| p.1)
-        .fold(f64::INFINITY, f64::min)
-        .min(0.0);
+    let data_min = points.iter().map(|p| p.1).fold(f64::INFINITY, f64::min);
+    // Bars and widely spread lines start at zero; lines whose values sit close together are
+    // zoomed in on (the axis labels say where it starts), so differences stay visible.
+    let zoom = !bar && data_min > 0.0 && data_min > 0.6 * ymax;
+    let ymin = if zoom {
+        data_min - (ymax - data_min).max(ymax * 0.02) * 0.5
+    } else {
+        data_min.min(0.0)
+    };
     let yt = ticks(ymin, if ymax > ymin { ymax } else { ymin + 1.0 }, 5);
     let (ylo, yhi) = (
         yt[0].min(ymin),
@@ -368,5 +381,8 @@ mod tests {
     fn ticks_are_round_numbers() {
         assert_eq!(ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
         assert_eq!(ticks(3.0, 3.0, 5), vec![3.0]);
+        assert_eq!(label(400.0), "400");
+        assert_eq!(label(0.0300), "0.03");
+        assert_eq!(label(1.5), "1.5");
     }
 }

@@ -201,7 +201,7 @@ impl Experiment for Power {
                 kind: ChartKind::Line,
                 x_label: "process node (nm)".into(),
                 y_label: "total power (W)".into(),
-                log_x: true,
+                log_x: false,
                 categories: vec![],
                 series,
             }],
