@@ -16,6 +16,9 @@ pub enum Error {
     /// A ciphertext is malformed (wrong length, not below the modulus, ...).
     #[error("invalid ciphertext: {0}")]
     InvalidCiphertext(String),
+    /// Data of a length the operation cannot take (e.g. not a whole number of cipher blocks).
+    #[error("invalid length: {0}")]
+    InvalidLength(String),
     /// OAEP decoding failed. Deliberately carries no detail (Manger's attack).
     #[error("decryption error")]
     DecryptionError,

@@ -21,6 +21,15 @@ pub enum BenchCommand {
     Modexp(super::bench_modexp::BenchModexpArgs),
     /// RSA private-key latency: CRT, CRT on two threads, multi-prime with a thread per prime.
     RsaPrivate(super::bench_modexp::BenchRsaPrivateArgs),
+    /// Karatsuba family against GMP mpz_mul (seed 003), beside the seed's figures.
+    Mul(super::bench_mul::BenchMulArgs),
+    /// Thread-activation costs: spawn, spawn+join, condvar wake, lock-free handoff.
+    Handoff(super::bench_mul::BenchHandoffArgs),
+    /// Cipher throughput (seed 004): Blowfish, PBlock, bf-pipeline, RC4, RC4A, PARC4, PARC4-I
+    /// against their sequential forms, in MB/s and TSC cycles per byte.
+    Cipher(super::bench_cipher::BenchCipherArgs),
+    /// Round-pipelined Blowfish chunk sweep (seed 001, Fig. 8), with per-stage busy/wait times.
+    Pipeline(super::bench_cipher::BenchPipelineArgs),
 }
 
 /// Comma-separated thread counts, each at least 1.
@@ -197,6 +206,10 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Rsa(args) => bench_rsa(args),
         BenchCommand::Modexp(args) => super::bench_modexp::modexp(args),
         BenchCommand::RsaPrivate(args) => super::bench_modexp::rsa_private(args),
+        BenchCommand::Mul(args) => super::bench_mul::mul(args),
+        BenchCommand::Handoff(args) => super::bench_mul::handoff(args),
+        BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),
+        BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
     }
 }
 

@@ -1,9 +1,19 @@
 //! Command-line interface: argument definitions (clap derive) and dispatch, one file per
 //! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
 mod bench;
+mod bench_cipher;
 mod bench_modexp;
+mod bench_mul;
+mod cipher;
+mod dse;
+mod energy;
 mod modexp;
+mod mul;
+mod power;
+mod presets;
+mod reliability;
 mod rsa;
+mod study;
 
 use clap::{Parser, Subcommand};
 use std::fmt;
@@ -25,8 +35,26 @@ enum Command {
     /// Benchmarks: timed sweeps with statistics, exported as a table, JSON, CSV or Markdown.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
+    /// Symmetric ciphers on files: Blowfish (ECB/CBC/CTR), PBlock, the round pipeline, RC4,
+    /// RC4A, PARC4, PARC4-I. Broken or outdated ciphers, for study only.
+    #[command(subcommand)]
+    Cipher(cipher::CipherCommand),
     /// Modular exponentiation with a chosen strategy (--list shows them).
     Modexp(modexp::ModexpArgs),
+    /// The study: every seed paper's experiments and a report beside the papers' figures.
+    Study(study::StudyArgs),
+    /// Design-space exploration: Pareto front over time, energy and MTTF; best per objective.
+    Dse(dse::DseArgs),
+    /// Big-integer product with GMP or a Karatsuba variant (--list shows them).
+    Mul(mul::MulArgs),
+    /// Chip power of a preset at a node, clock and active-core count (seed 000 Tables 4-7).
+    Power(power::PowerArgs),
+    /// RAMP lifetime (EM, SM, TDDB, TC) of a preset at a clock, and the % change between two.
+    Reliability(reliability::ReliabilityArgs),
+    /// Joules, watts and seconds of any command: `parcrypt energy -- COMMAND ARGS`.
+    Energy(energy::EnergyArgs),
+    /// The processor presets of the power, energy and reliability models.
+    Presets(presets::PresetsArgs),
 }
 
 /// An error in how the command was called (exit status 2), as opposed to a failure while
@@ -56,7 +84,15 @@ pub fn main() -> i32 {
     let result = match cli.command {
         Command::Rsa(cmd) => rsa::run(cmd),
         Command::Bench(cmd) => bench::run(cmd),
+        Command::Cipher(cmd) => cipher::run(cmd),
         Command::Modexp(args) => modexp::run(args),
+        Command::Study(args) => study::run(args),
+        Command::Dse(args) => dse::run(args),
+        Command::Mul(args) => mul::run(args),
+        Command::Power(args) => power::run(args),
+        Command::Reliability(args) => reliability::run(args),
+        Command::Energy(args) => energy::run(args),
+        Command::Presets(args) => presets::run(args),
     };
     match result {
         Ok(()) => 0,

@@ -227,11 +227,11 @@ pub fn mark_pareto(evals: &mut [Evaluation]) {
 
 /// The best evaluation for `objective` among those `filter` keeps; ties (time does not depend
 /// on the node, for instance) go to the lower energy.
-pub fn best<'a>(
-    evals: &'a [Evaluation],
+pub fn best(
+    evals: &[Evaluation],
     objective: Objective,
     filter: impl Fn(&Evaluation) -> bool,
-) -> Option<&'a Evaluation> {
+) -> Option<&Evaluation> {
     evals
         .iter()
         .filter(|e| filter(e) && objective.score(e).is_finite())

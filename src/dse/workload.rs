@@ -38,7 +38,7 @@ pub struct Workload {
 
 /// The Amdahl serial fraction s with speedup S on n threads: S = 1 / (s + (1 − s)/n).
 pub fn amdahl_fraction(speedup: f64, n: usize) -> f64 {
-    if n <= 1 || !(speedup > 0.0) {
+    if n <= 1 || speedup.is_nan() || speedup <= 0.0 {
         return 0.0;
     }
     let n = n as f64;

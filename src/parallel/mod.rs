@@ -1,6 +1,13 @@
-//! Parallel machinery shared by every algorithm: OpenMP-style loop schedules and thread pinning.
+//! Parallel machinery shared by every algorithm — OpenMP-style loop schedules, thread pinning,
+//! a static buffer split — and the parallel cipher forms: PBlock, the Blowfish round pipeline,
+//! PARC4 and PARC4-I.
 pub mod affinity;
+pub mod bf_pipeline;
+pub mod parc4;
+pub mod parc4i;
+pub mod pblock;
 pub mod schedule;
+pub mod split;
 pub mod team;
 
 pub use schedule::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};

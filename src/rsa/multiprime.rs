@@ -163,7 +163,12 @@ impl MultiPrimeKey {
         // m += R·((m_i − m)·R⁻¹ mod r_i). Equivalent to RFC 8017's order with p and q swapped.
         let mut m = residues[0].expose().clone();
         let mut prefix = self.primes[0].expose().clone();
-        let rest = self.primes.iter().zip(&residues).zip(&self.coefficients).skip(1);
+        let rest = self
+            .primes
+            .iter()
+            .zip(&residues)
+            .zip(&self.coefficients)
+            .skip(1);
         for ((r, residue), coefficient) in rest {
             let r: &Integer = r;
             let mut h = Integer::from(&**residue - &m);

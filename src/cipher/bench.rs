@@ -1,0 +1,425 @@
+//! The cipher throughput benchmark (seed 004, Tables 2-3): every requested algorithm at every
+//! thread count on one buffer, against its sequential form measured in the same invocation.
+//!
+//! Each configuration is checked once before timing: its output must equal the sequential
+//! reference's on the same input (PBlock and the pipeline against Blowfish, PARC4 and PARC4-I
+//! against their block-by-block sequential forms), so no speed of a wrong answer is reported.
+//! Timed runs transform the buffer in place (no copy inside the timed region) and run
+//! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
+//! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
+use super::alg::{Algorithm, Direction};
+use super::blowfish::{BLOCK, Blowfish};
+use super::modes;
+use super::tsc::Tsc;
+use super::{Rc4, Rc4a};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::error::{Error, Result};
+use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use crate::parallel::parc4::Parc4;
+use crate::parallel::parc4i::Parc4i;
+use crate::parallel::pblock::PBlock;
+use rand::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::time::Instant;
+
+/// Seed 004's Tables 2-3 throughput, MB/s: (algorithm, platform 1 = Core 2 Duo T5270 laptop,
+/// platform 2 = AMD FX-8320 desktop), at the default clock. Copied from
+/// `../shared/seeds/004_18c4ebc23388b709.txt`; the paper does not say how many threads its
+/// parallel forms used (the desktop has eight cores).
+pub const SEED_004: [(Algorithm, f64, f64); 6] = [
+    (Algorithm::BlowfishEcb, 1.103448, 1.855072464),
+    (Algorithm::PblockEcb, 1.939394, 5.333333333),
+    (Algorithm::Rc4, 24.7343, 32.0),
+    (Algorithm::Parc4, 40.99608, 128.0),
+    (Algorithm::Rc4a, 30.08226, 39.38461538),
+    (Algorithm::Parc4i, 51.71717, 131.2820513),
+];
+
+/// What to benchmark.
+#[derive(Clone, Debug)]
+pub struct CipherBenchPlan {
+    /// Algorithms; each one's sequential form is always measured too.
+    pub algorithms: Vec<Algorithm>,
+    /// Thread counts (pipeline: compute stages). Sequential algorithms run at 1 only.
+    pub threads: Vec<usize>,
+    /// Bytes per run (rounded up to whole 8-byte blocks).
+    pub size_bytes: usize,
+    /// Chunk for the pipeline, PARC4 block or PARC4-I segment; `None` = each one's default.
+    pub chunk: Option<usize>,
+    /// Encrypt or decrypt (matters for CBC, whose decryption alone is parallel).
+    pub direction: Direction,
+    /// Pin worker threads to CPUs.
+    pub pin: bool,
+    /// Seed of the random key, IV, nonce and data.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One configuration's result; the field names are the JSON/CSV columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CipherBenchRecord {
+    /// Algorithm.
+    pub alg: Algorithm,
+    /// Threads (for `bf-pipeline`: compute stages; two more threads do input and output).
+    pub threads: usize,
+    /// Encrypt or decrypt.
+    pub op: Direction,
+    /// Bytes per run.
+    pub size_bytes: usize,
+    /// Pipeline chunk, PARC4 block or PARC4-I segment, where it applies.
+    pub chunk_bytes: Option<usize>,
+    /// Median seconds per run.
+    pub median_s: Seconds,
+    /// Fastest run, seconds.
+    pub min_s: Seconds,
+    /// Slowest run, seconds.
+    pub max_s: Seconds,
+    /// Lower end of the 95 % confidence interval of the median, seconds.
+    pub ci95_low_s: Seconds,
+    /// Upper end of the 95 % confidence interval of the median, seconds.
+    pub ci95_high_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Throughput at the median, MB/s (10^6 bytes).
+    pub mb_per_s: f64,
+    /// The sequential form this is compared with.
+    pub baseline: Algorithm,
+    /// Baseline median / this median (same invocation).
+    pub speedup: f64,
+    /// This algorithm at 1 thread / this median.
+    pub self_speedup: f64,
+    /// TSC cycles per byte at the median run (reference-rate ticks, not core cycles); absent
+    /// where no invariant TSC exists.
+    pub tsc_cycles_per_byte: Option<f64>,
+    /// More threads than logical CPUs.
+    pub oversubscribed: bool,
+    /// Output equalled the sequential reference (always true in a written record).
+    pub verified: bool,
+    /// The spread of samples is too wide to trust small differences.
+    pub wide_spread: bool,
+    /// Statistical warning, empty if none.
+    pub note: String,
+}
+
+impl CipherBenchPlan {
+    /// The configurations: per algorithm, its sequential form at 1 thread, then the algorithm
+    /// at 1 thread and at each requested count (sequential algorithms at 1 only); no repeats.
+    pub fn configurations(&self) -> Vec<(Algorithm, usize)> {
+        let mut out: Vec<(Algorithm, usize)> = Vec::new();
+        let mut add = |c| {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        };
+        for &a in &self.algorithms {
+            add((a.sequential_form(), 1));
+            add((a, 1));
+            if a.is_parallel(self.direction) || a == Algorithm::BfPipeline {
+                for &t in &self.threads {
+                    add((a, t));
+                }
+            }
+        }
+        out
+    }
+
+    /// The buffer size actually used: `size_bytes` rounded up to whole blocks.
+    pub fn buffer_bytes(&self) -> usize {
+        self.size_bytes.div_ceil(BLOCK) * BLOCK
+    }
+
+    /// Checks sizes, thread counts and the chunk.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidParameter(m));
+        if self.algorithms.is_empty() {
+            return bad("at least one algorithm is needed".into());
+        }
+        if self.size_bytes == 0 {
+            return bad("size must be at least 1 byte".into());
+        }
+        if self.threads.is_empty() {
+            return bad("at least one thread count is needed".into());
+        }
+        for &t in &self.threads {
+            crate::parallel::split::check_threads(t)?;
+            if self.algorithms.contains(&Algorithm::BfPipeline) && t > 17 {
+                return bad(format!(
+                    "bf-pipeline has at most 17 compute stages, got {t}"
+                ));
+            }
+        }
+        if let Some(c) = self.chunk {
+            if c == 0 || c % 256 != 0 {
+                return bad(format!(
+                    "chunk must be a positive multiple of 256 bytes (it serves the pipeline, PARC4 and PARC4-I), got {c}"
+                ));
+            }
+        }
+        self.config.validate()
+    }
+}
+
+/// Keys and parameters shared by every configuration.
+struct Material {
+    bf: Blowfish,
+    key: [u8; 16],
+    iv: [u8; BLOCK],
+    nonce: [u8; 16],
+}
+
+/// Runs configuration `(a, threads)` over `buf` in place; `reference` selects the
+/// sequential reference path instead.
+fn transform(
+    m: &Material,
+    plan: &CipherBenchPlan,
+    (a, threads): (Algorithm, usize),
+    buf: &mut [u8],
+    reference: bool,
+) -> Result<()> {
+    let enc = plan.direction == Direction::Encrypt;
+    let chunk = plan.chunk.or(a.default_chunk());
+    let pb = PBlock::new(&m.bf, if reference { 1 } else { threads })?.pinned(plan.pin);
+    match a {
+        Algorithm::BfPipeline if !reference => {
+            let config = PipelineConfig {
+                layout: if enc {
+                    Layout::Encrypt
+                } else {
+                    Layout::Decrypt
+                },
+                chunk_bytes: chunk.expect("has chunk"),
+                stages: threads + 2,
+                capacity: 2,
+            };
+            BfPipeline::new(&m.bf, config)?.run(buf)?;
+        }
+        Algorithm::BlowfishEcb | Algorithm::PblockEcb | Algorithm::BfPipeline => {
+            if enc {
+                pb.encrypt_ecb(buf)?
+            } else {
+                pb.decrypt_ecb(buf)?
+            }
+        }
+        Algorithm::BlowfishCbc if enc => {
+            modes::cbc_encrypt_in_place(&m.bf, &mut m.iv.clone(), buf)?
+        }
+        Algorithm::BlowfishCbc => pb.decrypt_cbc(&mut m.iv.clone(), buf)?,
+        Algorithm::BlowfishCtr | Algorithm::PblockCtr => pb.apply_ctr(&m.iv, 0, buf),
+        Algorithm::Rc4 => Rc4::new(&m.key)?.apply_keystream(buf),
+        Algorithm::Rc4a => Rc4a::new(&m.key)?.apply_keystream(buf),
+        Algorithm::Parc4 => {
+            let p = Parc4::new(&m.key, &m.nonce, chunk.expect("has chunk"), threads)?;
+            if reference {
+                p.apply_sequential(0, buf)
+            } else {
+                p.pinned(plan.pin).apply(0, buf)
+            }
+        }
+        Algorithm::Parc4i => {
+            let p = Parc4i::new(&m.key, &m.nonce, chunk.expect("has chunk"), threads)?;
+            if reference {
+                p.apply_sequential(0, buf)
+            } else {
+                p.pinned(plan.pin).apply(0, buf)
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs the benchmark; `progress(done, total, label)` is called before each run.
+pub fn run(
+    plan: &CipherBenchPlan,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<Vec<CipherBenchRecord>> {
+    plan.validate()?;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+    let mut key = [0u8; 16];
+    let (mut iv, mut nonce) = ([0u8; BLOCK], [0u8; 16]);
+    rng.fill_bytes(&mut key);
+    rng.fill_bytes(&mut iv);
+    rng.fill_bytes(&mut nonce);
+    let m = Material {
+        bf: Blowfish::new(&key)?,
+        key,
+        iv,
+        nonce,
+    };
+    let mut input = vec![0u8; plan.buffer_bytes()];
+    rng.fill_bytes(&mut input);
+    let configs = plan.configurations();
+    // Verify every configuration against its sequential reference before timing anything.
+    let mut expected = input.clone();
+    let mut got = input.clone();
+    for &c in &configs {
+        expected.copy_from_slice(&input);
+        transform(&m, plan, c, &mut expected, true)?;
+        got.copy_from_slice(&input);
+        transform(&m, plan, c, &mut got, false)?;
+        if got != expected {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: {} on {} threads differs from its sequential form",
+                c.0, c.1
+            )));
+        }
+    }
+    drop(expected);
+    let work = RefCell::new(got);
+    let tsc = Tsc::detect();
+    let bench = Bench::new(plan.config)?;
+    let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
+    let progress = RefCell::new((0usize, progress));
+    let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
+    let measurements = {
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = configs
+            .iter()
+            .zip(ticks.iter_mut())
+            .map(|(&c, ticks)| {
+                let (m, work, progress) = (&m, &work, &progress);
+                let label = format!("{} x{}", c.0, c.1);
+                Box::new(move || {
+                    {
+                        let mut p = progress.borrow_mut();
+                        let done = p.0;
+                        (p.1)(done, expected_runs.max(done + 1), &label);
+                        p.0 += 1;
+                    }
+                    let mut buf = work.borrow_mut();
+                    let t0 = tsc.map(|t| t.now());
+                    let started = Instant::now();
+                    let ok = transform(m, plan, c, &mut buf, false).is_ok();
+                    let elapsed = started.elapsed().as_secs_f64();
+                    if let (Some(t), Some(t0)) = (tsc, t0) {
+                        ticks.push(t.now().wrapping_sub(t0));
+                    }
+                    debug_assert!(ok, "checked in the verification pass");
+                    elapsed
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+            .iter_mut()
+            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+            .collect();
+        bench.run_interleaved(&mut refs)
+    };
+    let (done, mut progress) = progress.into_inner();
+    progress(done, done, "done");
+    let summaries = measurements
+        .iter()
+        .map(|m| {
+            m.summary()
+                .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+        })
+        .collect::<Result<Vec<Summary>>>()?;
+    let median_of = |c: (Algorithm, usize)| {
+        configs
+            .iter()
+            .position(|&x| x == c)
+            .map(|i| summaries[i].median)
+    };
+    let size = plan.buffer_bytes();
+    Ok(configs
+        .iter()
+        .zip(&summaries)
+        .zip(&mut ticks)
+        .map(|((&(a, t), s), ticks)| {
+            let base = a.sequential_form();
+            let ratio = |other: Option<f64>| other.map_or(f64::NAN, |o| o / s.median);
+            ticks.sort_unstable();
+            CipherBenchRecord {
+                alg: a,
+                threads: t,
+                op: plan.direction,
+                size_bytes: size,
+                chunk_bytes: plan.chunk.or(a.default_chunk()),
+                median_s: s.median,
+                min_s: s.min,
+                max_s: s.max,
+                ci95_low_s: s.ci95_low,
+                ci95_high_s: s.ci95_high,
+                runs: s.runs,
+                mb_per_s: size as f64 / s.median / 1e6,
+                baseline: base,
+                speedup: ratio(median_of((base, 1))),
+                self_speedup: ratio(median_of((a, 1))),
+                tsc_cycles_per_byte: (!ticks.is_empty())
+                    .then(|| ticks[ticks.len() / 2] as f64 / size as f64),
+                oversubscribed: crate::bench::oversubscribed(match a {
+                    Algorithm::BfPipeline => t + 2,
+                    _ => t,
+                }),
+                verified: true,
+                wide_spread: s.wide_spread,
+                note: s.note().unwrap_or_default(),
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(algorithms: Vec<Algorithm>, direction: Direction) -> CipherBenchPlan {
+        CipherBenchPlan {
+            algorithms,
+            threads: vec![1, 2],
+            size_bytes: 5000,
+            chunk: Some(512),
+            direction,
+            pin: false,
+            seed: 7,
+            config: BenchConfig {
+                warmup_runs: 0,
+                ..BenchConfig::exact(1)
+            },
+        }
+    }
+
+    #[test]
+    fn baselines_are_added_and_sequential_algorithms_run_once() {
+        let p = plan(vec![Algorithm::Parc4, Algorithm::Rc4a], Direction::Encrypt);
+        assert_eq!(
+            p.configurations(),
+            [
+                (Algorithm::Rc4, 1),
+                (Algorithm::Parc4, 1),
+                (Algorithm::Parc4, 2),
+                (Algorithm::Rc4a, 1)
+            ]
+        );
+        let p = plan(vec![Algorithm::BlowfishCbc], Direction::Decrypt);
+        assert_eq!(p.configurations().len(), 2, "CBC decryption is parallel");
+        assert_eq!(p.buffer_bytes(), 5000);
+    }
+
+    #[test]
+    fn every_algorithm_verifies_and_reports() {
+        for dir in [Direction::Encrypt, Direction::Decrypt] {
+            let recs = run(&plan(Algorithm::ALL.to_vec(), dir), |_, _, _| {}).unwrap();
+            assert!(
+                recs.iter()
+                    .all(|r| r.verified && r.runs == 1 && r.size_bytes == 5000)
+            );
+            let pblock = recs
+                .iter()
+                .find(|r| r.alg == Algorithm::PblockEcb && r.threads == 2);
+            assert_eq!(pblock.unwrap().baseline, Algorithm::BlowfishEcb);
+        }
+    }
+
+    #[test]
+    fn bad_plans_are_refused() {
+        let mut p = plan(vec![Algorithm::Rc4], Direction::Encrypt);
+        p.chunk = Some(100);
+        assert!(p.validate().is_err());
+        let mut p = plan(vec![Algorithm::BfPipeline], Direction::Encrypt);
+        p.threads = vec![18];
+        assert!(p.validate().is_err());
+        p.threads = vec![0];
+        assert!(p.validate().is_err());
+    }
+}

@@ -1,0 +1,316 @@
+//! The round-pipeline chunk sweep (seed 001, Fig. 8 and Fig. 9): Blowfish encryption then
+//! decryption of one message through the pipeline, for every chunk size and stage count,
+//! against the same work done sequentially on one thread in the same invocation.
+//!
+//! The seed ran 36 stages on 36 of the SCC's cores (533 MHz P54C cores, synchronous message
+//! passing over a mesh) and found an 8 KB optimum and a 27x speedup. Here the stages are
+//! threads on however many cores the machine has, so the sweep shows what a round pipeline
+//! costs when stages outnumber cores; the per-stage busy and wait times say where time goes.
+use super::blowfish::{BLOCK, Blowfish};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::error::{Error, Result};
+use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
+use rand::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::cell::RefCell;
+use std::time::Instant;
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct PipelineBenchPlan {
+    /// Chunk sizes in bytes (multiples of 8).
+    pub chunks: Vec<usize>,
+    /// Total stage counts (input and output included), 3 to 36.
+    pub stages: Vec<usize>,
+    /// Message bytes (rounded up to whole blocks); the seed used 1 MB.
+    pub size_bytes: usize,
+    /// Chunks each channel buffers (0 = rendezvous).
+    pub capacity: usize,
+    /// Seed of the random key and message.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One configuration's result; the field names are the JSON/CSV columns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PipelineBenchRecord {
+    /// `bf-pipeline`, or `blowfish-ecb` for the sequential baseline.
+    pub alg: String,
+    /// Threads: one per stage (1 for the baseline).
+    pub threads: usize,
+    /// Stages in all, input and output included (1 for the baseline).
+    pub stages: usize,
+    /// Round operations per compute stage, as `min-max`.
+    pub rounds_per_stage: String,
+    /// Message bytes.
+    pub size_bytes: usize,
+    /// Chunk bytes (`None` for the baseline).
+    pub chunk_bytes: Option<usize>,
+    /// Median seconds for encrypt + decrypt of the message.
+    pub median_s: Seconds,
+    /// Fastest run, seconds.
+    pub min_s: Seconds,
+    /// Slowest run, seconds.
+    pub max_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Message bytes / median, MB/s (10^6 bytes; each byte encrypted and decrypted).
+    pub mb_per_s: f64,
+    /// Sequential median / this median.
+    pub speedup: f64,
+    /// Busiest stage in the median run (`-` for the baseline).
+    pub bottleneck: String,
+    /// That stage's busy time / wall time.
+    pub bottleneck_busy: f64,
+    /// Mean over stages of busy / wall.
+    pub mean_busy: f64,
+    /// Mean over stages of (time blocked receiving) / wall.
+    pub mean_recv_wait: f64,
+    /// Mean over stages of (time blocked sending) / wall.
+    pub mean_send_wait: f64,
+    /// More threads than logical CPUs.
+    pub oversubscribed: bool,
+    /// Output equalled the input and the midpoint equalled Blowfish ECB.
+    pub verified: bool,
+    /// Statistical warning, empty if none.
+    pub note: String,
+}
+
+impl PipelineBenchPlan {
+    /// Checks the lists and the size.
+    pub fn validate(&self) -> Result<()> {
+        if self.chunks.is_empty() || self.stages.is_empty() || self.size_bytes == 0 {
+            return Err(Error::InvalidParameter(
+                "need at least one chunk, one stage count and a positive size".into(),
+            ));
+        }
+        for &chunk_bytes in &self.chunks {
+            for &stages in &self.stages {
+                PipelineConfig {
+                    layout: Layout::EncryptDecrypt,
+                    chunk_bytes,
+                    stages,
+                    capacity: self.capacity,
+                }
+                .validate()?;
+            }
+        }
+        self.config.validate()
+    }
+
+    /// The pipeline configurations, stage counts outermost.
+    pub fn configurations(&self) -> Vec<PipelineConfig> {
+        let mut out = Vec::new();
+        for &stages in &self.stages {
+            for &chunk_bytes in &self.chunks {
+                out.push(PipelineConfig {
+                    layout: Layout::EncryptDecrypt,
+                    chunk_bytes,
+                    stages,
+                    capacity: self.capacity,
+                });
+            }
+        }
+        out
+    }
+}
+
+/// Runs the sweep. Returns one record per configuration, the sequential baseline first, and
+/// the per-stage statistics of each pipeline configuration's median run (same order, without
+/// the baseline).
+pub fn run(
+    plan: &PipelineBenchPlan,
+    mut progress: impl FnMut(usize, usize, &str),
+) -> Result<(Vec<PipelineBenchRecord>, Vec<PipelineStats>)> {
+    plan.validate()?;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+    let mut key = [0u8; 16];
+    rng.fill_bytes(&mut key);
+    let bf = Blowfish::new(&key)?;
+    let mut input = vec![0u8; plan.size_bytes.div_ceil(BLOCK) * BLOCK];
+    rng.fill_bytes(&mut input);
+    let mut ecb = input.clone();
+    bf.encrypt_blocks(&mut ecb)?;
+    let configs = plan.configurations();
+    let pipelines = configs
+        .iter()
+        .map(|c| BfPipeline::new(&bf, *c))
+        .collect::<Result<Vec<_>>>()?;
+    for p in &pipelines {
+        let (mut out, mut mid) = (input.clone(), vec![0u8; input.len()]);
+        p.run_tapped(&mut out, &mut mid)?;
+        if out != input || mid != ecb {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: pipeline {:?} gave a wrong result",
+                p.config()
+            )));
+        }
+    }
+    let work = RefCell::new(input);
+    let bench = Bench::new(plan.config)?;
+    let total = (configs.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
+    let count = RefCell::new(0usize);
+    let mut tick = |label: &str| {
+        let mut c = count.borrow_mut();
+        progress(*c, total.max(*c + 1), label);
+        *c += 1;
+    };
+    let tick = RefCell::new(&mut tick);
+    let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); configs.len()];
+    let measurements = {
+        let mut sequential = || {
+            (tick.borrow_mut())("sequential");
+            let mut buf = work.borrow_mut();
+            let t = Instant::now();
+            let ok = bf.encrypt_blocks(&mut buf).and(bf.decrypt_blocks(&mut buf));
+            debug_assert!(ok.is_ok());
+            t.elapsed().as_secs_f64()
+        };
+        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = pipelines
+            .iter()
+            .zip(stats.iter_mut())
+            .map(|(p, stats)| {
+                let (work, tick) = (&work, &tick);
+                let label = format!(
+                    "{} stages, chunk {}",
+                    p.config().stages,
+                    p.config().chunk_bytes
+                );
+                Box::new(move || {
+                    (tick.borrow_mut())(&label);
+                    let run = p.run(&mut work.borrow_mut()).expect("whole blocks");
+                    let wall = run.wall_s;
+                    stats.push(run);
+                    wall
+                }) as Box<dyn FnMut() -> Seconds + '_>
+            })
+            .collect();
+        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = vec![&mut sequential];
+        refs.extend(
+            closures
+                .iter_mut()
+                .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds),
+        );
+        bench.run_interleaved(&mut refs)
+    };
+    let summaries = measurements
+        .iter()
+        .map(|m| {
+            m.summary()
+                .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+        })
+        .collect::<Result<Vec<Summary>>>()?;
+    let size = work.borrow().len();
+    let base = summaries[0].median;
+    let record = |s: &Summary, alg: &str, stages: usize| PipelineBenchRecord {
+        alg: alg.into(),
+        threads: stages,
+        stages,
+        rounds_per_stage: "34".into(),
+        size_bytes: size,
+        chunk_bytes: None,
+        median_s: s.median,
+        min_s: s.min,
+        max_s: s.max,
+        runs: s.runs,
+        mb_per_s: size as f64 / s.median / 1e6,
+        speedup: base / s.median,
+        bottleneck: "-".into(),
+        bottleneck_busy: 1.0,
+        mean_busy: 1.0,
+        mean_recv_wait: 0.0,
+        mean_send_wait: 0.0,
+        oversubscribed: crate::bench::oversubscribed(stages),
+        verified: true,
+        note: s.note().unwrap_or_default(),
+    };
+    let mut records = vec![record(&summaries[0], "blowfish-ecb", 1)];
+    let mut medians = Vec::new();
+    for ((p, s), runs) in pipelines.iter().zip(&summaries[1..]).zip(stats) {
+        // Statistics of the run whose wall time is closest to the median, warm-ups excluded.
+        let measured = &runs[runs.len() - s.runs..];
+        let st = measured
+            .iter()
+            .min_by(|a, b| {
+                (a.wall_s - s.median)
+                    .abs()
+                    .total_cmp(&(b.wall_s - s.median).abs())
+            })
+            .cloned()
+            .unwrap_or_default();
+        let mut r = record(s, "bf-pipeline", p.config().stages);
+        let compute: Vec<usize> = st
+            .stages
+            .iter()
+            .map(|x| x.rounds)
+            .filter(|&n| n > 0)
+            .collect();
+        let (lo, hi) = (compute.iter().min(), compute.iter().max());
+        r.rounds_per_stage = match (lo, hi) {
+            (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+            (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+            _ => "-".into(),
+        };
+        r.chunk_bytes = Some(p.config().chunk_bytes);
+        let frac = |f: &dyn Fn(&crate::parallel::bf_pipeline::StageStats) -> f64| {
+            let n = st.stages.len().max(1) as f64;
+            st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
+        };
+        if let Some(b) = st.bottleneck() {
+            r.bottleneck = b.name.clone();
+            r.bottleneck_busy = b.busy_s / st.wall_s.max(f64::MIN_POSITIVE);
+        }
+        r.mean_busy = st.mean_busy_fraction();
+        r.mean_recv_wait = frac(&|x| x.recv_wait_s);
+        r.mean_send_wait = frac(&|x| x.send_wait_s);
+        records.push(r);
+        medians.push(st);
+    }
+    Ok((records, medians))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sweep_verifies_and_reports_stage_statistics() {
+        let plan = PipelineBenchPlan {
+            chunks: vec![64, 4096],
+            stages: vec![36, 4],
+            size_bytes: 10_000,
+            capacity: 1,
+            seed: 1,
+            config: BenchConfig {
+                warmup_runs: 1,
+                ..BenchConfig::exact(2)
+            },
+        };
+        let mut calls = 0;
+        let (recs, stats) = run(&plan, |_, _, _| calls += 1).unwrap();
+        assert_eq!((recs.len(), stats.len(), calls), (5, 4, 15));
+        assert_eq!(recs[0].alg, "blowfish-ecb");
+        assert_eq!(recs[1].stages, 36);
+        assert_eq!(recs[1].rounds_per_stage, "1");
+        assert_eq!(recs[3].rounds_per_stage, "17");
+        assert!(stats.iter().all(|s| !s.stages.is_empty()));
+        assert!(recs.iter().all(|r| r.verified && r.size_bytes == 10_000));
+    }
+
+    #[test]
+    fn bad_plans_are_refused() {
+        let mut plan = PipelineBenchPlan {
+            chunks: vec![12],
+            stages: vec![36],
+            size_bytes: 64,
+            capacity: 1,
+            seed: 1,
+            config: BenchConfig::exact(1),
+        };
+        assert!(plan.validate().is_err());
+        plan.chunks = vec![64];
+        plan.stages = vec![2];
+        assert!(plan.validate().is_err());
+    }
+}
