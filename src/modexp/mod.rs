@@ -12,6 +12,7 @@
 //! (`mpz_powm_sec`) for secret exponents.
 pub mod bench;
 pub mod binary;
+pub mod binary_parmul;
 pub mod binary_rl;
 pub mod comb;
 pub mod crsa;
@@ -158,6 +159,7 @@ pub fn methods() -> Vec<Box<dyn ModExp>> {
         Box::new(mary_ondemand::MaryOnDemand),
         Box::new(slice::Slice),
         Box::new(sqmul_pipeline::SqMulPipeline),
+        Box::new(binary_parmul::BinaryParMul),
         Box::new(crsa::Crsa),
         Box::new(crsa::CrsaPipelined),
         Box::new(crsa::CrsaOptimized),
