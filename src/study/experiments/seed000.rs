@@ -25,7 +25,7 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 /// Key size and batch size per profile.
 fn sizes(profile: Profile) -> (u32, usize) {
     match profile {
-        Profile::Quick => (1024, 600),
+        Profile::Quick => (2048, 400),
         Profile::Full => (2048, 4000),
     }
 }
@@ -186,7 +186,7 @@ impl Experiment for Schedules {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 45.0,
+            Profile::Quick => 30.0,
             Profile::Full => 1800.0,
         }
     }
@@ -341,7 +341,7 @@ impl Experiment for ThreadScaling {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 20.0,
+            Profile::Quick => 8.0,
             Profile::Full => 600.0,
         }
     }

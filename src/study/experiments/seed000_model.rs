@@ -551,7 +551,7 @@ impl Experiment for Dse {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 5.0,
+            Profile::Quick => 2.0,
             Profile::Full => 60.0,
         }
     }

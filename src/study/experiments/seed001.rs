@@ -45,7 +45,7 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 30.0,
+            Profile::Quick => 15.0,
             Profile::Full => 600.0,
         }
     }

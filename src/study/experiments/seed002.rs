@@ -168,7 +168,7 @@ impl Experiment for Times {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 25.0,
+            Profile::Quick => 2.0,
             Profile::Full => 600.0,
         }
     }
@@ -318,7 +318,7 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 15.0,
+            Profile::Quick => 3.0,
             Profile::Full => 300.0,
         }
     }

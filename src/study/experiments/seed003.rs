@@ -41,7 +41,7 @@ struct ParallelModexp;
 
 fn sizes(profile: Profile) -> (Vec<u32>, Vec<usize>) {
     match profile {
-        Profile::Quick => (vec![1024, 2048, 4096], vec![1, 2]),
+        Profile::Quick => (vec![1024, 2048, 4096, 8192], vec![1, 2]),
         Profile::Full => (vec![1024, 2048, 4096, 8192, 16384], vec![1, 2, 3, 4]),
     }
 }
@@ -55,7 +55,7 @@ impl Experiment for ParallelModexp {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 40.0,
+            Profile::Quick => 25.0,
             Profile::Full => 3600.0,
         }
     }
@@ -149,7 +149,12 @@ impl Experiment for ParallelModexp {
                 Some(r) => {
                     let holds = r.vs_binary_pct <= paper * 2.0 / 3.0;
                     (
-                        format!("{:+.1} % ({} threads)", r.vs_binary_pct, r.threads),
+                        format!(
+                            "{:+.1} % ({} thread{})",
+                            r.vs_binary_pct,
+                            r.threads,
+                            if r.threads == 1 { "" } else { "s" }
+                        ),
                         if holds {
                             Verdict::Holds
                         } else {

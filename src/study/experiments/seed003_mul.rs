@@ -25,7 +25,7 @@ impl Experiment for Karatsuba {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 40.0,
+            Profile::Quick => 10.0,
             Profile::Full => 600.0,
         }
     }
@@ -188,7 +188,7 @@ impl Experiment for Handoff {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 10.0,
+            Profile::Quick => 2.0,
             Profile::Full => 60.0,
         }
     }

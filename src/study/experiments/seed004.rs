@@ -40,14 +40,14 @@ impl Experiment for Ciphers {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 30.0,
+            Profile::Quick => 6.0,
             Profile::Full => 600.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
         let cores = ctx.machine.logical_cores.max(1);
         let size = match ctx.profile {
-            Profile::Quick => 8 << 20,
+            Profile::Quick => 16 << 20,
             Profile::Full => 64 << 20,
         };
         let algorithms: Vec<Algorithm> = PAIRS.iter().flat_map(|(s, p, _)| [*s, *p]).collect();
