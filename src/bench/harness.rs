@@ -157,18 +157,29 @@ impl<C: Clock> Bench<C> {
     /// configurations — speedups — stay fair. Each closure times itself, as in
     /// [`Bench::run_timed`].
     pub fn run_interleaved(&self, fs: &mut [&mut dyn FnMut() -> Seconds]) -> Vec<Measurement> {
-        for f in fs.iter_mut() {
+        self.run_interleaved_by(fs.len(), |i| fs[i]())
+    }
+
+    /// [`Bench::run_interleaved`] over `n` configurations run by one closure: `f(i)` makes one
+    /// run of configuration `i` and returns the seconds its measured region took. One closure
+    /// can then update per-configuration state directly (`outcomes[i]`), without boxing.
+    pub fn run_interleaved_by(
+        &self,
+        n: usize,
+        mut f: impl FnMut(usize) -> Seconds,
+    ) -> Vec<Measurement> {
+        for i in 0..n {
             for _ in 0..self.config.warmup_runs {
-                black_box(f());
+                black_box(f(i));
             }
         }
-        let mut samples: Vec<Vec<Seconds>> = vec![Vec::new(); fs.len()];
-        let mut measured = vec![0.0; fs.len()];
+        let mut samples: Vec<Vec<Seconds>> = vec![Vec::new(); n];
+        let mut measured = vec![0.0; n];
         loop {
             let mut ran = false;
-            for (i, f) in fs.iter_mut().enumerate() {
+            for i in 0..n {
                 if self.wants_more(samples[i].len(), measured[i]) {
-                    let took = f();
+                    let took = f(i);
                     measured[i] += took;
                     samples[i].push(took);
                     ran = true;

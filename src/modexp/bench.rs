@@ -216,33 +216,18 @@ pub fn run_with_meter(
             outcomes.push(o);
         }
         let mut tallies = vec![EnergyTally::default(); configs.len()];
-        let shared_meter = std::cell::RefCell::new(&mut *meter);
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = configs
-            .iter()
-            .zip(tallies.iter_mut())
-            .map(|((meth, params), tally)| {
-                let (b, e, m) = (&b, &e, &m);
-                let meter = &shared_meter;
-                Box::new(move || {
-                    let (took, energy) = meter.borrow_mut().measure(|| {
-                        let started = Instant::now();
-                        let o = pow_mod(*meth, b, e, m, params);
-                        let took = started.elapsed().as_secs_f64();
-                        std::hint::black_box(o.ok());
-                        took
-                    });
-                    tally.push(energy);
-                    took
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
-            .iter_mut()
-            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
-            .collect();
-        let measurements = bench.run_interleaved(&mut refs);
-        drop(refs);
-        drop(closures);
+        let measurements = bench.run_interleaved_by(configs.len(), |i| {
+            let (meth, params) = &configs[i];
+            let (took, energy) = meter.measure(|| {
+                let started = Instant::now();
+                let o = pow_mod(*meth, &b, &e, &m, params);
+                let took = started.elapsed().as_secs_f64();
+                std::hint::black_box(o.ok());
+                took
+            });
+            tallies[i].push(energy);
+            took
+        });
         let summaries = measurements
             .iter()
             .map(|m| {

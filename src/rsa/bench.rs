@@ -246,48 +246,30 @@ pub fn run_with_meter(
         global_warmup(transform, &prepared.inputs);
     }
     let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
-    let progress = std::cell::RefCell::new((0usize, progress));
+    let mut progress = progress;
+    let mut done = 0usize;
+    let labels: Vec<String> = executors
+        .iter()
+        .map(|e| format!("{} thr {}", e.threads(), e.spec()))
+        .collect();
     // Per configuration: did every batch match SeRSA, the last batch's thread statistics, and
     // the energy of every batch (warm-ups first).
     let mut outcomes: Vec<(bool, RunStats, EnergyTally)> =
         vec![(true, RunStats::default(), EnergyTally::default()); configs.len()];
-    let meter = std::cell::RefCell::new(meter);
-    let measurements = {
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = executors
-            .iter()
-            .zip(outcomes.iter_mut())
-            .map(|(executor, outcome)| {
-                let label = format!("{} thr {}", executor.threads(), executor.spec());
-                let progress = &progress;
-                let prepared = &prepared;
-                let meter = &meter;
-                Box::new(move || {
-                    {
-                        let mut p = progress.borrow_mut();
-                        let done = p.0;
-                        (p.1)(done, expected_runs.max(done + 1), &label);
-                        p.0 += 1;
-                    }
-                    let ((output, stats, elapsed), energy) = meter.borrow_mut().measure(|| {
-                        let started = Instant::now();
-                        let (output, stats) =
-                            batch::parallel(executor, transform, &prepared.inputs);
-                        (output, stats, started.elapsed().as_secs_f64())
-                    });
-                    outcome.0 &= output == prepared.expected;
-                    outcome.1 = stats;
-                    outcome.2.push(energy);
-                    elapsed
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
-            .iter_mut()
-            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
-            .collect();
-        bench.run_interleaved(&mut refs)
-    };
-    let (done, mut progress) = progress.into_inner();
+    let measurements = bench.run_interleaved_by(configs.len(), |i| {
+        progress(done, expected_runs.max(done + 1), &labels[i]);
+        done += 1;
+        let ((output, stats, elapsed), energy) = meter.measure(|| {
+            let started = Instant::now();
+            let (output, stats) = batch::parallel(&executors[i], transform, &prepared.inputs);
+            (output, stats, started.elapsed().as_secs_f64())
+        });
+        let outcome = &mut outcomes[i];
+        outcome.0 &= output == prepared.expected;
+        outcome.1 = stats;
+        outcome.2.push(energy);
+        elapsed
+    });
     progress(done, done, "done");
     let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
     let batch_bytes = (plan.messages * (key.public().bits() as usize).div_ceil(8)) as f64;

@@ -216,31 +216,15 @@ pub fn run_with_meter(
             }
         }
         let mut tallies = vec![EnergyTally::default(); names.len()];
-        let shared_meter = std::cell::RefCell::new(&mut *meter);
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = names
-            .iter()
-            .zip(tallies.iter_mut())
-            .map(|(n, tally)| {
-                let op = &op;
-                let meter = &shared_meter;
-                Box::new(move || {
-                    let (took, energy) = meter.borrow_mut().measure(|| {
-                        let started = Instant::now();
-                        std::hint::black_box(op(n));
-                        started.elapsed().as_secs_f64()
-                    });
-                    tally.push(energy);
-                    took
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
-            .iter_mut()
-            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
-            .collect();
-        let ms = bench.run_interleaved(&mut refs);
-        drop(refs);
-        drop(closures);
+        let ms = bench.run_interleaved_by(names.len(), |i| {
+            let (took, energy) = meter.measure(|| {
+                let started = Instant::now();
+                std::hint::black_box(op(&names[i]));
+                started.elapsed().as_secs_f64()
+            });
+            tallies[i].push(energy);
+            took
+        });
         let openssl = (openssl_seconds > 0)
             .then(|| openssl_sign_seconds(b, openssl_seconds))
             .flatten();
