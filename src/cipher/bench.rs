@@ -270,42 +270,27 @@ pub fn run(
     let tsc = Tsc::detect();
     let bench = Bench::new(plan.config)?;
     let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
-    let progress = RefCell::new((0usize, progress));
+    let mut progress = progress;
+    let mut done = 0usize;
+    let labels: Vec<String> = configs
+        .iter()
+        .map(|c| format!("{} x{}", c.0, c.1))
+        .collect();
     let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-    let measurements = {
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = configs
-            .iter()
-            .zip(ticks.iter_mut())
-            .map(|(&c, ticks)| {
-                let (m, work, progress) = (&m, &work, &progress);
-                let label = format!("{} x{}", c.0, c.1);
-                Box::new(move || {
-                    {
-                        let mut p = progress.borrow_mut();
-                        let done = p.0;
-                        (p.1)(done, expected_runs.max(done + 1), &label);
-                        p.0 += 1;
-                    }
-                    let mut buf = work.borrow_mut();
-                    let t0 = tsc.map(|t| t.now());
-                    let started = Instant::now();
-                    let ok = transform(m, plan, c, &mut buf, false).is_ok();
-                    let elapsed = started.elapsed().as_secs_f64();
-                    if let (Some(t), Some(t0)) = (tsc, t0) {
-                        ticks.push(t.now().wrapping_sub(t0));
-                    }
-                    debug_assert!(ok, "checked in the verification pass");
-                    elapsed
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
-            .iter_mut()
-            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
-            .collect();
-        bench.run_interleaved(&mut refs)
-    };
-    let (done, mut progress) = progress.into_inner();
+    let measurements = bench.run_interleaved_by(configs.len(), |i| {
+        progress(done, expected_runs.max(done + 1), &labels[i]);
+        done += 1;
+        let mut buf = work.borrow_mut();
+        let t0 = tsc.map(|t| t.now());
+        let started = Instant::now();
+        let ok = transform(&m, plan, configs[i], &mut buf, false).is_ok();
+        let elapsed = started.elapsed().as_secs_f64();
+        if let (Some(t), Some(t0)) = (tsc, t0) {
+            ticks[i].push(t.now().wrapping_sub(t0));
+        }
+        debug_assert!(ok, "checked in the verification pass");
+        elapsed
+    });
     progress(done, done, "done");
     let summaries = measurements
         .iter()

@@ -12,7 +12,6 @@ use crate::error::{Error, Result};
 use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
 use std::time::Instant;
 
 /// What to sweep.
@@ -147,53 +146,44 @@ pub fn run(
             )));
         }
     }
-    let work = RefCell::new(input);
+    let mut work = input;
     let bench = Bench::new(plan.config)?;
     let total = (configs.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
-    let count = RefCell::new(0usize);
-    let mut tick = |label: &str| {
-        let mut c = count.borrow_mut();
-        progress(*c, total.max(*c + 1), label);
-        *c += 1;
-    };
-    let tick = RefCell::new(&mut tick);
+    let mut done = 0usize;
+    let labels: Vec<String> = pipelines
+        .iter()
+        .map(|p| {
+            format!(
+                "{} stages, chunk {}",
+                p.config().stages,
+                p.config().chunk_bytes
+            )
+        })
+        .collect();
     let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); configs.len()];
-    let measurements = {
-        let mut sequential = || {
-            (tick.borrow_mut())("sequential");
-            let mut buf = work.borrow_mut();
+    // Run 0 is sequential Blowfish (encrypt then decrypt); run i > 0 is pipeline i − 1.
+    let measurements = bench.run_interleaved_by(1 + pipelines.len(), |i| {
+        let label = if i == 0 {
+            "sequential"
+        } else {
+            labels[i - 1].as_str()
+        };
+        progress(done, total.max(done + 1), label);
+        done += 1;
+        if i == 0 {
             let t = Instant::now();
-            let ok = bf.encrypt_blocks(&mut buf).and(bf.decrypt_blocks(&mut buf));
+            let ok = bf
+                .encrypt_blocks(&mut work)
+                .and(bf.decrypt_blocks(&mut work));
             debug_assert!(ok.is_ok());
             t.elapsed().as_secs_f64()
-        };
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = pipelines
-            .iter()
-            .zip(stats.iter_mut())
-            .map(|(p, stats)| {
-                let (work, tick) = (&work, &tick);
-                let label = format!(
-                    "{} stages, chunk {}",
-                    p.config().stages,
-                    p.config().chunk_bytes
-                );
-                Box::new(move || {
-                    (tick.borrow_mut())(&label);
-                    let run = p.run(&mut work.borrow_mut()).expect("whole blocks");
-                    let wall = run.wall_s;
-                    stats.push(run);
-                    wall
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = vec![&mut sequential];
-        refs.extend(
-            closures
-                .iter_mut()
-                .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds),
-        );
-        bench.run_interleaved(&mut refs)
-    };
+        } else {
+            let run = pipelines[i - 1].run(&mut work).expect("whole blocks");
+            let wall = run.wall_s;
+            stats[i - 1].push(run);
+            wall
+        }
+    });
     let summaries = measurements
         .iter()
         .map(|m| {
@@ -201,7 +191,7 @@ pub fn run(
                 .ok_or_else(|| Error::InvalidParameter("no samples".into()))
         })
         .collect::<Result<Vec<Summary>>>()?;
-    let size = work.borrow().len();
+    let size = work.len();
     let base = summaries[0].median;
     let record = |s: &Summary, alg: &str, stages: usize| PipelineBenchRecord {
         alg: alg.into(),
