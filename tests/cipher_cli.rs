@@ -2,15 +2,11 @@
 //! every algorithm with the study warning after success, and every bad input of the issue
 //! answered by one `error:` line, the right exit status (2 for usage), no panic and no
 //! output file (nor a temporary one) left behind.
+use common::parcrypt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn parcrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parcrypt"))
-        .args(args)
-        .output()
-        .expect("run parcrypt")
-}
+mod common;
 
 const KEY: &str = "00112233445566778899aabbccddeeff";
 const IV: &str = "0102030405060708";
@@ -59,12 +55,7 @@ impl Dir {
 
 /// A failed run: exit `code`, one `error:` line containing `needle`, no panic, no output.
 fn assert_error(d: &Dir, out: &Output, code: i32, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "one line expected: {stderr}");
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains(needle), "'{needle}' not in: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    common::assert_one_line_error(out, code, needle);
     assert_eq!(
         d.files(),
         ["blocks", "odd", "plain"],

@@ -1,32 +1,18 @@
 //! End-to-end tests of the `parcrypt` command: round trips, and every bad input the
 //! foundation issue lists answered by one line on stderr, the right exit status, no panic and
 //! no output file.
+use common::parcrypt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn parcrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parcrypt"))
-        .args(args)
-        .output()
-        .expect("run parcrypt")
-}
+mod common;
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// Asserts a failed run: exit `code`, exactly one line on stderr containing `needle`, no panic.
 fn assert_error(out: &Output, code: i32, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "one line expected, got: {stderr}"
-    );
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains(needle), "'{needle}' not in: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
+    common::assert_one_line_error(out, code, needle);
 }
 
 struct Fixture {

@@ -1,20 +1,12 @@
 //! `parcrypt modexp`, `bench modexp` and `bench rsa-private` from the outside: results, listing
 //! and every bad input of the issue (one line on stderr, exit 2, no panic).
-use std::process::{Command, Output};
+use common::parcrypt;
+use std::process::Output;
 
-fn parcrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parcrypt"))
-        .args(args)
-        .output()
-        .expect("run parcrypt")
-}
+mod common;
 
 fn assert_usage_error(out: &Output, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "stderr: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains(needle), "'{needle}' not in {stderr}");
-    assert!(!stderr.contains("panicked"));
+    common::assert_one_line_error(out, 2, needle);
 }
 
 #[test]

@@ -1,30 +1,15 @@
 //! End-to-end tests of `parcrypt mul`, `parcrypt bench mul` and `parcrypt bench handoff`:
 //! correct products from every method, every bad input answered by one `error:` line on
 //! stderr with exit status 2 and no panic, and the JSON files' shape.
+use common::parcrypt;
 use rug::Integer;
-use std::process::{Command, Output};
+use std::process::Output;
 
-fn parcrypt(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_parcrypt"))
-        .args(args)
-        .output()
-        .expect("run parcrypt")
-}
+mod common;
 
 /// Asserts a usage error: exit 2, exactly one line on stderr containing `needle`, no panic.
 fn assert_usage_error(args: &[&str], needle: &str) {
-    let out = parcrypt(args);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-    assert_eq!(
-        stderr.lines().count(),
-        1,
-        "{args:?}: one line expected: {stderr}"
-    );
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    assert!(stderr.contains(needle), "'{needle}' not in: {stderr}");
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(out.stdout.is_empty(), "{args:?}: nothing on stdout");
+    common::assert_one_line_error(&parcrypt(args), 2, needle);
 }
 
 fn stdout(out: &Output) -> String {

@@ -2,6 +2,7 @@
 //! seed 000's Tables 4-7 reproduced through the command line, the RAPL meter on a fake
 //! powercap tree, `auto` falling back to the model here, and every bad input answered by one
 //! `error:` line and the right exit status.
+mod common;
 use parcrypt::energy::seed000;
 use serde_json::Value;
 use std::path::Path;
@@ -31,14 +32,7 @@ fn stdout_json(out: &Output) -> Value {
 
 /// Exit `code`, one `error:` line on stderr containing `needle`, no panic.
 fn assert_error(out: &Output, code: i32, needle: &str) {
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stderr: {stderr}");
-    assert_eq!(stderr.lines().count(), 1, "one line expected: {stderr}");
-    assert!(
-        stderr.starts_with("error: ") && stderr.contains(needle),
-        "'{needle}' not in: {stderr}"
-    );
-    assert!(!stderr.contains("panicked"));
+    common::assert_one_line_error(out, code, needle);
 }
 
 fn preset_of(processor: &str) -> &'static str {

@@ -1,13 +1,8 @@
 //! `parcrypt study` end to end on the fastest seed: the files it promises, an HTML report that
 //! is self-contained with a chart in every experiment, resuming, and bad input.
-use std::process::Command;
+use common::parcrypt;
 
-fn parcrypt(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_parcrypt"))
-        .args(args)
-        .output()
-        .expect("run parcrypt")
-}
+mod common;
 
 /// No scripts, no external resources: everything the page shows is inline.
 fn assert_self_contained(html: &str) {
