@@ -4,34 +4,18 @@
 //!
 //! Without `openssl` on PATH the tests print a notice and pass, except under `CI=true`, where a
 //! missing `openssl` is a failure.
+mod common;
 use parcrypt::cipher::modes::{self, Padding};
 use parcrypt::cipher::{Blowfish, Rc4};
 use rand::{Rng, RngCore, SeedableRng};
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 
 const PROVIDERS: &str = "-provider legacy -provider default";
 
-/// Whether the tests can run; panics under CI when `openssl` is missing.
+/// Whether the tests can run; fails under CI when `openssl` is missing.
 fn have_openssl() -> bool {
-    let found = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !found {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but the `openssl` binary is missing: install OpenSSL");
-        }
-        static NOTICE: std::sync::Once = std::sync::Once::new();
-        NOTICE.call_once(|| {
-            let _ = writeln!(
-                std::io::stderr(),
-                "notice: `openssl` not found on PATH; OpenSSL cipher interoperability tests skipped"
-            );
-        });
-    }
-    found
+    common::have_openssl("OpenSSL cipher interoperability")
 }
 
 /// `openssl enc <args> -in IN -out OUT` in `dir`; returns OUT's bytes (panics on failure).

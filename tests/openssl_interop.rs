@@ -4,11 +4,11 @@
 //!
 //! Without `openssl` on PATH the tests print a notice and pass, except under `CI=true`, where a
 //! missing `openssl` is a failure.
+mod common;
 use parcrypt::rsa::pem::{self, KeyFile, KeyFormat};
 use parcrypt::rsa::{RsaPrivateKey, oaep};
 use rand::SeedableRng;
 use rug::Integer;
-use std::io::Write;
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
@@ -17,26 +17,9 @@ use std::sync::OnceLock;
 const OAEP: &str = "-pkeyopt rsa_padding_mode:oaep -pkeyopt rsa_oaep_md:sha256 \
                     -pkeyopt rsa_mgf1_md:sha256";
 
-/// Whether the tests can run; panics under CI when `openssl` is missing.
+/// Whether the tests can run; fails under CI when `openssl` is missing.
 fn have_openssl() -> bool {
-    let found = Command::new("openssl")
-        .arg("version")
-        .output()
-        .is_ok_and(|out| out.status.success());
-    if !found {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but the `openssl` binary is missing: install OpenSSL");
-        }
-        // Straight to stderr (not `eprintln!`, which the test harness captures), once.
-        static NOTICE: std::sync::Once = std::sync::Once::new();
-        NOTICE.call_once(|| {
-            let _ = writeln!(
-                std::io::stderr(),
-                "notice: `openssl` not found on PATH; OpenSSL interoperability tests skipped"
-            );
-        });
-    }
-    found
+    common::have_openssl("OpenSSL interoperability")
 }
 
 /// Runs `openssl <args>` (split at whitespace) in `dir`; panics with its stderr on failure and
