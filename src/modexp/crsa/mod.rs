@@ -121,27 +121,52 @@ fn one_block(
     })
 }
 
-impl ModExp for Crsa {
-    fn name(&self) -> &'static str {
-        "crsa"
-    }
+/// The three CRSA strategies differ only in name, description and machine: one
+/// [`ModExp`] impl each, from one body.
+macro_rules! crsa_strategy {
+    ($ty:ty, $name:literal, $describe:literal, $machine:path) => {
+        impl ModExp for $ty {
+            fn name(&self) -> &'static str {
+                $name
+            }
 
-    fn describe(&self) -> &'static str {
-        "CRSA: 8·Nc PEs on a hypercube + coordinator, values only along edges (seed 002)"
-    }
+            fn describe(&self) -> &'static str {
+                $describe
+            }
 
-    fn is_parallel(&self) -> bool {
-        true
-    }
+            fn is_parallel(&self) -> bool {
+                true
+            }
 
-    fn pow_mod_normalized(
-        &self,
-        base: &Integer,
-        exp: &Integer,
-        modulus: &Integer,
-        params: &Params,
-    ) -> Result<Outcome> {
-        let cubes = params.cubes.unwrap_or(DEFAULT_CUBES);
-        one_block(EngineConfig::main(cubes), base, exp, modulus)
-    }
+            fn pow_mod_normalized(
+                &self,
+                base: &Integer,
+                exp: &Integer,
+                modulus: &Integer,
+                params: &Params,
+            ) -> Result<Outcome> {
+                let cubes = params.cubes.unwrap_or(DEFAULT_CUBES);
+                one_block($machine(cubes), base, exp, modulus)
+            }
+        }
+    };
 }
+
+crsa_strategy!(
+    Crsa,
+    "crsa",
+    "CRSA: 8·Nc PEs on a hypercube + coordinator, values only along edges (seed 002)",
+    EngineConfig::main
+);
+crsa_strategy!(
+    CrsaPipelined,
+    "crsa-pipelined",
+    "pipelined CRSA: block i+1 enters while block i climbs the Nc + 3 levels (seed 002)",
+    EngineConfig::pipelined
+);
+crsa_strategy!(
+    CrsaOptimized,
+    "crsa-optimized",
+    "optimized CRSA: duplicate PEs removed, 6·Nc PEs instead of 8·Nc (seed 002)",
+    EngineConfig::optimized
+);

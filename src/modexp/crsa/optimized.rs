@@ -10,42 +10,14 @@
 //! mirror instead; when it already read the mirror, the product `v·v` becomes the squaring
 //! `v²`, so no PE does more MulMods than before and the total drops by the removed PEs' own
 //! work: 13Nc − 6 → 10Nc − 5 (Nc ≥ 2; 7 → 5 at Nc = 1), the paper's 10Nc − 5 exactly.
-use super::pipelined::EngineConfig;
 use super::schedule::schedule;
 use super::topology::Topology;
-use super::{DEFAULT_CUBES, one_block};
 use crate::error::Result;
-use crate::modexp::{ModExp, Outcome, Params};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 
 /// The optimized CRSA (Fig. 3(c)): 6·Nc PEs, one block at a time.
 pub struct CrsaOptimized;
-
-impl ModExp for CrsaOptimized {
-    fn name(&self) -> &'static str {
-        "crsa-optimized"
-    }
-
-    fn describe(&self) -> &'static str {
-        "optimized CRSA: duplicate PEs removed, 6·Nc PEs instead of 8·Nc (seed 002)"
-    }
-
-    fn is_parallel(&self) -> bool {
-        true
-    }
-
-    fn pow_mod_normalized(
-        &self,
-        base: &Integer,
-        exp: &Integer,
-        modulus: &Integer,
-        params: &Params,
-    ) -> Result<Outcome> {
-        let cubes = params.cubes.unwrap_or(DEFAULT_CUBES);
-        one_block(EngineConfig::optimized(cubes), base, exp, modulus)
-    }
-}
 
 /// Ideal speedup and efficiency of the main and optimized CRSA for one exponent, in MulMod
 /// steps (every PE its own processor), against the sequential `binary` method.

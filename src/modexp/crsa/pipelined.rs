@@ -8,11 +8,9 @@
 use super::engine::{self, BatchOutcome, EngineStats};
 use super::schedule::schedule;
 use super::topology::Topology;
-use super::{DEFAULT_CUBES, one_block};
 use crate::bench::{Bench, BenchConfig, Seconds, logical_cores};
 use crate::bignum::{random_below, random_bits};
 use crate::error::{Error, Result};
-use crate::modexp::{ModExp, Outcome, Params};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -127,31 +125,6 @@ pub fn pow_mod_batch(
 /// The pipelined CRSA (Fig. 2) as a strategy: on one block it is the main CRSA; use
 /// [`pow_mod_batch`] with [`EngineConfig::pipelined`] for streams.
 pub struct CrsaPipelined;
-
-impl ModExp for CrsaPipelined {
-    fn name(&self) -> &'static str {
-        "crsa-pipelined"
-    }
-
-    fn describe(&self) -> &'static str {
-        "pipelined CRSA: block i+1 enters while block i climbs the Nc + 3 levels (seed 002)"
-    }
-
-    fn is_parallel(&self) -> bool {
-        true
-    }
-
-    fn pow_mod_normalized(
-        &self,
-        base: &Integer,
-        exp: &Integer,
-        modulus: &Integer,
-        params: &Params,
-    ) -> Result<Outcome> {
-        let cubes = params.cubes.unwrap_or(DEFAULT_CUBES);
-        one_block(EngineConfig::pipelined(cubes), base, exp, modulus)
-    }
-}
 
 /// Main vs pipelined CRSA on one batch, measured and modelled.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
