@@ -1,8 +1,8 @@
-//! Published vectors for the sequential ciphers (../shared/vectors): Blowfish's 34 ECB, 24
-//! set-key and the chaining rows, RFC 6229's 252 RC4 rows and the classic RC4 examples; RC4A's
-//! structural cross-checks against RC4 (no published RC4A vectors exist); self-generated
-//! vectors, labelled so; and the RustCrypto `blowfish` and `rc4` crates as independent oracles.
-//! A missing vector file fails the test.
+//! Published vectors for the sequential ciphers (tests/vectors/, sources in its SOURCES.md):
+//! Blowfish's 34 ECB, 24 set-key and the chaining rows, RFC 6229's 252 RC4 rows and the classic
+//! RC4 examples; RC4A's structural cross-checks against RC4 (no published RC4A vectors exist);
+//! self-generated vectors, labelled so; and the RustCrypto `blowfish` and `rc4` crates as
+//! independent oracles. A missing vector file fails the test.
 use parcrypt::cipher::modes::{self, Padding};
 use parcrypt::cipher::{Blowfish, Rc4, Rc4a, rc4a};
 use parcrypt::parallel::parc4::Parc4;
@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 macro_rules! vectors {
     ($name:literal) => {
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/vectors/", $name)
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/vectors/", $name)
     };
 }
 
