@@ -323,6 +323,7 @@ fn openssl_decrypts_parcrypt_oaep() {
     }
 }
 
+/// (Multi-prime keys are read: tests/openssl_rsa_options.rs.)
 #[test]
 fn openssl_keys_that_are_not_plain_rsa_are_refused_clearly() {
     if !have_openssl() {
@@ -338,10 +339,6 @@ fn openssl_keys_that_are_not_plain_rsa_are_refused_clearly() {
         (
             "genpkey -algorithm RSA-PSS -pkeyopt rsa_keygen_bits:1024".to_string(),
             "PKCS#8 key is not RSA (algorithm OID 1.2.840.113549.1.1.10, RSASSA-PSS",
-        ),
-        (
-            format!("{rsa} -pkeyopt rsa_keygen_primes:3"),
-            "multi-prime keys are not supported",
         ),
         (
             format!("{rsa} -aes-128-cbc -pass pass:secret"),

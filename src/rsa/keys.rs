@@ -1,4 +1,6 @@
-//! RSA key pairs: generation, validation and the CRT parameters.
+//! RSA key pairs: generation, validation and the CRT parameters, for two primes or, as in
+//! PKCS#1 v2 (RFC 8017 §3.2), up to five.
+use super::multiprime::MultiPrimeKey;
 use super::prime::random_prime;
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
@@ -58,7 +60,23 @@ impl RsaPublicKey {
     }
 }
 
+/// The most primes a modulus of `bits` bits may have: OpenSSL's limits (`ossl_rsa_multip_cap`,
+/// at most `RSA_MAX_PRIME_NUM` = 5), so that every key parcrypt makes OpenSSL also accepts.
+/// Below 1024 bits 2, below 4096 bits 3, below 8192 bits 4, from 8192 bits 5.
+pub fn max_primes(bits: u32) -> usize {
+    match bits {
+        0..=1023 => 2,
+        1024..=4095 => 3,
+        4096..=8191 => 4,
+        _ => 5,
+    }
+}
+
 /// An RSA private key with its CRT parameters. Every secret value is wiped when dropped.
+///
+/// A multi-prime key (RFC 8017 §3.2: n = r_1·r_2·…·r_u, u >= 3) keeps p = r_1, q = r_2 and their
+/// dP, dQ and qInv as PKCS#1 writes them, and the whole prime list in a [`MultiPrimeKey`], which
+/// computes the private-key operation by CRT over every prime.
 #[derive(Clone, Debug)]
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
@@ -68,6 +86,7 @@ pub struct RsaPrivateKey {
     dp: SecretInteger,
     dq: SecretInteger,
     qinv: SecretInteger,
+    multi: Option<Box<MultiPrimeKey>>,
 }
 
 /// Checks a public exponent: odd, at least 3, below 2^256 (FIPS 186-4 bounds, lower bound relaxed
@@ -141,31 +160,68 @@ impl RsaPrivateKey {
         p: Integer,
         q: Integer,
     ) -> Result<Self> {
+        Self::from_prime_list(public, d, vec![p, q])
+    }
+
+    /// Builds a key from n, e, d and its primes r_1, r_2, … in file order (two, or up to five
+    /// for a multi-prime key), checking that they agree: the product of the primes is n, d is
+    /// in range and e·d = 1 modulo every r_i − 1. p and q are r_1 and r_2; a multi-prime key
+    /// also gets the CRT exponents and coefficients of every further prime.
+    pub fn from_prime_list(public: RsaPublicKey, d: Integer, primes: Vec<Integer>) -> Result<Self> {
         let d = SecretInteger::new(d);
-        let p = SecretInteger::new(p);
-        let q = SecretInteger::new(q);
-        if Integer::from(&*p * &*q) != public.n {
-            return Err(Error::InvalidKey("p * q does not equal the modulus".into()));
+        let primes: Vec<SecretInteger> = primes.into_iter().map(SecretInteger::new).collect();
+        if !(2..=5).contains(&primes.len()) {
+            return Err(Error::InvalidKey(format!(
+                "an RSA key has 2 to 5 primes, this one has {}",
+                primes.len()
+            )));
+        }
+        let product = SecretInteger::new(primes.iter().map(|r| &**r).product());
+        if *product != public.n {
+            let what = if primes.len() == 2 {
+                "p * q does not equal the modulus"
+            } else {
+                "the product of the primes does not equal the modulus"
+            };
+            return Err(Error::InvalidKey(what.into()));
         }
         if *d <= 1 || *d >= public.n {
             return Err(Error::InvalidKey("private exponent out of range".into()));
         }
-        let p1 = SecretInteger::new(Integer::from(&*p - 1u32));
-        let q1 = SecretInteger::new(Integer::from(&*q - 1u32));
-        let dp = SecretInteger::new(Integer::from(&*d % &*p1));
-        let dq = SecretInteger::new(Integer::from(&*d % &*q1));
-        // e * d must be 1 modulo both p-1 and q-1 (that is, modulo lambda(n)).
-        let ed_p = Integer::from(&public.e * &*dp) % &*p1;
-        let ed_q = Integer::from(&public.e * &*dq) % &*q1;
-        if ed_p != 1 || ed_q != 1 {
-            return Err(Error::InvalidKey(
-                "e * d is not 1 modulo p-1 and q-1".into(),
-            ));
+        // e * d must be 1 modulo every r_i - 1 (that is, modulo lambda(n)).
+        let mut exponents = Vec::with_capacity(primes.len());
+        for r in &primes {
+            if **r < 3 {
+                return Err(Error::InvalidKey("a prime factor is below 3".into()));
+            }
+            let r1 = SecretInteger::new(Integer::from(&**r - 1u32));
+            let dr = SecretInteger::new(Integer::from(&*d % &*r1));
+            if Integer::from(&public.e * &*dr) % &*r1 != 1 {
+                let which = if primes.len() == 2 {
+                    "p-1 and q-1"
+                } else {
+                    "every r_i - 1"
+                };
+                return Err(Error::InvalidKey(format!("e * d is not 1 modulo {which}")));
+            }
+            exponents.push(dr);
         }
+        let (p, q) = (primes[0].clone(), primes[1].clone());
         let qinv = SecretInteger::new(Integer::from(
             q.invert_ref(&p)
                 .ok_or_else(|| Error::InvalidKey("q is not invertible modulo p".into()))?,
         ));
+        let multi = if primes.len() > 2 {
+            let list = primes.iter().map(|r| (**r).clone()).collect();
+            Some(Box::new(MultiPrimeKey::from_primes(
+                list,
+                public.e.clone(),
+            )?))
+        } else {
+            None
+        };
+        let mut exponents = exponents.into_iter();
+        let (dp, dq) = (exponents.next().unwrap(), exponents.next().unwrap());
         Ok(Self {
             public,
             d,
@@ -174,7 +230,45 @@ impl RsaPrivateKey {
             dp,
             dq,
             qinv,
+            multi,
         })
+    }
+
+    /// Generates a key of exactly `bits` bits with `primes` primes and public exponent `e`:
+    /// [`Self::generate`] for two, [`MultiPrimeKey::generate_with_e`] for more. More primes
+    /// than [`max_primes`] allows for `bits` is an [`Error::InvalidParameter`].
+    pub fn generate_multi<R: RngCore + ?Sized>(
+        bits: u32,
+        primes: usize,
+        e: &Integer,
+        rng: &mut R,
+    ) -> Result<Self> {
+        let cap = max_primes(bits);
+        if !(2..=cap).contains(&primes) {
+            return Err(Error::InvalidParameter(format!(
+                "a {bits}-bit key takes 2 to {cap} primes (OpenSSL's limit for that size: 2 below \
+                 1024 bits, 3 below 4096, 4 below 8192, 5 from 8192), got {primes}"
+            )));
+        }
+        if primes == 2 {
+            return Self::generate(bits, e, rng);
+        }
+        if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) {
+            return Err(Error::InvalidParameter(format!(
+                "modulus size must be in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS} bits, got {bits}"
+            )));
+        }
+        check_public_exponent(e).map_err(Error::KeyGeneration)?;
+        loop {
+            let multi = MultiPrimeKey::generate_with_e(bits, primes, e, rng)?;
+            // FIPS 186-4's bound for two primes, kept here: d > 2^(bits/2).
+            if multi.d().significant_bits() <= bits / 2 {
+                continue;
+            }
+            let public = RsaPublicKey::new(multi.n().clone(), e.clone())?;
+            let list = (0..primes).map(|i| multi.prime(i).clone()).collect();
+            return Self::from_prime_list(public, multi.d().clone(), list);
+        }
     }
 
     /// The public half of the key.
@@ -210,6 +304,28 @@ impl RsaPrivateKey {
     /// q^-1 mod p.
     pub fn qinv(&self) -> &Integer {
         &self.qinv
+    }
+
+    /// How many primes the modulus has (2, or 3 to 5 for a multi-prime key).
+    pub fn prime_count(&self) -> usize {
+        self.multi.as_ref().map_or(2, |m| m.prime_count())
+    }
+
+    /// The whole key as a [`MultiPrimeKey`] (CRT over every prime), for a key of three primes
+    /// or more; `None` for a two-prime key.
+    pub fn multi_prime(&self) -> Option<&MultiPrimeKey> {
+        self.multi.as_deref()
+    }
+
+    /// The primes after p and q with their CRT exponent d_i = d mod (r_i − 1) and coefficient
+    /// t_i = (r_1·…·r_(i−1))⁻¹ mod r_i: PKCS#1's `OtherPrimeInfos`, empty for two primes.
+    pub fn other_primes(&self) -> Vec<(&Integer, &Integer, &Integer)> {
+        match &self.multi {
+            None => Vec::new(),
+            Some(m) => (2..m.prime_count())
+                .map(|i| (m.prime(i), m.exponent(i), m.coefficient(i)))
+                .collect(),
+        }
     }
 }
 
@@ -270,5 +386,69 @@ mod tests {
         )
         .unwrap_err();
         assert!(err.to_string().contains("e * d"), "{err}");
+    }
+
+    #[test]
+    fn prime_limits_are_openssls() {
+        for (bits, cap) in [
+            (512, 2),
+            (1023, 2),
+            (1024, 3),
+            (4095, 3),
+            (4096, 4),
+            (8191, 4),
+        ] {
+            assert_eq!(max_primes(bits), cap, "{bits}");
+        }
+        assert_eq!(max_primes(8192), 5);
+        assert_eq!(max_primes(16384), 5);
+        let e = Integer::from(DEFAULT_E);
+        for (bits, primes) in [(1024, 4), (2048, 4), (512, 3), (4096, 5), (2048, 1)] {
+            let err = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng()).unwrap_err();
+            assert!(matches!(err, Error::InvalidParameter(_)), "{err}");
+            assert!(err.to_string().contains("OpenSSL's limit"), "{err}");
+        }
+    }
+
+    #[test]
+    fn multi_prime_keys_are_consistent() {
+        let e = Integer::from(DEFAULT_E);
+        let key = RsaPrivateKey::generate_multi(1536, 3, &e, &mut rng()).unwrap();
+        assert_eq!(key.public().bits(), 1536);
+        assert_eq!(key.prime_count(), 3);
+        let others = key.other_primes();
+        assert_eq!(others.len(), 1);
+        let (r, d_r, t) = others[0];
+        let pq = Integer::from(key.p() * key.q());
+        assert_eq!(Integer::from(&pq * r), *key.public().n());
+        assert_eq!(*d_r, key.d() % Integer::from(r - 1u32));
+        assert_eq!(Integer::from(&pq * t) % r, 1);
+        assert_eq!(Integer::from(key.qinv() * key.q()) % key.p(), 1);
+        // Rebuilt from its parts, and refused when they disagree.
+        let primes = vec![key.p().clone(), key.q().clone(), r.clone()];
+        let again =
+            RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), primes.clone())
+                .unwrap();
+        assert_eq!(again.other_primes(), key.other_primes());
+        let wrong_d = Integer::from(key.d() + 2u32);
+        let err = RsaPrivateKey::from_prime_list(key.public().clone(), wrong_d, primes.clone())
+            .unwrap_err();
+        assert!(err.to_string().contains("every r_i - 1"), "{err}");
+        let err = RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), {
+            let mut p = primes.clone();
+            p.push(Integer::from(3));
+            p
+        })
+        .unwrap_err();
+        assert!(err.to_string().contains("product of the primes"), "{err}");
+        let err = RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), vec![pq])
+            .unwrap_err();
+        assert!(err.to_string().contains("2 to 5 primes"), "{err}");
+        assert_eq!(
+            RsaPrivateKey::generate(512, &e, &mut rng())
+                .unwrap()
+                .prime_count(),
+            2
+        );
     }
 }

@@ -1,12 +1,13 @@
-//! Multi-prime RSA (RFC 8017 §3.2, §5.1.2): n = r_1·r_2·…·r_u with u = 3 or 4 primes, and the
+//! Multi-prime RSA (RFC 8017 §3.2, §5.1.2): n = r_1·r_2·…·r_u with u = 3 to 5 primes, and the
 //! private-key operation with one thread per prime — the latency split that needs no
 //! cooperation between threads until the final recombination.
 //!
 //! Each m_i = c^(d_i) mod r_i is independent; RFC 8017's recombination then folds them in
 //! order: m = m_2 + q·((m_1 − m_2)·qInv mod p), and for i ≥ 3, with R = r_1···r_(i−1):
-//! m = m + R·((m_i − m)·t_i mod r_i). Keys exist for study and benchmarks; they are not written
-//! to files (OpenSSL reads multi-prime PKCS#1 keys, but parcrypt's PEM layer refuses them).
-use super::keys::{DEFAULT_E, MIN_MODULUS_BITS, check_public_exponent};
+//! m = m + R·((m_i − m)·t_i mod r_i). An [`crate::rsa::RsaPrivateKey`] of three or more primes
+//! (read from a PKCS#1 v2 or PKCS#8 file, or made by `rsa keygen --primes`) holds one of these
+//! and decrypts through it.
+use super::keys::{DEFAULT_E, MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
 use super::prime::{random_prime, random_prime_in};
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
@@ -29,12 +30,12 @@ pub struct MultiPrimeKey {
 }
 
 impl MultiPrimeKey {
-    /// Generates a `bits`-bit key with `primes` (2..=4) primes and e = 65537.
+    /// Generates a `bits`-bit key with `primes` (2..=5) primes and e = 65537.
     pub fn generate<R: RngCore + ?Sized>(bits: u32, primes: usize, rng: &mut R) -> Result<Self> {
         Self::generate_with_e(bits, primes, &Integer::from(DEFAULT_E), rng)
     }
 
-    /// Generates a `bits`-bit key with `primes` (2..=4) primes and public exponent `e`.
+    /// Generates a `bits`-bit key with `primes` (2..=5) primes and public exponent `e`.
     ///
     /// The first u − 1 primes have bits/u bits (two top bits set); the last is drawn from the
     /// range that makes n exactly `bits` bits long.
@@ -44,14 +45,14 @@ impl MultiPrimeKey {
         e: &Integer,
         rng: &mut R,
     ) -> Result<Self> {
-        if !(2..=4).contains(&primes) {
+        if !(2..=5).contains(&primes) {
             return Err(Error::InvalidParameter(format!(
-                "multi-prime RSA takes 2 to 4 primes, got {primes}"
+                "multi-prime RSA takes 2 to 5 primes, got {primes}"
             )));
         }
-        if bits < MIN_MODULUS_BITS || bits % 64 != 0 {
+        if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) {
             return Err(Error::InvalidParameter(format!(
-                "modulus size must be a multiple of 64 bits, at least {MIN_MODULUS_BITS}, got {bits}"
+                "modulus size must be in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS} bits, got {bits}"
             )));
         }
         check_public_exponent(e).map_err(Error::KeyGeneration)?;
@@ -134,6 +135,23 @@ impl MultiPrimeKey {
         self.primes.len()
     }
 
+    /// The prime r_(i+1) (0-based `i`, in the key's order).
+    pub fn prime(&self, i: usize) -> &Integer {
+        &self.primes[i]
+    }
+
+    /// Its CRT exponent d mod (r_(i+1) − 1).
+    pub fn exponent(&self, i: usize) -> &Integer {
+        &self.exponents[i]
+    }
+
+    /// Its CRT coefficient (r_1·…·r_i)⁻¹ mod r_(i+1) for `i` >= 1: for `i` >= 2 PKCS#1's t_i
+    /// of `OtherPrimeInfo`; for `i` = 1, r_1⁻¹ mod r_2 (not PKCS#1's qInv, which is r_2⁻¹ mod
+    /// r_1); 1 for `i` = 0.
+    pub fn coefficient(&self, i: usize) -> &Integer {
+        &self.coefficients[i]
+    }
+
     /// c^e mod n.
     pub fn encrypt(&self, m: &Integer) -> Integer {
         Integer::from(m.pow_mod_ref(&self.e, &self.n).expect("e > 0"))
@@ -212,8 +230,11 @@ mod tests {
     #[test]
     fn bad_parameters_are_refused() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(22);
-        assert!(MultiPrimeKey::generate(1024, 5, &mut rng).is_err());
+        assert!(MultiPrimeKey::generate(1024, 6, &mut rng).is_err());
         assert!(MultiPrimeKey::generate(1024, 1, &mut rng).is_err());
-        assert!(MultiPrimeKey::generate(1000, 3, &mut rng).is_err());
+        assert!(MultiPrimeKey::generate(500, 3, &mut rng).is_err());
+        // Any size in range, not only multiples of 64 (OpenSSL makes such keys too).
+        let key = MultiPrimeKey::generate(1000, 3, &mut rng).unwrap();
+        assert_eq!(key.n().significant_bits(), 1000);
     }
 }

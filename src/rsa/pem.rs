@@ -1,18 +1,18 @@
-//! RSA key files as OpenSSL writes and reads them: PKCS#8, PKCS#1 and SPKI, in PEM or DER.
+//! RSA key files as OpenSSL reads them: PKCS#8, PKCS#1 (two-prime and multi-prime) and SPKI,
+//! in PEM ([`super::armor`]) or DER; writing them is [`super::encode`], re-exported here.
 //!
 //! All ASN.1 goes through RustCrypto's `pkcs1`, `pkcs8` and `spki` crates; this file maps their
 //! structures to parcrypt's keys and their failures to one-line [`Error::InvalidKey`] messages.
-//! Secret encodings are returned in [`Zeroizing`] buffers and wiped when dropped.
+//! Decoded secrets are kept in [`Zeroizing`] buffers and wiped when dropped.
+pub use super::encode::{
+    private_key_to_der, private_key_to_pem, public_key_to_der, public_key_to_pem,
+};
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use crate::bignum::{SecretInteger, from_be_bytes};
 use crate::error::{Error, Result};
-use pkcs8::der::asn1::{AnyRef, BitStringRef, ObjectIdentifier, OctetStringRef, UintRef};
-use pkcs8::der::pem::LineEnding;
-use pkcs8::der::{self, Decode, Document, ErrorKind, Reader, SecretDocument, SliceReader};
+use pkcs8::der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef, UintRef};
+use pkcs8::der::{Decode, ErrorKind, Reader, SliceReader};
 use pkcs8::{AlgorithmIdentifierRef, PrivateKeyInfo, SubjectPublicKeyInfoRef};
-use rug::Integer;
-use rug::integer::Order;
-use zeroize::Zeroizing;
 
 /// The `rsaEncryption` algorithm OID (PKCS#1), the only key algorithm accepted.
 pub const RSA_ENCRYPTION_OID: ObjectIdentifier =
@@ -73,115 +73,15 @@ impl KeyFile {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Export
-
-/// The private key as DER: PKCS#8 `PrivateKeyInfo` or PKCS#1 `RSAPrivateKey`.
-pub fn private_key_to_der(key: &RsaPrivateKey, format: KeyFormat) -> Result<Zeroizing<Vec<u8>>> {
-    Ok(private_document(key, format)?.to_bytes())
-}
-
-/// The private key as PEM ("PRIVATE KEY" or "RSA PRIVATE KEY"), with LF line endings.
-pub fn private_key_to_pem(key: &RsaPrivateKey, format: KeyFormat) -> Result<Zeroizing<String>> {
-    let label = match format {
-        KeyFormat::Pkcs8 => LABEL_PKCS8,
-        KeyFormat::Pkcs1 => LABEL_PKCS1_PRIVATE,
-    };
-    private_document(key, format)?
-        .to_pem(label, LineEnding::LF)
-        .map_err(encode_error)
-}
-
-/// The public key as DER: X.509 `SubjectPublicKeyInfo` or PKCS#1 `RSAPublicKey`.
-pub fn public_key_to_der(key: &RsaPublicKey, format: KeyFormat) -> Result<Vec<u8>> {
-    Ok(public_document(key, format)?.into_vec())
-}
-
-/// The public key as PEM ("PUBLIC KEY" or "RSA PUBLIC KEY"), with LF line endings.
-pub fn public_key_to_pem(key: &RsaPublicKey, format: KeyFormat) -> Result<String> {
-    let label = match format {
-        KeyFormat::Pkcs8 => LABEL_SPKI,
-        KeyFormat::Pkcs1 => LABEL_PKCS1_PUBLIC,
-    };
-    public_document(key, format)?
-        .to_pem(label, LineEnding::LF)
-        .map_err(encode_error)
-}
-
-fn private_document(key: &RsaPrivateKey, format: KeyFormat) -> Result<SecretDocument> {
-    let secret = |x: &Integer| Zeroizing::new(x.to_digits::<u8>(Order::Msf));
-    let (n, e) = (secret(key.public().n()), secret(key.public().e()));
-    let (d, p, q) = (secret(key.d()), secret(key.p()), secret(key.q()));
-    let (dp, dq, qinv) = (secret(key.dp()), secret(key.dq()), secret(key.qinv()));
-    let pkcs1 = pkcs1::RsaPrivateKey {
-        modulus: uint(&n)?,
-        public_exponent: uint(&e)?,
-        private_exponent: uint(&d)?,
-        prime1: uint(&p)?,
-        prime2: uint(&q)?,
-        exponent1: uint(&dp)?,
-        exponent2: uint(&dq)?,
-        coefficient: uint(&qinv)?,
-        other_prime_infos: None,
-    };
-    let pkcs1 = SecretDocument::encode_msg(&pkcs1).map_err(encode_error)?;
-    match format {
-        KeyFormat::Pkcs1 => Ok(pkcs1),
-        KeyFormat::Pkcs8 => {
-            let info = PrivateKeyInfo::new(rsa_algorithm(), pkcs1.as_bytes());
-            SecretDocument::encode_msg(&info).map_err(encode_error)
-        }
-    }
-}
-
-fn public_document(key: &RsaPublicKey, format: KeyFormat) -> Result<Document> {
-    let (n, e) = (
-        key.n().to_digits::<u8>(Order::Msf),
-        key.e().to_digits::<u8>(Order::Msf),
-    );
-    let pkcs1 = pkcs1::RsaPublicKey {
-        modulus: uint(&n)?,
-        public_exponent: uint(&e)?,
-    };
-    let pkcs1 = Document::encode_msg(&pkcs1).map_err(encode_error)?;
-    match format {
-        KeyFormat::Pkcs1 => Ok(pkcs1),
-        KeyFormat::Pkcs8 => {
-            let spki = SubjectPublicKeyInfoRef {
-                algorithm: rsa_algorithm(),
-                subject_public_key: BitStringRef::from_bytes(pkcs1.as_bytes())
-                    .map_err(encode_error)?,
-            };
-            Document::encode_msg(&spki).map_err(encode_error)
-        }
-    }
-}
-
-/// `rsaEncryption` with NULL parameters, as RFC 8017 A.1 and OpenSSL write it.
-fn rsa_algorithm() -> AlgorithmIdentifierRef<'static> {
-    AlgorithmIdentifierRef {
-        oid: RSA_ENCRYPTION_OID,
-        parameters: Some(AnyRef::NULL),
-    }
-}
-
-/// A DER INTEGER from big-endian bytes (every RSA component is positive, so never empty).
-fn uint(bytes: &[u8]) -> Result<UintRef<'_>> {
-    UintRef::new(bytes).map_err(encode_error)
-}
-
-fn encode_error(err: impl std::fmt::Display) -> Error {
-    invalid(format!("cannot encode key: {err}"))
-}
-
-// ---------------------------------------------------------------------------------------------
 // Import
 
 /// Reads a private or public RSA key from PEM (by label: PRIVATE KEY, RSA PRIVATE KEY,
-/// PUBLIC KEY, RSA PUBLIC KEY) or DER (PKCS#8, PKCS#1 private, SPKI, PKCS#1 public, in that
-/// order). Text before the first PEM block and after its end line is ignored.
+/// PUBLIC KEY, RSA PUBLIC KEY, read as OpenSSL reads them: see [`super::armor`]) or DER
+/// (PKCS#8, PKCS#1 private, SPKI, PKCS#1 public, in that order). Text around the PEM block is
+/// ignored; in a file with several blocks, the first RSA key block is read.
 pub fn parse_key(bytes: &[u8]) -> Result<KeyFile> {
-    match pem_block(bytes) {
-        Some(block) => parse_pem(block),
+    match super::armor::decode(bytes, |label| KEY_LABELS.contains(&label)) {
+        Some(block) => parse_pem(block.map_err(|msg| invalid(format!("malformed PEM: {msg}")))?),
         None => parse_der(bytes),
     }
 }
@@ -196,24 +96,19 @@ pub fn load_public_key(bytes: &[u8]) -> Result<RsaPublicKey> {
     Ok(parse_key(bytes)?.into_public())
 }
 
-/// The first `-----BEGIN ...` to the end of its `-----END ...-----` line, if there is one.
-fn pem_block(bytes: &[u8]) -> Option<&[u8]> {
-    let find = |hay: &[u8], needle: &[u8]| hay.windows(needle.len()).position(|w| w == needle);
-    let start = find(bytes, b"-----BEGIN ")?;
-    let rest = &bytes[start..];
-    let Some(end) = find(rest, b"-----END ") else {
-        return Some(rest); // let the PEM decoder report the missing end line
-    };
-    let after = end + b"-----END ".len();
-    match find(&rest[after..], b"-----") {
-        Some(close) => Some(&rest[..after + close + 5]),
-        None => Some(rest),
-    }
-}
+/// The PEM labels [`parse_key`] looks for (the encrypted one only to name it in the error).
+const KEY_LABELS: [&str; 5] = [
+    LABEL_PKCS8,
+    LABEL_PKCS1_PRIVATE,
+    LABEL_SPKI,
+    LABEL_PKCS1_PUBLIC,
+    LABEL_ENCRYPTED,
+];
 
-fn parse_pem(block: &[u8]) -> Result<KeyFile> {
-    let label =
-        der::pem::decode_label(block).map_err(|err| invalid(format!("malformed PEM: {err}")))?;
+/// A PEM key by its label. Like OpenSSL, a private (public) label whose body is the other
+/// private (public) structure is read as that structure; the error names the labelled one.
+fn parse_pem(block: super::armor::PemBlock) -> Result<KeyFile> {
+    let label = block.label.as_str();
     match label {
         LABEL_PKCS8 | LABEL_PKCS1_PRIVATE | LABEL_SPKI | LABEL_PKCS1_PUBLIC => {}
         LABEL_ENCRYPTED => return Err(encrypted_pkcs8()),
@@ -224,25 +119,34 @@ fn parse_pem(block: &[u8]) -> Result<KeyFile> {
             )));
         }
     }
-    if block.windows(10).any(|w| w == b"Proc-Type:") {
+    if block.encrypted {
         return Err(invalid(
             "encrypted PEM keys (Proc-Type: 4,ENCRYPTED) are not supported; decrypt with \
              `openssl pkey -in KEY -out PLAIN`",
         ));
     }
-    let (_, der) = der::pem::decode_vec(block)
-        .map_err(|err| invalid(format!("malformed PEM ({label}): {err}")))?;
-    let der = Zeroizing::new(der);
-    match label {
-        LABEL_PKCS8 => parse_pkcs8(&der).map(KeyFile::Private),
-        LABEL_PKCS1_PRIVATE => {
-            let key = pkcs1::RsaPrivateKey::from_der(&der)
+    let der = &block.der;
+    let private = matches!(label, LABEL_PKCS8 | LABEL_PKCS1_PRIVATE);
+    let (pkcs8_ok, pkcs1_ok) = if private {
+        let pkcs1 = pkcs1::RsaPrivateKey::from_der(der).is_ok();
+        (PrivateKeyInfo::from_der(der).is_ok(), pkcs1)
+    } else {
+        let pkcs1 = pkcs1::RsaPublicKey::from_der(der).is_ok();
+        (SubjectPublicKeyInfoRef::from_der(der).is_ok(), pkcs1)
+    };
+    // The body's structure wins over the label; a body that is neither structure gets the
+    // labelled structure's error.
+    let outer = pkcs8_ok || (!pkcs1_ok && matches!(label, LABEL_PKCS8 | LABEL_SPKI));
+    match (private, outer) {
+        (true, true) => parse_pkcs8(der).map(KeyFile::Private),
+        (true, false) => {
+            let key = pkcs1::RsaPrivateKey::from_der(der)
                 .map_err(|err| invalid(format!("malformed PKCS#1 private key: {err}")))?;
             from_pkcs1_private(&key).map(KeyFile::Private)
         }
-        LABEL_SPKI => parse_spki(&der).map(KeyFile::Public),
-        _ => {
-            let key = pkcs1::RsaPublicKey::from_der(&der)
+        (false, true) => parse_spki(der).map(KeyFile::Public),
+        (false, false) => {
+            let key = pkcs1::RsaPublicKey::from_der(der)
                 .map_err(|err| invalid(format!("malformed PKCS#1 public key: {err}")))?;
             from_pkcs1_public(&key).map(KeyFile::Public)
         }
@@ -310,28 +214,46 @@ fn from_pkcs1_public(key: &pkcs1::RsaPublicKey<'_>) -> Result<RsaPublicKey> {
     )
 }
 
-/// A two-prime PKCS#1 key; its dP, dQ and qInv must be the values d, p and q imply.
+/// A PKCS#1 private key, two-prime or multi-prime (`otherPrimeInfos`, up to five primes in
+/// all); every CRT value in the file (dP, dQ, qInv, and each d_i and t_i) must be the value
+/// d and the primes imply.
 fn from_pkcs1_private(der: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
-    if der.other_prime_infos.is_some() {
+    let others = der.other_prime_infos.as_deref().unwrap_or_default();
+    if der.other_prime_infos.is_some() && others.is_empty() {
         return Err(invalid(
-            "multi-prime keys are not supported (PKCS#1 version must be two-prime)",
+            "multi-prime key (PKCS#1 version 1) without otherPrimeInfos",
         ));
     }
+    if others.len() > 3 {
+        return Err(invalid(format!(
+            "multi-prime key with {} primes; at most 5 are supported (OpenSSL's limit)",
+            2 + others.len()
+        )));
+    }
     let public = from_pkcs1_public(&der.public_key())?;
-    // from_components wraps d, p and q as secrets at once and derives dP, dQ and qInv.
+    // from_prime_list wraps d and the primes as secrets at once and derives the CRT values.
     let int = |x: UintRef<'_>| from_be_bytes(x.as_bytes());
-    let (d, p, q) = (int(der.private_exponent), int(der.prime1), int(der.prime2));
-    let key = RsaPrivateKey::from_components(public, d, p, q)?;
-    let file_crt = [der.exponent1, der.exponent2, der.coefficient];
-    let derived = [key.dp(), key.dq(), key.qinv()];
+    let mut primes = vec![int(der.prime1), int(der.prime2)];
+    primes.extend(others.iter().map(|info| int(info.prime)));
+    let key = RsaPrivateKey::from_prime_list(public, int(der.private_exponent), primes)?;
+    let mut file_crt = vec![der.exponent1, der.exponent2, der.coefficient];
+    let mut derived = vec![key.dp(), key.dq(), key.qinv()];
+    for (info, (_, d_i, t_i)) in others.iter().zip(key.other_primes()) {
+        file_crt.extend([info.exponent, info.coefficient]);
+        derived.extend([d_i, t_i]);
+    }
     let crt_ok = file_crt
         .iter()
         .zip(derived)
         .all(|(x, want)| *SecretInteger::new(int(*x)) == *want);
     if !crt_ok {
-        return Err(invalid(
-            "the key's CRT values (dP, dQ, qInv) do not match d, p and q",
-        ));
+        let what = if others.is_empty() {
+            "the key's CRT values (dP, dQ, qInv) do not match d, p and q"
+        } else {
+            "the key's CRT values (dP, dQ, qInv, or an otherPrimeInfo's exponent or coefficient) \
+             do not match d and the primes"
+        };
+        return Err(invalid(what));
     }
     Ok(key)
 }
@@ -390,14 +312,16 @@ fn encrypted_pkcs8() -> Error {
     )
 }
 
-fn invalid(msg: impl Into<String>) -> Error {
+pub(super) fn invalid(msg: impl Into<String>) -> Error {
     Error::InvalidKey(msg.into())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pkcs8::der;
     use rand::SeedableRng;
+    use rug::Integer;
 
     /// A P-256 key made once with `openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256`.
     const EC_PKCS8: &str = "-----BEGIN PRIVATE KEY-----
@@ -441,46 +365,6 @@ jm+rJQWQ6/ILu/UofIrjngiBS+rwxS/xwv2XFRfOScdbiy3rViZsMDI0Fx4+xQg=
     }
 
     #[test]
-    fn private_keys_round_trip_in_every_form() {
-        let key = key();
-        for format in [KeyFormat::Pkcs8, KeyFormat::Pkcs1] {
-            let pem = private_key_to_pem(&key, format).unwrap();
-            let der = private_key_to_der(&key, format).unwrap();
-            same_key(&load_private_key(pem.as_bytes()).unwrap(), &key);
-            same_key(&load_private_key(&der).unwrap(), &key);
-            assert_eq!(load_public_key(pem.as_bytes()).unwrap(), *key.public());
-        }
-        let pkcs8 = private_key_to_pem(&key, KeyFormat::default()).unwrap();
-        assert!(
-            pkcs8.starts_with("-----BEGIN PRIVATE KEY-----\n"),
-            "{}",
-            &pkcs8[..40]
-        );
-        let pkcs1 = private_key_to_pem(&key, KeyFormat::Pkcs1).unwrap();
-        assert!(pkcs1.starts_with("-----BEGIN RSA PRIVATE KEY-----\n"));
-    }
-
-    #[test]
-    fn public_keys_round_trip_in_every_form() {
-        let key = key();
-        for (format, label) in [
-            (KeyFormat::Pkcs8, "PUBLIC KEY"),
-            (KeyFormat::Pkcs1, "RSA PUBLIC KEY"),
-        ] {
-            let pem = public_key_to_pem(key.public(), format).unwrap();
-            assert!(
-                pem.starts_with(&format!("-----BEGIN {label}-----\n")),
-                "{pem}"
-            );
-            let der = public_key_to_der(key.public(), format).unwrap();
-            for bytes in [pem.as_bytes(), &der] {
-                assert!(matches!(parse_key(bytes).unwrap(), KeyFile::Public(_)));
-                assert_eq!(load_public_key(bytes).unwrap(), *key.public());
-            }
-        }
-    }
-
-    #[test]
     fn pem_may_have_surrounding_text_and_crlf() {
         let key = key();
         let pem = private_key_to_pem(&key, KeyFormat::Pkcs8).unwrap();
@@ -489,6 +373,39 @@ jm+rJQWQ6/ILu/UofIrjngiBS+rwxS/xwv2XFRfOScdbiy3rViZsMDI0Fx4+xQg=
             pem.replace('\n', "\r\n")
         );
         same_key(&load_private_key(wrapped.as_bytes()).unwrap(), &key);
+    }
+
+    /// The key's PEM with its Base64 re-wrapped at `width` characters, lines ended by `eol`
+    /// and followed by `trail`.
+    fn rewrap(pem: &str, width: usize, eol: &str, trail: &str) -> String {
+        let lines: Vec<&str> = pem.lines().collect();
+        let b64 = lines[1..lines.len() - 1].concat();
+        let mut out = format!("{}{trail}{eol}", lines[0]);
+        for chunk in b64.as_bytes().chunks(width) {
+            out += &format!("{}{trail}{eol}", std::str::from_utf8(chunk).unwrap());
+        }
+        out + &format!("{}{trail}{eol}", lines[lines.len() - 1])
+    }
+
+    #[test]
+    fn keys_rewrapped_at_any_width_are_read() {
+        let key = key();
+        for format in [KeyFormat::Pkcs8, KeyFormat::Pkcs1] {
+            let pem = private_key_to_pem(&key, format).unwrap();
+            let public = public_key_to_pem(key.public(), format).unwrap();
+            for (width, eol, trail) in [
+                (76, "\n", ""),
+                (65, "\r\n", ""),
+                (48, "\n", "  \t"),
+                (100_000, "\n", ""),
+                (64, "\r\n", " "),
+            ] {
+                let text = rewrap(&pem, width, eol, trail);
+                same_key(&load_private_key(text.as_bytes()).unwrap(), &key);
+                let text = rewrap(&public, width, eol, trail);
+                assert_eq!(load_public_key(text.as_bytes()).unwrap(), *key.public());
+            }
+        }
     }
 
     #[test]
@@ -514,11 +431,26 @@ jm+rJQWQ6/ILu/UofIrjngiBS+rwxS/xwv2XFRfOScdbiy3rViZsMDI0Fx4+xQg=
             err.contains("PEM label \"CERTIFICATE\" is not an RSA key"),
             "{err}"
         );
-        let mislabelled = private_key_to_pem(&key(), KeyFormat::Pkcs1)
-            .unwrap()
-            .replace("RSA PRIVATE KEY", "PRIVATE KEY");
-        assert!(err_of(mislabelled.as_bytes()).starts_with("malformed PKCS#8 private key"));
-        let legacy = pem.replacen("\n", "\nProc-Type: 4,ENCRYPTED\n", 1);
+        // As OpenSSL does, a PKCS#1 body under the PKCS#8 label (and the other way round) is
+        // read; a body that is neither keeps the labelled structure's error.
+        let key = key();
+        for (format, from, to) in [
+            (KeyFormat::Pkcs1, "RSA PRIVATE KEY", "PRIVATE KEY"),
+            (KeyFormat::Pkcs8, "PRIVATE KEY", "RSA PRIVATE KEY"),
+        ] {
+            let swapped = private_key_to_pem(&key, format).unwrap().replace(from, to);
+            same_key(&load_private_key(swapped.as_bytes()).unwrap(), &key);
+        }
+        let spki = public_key_to_pem(key.public(), KeyFormat::Pkcs8).unwrap();
+        let swapped = spki.replace("PUBLIC KEY", "RSA PUBLIC KEY");
+        assert_eq!(load_public_key(swapped.as_bytes()).unwrap(), *key.public());
+        let not_a_key = "-----BEGIN PRIVATE KEY-----\nMAMCAQA=\n-----END PRIVATE KEY-----\n";
+        assert!(err_of(not_a_key.as_bytes()).starts_with("malformed PKCS#8 private key"));
+        let legacy = pem.replacen(
+            "\n",
+            "\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n",
+            1,
+        );
         assert!(err_of(legacy.as_bytes()).contains("encrypted PEM keys"));
     }
 
@@ -554,33 +486,5 @@ jm+rJQWQ6/ILu/UofIrjngiBS+rwxS/xwv2XFRfOScdbiy3rViZsMDI0Fx4+xQg=
         assert!(err_of(&der).starts_with("encrypted PKCS#8 keys are not supported"));
         let (_, der) = der::pem::decode_vec(EC_PKCS8.as_bytes()).unwrap();
         assert!(err_of(&der).starts_with("PKCS#8 key is not RSA"));
-    }
-
-    #[test]
-    fn multi_prime_and_inconsistent_keys_are_refused() {
-        let key = key();
-        let der = private_key_to_der(&key, KeyFormat::Pkcs1).unwrap();
-        let parsed = pkcs1::RsaPrivateKey::from_der(&der).unwrap();
-        // A third prime (values need not be valid: the version is refused first).
-        let r = [0x0b_u8];
-        let info = pkcs1::OtherPrimeInfo {
-            prime: UintRef::new(&r).unwrap(),
-            exponent: UintRef::new(&r).unwrap(),
-            coefficient: UintRef::new(&r).unwrap(),
-        };
-        let multi = pkcs1::RsaPrivateKey {
-            other_prime_infos: Some(vec![info]),
-            ..parsed.clone()
-        };
-        let multi = der::Encode::to_der(&multi).unwrap();
-        assert!(err_of(&multi).starts_with("multi-prime keys are not supported"));
-        // A wrong CRT coefficient.
-        let two = [2u8];
-        let bad = pkcs1::RsaPrivateKey {
-            coefficient: UintRef::new(&two).unwrap(),
-            ..parsed
-        };
-        let bad = der::Encode::to_der(&bad).unwrap();
-        assert!(err_of(&bad).contains("CRT values"), "{}", err_of(&bad));
     }
 }

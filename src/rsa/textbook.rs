@@ -22,10 +22,12 @@ pub enum PrivateOp {
     /// multiplication of secret-derived values).
     #[default]
     CrtConstTime,
-    /// `Crt` with the p and q halves on two threads (single-operation latency; seed 003's
-    /// question of splitting one exponentiation, answered by the cheapest split there is).
+    /// `Crt` with the p and q halves on two threads (one thread per prime for a multi-prime
+    /// key): single-operation latency, seed 003's question of splitting one exponentiation,
+    /// answered by the cheapest split there is.
     CrtParallel,
-    /// `CrtConstTime` with the p and q halves on two threads.
+    /// `CrtConstTime` with the p and q halves on two threads (one per prime for a multi-prime
+    /// key).
     CrtConstTimeParallel,
 }
 
@@ -111,7 +113,23 @@ pub fn decrypt_blinded<R: rand::RngCore + ?Sized>(
 }
 
 /// RSADP without the range check, for batches whose inputs are known to be in range.
+///
+/// For a key of three or more primes the CRT forms run over every prime
+/// ([`crate::rsa::multiprime::MultiPrimeKey::decrypt`]); the parallel forms then put one
+/// prime on each thread.
 pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Integer {
+    if let Some(multi) = key.multi_prime() {
+        let (parallel, constant_time) = match op {
+            PrivateOp::Plain => {
+                return Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
+            }
+            PrivateOp::Crt => (false, false),
+            PrivateOp::CrtConstTime => (false, true),
+            PrivateOp::CrtParallel => (true, false),
+            PrivateOp::CrtConstTimeParallel => (true, true),
+        };
+        return multi.decrypt(c, parallel, constant_time);
+    }
     match op {
         PrivateOp::Plain => Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0")),
         PrivateOp::Crt => crt(key, c, powm, false),
@@ -210,5 +228,27 @@ mod tests {
             Err(Error::InvalidCiphertext(_))
         ));
         assert!(decrypt(&key, &Integer::from(-1), PrivateOp::Plain).is_err());
+    }
+
+    #[test]
+    fn multi_prime_keys_decrypt_through_every_prime_in_every_form() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(13);
+        let e = Integer::from(65537);
+        for (bits, primes) in [(1024, 3), (4096, 4)] {
+            let key = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng).unwrap();
+            assert!(key.multi_prime().is_some());
+            for i in 0..4u32 {
+                let m = if i == 0 {
+                    Integer::from(1)
+                } else {
+                    crate::bignum::random_below(&mut rng, key.public().n())
+                };
+                let c = encrypt(key.public(), &m).unwrap();
+                for op in PrivateOp::ALL {
+                    assert_eq!(decrypt(&key, &c, op).unwrap(), m, "{primes} primes, {op:?}");
+                    assert_eq!(decrypt_blinded(&key, &c, op, &mut rng).unwrap(), m);
+                }
+            }
+        }
     }
 }
