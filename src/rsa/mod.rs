@@ -5,6 +5,7 @@ pub mod armor;
 pub mod batch;
 pub mod bench;
 pub mod encode;
+pub mod hash;
 pub mod keys;
 pub mod latency;
 pub mod multiprime;

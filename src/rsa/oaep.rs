@@ -1,72 +1,145 @@
-//! RSAES-OAEP (RFC 8017 §7.1) with SHA-256 and MGF1-SHA-256: the padding for real use.
+//! RSAES-OAEP (RFC 8017 §7.1): the padding for real use, with SHA-256 and MGF1-SHA-256 by
+//! default and any [`OaepHash`] for either (OpenSSL's default is SHA-1 for both), and a label.
 //!
 //! # What runs in constant time
 //!
 //! Decryption is written against Manger's attack and timing leaks:
-//! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on both CRT
-//!   halves); the Garner recombination and the conversion of m to bytes are ordinary GMP
-//!   arithmetic, whose timing may depend on the sizes of secret-derived values — which is why
-//!   the ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so those
+//! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on every CRT
+//!   residue; [`PrivateOp::CrtConstTimeParallel`] on one thread per prime) or what the caller
+//!   asks; the CRT recombination and the conversion of m to bytes are ordinary GMP arithmetic,
+//!   whose timing may depend on the sizes of secret-derived values — which is why the
+//!   ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so those
 //!   timings carry nothing an attacker chose;
 //! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
 //!   of EM with no branch or early exit on secret data, folds all three conditions into one
 //!   mask, and every failure returns the same [`Error::DecryptionError`];
-//! - MGF1 and SHA-256 run in time that depends only on the (public) lengths.
+//! - MGF1 and the hashes run in time that depends only on the (public) lengths and hashes.
 //!
 //! Not constant time, by design: the checks on the ciphertext's length and range (public
 //! data), the single final branch on the combined mask, and copying out the message (whose
 //! length is the result itself).
+pub use super::hash::OaepHash;
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::textbook::{self, PrivateOp};
 use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes};
 use crate::error::{Error, Result};
 use rand::{CryptoRng, RngCore};
 use rug::integer::Order;
-use sha2::{Digest, Sha256};
 use std::hint::black_box;
 use zeroize::Zeroizing;
 
-/// hLen: the SHA-256 output length in bytes.
+/// hLen of the default hash, SHA-256.
 pub const HASH_LEN: usize = 32;
 
-/// The longest message `key` can encrypt: k - 2·hLen - 2 bytes (0 for keys too small for OAEP
-/// with SHA-256, under 66 bytes).
-pub fn max_message_len(key: &RsaPublicKey) -> usize {
-    key.size_bytes().saturating_sub(2 * HASH_LEN + 2)
+/// OAEP's parameters: the hash of the label, MGF1's hash and the label (RFC 8017 §7.1, and
+/// OpenSSL's `rsa_oaep_md`, `rsa_mgf1_md` and `rsa_oaep_label`). The default is SHA-256 for
+/// both and an empty label.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct OaepParams {
+    /// The hash of the label; its length hLen sets the seed size and the message limit.
+    pub hash: OaepHash,
+    /// The hash inside MGF1.
+    pub mgf1_hash: OaepHash,
+    /// The label L (not secret; often empty).
+    pub label: Vec<u8>,
 }
 
-/// RSAES-OAEP-ENCRYPT with an optional `label` (usually empty) and a fresh seed from `rng`.
-///
-/// Returns exactly k bytes. A message over [`max_message_len`] is [`Error::MessageTooLong`].
+impl OaepParams {
+    /// SHA-256 for both hashes, with `label`.
+    pub fn sha256(label: &[u8]) -> Self {
+        Self {
+            label: label.to_vec(),
+            ..Self::default()
+        }
+    }
+
+    /// `hash` for the label, `mgf1_hash` for MGF1, and `label`.
+    pub fn new(hash: OaepHash, mgf1_hash: OaepHash, label: &[u8]) -> Self {
+        Self {
+            hash,
+            mgf1_hash,
+            label: label.to_vec(),
+        }
+    }
+
+    /// "SHA-256" when both hashes are the same, else "SHA-1, MGF1-SHA-256".
+    fn describe(&self) -> String {
+        if self.hash == self.mgf1_hash {
+            self.hash.to_string()
+        } else {
+            format!("{}, MGF1-{}", self.hash, self.mgf1_hash)
+        }
+    }
+}
+
+/// The longest message `key` can encrypt with OAEP-SHA-256: k - 2·32 - 2 bytes (0 for keys
+/// under 66 bytes).
+pub fn max_message_len(key: &RsaPublicKey) -> usize {
+    max_message_len_with(key, OaepHash::Sha256)
+}
+
+/// The longest message `key` can encrypt with OAEP whose label hash is `hash`: k - 2·hLen - 2
+/// bytes (0 for keys too small).
+pub fn max_message_len_with(key: &RsaPublicKey, hash: OaepHash) -> usize {
+    key.size_bytes().saturating_sub(2 * hash.output_len() + 2)
+}
+
+/// RSAES-OAEP-ENCRYPT with SHA-256, MGF1-SHA-256 and `label` (usually empty).
 pub fn encrypt<R: RngCore + CryptoRng + ?Sized>(
     key: &RsaPublicKey,
     msg: &[u8],
     label: &[u8],
     rng: &mut R,
 ) -> Result<Vec<u8>> {
-    let k = check_key_size(key)?;
-    let max = max_message_len(key);
+    encrypt_with(key, msg, &OaepParams::sha256(label), rng)
+}
+
+/// RSAES-OAEP-ENCRYPT with `params` and a fresh seed from `rng`.
+///
+/// Returns exactly k bytes. A message over [`max_message_len_with`] is
+/// [`Error::MessageTooLong`].
+pub fn encrypt_with<R: RngCore + CryptoRng + ?Sized>(
+    key: &RsaPublicKey,
+    msg: &[u8],
+    params: &OaepParams,
+    rng: &mut R,
+) -> Result<Vec<u8>> {
+    let k = check_key_size(key, params.hash)?;
+    let max = max_message_len_with(key, params.hash);
     if msg.len() > max {
         return Err(Error::MessageTooLong(format!(
-            "OAEP (SHA-256) with a {}-bit key takes at most {max} bytes (k - 2hLen - 2), got {}",
+            "OAEP ({}) with a {}-bit key takes at most {max} bytes (k - 2hLen - 2), got {}",
+            params.describe(),
             key.bits(),
             msg.len()
         )));
     }
-    let mut seed = Zeroizing::new([0u8; HASH_LEN]);
-    rng.fill_bytes(&mut *seed);
-    let em = encode(msg, label, &seed, k);
+    let mut seed = Zeroizing::new([0u8; super::hash::MAX_HASH_LEN]);
+    rng.fill_bytes(&mut seed[..params.hash.output_len()]);
+    let em = encode(msg, params, &seed[..params.hash.output_len()], k);
     let m = SecretInteger::new(from_be_bytes(&em));
     let c = textbook::encrypt(key, &m)?;
     Ok(to_be_bytes(&c, k).expect("c < n fits in k bytes"))
 }
 
-/// RSAES-OAEP-DECRYPT with the `label` used for encryption.
+/// RSAES-OAEP-DECRYPT with SHA-256, MGF1-SHA-256 and the `label` used for encryption.
+pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+    decrypt_with(key, ct, &OaepParams::sha256(label), PrivateOp::CrtConstTime)
+}
+
+/// RSAES-OAEP-DECRYPT with `params`, the private-key operation computed as `op` says
+/// ([`PrivateOp::CrtConstTime`], or [`PrivateOp::CrtConstTimeParallel`] for one thread per
+/// prime), on a blinded ciphertext.
 ///
 /// The ciphertext must be exactly k bytes and below n ([`Error::InvalidCiphertext`]); every
 /// padding failure is the one opaque [`Error::DecryptionError`].
-pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    let k = check_key_size(key.public())?;
+pub fn decrypt_with(
+    key: &RsaPrivateKey,
+    ct: &[u8],
+    params: &OaepParams,
+    op: PrivateOp,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let k = check_key_size(key.public(), params.hash)?;
     if ct.len() != k {
         return Err(Error::InvalidCiphertext(format!(
             "expected {k} bytes for a {}-bit key, got {}",
@@ -79,58 +152,59 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing
     let m = SecretInteger::new(textbook::decrypt_blinded(
         key,
         &c,
-        PrivateOp::CrtConstTime,
+        op,
         &mut rand::rngs::OsRng,
     )?);
     // I2OSP(m, k) straight into a wiped buffer; m < n, so it fits.
     let mut em = Zeroizing::new(vec![0u8; k]);
     let len = m.significant_digits::<u8>();
     m.write_digits(&mut em[k - len..], Order::Msf);
-    decode(&em, label)
+    decode(&em, params)
 }
 
-/// k, or an error for a modulus too small to hold an OAEP-SHA-256 block.
-fn check_key_size(key: &RsaPublicKey) -> Result<usize> {
+/// k, or an error for a modulus too small to hold an OAEP block with `hash`.
+fn check_key_size(key: &RsaPublicKey, hash: OaepHash) -> Result<usize> {
     let k = key.size_bytes();
-    if k < 2 * HASH_LEN + 2 {
+    if k < 2 * hash.output_len() + 2 {
         return Err(Error::InvalidKey(format!(
-            "a {}-bit key is too small for OAEP with SHA-256 (needs k >= {} bytes)",
+            "a {}-bit key is too small for OAEP with {hash} (needs k >= {} bytes)",
             key.bits(),
-            2 * HASH_LEN + 2
+            2 * hash.output_len() + 2
         )));
     }
     Ok(k)
 }
 
 /// EME-OAEP encoding: EM = 0x00 || maskedSeed || maskedDB, k bytes.
-fn encode(msg: &[u8], label: &[u8], seed: &[u8; HASH_LEN], k: usize) -> Zeroizing<Vec<u8>> {
+fn encode(msg: &[u8], params: &OaepParams, seed: &[u8], k: usize) -> Zeroizing<Vec<u8>> {
+    let h = params.hash.output_len();
     let mut em = Zeroizing::new(vec![0u8; k]);
-    let (masked_seed, masked_db) = em[1..].split_at_mut(HASH_LEN);
+    let (masked_seed, masked_db) = em[1..].split_at_mut(h);
     // DB = lHash || PS (zeros, already there) || 0x01 || M
-    masked_db[..HASH_LEN].copy_from_slice(&Sha256::digest(label));
+    masked_db[..h].copy_from_slice(&params.hash.digest(&[&params.label])[..h]);
     let sep = masked_db.len() - msg.len() - 1;
     masked_db[sep] = 0x01;
     masked_db[sep + 1..].copy_from_slice(msg);
-    mgf1_xor(seed, masked_db);
+    params.mgf1_hash.mgf1_xor(seed, masked_db);
     masked_seed.copy_from_slice(seed);
-    mgf1_xor(masked_db, masked_seed);
+    params.mgf1_hash.mgf1_xor(masked_db, masked_seed);
     em
 }
 
 /// EME-OAEP decoding, with the padding check in constant-time style (see the module doc).
-fn decode(em: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    let (masked_seed, masked_db) = em[1..].split_at(HASH_LEN);
-    let mut seed = Zeroizing::new([0u8; HASH_LEN]);
-    seed.copy_from_slice(masked_seed);
-    mgf1_xor(masked_db, &mut *seed);
+fn decode(em: &[u8], params: &OaepParams) -> Result<Zeroizing<Vec<u8>>> {
+    let h = params.hash.output_len();
+    let (masked_seed, masked_db) = em[1..].split_at(h);
+    let mut seed = Zeroizing::new(masked_seed.to_vec());
+    params.mgf1_hash.mgf1_xor(masked_db, &mut seed);
     let mut db = Zeroizing::new(masked_db.to_vec());
-    mgf1_xor(&*seed, &mut db);
+    params.mgf1_hash.mgf1_xor(&seed, &mut db);
 
     // good = 0xff while every check has passed.
     let mut good = ct_is_zero(em[0]);
-    let l_hash = Sha256::digest(label);
+    let l_hash = params.hash.digest(&[&params.label]);
     let mut diff = 0u8;
-    for (a, b) in db[..HASH_LEN].iter().zip(l_hash.iter()) {
+    for (a, b) in db[..h].iter().zip(&l_hash[..h]) {
         diff |= a ^ b;
     }
     good &= ct_is_zero(diff);
@@ -138,7 +212,7 @@ fn decode(em: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     // the first non-zero byte must be 0x01, and its index is kept without branching.
     let mut looking = 0xffu8;
     let mut index = 0usize;
-    let rest = &db[HASH_LEN..];
+    let rest = &db[h..];
     for (i, &byte) in rest.iter().enumerate() {
         let zero = ct_is_zero(byte);
         let one = ct_is_zero(byte ^ 0x01);
@@ -151,19 +225,6 @@ fn decode(em: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
         return Err(Error::DecryptionError);
     }
     Ok(Zeroizing::new(rest[index + 1..].to_vec()))
-}
-
-/// MGF1-SHA-256(seed, out.len()) XORed into `out`.
-fn mgf1_xor(seed: &[u8], out: &mut [u8]) {
-    for (counter, chunk) in out.chunks_mut(HASH_LEN).enumerate() {
-        let mut hasher = Sha256::new();
-        hasher.update(seed);
-        hasher.update((counter as u32).to_be_bytes());
-        let mask = Zeroizing::new(<[u8; HASH_LEN]>::from(hasher.finalize()));
-        for (o, m) in chunk.iter_mut().zip(mask.iter()) {
-            *o ^= m;
-        }
-    }
 }
 
 /// 0xff if `x` is zero, 0x00 otherwise, without a branch.
@@ -267,8 +328,10 @@ mod tests {
         let (key, _) = setup();
         let k = key.public().size_bytes();
         let seed = [0x5a; HASH_LEN];
-        let good = encode(b"msg", b"", &seed, k);
-        assert_eq!(*decode(&good, b"").unwrap(), b"msg");
+        let params = OaepParams::default();
+        let good = encode(b"msg", &params, &seed, k);
+        assert_eq!(*decode(&good, &params).unwrap(), b"msg");
+        let mgf1_xor = |seed: &[u8], out: &mut [u8]| OaepHash::Sha256.mgf1_xor(seed, out);
         let unmask = |em: &[u8]| {
             let (mut s, mut db) = (em[1..1 + HASH_LEN].to_vec(), em[1 + HASH_LEN..].to_vec());
             mgf1_xor(&db, &mut s);
@@ -303,7 +366,7 @@ mod tests {
         cases.push(("all zero", remask(0, &s, &all_zero)));
         for (what, em) in cases {
             assert!(
-                matches!(decode(&em, b""), Err(Error::DecryptionError)),
+                matches!(decode(&em, &params), Err(Error::DecryptionError)),
                 "{what}"
             );
             if em[0] == 0 {
@@ -318,7 +381,7 @@ mod tests {
         let mut max = db.clone();
         max[HASH_LEN] = 0x01;
         max[HASH_LEN + 1..].fill(0);
-        let zeros = decode(&remask(0, &s, &max), b"").unwrap();
+        let zeros = decode(&remask(0, &s, &max), &params).unwrap();
         assert_eq!(zeros.len(), k - 2 * HASH_LEN - 2);
         assert!(zeros.iter().all(|&b| b == 0));
     }
@@ -348,5 +411,51 @@ mod tests {
         }
         assert_eq!(ct_select(0xff, 7, 9), 7);
         assert_eq!(ct_select(0x00, 7, 9), 9);
+    }
+
+    #[test]
+    fn every_hash_pair_round_trips_and_mismatches_are_opaque() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(78);
+        let key = RsaPrivateKey::generate(1536, &Integer::from(65537), &mut rng).unwrap();
+        for hash in OaepHash::ALL {
+            for mgf1_hash in [OaepHash::Sha1, OaepHash::Sha256, hash] {
+                let params = OaepParams::new(hash, mgf1_hash, b"L");
+                let max = max_message_len_with(key.public(), hash);
+                assert_eq!(max, 192 - 2 * hash.output_len() - 2);
+                let msg = vec![0xa5; max];
+                let ct = encrypt_with(key.public(), &msg, &params, &mut rng).unwrap();
+                for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
+                    assert_eq!(*decrypt_with(&key, &ct, &params, op).unwrap(), msg);
+                }
+                let err = encrypt_with(key.public(), &vec![0; max + 1], &params, &mut rng);
+                assert!(matches!(err, Err(Error::MessageTooLong(_))), "{hash}");
+                // Another hash, another MGF1 hash or another label: the one opaque error.
+                let other = |h| {
+                    if h == OaepHash::Sha1 {
+                        OaepHash::Sha512
+                    } else {
+                        OaepHash::Sha1
+                    }
+                };
+                for wrong in [
+                    OaepParams::new(other(hash), mgf1_hash, b"L"),
+                    OaepParams::new(hash, other(mgf1_hash), b"L"),
+                    OaepParams::new(hash, mgf1_hash, b"M"),
+                ] {
+                    let got = decrypt_with(&key, &ct, &wrong, PrivateOp::CrtConstTime);
+                    assert!(matches!(got, Err(Error::DecryptionError)), "{wrong:?}");
+                }
+            }
+        }
+        // SHA-512 needs k >= 2*64+2 = 130 bytes: a 1024-bit key (k = 128) is too small.
+        let (small, _) = setup();
+        let params = OaepParams::new(OaepHash::Sha512, OaepHash::Sha1, b"");
+        let err = encrypt_with(small.public(), b"", &params, &mut rng).unwrap_err();
+        assert!(
+            err.to_string().contains("too small for OAEP with SHA-512"),
+            "{err}"
+        );
+        let err = decrypt_with(&small, &[0; 128], &params, PrivateOp::CrtConstTime).unwrap_err();
+        assert!(matches!(err, Error::InvalidKey(_)), "{err}");
     }
 }
