@@ -1,9 +1,11 @@
-//! `parcrypt rsa keygen|encrypt|decrypt`: keys in PEM that OpenSSL reads, files encrypted with
-//! RSA-OAEP (SHA-256) or, for study only, textbook RSA.
+//! `parcrypt rsa keygen|encrypt|decrypt`: keys in PEM or DER that OpenSSL reads (two to five
+//! primes), files encrypted with RSA-OAEP (SHA-256 by default, any SHA-1/SHA-2 hash and a
+//! label as options) or, for study only, textbook RSA.
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use parcrypt::bignum::{from_be_bytes, to_be_bytes};
 use parcrypt::io::{read_file, write_atomic};
+use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
 use parcrypt::rsa::textbook::{self, PrivateOp};
 use parcrypt::rsa::{RsaPrivateKey, oaep};
@@ -15,20 +17,24 @@ use std::path::{Path, PathBuf};
 #[derive(Subcommand, Debug)]
 pub enum RsaCommand {
     /// Generate a key pair: the private key at --out (mode 0600) and the public key beside it
-    /// (k.pem -> k.pub.pem).
+    /// (k.pem -> k.pub.pem, mode 0644). Existing files are kept unless --force.
     Keygen(KeygenArgs),
-    /// Encrypt a file with a public (or private) key file.
+    /// Encrypt a file with a public (or private) key file: RSA-OAEP, SHA-256 by default.
     Encrypt(CryptArgs),
-    /// Decrypt a file with a private key file.
-    Decrypt(CryptArgs),
+    /// Decrypt a file with a private key file (two to five primes; CRT over every prime).
+    Decrypt(DecryptArgs),
 }
 
 /// Arguments of `rsa keygen`.
 #[derive(Args, Debug)]
 pub struct KeygenArgs {
-    /// Modulus size in bits (even, 512..=16384).
+    /// Modulus size in bits (512..=16384; even for two primes).
     #[arg(long, default_value_t = 2048)]
     bits: u32,
+    /// Number of primes (PKCS#1 v2 multi-prime beyond 2). At most OpenSSL's limit for the
+    /// size: 2 below 1024 bits, 3 below 4096, 4 below 8192, 5 from 8192.
+    #[arg(long, default_value_t = 2)]
+    primes: usize,
     /// Public exponent (odd, >= 3).
     #[arg(long, default_value = "65537")]
     e: String,
@@ -45,6 +51,9 @@ pub struct KeygenArgs {
     /// with the seed has the key.
     #[arg(long)]
     seed: Option<u64>,
+    /// Replace the key files if they exist (otherwise keygen refuses to overwrite them).
+    #[arg(long)]
+    force: bool,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -66,14 +75,50 @@ enum EncodingArg {
 /// Padding of `rsa encrypt|decrypt`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Padding {
-    /// RSAES-OAEP with SHA-256 and MGF1-SHA-256 (RFC 8017): for real use.
+    /// RSAES-OAEP (RFC 8017), SHA-256 and MGF1-SHA-256 unless --oaep-hash/--mgf1-hash: for
+    /// real use.
     Oaep,
     /// Textbook RSA, no padding: study only (deterministic and malleable). The input is read
     /// as a big-endian number below n; the output is exactly k = modulus-size bytes.
     None,
 }
 
-/// Arguments of `rsa encrypt` and `rsa decrypt`.
+/// A hash for OAEP (OpenSSL's names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HashArg {
+    /// SHA-1: OpenSSL's OAEP default (`pkeyutl -pkeyopt rsa_padding_mode:oaep` alone).
+    Sha1,
+    /// SHA-224.
+    Sha224,
+    /// SHA-256: parcrypt's default.
+    Sha256,
+    /// SHA-384.
+    Sha384,
+    /// SHA-512.
+    Sha512,
+    /// SHA-512/224.
+    #[value(name = "sha512-224")]
+    Sha512_224,
+    /// SHA-512/256.
+    #[value(name = "sha512-256")]
+    Sha512_256,
+}
+
+impl From<HashArg> for OaepHash {
+    fn from(h: HashArg) -> Self {
+        match h {
+            HashArg::Sha1 => OaepHash::Sha1,
+            HashArg::Sha224 => OaepHash::Sha224,
+            HashArg::Sha256 => OaepHash::Sha256,
+            HashArg::Sha384 => OaepHash::Sha384,
+            HashArg::Sha512 => OaepHash::Sha512,
+            HashArg::Sha512_224 => OaepHash::Sha512_224,
+            HashArg::Sha512_256 => OaepHash::Sha512_256,
+        }
+    }
+}
+
+/// Arguments of `rsa encrypt` (and, with --parallel, of `rsa decrypt`).
 #[derive(Args, Debug)]
 pub struct CryptArgs {
     /// Key file (PEM or DER; PKCS#8, PKCS#1 or SPKI).
@@ -88,6 +133,76 @@ pub struct CryptArgs {
     /// Padding scheme.
     #[arg(long, value_enum, default_value_t = Padding::Oaep)]
     padding: Padding,
+    /// OAEP label, in hex (OpenSSL's `-pkeyopt rsa_oaep_label:HEX`); empty by default.
+    #[arg(long, value_name = "HEX", value_parser = parse_hex, conflicts_with = "label_file")]
+    label: Option<HexBytes>,
+    /// OAEP label: the bytes of this file.
+    #[arg(long, value_name = "FILE")]
+    label_file: Option<PathBuf>,
+    /// OAEP hash of the label (OpenSSL's `rsa_oaep_md`) [default: sha256].
+    #[arg(long, value_enum, value_name = "HASH")]
+    oaep_hash: Option<HashArg>,
+    /// Hash inside MGF1 (OpenSSL's `rsa_mgf1_md`) [default: sha256].
+    #[arg(long, value_enum, value_name = "HASH")]
+    mgf1_hash: Option<HashArg>,
+}
+
+/// Arguments of `rsa decrypt`.
+#[derive(Args, Debug)]
+pub struct DecryptArgs {
+    #[command(flatten)]
+    crypt: CryptArgs,
+    /// Compute the private-key operation on one thread per prime (the CRT residues in
+    /// parallel) instead of one after the other.
+    #[arg(long)]
+    parallel: bool,
+}
+
+/// Bytes given in hex on the command line (a newtype: clap would read `Vec<u8>` as many
+/// values).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct HexBytes(Vec<u8>);
+
+/// Hex bytes (an even number of hex digits, any case; empty allowed).
+fn parse_hex(s: &str) -> std::result::Result<HexBytes, String> {
+    if let Some((i, c)) = s.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        return Err(format!("'{c}' at position {} is not a hex digit", i + 1));
+    }
+    if s.len() % 2 != 0 {
+        return Err(format!("odd number of hex digits ({})", s.len()));
+    }
+    Ok(HexBytes(
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("checked hex"))
+            .collect(),
+    ))
+}
+
+impl CryptArgs {
+    /// The OAEP parameters asked for; OAEP options with `--padding none` are a usage error.
+    fn oaep_params(&self) -> Result<OaepParams> {
+        let given = self.label.is_some()
+            || self.label_file.is_some()
+            || self.oaep_hash.is_some()
+            || self.mgf1_hash.is_some();
+        if self.padding == Padding::None && given {
+            return Err(super::usage(
+                "--label, --label-file, --oaep-hash and --mgf1-hash apply to --padding oaep only",
+            ));
+        }
+        let label = match (&self.label, &self.label_file) {
+            (Some(label), _) => label.0.clone(),
+            (None, Some(path)) => read_file(path)?,
+            (None, None) => Vec::new(),
+        };
+        let hash = |h: Option<HashArg>| h.map_or(OaepHash::Sha256, OaepHash::from);
+        Ok(OaepParams::new(
+            hash(self.oaep_hash),
+            hash(self.mgf1_hash),
+            &label,
+        ))
+    }
 }
 
 /// Runs an RSA subcommand.
@@ -106,20 +221,35 @@ fn keygen(args: KeygenArgs) -> Result<()> {
             args.e
         ))
     })?;
+    // Before any work: never replace a key silently.
+    let pub_path = public_key_path(&args.out);
+    if !args.force {
+        for path in [&args.out, &pub_path] {
+            if path.exists() {
+                return Err(super::usage(format!(
+                    "{} already exists; pass --force to overwrite it",
+                    path.display()
+                )));
+            }
+        }
+    }
+    let generate = |rng: &mut dyn rand::RngCore| {
+        RsaPrivateKey::generate_multi(args.bits, args.primes, &e, rng)
+    };
     let key = match args.seed {
         Some(seed) => {
-            eprintln!(
-                "warning: --seed makes the key reproducible by anyone with the seed; study only"
-            );
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-            RsaPrivateKey::generate(args.bits, &e, &mut rng)
+            generate(&mut rng)
         }
-        None => RsaPrivateKey::generate(args.bits, &e, &mut rand::rngs::OsRng),
+        None => generate(&mut rand::rngs::OsRng),
     }
     .map_err(|err| match err {
         parcrypt::Error::InvalidParameter(m) | parcrypt::Error::KeyGeneration(m) => super::usage(m),
         other => other.into(),
     })?;
+    if args.seed.is_some() {
+        eprintln!("warning: --seed makes the key reproducible by anyone with the seed; study only");
+    }
     let format = match args.format {
         FormatArg::Pkcs8 => KeyFormat::Pkcs8,
         FormatArg::Pkcs1 => KeyFormat::Pkcs1,
@@ -135,15 +265,18 @@ fn keygen(args: KeygenArgs) -> Result<()> {
             pem::public_key_to_der(key.public(), format)?,
         ),
     };
-    let pub_path = public_key_path(&args.out);
     write_atomic(&args.out, &private_bytes, Some(0o600))?;
     if let Err(err) = write_atomic(&pub_path, &public_bytes, Some(0o644)) {
         // Leave no half of a key pair behind.
         let _ = std::fs::remove_file(&args.out);
         return Err(err.into());
     }
+    let primes = match key.prime_count() {
+        2 => String::new(),
+        n => format!(" {n}-prime"),
+    };
     eprintln!(
-        "wrote {}-bit private key to {} and public key to {}",
+        "wrote {}-bit{primes} private key to {} and public key to {}",
         key.public().bits(),
         args.out.display(),
         pub_path.display()
@@ -193,12 +326,13 @@ fn warn_textbook(padding: Padding) {
 
 fn encrypt(args: CryptArgs) -> Result<()> {
     check_distinct(&args)?;
+    let params = args.oaep_params()?;
     let key_bytes = read_file(&args.key)?;
     let key =
         pem::load_public_key(&key_bytes).with_context(|| format!("{}", args.key.display()))?;
     let data = read_file(&args.input)?;
     let out = match args.padding {
-        Padding::Oaep => oaep::encrypt(&key, &data, b"", &mut rand::rngs::OsRng)?,
+        Padding::Oaep => oaep::encrypt_with(&key, &data, &params, &mut rand::rngs::OsRng)?,
         Padding::None => {
             if data.len() > key.size_bytes() {
                 return Err(parcrypt::Error::MessageTooLong(format!(
@@ -218,15 +352,26 @@ fn encrypt(args: CryptArgs) -> Result<()> {
     Ok(())
 }
 
-fn decrypt(args: CryptArgs) -> Result<()> {
+fn decrypt(args: DecryptArgs) -> Result<()> {
+    let DecryptArgs {
+        crypt: args,
+        parallel,
+    } = args;
     check_distinct(&args)?;
+    let params = args.oaep_params()?;
+    // mpz_powm_sec on every CRT residue; on one thread per prime if asked.
+    let op = if parallel {
+        PrivateOp::CrtConstTimeParallel
+    } else {
+        PrivateOp::CrtConstTime
+    };
     let key_bytes = read_file(&args.key)?;
     let key =
         pem::load_private_key(&key_bytes).with_context(|| format!("{}", args.key.display()))?;
     let data = read_file(&args.input)?;
     let k = key.public().size_bytes();
     let out = match args.padding {
-        Padding::Oaep => oaep::decrypt(&key, &data, b"")?,
+        Padding::Oaep => oaep::decrypt_with(&key, &data, &params, op)?,
         Padding::None => {
             if data.len() != k {
                 return Err(parcrypt::Error::InvalidCiphertext(format!(
@@ -236,12 +381,8 @@ fn decrypt(args: CryptArgs) -> Result<()> {
                 ))
                 .into());
             }
-            let m = textbook::decrypt_blinded(
-                &key,
-                &from_be_bytes(&data),
-                PrivateOp::CrtConstTime,
-                &mut rand::rngs::OsRng,
-            )?;
+            let m =
+                textbook::decrypt_blinded(&key, &from_be_bytes(&data), op, &mut rand::rngs::OsRng)?;
             zeroize::Zeroizing::new(to_be_bytes(&m, k).expect("m < n fits in k bytes"))
         }
     };
@@ -253,6 +394,33 @@ fn decrypt(args: CryptArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_labels_are_parsed_or_refused_with_the_reason() {
+        assert_eq!(parse_hex("").unwrap().0, Vec::<u8>::new());
+        assert_eq!(parse_hex("00aBff").unwrap().0, vec![0x00, 0xab, 0xff]);
+        assert_eq!(
+            parse_hex("0g").unwrap_err(),
+            "'g' at position 2 is not a hex digit"
+        );
+        assert_eq!(
+            parse_hex("abc").unwrap_err(),
+            "odd number of hex digits (3)"
+        );
+        assert!(parse_hex("é0").is_err());
+    }
+
+    #[test]
+    fn every_hash_argument_maps_to_its_hash() {
+        for arg in HashArg::value_variants() {
+            let name = arg.to_possible_value().unwrap().get_name().to_string();
+            assert_eq!(
+                OaepHash::from_name(&name),
+                Some(OaepHash::from(*arg)),
+                "{name}"
+            );
+        }
+    }
 
     #[test]
     fn public_key_path_sits_beside_the_private_key() {
