@@ -1,0 +1,442 @@
+//! `parcrypt rsa` options of issue 10 through the command: OAEP labels and hashes, multi-prime
+//! keygen and decryption, keygen refusing to overwrite, PEM as OpenSSL writes it — and each bad
+//! input answered by one line on stderr, exit 2 for usage errors, and no output file.
+use common::{assert_one_line_error, parcrypt};
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+mod common;
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+fn ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// A folder with a seeded key pair of `bits` bits and `primes` primes, and a plaintext.
+struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    fn new(bits: &str, primes: &str) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("key.pem");
+        ok(&parcrypt(&[
+            "rsa",
+            "keygen",
+            "--bits",
+            bits,
+            "--primes",
+            primes,
+            "--seed",
+            "10",
+            "--out",
+            s(&key),
+        ]));
+        std::fs::write(dir.path().join("plain.txt"), b"attack at dawn").unwrap();
+        Fixture { dir }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+
+    /// `rsa encrypt|decrypt --key KEY --in IN --out OUT EXTRA...`.
+    fn crypt(&self, op: &str, key: &str, input: &str, out: &str, extra: &[&str]) -> Output {
+        let (key, input, out) = (self.path(key), self.path(input), self.path(out));
+        let mut args = vec![
+            "rsa",
+            op,
+            "--key",
+            s(&key),
+            "--in",
+            s(&input),
+            "--out",
+            s(&out),
+        ];
+        args.extend_from_slice(extra);
+        parcrypt(&args)
+    }
+}
+
+#[cfg(unix)]
+fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
+#[test]
+fn labels_and_hashes_round_trip_and_a_mismatch_is_the_opaque_error() {
+    let f = Fixture::new("1024", "2");
+    std::fs::write(f.path("label.bin"), b"\x0a\x0b\x0c").unwrap();
+    let cases: [&[&str]; 5] = [
+        &[],
+        &["--label", "0A0b0c"],
+        &["--label-file", "LABEL"],
+        &["--oaep-hash", "sha1", "--mgf1-hash", "sha1"],
+        &[
+            "--oaep-hash",
+            "sha384",
+            "--mgf1-hash",
+            "sha512-224",
+            "--label",
+            "",
+        ],
+    ];
+    let label_file = f.path("label.bin");
+    for (i, extra) in cases.iter().enumerate() {
+        let extra: Vec<&str> = extra
+            .iter()
+            .map(|&a| if a == "LABEL" { s(&label_file) } else { a })
+            .collect();
+        let (ct, pt) = (format!("ct{i}"), format!("pt{i}"));
+        ok(&f.crypt("encrypt", "key.pub.pem", "plain.txt", &ct, &extra));
+        assert_eq!(std::fs::read(f.path(&ct)).unwrap().len(), 128);
+        ok(&f.crypt("decrypt", "key.pem", &ct, &pt, &extra));
+        assert_eq!(std::fs::read(f.path(&pt)).unwrap(), b"attack at dawn");
+    }
+    // --label 0a0b0c and --label-file with those bytes are the same label.
+    ok(&f.crypt(
+        "decrypt",
+        "key.pem",
+        "ct1",
+        "pt",
+        &["--label-file", s(&label_file)],
+    ));
+    // Another label, hash or MGF1 hash than the ciphertext's: one opaque line, no output.
+    for extra in [
+        &[][..],
+        &["--label", "0a0b0d"],
+        &["--label", "0a0b0c", "--oaep-hash", "sha1"],
+        &["--label", "0a0b0c", "--mgf1-hash", "sha1"],
+    ] {
+        let r = f.crypt("decrypt", "key.pem", "ct1", "wrong", extra);
+        assert_one_line_error(&r, 1, "decryption error");
+        assert_eq!(
+            String::from_utf8_lossy(&r.stderr),
+            "error: decryption error\n"
+        );
+        assert!(!f.path("wrong").exists());
+    }
+}
+
+#[test]
+fn bad_oaep_options_are_usage_errors_with_no_output() {
+    let f = Fixture::new("1024", "2");
+    let cases: [(&str, &[&str], &str); 6] = [
+        (
+            "encrypt",
+            &["--label", "0g"],
+            "'g' at position 2 is not a hex digit",
+        ),
+        ("decrypt", &["--label", "abc"], "odd number of hex digits"),
+        (
+            "encrypt",
+            &["--oaep-hash", "md5"],
+            "invalid value 'md5' for '--oaep-hash",
+        ),
+        (
+            "decrypt",
+            &["--mgf1-hash", "sha3-256"],
+            "possible values: sha1, sha224",
+        ),
+        (
+            "encrypt",
+            &["--padding", "none", "--label", "00"],
+            "apply to --padding oaep only",
+        ),
+        (
+            "decrypt",
+            &["--label", "00", "--label-file", "x"],
+            "cannot be used with",
+        ),
+    ];
+    for (op, extra, needle) in cases {
+        let r = f.crypt(op, "key.pem", "plain.txt", "out", extra);
+        assert_one_line_error(&r, 2, needle);
+        assert!(!f.path("out").exists(), "{extra:?}");
+    }
+    // An unreadable label file is a failure (exit 1) naming the file.
+    let r = f.crypt(
+        "encrypt",
+        "key.pem",
+        "plain.txt",
+        "out",
+        &["--label-file", "/nonexistent/l"],
+    );
+    assert_one_line_error(&r, 1, "/nonexistent/l");
+    assert!(!f.path("out").exists());
+    // SHA-512 needs a key of at least 130 bytes.
+    let r = f.crypt(
+        "encrypt",
+        "key.pem",
+        "plain.txt",
+        "out",
+        &["--oaep-hash", "sha512"],
+    );
+    assert_one_line_error(&r, 1, "too small for OAEP with SHA-512");
+    assert!(!f.path("out").exists());
+}
+
+#[test]
+fn multi_prime_keys_are_made_and_decrypt_on_one_thread_per_prime() {
+    for (bits, primes, label) in [("2048", "3", "3-prime"), ("4096", "4", "4-prime")] {
+        let f = Fixture::new(bits, primes);
+        let text = std::fs::read_to_string(f.path("key.pem")).unwrap();
+        assert!(text.starts_with("-----BEGIN PRIVATE KEY-----\n"));
+        for padding in ["oaep", "none"] {
+            let ct = format!("ct.{padding}");
+            ok(&f.crypt(
+                "encrypt",
+                "key.pub.pem",
+                "plain.txt",
+                &ct,
+                &["--padding", padding],
+            ));
+            for parallel in [&[][..], &["--parallel"]] {
+                let mut extra = vec!["--padding", padding];
+                extra.extend_from_slice(parallel);
+                let pt = f.path("pt");
+                let _ = std::fs::remove_file(&pt);
+                ok(&f.crypt("decrypt", "key.pem", &ct, "pt", &extra));
+                assert!(std::fs::read(&pt).unwrap().ends_with(b"attack at dawn"));
+            }
+        }
+        // PKCS#1 and DER forms of the same key.
+        let dir = f.dir.path();
+        let one = dir.join("k1.der");
+        let r = parcrypt(&[
+            "rsa",
+            "keygen",
+            "--bits",
+            bits,
+            "--primes",
+            primes,
+            "--format",
+            "pkcs1",
+            "--encoding",
+            "der",
+            "--seed",
+            "10",
+            "--out",
+            s(&one),
+        ]);
+        ok(&r);
+        assert!(String::from_utf8_lossy(&r.stderr).contains(label));
+        ok(&f.crypt("decrypt", "k1.der", "ct.oaep", "pt1", &[]));
+        assert_eq!(std::fs::read(f.path("pt1")).unwrap(), b"attack at dawn");
+    }
+}
+
+#[test]
+fn primes_beyond_openssls_limit_are_usage_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("k.pem");
+    for (bits, primes, cap) in [
+        ("1024", "4", "2 to 3 primes"),
+        ("2048", "4", "2 to 3 primes"),
+        ("4096", "5", "2 to 4 primes"),
+        ("512", "3", "2 to 2 primes"),
+        ("2048", "1", "2 to 3 primes"),
+        ("8192", "6", "2 to 5 primes"),
+    ] {
+        let r = parcrypt(&[
+            "rsa",
+            "keygen",
+            "--bits",
+            bits,
+            "--primes",
+            primes,
+            "--out",
+            s(&out),
+        ]);
+        assert_one_line_error(&r, 2, cap);
+        assert_one_line_error(&r, 2, &format!("got {primes}"));
+        assert!(!out.exists());
+        assert!(!dir.path().join("k.pub.pem").exists());
+    }
+}
+
+#[test]
+fn keygen_never_overwrites_a_key_without_force() {
+    let f = Fixture::new("1024", "2");
+    let (private, public) = (f.path("key.pem"), f.path("key.pub.pem"));
+    let before = (
+        std::fs::read(&private).unwrap(),
+        std::fs::read(&public).unwrap(),
+    );
+    let keygen = |extra: &[&str]| {
+        let mut args = vec![
+            "rsa",
+            "keygen",
+            "--bits",
+            "1024",
+            "--seed",
+            "11",
+            "--out",
+            s(&private),
+        ];
+        args.extend_from_slice(extra);
+        parcrypt(&args)
+    };
+    let r = keygen(&[]);
+    assert_one_line_error(
+        &r,
+        2,
+        "key.pem already exists; pass --force to overwrite it",
+    );
+    assert_eq!(
+        (
+            std::fs::read(&private).unwrap(),
+            std::fs::read(&public).unwrap()
+        ),
+        before
+    );
+    // The public half alone existing is refused too, and the private key is not written.
+    std::fs::remove_file(&private).unwrap();
+    let r = keygen(&[]);
+    assert_one_line_error(&r, 2, "key.pub.pem already exists");
+    assert!(!private.exists());
+    ok(&keygen(&["--force"]));
+    let after = (
+        std::fs::read(&private).unwrap(),
+        std::fs::read(&public).unwrap(),
+    );
+    assert_ne!(after.0, before.0);
+    assert_ne!(after.1, before.1);
+    #[cfg(unix)]
+    {
+        assert_eq!(mode(&private), 0o600);
+        assert_eq!(mode(&public), 0o644);
+    }
+}
+
+/// `key.pem` with its Base64 re-wrapped at `width`, lines ended by `eol` and padded by `trail`.
+fn rewrap(pem: &str, width: usize, eol: &str, trail: &str) -> String {
+    let lines: Vec<&str> = pem.lines().collect();
+    let b64 = lines[1..lines.len() - 1].concat();
+    let mut out = format!("{}{trail}{eol}", lines[0]);
+    for chunk in b64.as_bytes().chunks(width) {
+        out += &format!("{}{trail}{eol}", std::str::from_utf8(chunk).unwrap());
+    }
+    out + &format!("{}{trail}{eol}", lines[lines.len() - 1])
+}
+
+#[test]
+fn pem_at_any_width_is_read_and_malformed_pem_is_one_line() {
+    let f = Fixture::new("1024", "3");
+    ok(&f.crypt("encrypt", "key.pub.pem", "plain.txt", "ct", &[]));
+    let pem = std::fs::read_to_string(f.path("key.pem")).unwrap();
+    for (i, (width, eol, trail)) in [
+        (76, "\n", ""),
+        (65, "\r\n", ""),
+        (48, "\n", " \t"),
+        (9999, "\n", ""),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let name = format!("k{i}.pem");
+        std::fs::write(f.path(&name), rewrap(&pem, width, eol, trail)).unwrap();
+        ok(&f.crypt("decrypt", &name, "ct", &format!("pt{i}"), &[]));
+        assert_eq!(
+            std::fs::read(f.path(&format!("pt{i}"))).unwrap(),
+            b"attack at dawn"
+        );
+    }
+    let lines: Vec<&str> = pem.lines().collect();
+    let cases = [
+        (
+            pem.replacen("MII", "M*I", 1),
+            "malformed PEM: invalid Base64 character '*' on line 2",
+        ),
+        (
+            lines[..lines.len() - 1].join("\n"),
+            "no \"-----END PRIVATE KEY-----\" line",
+        ),
+        (
+            pem.replace("END PRIVATE", "END RSA PRIVATE"),
+            "does not match",
+        ),
+        (pem.replacen("MII", "MI", 1), "not a multiple of 4"),
+        (
+            format!("{}\n{}\n", lines[0], lines[lines.len() - 1]),
+            "PEM body is empty",
+        ),
+        (
+            pem.replace("PRIVATE KEY", "CERTIFICATE"),
+            "PEM label \"CERTIFICATE\" is not an RSA key",
+        ),
+    ];
+    for (text, needle) in cases {
+        std::fs::write(f.path("bad.pem"), &text).unwrap();
+        let r = f.crypt("decrypt", "bad.pem", "ct", "out", &[]);
+        assert_one_line_error(&r, 1, needle);
+        assert!(!f.path("out").exists(), "{needle}");
+    }
+}
+
+/// Wycheproof's padding failures through the command: each the same one line.
+#[test]
+fn wycheproof_padding_failures_are_one_opaque_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut seen = 0;
+    for (file, hash) in [
+        ("rsa_oaep_2048_sha256_mgf1sha256_test.json", "sha256"),
+        ("rsa_three_primes_oaep_2048_sha1_mgf1sha1_test.json", "sha1"),
+    ] {
+        let path = format!(
+            "{}/tests/vectors/wycheproof/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        let group = &doc["testGroups"][0];
+        let key = dir.path().join("key.pem");
+        std::fs::write(&key, group["privateKeyPem"].as_str().unwrap()).unwrap();
+        for test in group["tests"].as_array().unwrap() {
+            if !test["flags"]
+                .as_array()
+                .unwrap()
+                .contains(&"InvalidOaepPadding".into())
+            {
+                continue;
+            }
+            let ct = dir.path().join("ct");
+            std::fs::write(&ct, hex::decode(test["ct"].as_str().unwrap()).unwrap()).unwrap();
+            let out = dir.path().join("out");
+            let label = test["label"].as_str().unwrap();
+            let r = parcrypt(&[
+                "rsa",
+                "decrypt",
+                "--key",
+                s(&key),
+                "--in",
+                s(&ct),
+                "--out",
+                s(&out),
+                "--oaep-hash",
+                hash,
+                "--mgf1-hash",
+                hash,
+                "--label",
+                label,
+            ]);
+            assert_one_line_error(&r, 1, "decryption error");
+            assert_eq!(
+                String::from_utf8_lossy(&r.stderr),
+                "error: decryption error\n"
+            );
+            assert!(!out.exists());
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 13 + 13, "InvalidOaepPadding cases in the two files");
+}
