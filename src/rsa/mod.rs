@@ -1,6 +1,7 @@
-//! RSA: key generation, key encodings (PKCS#1, PKCS#8, PEM/DER), textbook RSA for study,
-//! RSA-OAEP (SHA-256) for real use, CRT and constant-time private-key operations, and the
-//! SeRSA / PaRSA batches of seed 000.
+//! RSA: key generation (two to five primes), key encodings (PKCS#1, PKCS#8, SPKI; PEM as
+//! OpenSSL reads it, or DER), textbook RSA for study, RSA-OAEP (SHA-256 by default, any
+//! SHA-1/SHA-2 hash and a label) for real use, CRT and constant-time private-key operations
+//! (over every prime, one thread per prime if asked), and the SeRSA / PaRSA batches of seed 000.
 pub mod armor;
 pub mod batch;
 pub mod bench;
