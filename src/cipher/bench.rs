@@ -25,7 +25,7 @@ use std::time::Instant;
 
 /// Seed 004's Tables 2-3 throughput, MB/s: (algorithm, platform 1 = Core 2 Duo T5270 laptop,
 /// platform 2 = AMD FX-8320 desktop), at the default clock. Copied from
-/// `../shared/seeds/004_18c4ebc23388b709.txt`; the paper does not say how many threads its
+/// seed 004 (Handa, 2022; the README lists the papers); the paper does not say how many threads its
 /// parallel forms used (the desktop has eight cores).
 pub const SEED_004: [(Algorithm, f64, f64); 6] = [
     (Algorithm::BlowfishEcb, 1.103448, 1.855072464),

@@ -8,7 +8,7 @@
 //!
 //! The paper only says that k2 is "generated from a pseudorandom bit generator (e.g. RC4)
 //! using k1 as the seed", and public implementations disagree (see
-//! `../shared/vectors/rc4a_NOTE.txt`). parcrypt fixes: **k2 = the first `len(k1)` bytes of the
+//! `tests/vectors/rc4a_NOTE.txt`). parcrypt fixes: **k2 = the first `len(k1)` bytes of the
 //! RC4 keystream of k1** (no bytes dropped). Then `S1 = KSA(k1)` and `S2 = KSA(k2)`, both exactly
 //! RC4's KSA, so RFC 6229 pins down S1, k2 and S2 (the tests check this), and
 //! [`Rc4a::with_keys`] takes an explicit k2 for other conventions. There are no published RC4A

@@ -89,7 +89,7 @@ pub struct ModexpRecord {
 }
 
 /// The seed's best time change against square-and-multiply (seed 003, up to 8 threads on 8
-/// cores; ../shared/data/seed_claims.md).
+/// cores; the seed's slides, see the README's list of papers).
 pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
     let table: &[(&str, u32, &str)] = &[
         ("mary-precomp", 1024, "-26 % (8 thr, 2^4-ary, 4 pt)"),

@@ -1,5 +1,5 @@
-//! The seed's figures (003_815d316bf35ceec2.txt, "Parallel Karatsuba" slides; summarised in
-//! ../shared/data/seed_claims.md, section 003), to print beside what is measured here.
+//! The seed's figures (seed 003, Bartolini and Peccerillo's "Parallel Karatsuba" slides, see
+//! the README's list of papers), to print beside what is measured here.
 //!
 //! They come from other machines (i7-2600 4c/8t, Xeon E5-2650 v2 8c/16t, i7-6800K 6c/12t),
 //! pinned threads, C++ and GMP/MPIR of 2017, and the parallel ones from **3 threads** (caller +
