@@ -304,6 +304,16 @@ fn keygen_never_overwrites_a_key_without_force() {
     let r = keygen(&[]);
     assert_one_line_error(&r, 2, "key.pub.pem already exists");
     assert!(!private.exists());
+    let r = parcrypt(&[
+        "rsa",
+        "keygen",
+        "--bits",
+        "1024",
+        "--out",
+        s(f.dir.path()),
+        "--force",
+    ]);
+    assert_one_line_error(&r, 2, "is a folder");
     ok(&keygen(&["--force"]));
     let after = (
         std::fs::read(&private).unwrap(),

@@ -223,6 +223,12 @@ fn keygen(args: KeygenArgs) -> Result<()> {
     })?;
     // Before any work: never replace a key silently.
     let pub_path = public_key_path(&args.out);
+    if args.out.is_dir() {
+        return Err(super::usage(format!(
+            "--out {} is a folder; give the private key's file name",
+            args.out.display()
+        )));
+    }
     if !args.force {
         for path in [&args.out, &pub_path] {
             if path.exists() {
