@@ -246,7 +246,7 @@ impl RsaPrivateKey {
         let cap = max_primes(bits);
         if !(2..=cap).contains(&primes) {
             return Err(Error::InvalidParameter(format!(
-                "a {bits}-bit key takes 2 to {cap} primes (OpenSSL's limit for that size: 2 below \
+                "{bits}-bit keys take 2 to {cap} primes (OpenSSL's limit for that size: 2 below \
                  1024 bits, 3 below 4096, 4 below 8192, 5 from 8192), got {primes}"
             )));
         }
