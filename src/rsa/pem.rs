@@ -3,7 +3,7 @@
 //!
 //! All ASN.1 goes through RustCrypto's `pkcs1`, `pkcs8` and `spki` crates; this file maps their
 //! structures to parcrypt's keys and their failures to one-line [`Error::InvalidKey`] messages.
-//! Decoded secrets are kept in [`Zeroizing`] buffers and wiped when dropped.
+//! Decoded secrets are kept in [`zeroize::Zeroizing`] buffers and wiped when dropped.
 pub use super::encode::{
     private_key_to_der, private_key_to_pem, public_key_to_der, public_key_to_pem,
 };
