@@ -1,0 +1,1 @@
+//! bulk over ranks (in progress).

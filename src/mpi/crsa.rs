@@ -1,0 +1,1 @@
+//! crsa over ranks (in progress).

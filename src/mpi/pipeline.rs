@@ -1,0 +1,1 @@
+//! pipeline over ranks (in progress).
