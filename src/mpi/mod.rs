@@ -11,6 +11,7 @@
 //!   (`backend`, `ranks`, `hosts`) and energy over ranks.
 //! - [`batch`]: SeRSA/PaRSA with messages dealt to ranks (static, dynamic, guided, chunk).
 //! - [`pipeline`]: the round pipeline with one rank per stage group, and the hop latency.
+//! - [`pipeline_bench`]: its chunk sweep against threads and the sequential cipher.
 //! - [`crsa`]: CRSA with processing elements placed on ranks by address bits.
 //! - [`bulk`]: PBlock and PARC4 over a file split among ranks, written once, atomically.
 //!
@@ -24,6 +25,7 @@ pub mod crsa;
 pub mod error;
 pub mod nb;
 pub mod pipeline;
+pub mod pipeline_bench;
 pub mod record;
 pub mod wire;
 
