@@ -13,6 +13,7 @@
 //! - [`pipeline`]: the round pipeline with one rank per stage group, and the hop latency.
 //! - [`pipeline_bench`]: its chunk sweep against threads and the sequential cipher.
 //! - [`crsa`]: CRSA with processing elements placed on ranks by address bits.
+//! - [`crsa_bench`]: CRSA over ranks against the thread engine, checked and timed.
 //! - [`bulk`]: PBlock and PARC4 over a file split among ranks, written once, atomically.
 //!
 //! Every program checks its output against the sequential reference on rank 0 and times
@@ -22,6 +23,7 @@ pub mod batch;
 pub mod bulk;
 pub mod comm;
 pub mod crsa;
+pub mod crsa_bench;
 pub mod error;
 pub mod nb;
 pub mod pipeline;
