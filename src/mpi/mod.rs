@@ -2,6 +2,7 @@
 //! pipeline (seed 001), the CRSA hypercube (seed 002) and the bulk ciphers PBlock and PARC4
 //! (seed 004), each run by the `parcrypt-mpi` binary under `mpirun -n N` or `srun`.
 //!
+//! - [`bulk_bench`]: bulk ciphers over ranks against threads and the sequential form.
 //! - [`comm`]: [`Ranks`], the ranks of one run and how they talk — byte messages with tags,
 //!   waits that probe and sleep instead of spinning (Open MPI's blocking calls busy-poll and
 //!   would take a core from a working rank), agreement on errors, gathering, a deadline.
@@ -21,6 +22,7 @@
 //! so a wall time spans from rank 0's command to the last result reaching rank 0.
 pub mod batch;
 pub mod bulk;
+pub mod bulk_bench;
 pub mod comm;
 pub mod crsa;
 pub mod crsa_bench;
