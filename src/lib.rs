@@ -20,6 +20,8 @@ pub mod energy;
 pub mod error;
 pub mod io;
 pub mod modexp;
+#[cfg(feature = "mpi")]
+pub mod mpi;
 pub mod mul;
 pub mod parallel;
 pub mod reliability;

@@ -45,7 +45,7 @@ pub enum Layout {
 
 impl Layout {
     /// The operations in order, with their names.
-    fn ops(self) -> Vec<(Op, String)> {
+    pub(crate) fn ops(self) -> Vec<(Op, String)> {
         let enc = || {
             (0..16)
                 .map(|i| (Op::Round(i), format!("E{}", i + 1)))
@@ -74,7 +74,7 @@ impl Layout {
 
 /// One pipeline operation on every block of a chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
+pub(crate) enum Op {
     /// A Feistel round with subkey `P[i]`, ending with the swap.
     Round(usize),
     /// Undo the last swap, then `R ^= P[r]`, `L ^= P[l]`.
@@ -316,7 +316,7 @@ impl<'a> BfPipeline<'a> {
 
 /// Applies one operation to every block (word pair) of a chunk.
 #[inline]
-fn apply(bf: &Blowfish, op: Op, words: &mut [u32]) {
+pub(crate) fn apply(bf: &Blowfish, op: Op, words: &mut [u32]) {
     match op {
         Op::Round(i) => {
             let p = bf.subkey(i);
@@ -338,7 +338,7 @@ fn apply(bf: &Blowfish, op: Op, words: &mut [u32]) {
 }
 
 /// Writes a chunk's words as big-endian bytes.
-fn words_to_bytes(words: &[u32], dst: &mut [u8]) {
+pub(crate) fn words_to_bytes(words: &[u32], dst: &mut [u8]) {
     for (pair, block) in words.chunks_exact(2).zip(dst.chunks_exact_mut(BLOCK)) {
         crate::cipher::blowfish::join(block, pair[0], pair[1]);
     }

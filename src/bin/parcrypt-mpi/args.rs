@@ -1,0 +1,257 @@
+//! The command line of `parcrypt-mpi`.
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+/// The seed systems over MPI ranks. Start with `mpirun -n N parcrypt-mpi <program> ...` (or
+/// `srun --mpi=pmix ...`); without a launcher it runs as one rank.
+#[derive(Parser, Debug)]
+#[command(name = "parcrypt-mpi", version, about)]
+pub struct Cli {
+    /// Seconds any rank may wait for a message before giving up (a hung or dead rank).
+    #[arg(long, global = true, default_value_t = 300.0, value_parser = positive_f64)]
+    pub timeout: f64,
+    /// The program to run.
+    #[command(subcommand)]
+    pub program: Program,
+}
+
+/// The programs.
+#[derive(Subcommand, Debug)]
+pub enum Program {
+    /// Batch RSA (seed 000): messages dealt to ranks with static, dynamic or guided schedules,
+    /// against SeRSA on one rank.
+    Rsa(RsaArgs),
+    /// The Blowfish round pipeline (seed 001): rank groups as stages, a chunk-size sweep, and
+    /// the per-hop cost over ranks against threads.
+    Pipeline(PipelineArgs),
+    /// CRSA (seed 002): hypercube PEs placed on ranks by address bits, values only along edges,
+    /// against the thread engine.
+    Crsa(CrsaArgs),
+    /// PBlock or PARC4 (seed 004) over a file split among ranks, written once, atomically;
+    /// with --runs, timed against the same cipher on threads.
+    Cipher(CipherArgs),
+}
+
+/// Repetitions and output, shared by the benchmarks.
+#[derive(Args, Debug, Clone)]
+pub struct Common {
+    /// Measured runs per configuration.
+    #[arg(long, default_value_t = 5, value_parser = positive_u32)]
+    pub runs: u32,
+    /// Warm-up runs per configuration (not recorded).
+    #[arg(long, default_value_t = 1)]
+    pub warmup: u32,
+    /// Write the results as JSON (the thread benchmarks' schema plus backend, ranks, hosts).
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+impl Common {
+    /// The harness configuration: exactly `runs` measured runs after `warmup`.
+    pub fn config(&self) -> parcrypt::bench::BenchConfig {
+        parcrypt::bench::BenchConfig {
+            warmup_runs: self.warmup,
+            ..parcrypt::bench::BenchConfig::exact(self.runs)
+        }
+    }
+}
+
+/// `rsa`.
+#[derive(Args, Debug)]
+pub struct RsaArgs {
+    /// Modulus bits of the key generated from --seed.
+    #[arg(long, default_value_t = 2048)]
+    pub bits: u32,
+    /// Use this private key (PEM) instead; read by rank 0 and sent to the others.
+    #[arg(long)]
+    pub key: Option<PathBuf>,
+    /// Messages per batch.
+    #[arg(long, default_value_t = 64, value_parser = positive_usize)]
+    pub messages: usize,
+    /// The operation.
+    #[arg(long, value_enum, default_value_t = OpArg::Decrypt)]
+    pub op: OpArg,
+    /// Schedules, comma-separated: static, dynamic, guided.
+    #[arg(long, default_value = "static,dynamic,guided")]
+    pub schedule: String,
+    /// Chunk sizes, comma-separated (`default` = the schedule's default).
+    #[arg(long, default_value = "default")]
+    pub chunk: String,
+    /// Threads inside each rank.
+    #[arg(long, default_value_t = 1, value_parser = positive_usize)]
+    pub threads: usize,
+    /// Whether rank 0 computes too (`works`) or only deals (`waits`, probing and sleeping).
+    #[arg(long, value_enum, default_value_t = MasterArg::Works)]
+    pub master: MasterArg,
+    /// Seed of the key and the messages.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// Encrypt or decrypt.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OpArg {
+    /// c = m^e mod n.
+    Encrypt,
+    /// m = c^d mod n (CRT, variable-time, as `bench rsa --private-op crt`).
+    Decrypt,
+}
+
+/// The master's role.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum MasterArg {
+    /// Rank 0 deals on its main thread and computes on a second one.
+    Works,
+    /// Rank 0 only deals.
+    Waits,
+}
+
+/// `pipeline`.
+#[derive(Args, Debug)]
+pub struct PipelineArgs {
+    /// Chunk sizes in bytes, comma-separated (multiples of 8).
+    #[arg(long, default_value = "8192,65536")]
+    pub chunks: String,
+    /// Message bytes (the seed used 1 MB).
+    #[arg(long, default_value_t = 1 << 20, value_parser = positive_usize)]
+    pub size: usize,
+    /// Round trips of one chunk around the stages, per hop measurement.
+    #[arg(long, default_value_t = 200, value_parser = positive_usize)]
+    pub hops: usize,
+    /// Seed of the key and the message.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `crsa`.
+#[derive(Args, Debug)]
+pub struct CrsaArgs {
+    /// Cubes Nc (8·Nc PEs).
+    #[arg(long, default_value_t = 1, value_parser = positive_usize)]
+    pub cubes: usize,
+    /// Remove the duplicate PEs (6·Nc PEs).
+    #[arg(long)]
+    pub optimized: bool,
+    /// Let several blocks be in flight (the pipelined CRSA).
+    #[arg(long)]
+    pub pipelined: bool,
+    /// Blocks (exponentiations) per run.
+    #[arg(long, default_value_t = 8, value_parser = positive_usize)]
+    pub blocks: usize,
+    /// Modulus and exponent bits.
+    #[arg(long, default_value_t = 1024)]
+    pub bits: u32,
+    /// Seed of modulus, exponent and bases.
+    #[arg(long, default_value_t = 2)]
+    pub seed: u64,
+    #[command(flatten)]
+    pub common: Common,
+}
+
+/// `cipher`.
+#[derive(Args, Debug)]
+pub struct CipherArgs {
+    /// pblock-ecb, pblock-ctr or parc4.
+    #[arg(long)]
+    pub alg: String,
+    /// Decrypt instead of encrypt.
+    #[arg(long)]
+    pub decrypt: bool,
+    /// Input file; every rank reads its own part of it.
+    #[arg(long = "in")]
+    pub input: PathBuf,
+    /// Output file, written by rank 0 once everything succeeded (never partially).
+    #[arg(long = "out")]
+    pub output: PathBuf,
+    /// Key as hex.
+    #[arg(long)]
+    pub key_hex: String,
+    /// CTR initial counter as 16 hex digits (pblock-ctr).
+    #[arg(long)]
+    pub iv_hex: Option<String>,
+    /// PARC4 nonce as 32 hex digits.
+    #[arg(long)]
+    pub nonce_hex: Option<String>,
+    /// PARC4 block bytes.
+    #[arg(long)]
+    pub chunk: Option<usize>,
+    /// Threads inside each rank.
+    #[arg(long, default_value_t = 1, value_parser = positive_usize)]
+    pub threads: usize,
+    /// Also time the transform over ranks against the same cipher on --compare-threads
+    /// threads on rank 0, this many measured runs (0: transform only).
+    #[arg(long, default_value_t = 0)]
+    pub runs: u32,
+    /// Threads of the thread form timed beside the ranks (default: the number of ranks).
+    #[arg(long)]
+    pub compare_threads: Option<usize>,
+    /// Write the timing results as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+fn positive_usize(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(v) => Ok(v),
+        Err(_) => Err(format!("'{s}' is not a positive integer")),
+    }
+}
+
+fn positive_u32(s: &str) -> Result<u32, String> {
+    positive_usize(s).and_then(|v| u32::try_from(v).map_err(|_| "too large".into()))
+}
+
+fn positive_f64(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        _ => Err(format!("'{s}' is not a positive number of seconds")),
+    }
+}
+
+/// A comma-separated list, each item parsed by `parse`.
+pub fn list<T>(s: &str, parse: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
+    s.split(',')
+        .map(str::trim)
+        .map(|item| {
+            if item.is_empty() {
+                Err(format!("empty item in list '{s}'"))
+            } else {
+                parse(item)
+            }
+        })
+        .collect()
+}
+
+/// Help and version go to stdout with status 0; a usage error becomes one line and 2.
+/// Only rank 0 (`speak`) prints.
+pub fn clap_exit(e: clap::Error, speak: bool) -> i32 {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            if speak {
+                print!("{e}");
+            }
+            0
+        }
+        _ => {
+            if speak {
+                let text = e.to_string();
+                let line: Vec<&str> = text
+                    .lines()
+                    .map(str::trim)
+                    .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more"))
+                    .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
+                    .collect();
+                let line = line.join(" ");
+                let line = line.strip_prefix("error: ").unwrap_or(&line);
+                eprintln!("error: {line} (see --help)");
+            }
+            2
+        }
+    }
+}

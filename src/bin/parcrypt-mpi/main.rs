@@ -1,0 +1,79 @@
+//! `parcrypt-mpi`: the seed systems over MPI ranks (`mpirun -n N parcrypt-mpi ...`, or `srun`).
+//!
+//! Every rank runs the same command line; rank 0 drives, checks every output against the
+//! sequential reference, prints the results and writes the files. Errors: rank 0 prints one
+//! line (`error: ...`) and every rank exits non-zero (2 for usage errors); an error only one
+//! rank has seen ends the whole job through `MPI_Abort`.
+mod args;
+mod programs;
+mod programs_more;
+
+use clap::Parser;
+use parcrypt::mpi::{MpiError, Ranks, comm::started_by_launcher};
+use std::time::Duration;
+
+fn main() {
+    // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).
+    parcrypt::bignum::wipe::install();
+    std::process::exit(run());
+}
+
+/// This process's rank as the launcher announced it, before MPI is initialized.
+fn launcher_rank() -> usize {
+    [
+        "OMPI_COMM_WORLD_RANK",
+        "PMIX_RANK",
+        "PMI_RANK",
+        "SLURM_PROCID",
+    ]
+    .iter()
+    .find_map(|v| std::env::var(v).ok()?.parse().ok())
+    .unwrap_or(0)
+}
+
+fn run() -> i32 {
+    let cli = match args::Cli::try_parse() {
+        Ok(cli) => cli,
+        // Every rank parses the same line: only rank 0 speaks.
+        Err(e) => return args::clap_exit(e, launcher_rank() == 0),
+    };
+    if !started_by_launcher() {
+        eprintln!(
+            "parcrypt-mpi: not started by mpirun or srun: running as one rank \
+             (for N ranks: mpirun -n N parcrypt-mpi ...)"
+        );
+    }
+    let ranks = match Ranks::init(Duration::from_secs_f64(cli.timeout)) {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: cannot start MPI: {e}");
+            return 1;
+        }
+    };
+    if ranks.is_root() {
+        programs::install_stop_notice();
+    }
+    match programs::run(&ranks, cli) {
+        Ok(()) => 0,
+        Err(e) => fail(ranks, e),
+    }
+}
+
+/// Reports `e` and ends this rank: a collective error from rank 0 with a clean finalize, a
+/// local one from the rank that saw it, ending every rank.
+fn fail(ranks: Ranks, e: MpiError) -> i32 {
+    let status = e.exit_status();
+    if e.is_collective() {
+        if ranks.is_root() {
+            eprintln!("error: {}", one_line(&e));
+        }
+        drop(ranks);
+        return status;
+    }
+    eprintln!("error: rank {}: {}", ranks.rank(), one_line(&e));
+    ranks.abort(status)
+}
+
+fn one_line(e: &MpiError) -> String {
+    e.to_string().replace('\n', " ")
+}

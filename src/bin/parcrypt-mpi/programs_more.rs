@@ -1,0 +1,196 @@
+//! The pipeline, CRSA and cipher programs.
+use crate::args;
+use crate::programs::{check_writable, usage, write_json};
+use parcrypt::mpi::{MpiResult, Ranks};
+
+/// `pipeline`: the chunk sweep, over ranks, threads and sequentially, with per-hop costs.
+pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
+    use parcrypt::mpi::pipeline_bench::{PipelinePlan, run};
+    let chunks = args::list(&a.chunks, |s| {
+        s.parse::<usize>()
+            .map_err(|_| format!("chunk '{s}' is not a positive integer"))
+    })
+    .map_err(usage)?;
+    let plan = PipelinePlan {
+        chunks,
+        size_bytes: a.size,
+        hop_trips: a.hops,
+        seed: a.seed,
+        config: a.common.config(),
+    };
+    plan.validate(ranks.size())?;
+    check_writable(ranks, a.common.json.as_deref())?;
+    let Some(records) = run(ranks, &plan)? else {
+        return Ok(());
+    };
+    println!(
+        "Blowfish encrypt+decrypt of {} bytes: round pipeline over {} ranks on {} hosts, \
+         against threads and sequential; energy: {}",
+        records[0].base.size_bytes,
+        ranks.size(),
+        ranks.hosts(),
+        records[0].energy.energy_source
+    );
+    println!(
+        "{:<8} {:>6} {:>7} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}  bottleneck",
+        "backend", "stages", "chunk", "median ms", "MB/s", "speedup", "hop µs", "recv", "send"
+    );
+    for r in &records {
+        println!(
+            "{:<8} {:>6} {:>7} {:>10.3} {:>8.1} {:>8.2} {:>9} {:>9.2} {:>9.2}  {}",
+            r.mpi.backend,
+            r.base.stages,
+            r.base.chunk_bytes.map_or("-".into(), |c| c.to_string()),
+            r.base.median_s * 1e3,
+            r.base.mb_per_s,
+            r.base.speedup,
+            r.hop_us.map_or("-".into(), |h| format!("{h:.1}")),
+            r.base.mean_recv_wait,
+            r.base.mean_send_wait,
+            r.base.bottleneck,
+        );
+    }
+    println!("every chunk size: output equal to the input, encryption equal to Blowfish ECB");
+    write_json(a.common.json.as_deref(), records)
+}
+
+/// `crsa`: the hypercube over ranks against the thread engine.
+pub fn crsa(ranks: &Ranks, a: args::CrsaArgs) -> MpiResult<()> {
+    use parcrypt::mpi::crsa_bench::{CrsaPlan, run};
+    let plan = CrsaPlan {
+        engine: parcrypt::modexp::crsa::EngineConfig {
+            cubes: a.cubes,
+            optimized: a.optimized,
+            pipelined: a.pipelined,
+        },
+        blocks: a.blocks,
+        bits: a.bits,
+        seed: a.seed,
+        config: a.common.config(),
+    };
+    check_writable(ranks, a.common.json.as_deref())?;
+    let Some(records) = run(ranks, &plan)? else {
+        return Ok(());
+    };
+    println!(
+        "{} with {} cube(s), {} PEs, {} blocks of {} bits: over {} ranks on {} hosts against the \
+         thread engine",
+        records[0].strategy,
+        records[0].cubes,
+        records[0].pes,
+        records[0].blocks,
+        records[0].modulus_bits,
+        ranks.size(),
+        ranks.hosts()
+    );
+    println!(
+        "{:<8} {:>5} {:>10} {:>9} {:>8} {:>8} {:>12}",
+        "backend", "ranks", "median ms", "blocks/s", "speedup", "PEs/rank", "cross msgs"
+    );
+    for r in &records {
+        println!(
+            "{:<8} {:>5} {:>10.3} {:>9.1} {:>8.2} {:>8} {:>12}",
+            r.mpi.backend,
+            r.mpi.ranks,
+            r.median_s * 1e3,
+            r.blocks_per_s,
+            r.speedup,
+            r.pes_per_rank,
+            r.cross_rank_messages
+        );
+    }
+    println!(
+        "values equal GMP and the thread engine; MulMod counts per PE ({} in all) and link \
+         counts equal the thread engine's; every message went along an edge",
+        records[0].mulmods
+    );
+    write_json(a.common.json.as_deref(), records)
+}
+
+/// `cipher`: PBlock or PARC4 over a file split among ranks.
+pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
+    use parcrypt::cipher::alg::{Algorithm, CipherSpec, Direction};
+    let algorithm: Algorithm = a
+        .alg
+        .parse()
+        .map_err(|e: parcrypt::Error| usage(e.to_string()))?;
+    let hex = |s: &str, what: &str| {
+        hex_bytes(s).ok_or_else(|| usage(format!("{what} must be hex digits, got '{s}'")))
+    };
+    let mut spec = CipherSpec::new(algorithm, &hex(&a.key_hex, "--key-hex")?);
+    if let Some(iv) = &a.iv_hex {
+        let iv = hex(iv, "--iv-hex")?;
+        spec.iv = Some(
+            iv.try_into()
+                .map_err(|_| usage("--iv-hex must be 8 bytes (16 hex digits)"))?,
+        );
+    }
+    if let Some(n) = &a.nonce_hex {
+        spec.nonce = Some(hex(n, "--nonce-hex")?);
+    }
+    spec.chunk = a.chunk;
+    spec.threads = Some(a.threads);
+    let direction = if a.decrypt {
+        Direction::Decrypt
+    } else {
+        Direction::Encrypt
+    };
+    parcrypt::mpi::bulk::validate(&spec, direction)?;
+    if a.input == a.output {
+        return Err(usage("--out must differ from --in"));
+    }
+    check_writable(ranks, Some(&a.output))?;
+    check_writable(ranks, a.json.as_deref())?;
+    let done = parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output)?;
+    if let Some((read, written)) = done {
+        println!(
+            "{} over {} ranks on {} hosts: read {read} bytes, wrote {written} bytes to {} \
+             (equal to the sequential reference)",
+            algorithm,
+            ranks.size(),
+            ranks.hosts(),
+            a.output.display()
+        );
+    }
+    if a.runs == 0 {
+        return Ok(());
+    }
+    let plan = parcrypt::mpi::bulk_bench::BulkPlan {
+        compare_threads: a.compare_threads.unwrap_or(ranks.size()),
+        config: parcrypt::bench::BenchConfig {
+            warmup_runs: 1,
+            ..parcrypt::bench::BenchConfig::exact(a.runs)
+        },
+    };
+    let Some(records) = parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &plan)?
+    else {
+        return Ok(());
+    };
+    println!(
+        "{:<8} {:<12} {:>7} {:>5} {:>10} {:>8} {:>8}",
+        "backend", "alg", "threads", "ranks", "median ms", "MB/s", "speedup"
+    );
+    for r in &records {
+        println!(
+            "{:<8} {:<12} {:>7} {:>5} {:>10.3} {:>8.1} {:>8.2}",
+            r.mpi.backend,
+            r.base.alg.name(),
+            r.base.threads,
+            r.mpi.ranks,
+            r.base.median_s * 1e3,
+            r.base.mb_per_s,
+            r.base.speedup
+        );
+    }
+    write_json(a.json.as_deref(), records)
+}
+
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}

@@ -1,0 +1,644 @@
+//! SeRSA / PaRSA over MPI ranks (seed 000): a batch of textbook RSA operations dealt to ranks
+//! with OpenMP's `static`, `dynamic` and `guided` schedules and a chunk size, optionally with
+//! threads inside each rank, timed against SeRSA on rank 0 alone in the same run.
+//!
+//! Rank 0 is the master. It holds the batch, deals ranges of it ([`RankDealer`], the same
+//! rules as [`crate::parallel::schedule`] with ranks in place of threads), sends each range's
+//! inputs with the assignment and receives the outputs with the next request. The master
+//! either also works ([`Master::Works`]: a compute thread on rank 0 takes ranges from the same
+//! dealer while the main thread serves) or only serves ([`Master::Waits`]); either way it
+//! waits by probing and sleeping, so it does not take a core from a worker. Workers keep
+//! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's.
+use super::comm::{Backoff, Command, Ranks, tag};
+use super::error::{MpiError, MpiResult};
+use super::record::{MpiFields, RankEnergy, combine};
+use super::wire::{Reader, put_integer, put_u64};
+use crate::bench::{Bench, BenchConfig, Summary};
+use crate::energy::meter::{EnergyTally, RunMeter};
+use crate::parallel::schedule::{guided_grab, static_block};
+use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
+use crate::rsa::batch::{self, Transform};
+use crate::rsa::bench::{BatchOp, RsaBenchRecord};
+use crate::rsa::keys::RsaPrivateKey;
+use crate::rsa::textbook::PrivateOp;
+use rug::Integer;
+use serde::{Deserialize, Serialize};
+use std::ops::Range;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Requests each worker keeps in flight: it asks for its next range before computing the
+/// current one, so the master's reply latency (a sleeping master, a busy machine) is hidden.
+/// Which ranges exist and their order are the schedule's; a worker may hold two at once.
+pub const LOOKAHEAD: usize = 2;
+
+/// Whether rank 0 computes too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Master {
+    /// Rank 0 serves requests on its main thread and computes on a second thread.
+    Works,
+    /// Rank 0 only serves (probing and sleeping); needs at least 2 ranks.
+    Waits,
+}
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct BatchPlan {
+    /// Messages per batch.
+    pub messages: usize,
+    /// Encrypt or decrypt.
+    pub op: BatchOp,
+    /// How decryption computes c^d mod n.
+    pub private_op: PrivateOp,
+    /// Schedules to sweep (`static`, `dynamic`, `guided`).
+    pub schedules: Vec<Schedule>,
+    /// Chunk sizes to sweep (`None`: the schedule's default).
+    pub chunks: Vec<Option<usize>>,
+    /// Threads inside each rank.
+    pub threads: usize,
+    /// Whether rank 0 computes too.
+    pub master: Master,
+    /// Seed of the messages.
+    pub seed: u64,
+    /// Repetition rules (rank 0's harness).
+    pub config: BenchConfig,
+}
+
+impl BatchPlan {
+    /// Checks the plan against the number of ranks (the same answer on every rank).
+    pub fn validate(&self, ranks: usize) -> MpiResult<()> {
+        let bad = |m: String| Err(MpiError::Usage(m));
+        if self.messages == 0 || self.threads == 0 {
+            return bad("messages and threads must be at least 1".into());
+        }
+        if self.schedules.is_empty() || self.schedules.contains(&Schedule::Steal) {
+            return bad("schedules over ranks: static, dynamic or guided".into());
+        }
+        if self.chunks.is_empty() || self.chunks.contains(&Some(0)) {
+            return bad("chunk size must be at least 1".into());
+        }
+        if self.master == Master::Waits && ranks < 2 {
+            return bad(format!(
+                "--master waits needs at least 2 ranks (a master and a worker), got {ranks}"
+            ));
+        }
+        self.config.validate()?;
+        Ok(())
+    }
+
+    /// The MPI configurations, schedules outermost (SeRSA on rank 0 is run 0 of the bench).
+    pub fn configurations(&self) -> Vec<ScheduleSpec> {
+        let mut out = Vec::new();
+        for &schedule in &self.schedules {
+            for &chunk in &self.chunks {
+                out.push(ScheduleSpec { schedule, chunk });
+            }
+        }
+        out
+    }
+}
+
+/// One result: the thread benchmark's record, the MPI fields and the master's role.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchRecord {
+    /// As `bench rsa` writes it; `threads` is threads per rank, `efficiency` is speedup /
+    /// (ranks x threads), `imbalance` and `chunks_taken` are over the working ranks.
+    #[serde(flatten)]
+    pub base: RsaBenchRecord,
+    /// `backend`, `ranks`, `hosts`.
+    #[serde(flatten)]
+    pub mpi: MpiFields,
+    /// Whether rank 0 computed too (`null` for SeRSA).
+    pub master: Option<Master>,
+}
+
+/// Deals ranges of `0..n` to workers `0..workers` under an OpenMP schedule.
+#[derive(Debug)]
+pub struct RankDealer {
+    n: usize,
+    workers: usize,
+    spec: ScheduleSpec,
+    next: usize,
+    grabs: Vec<usize>,
+}
+
+impl RankDealer {
+    /// A dealer of `n` iterations over `workers` workers.
+    pub fn new(n: usize, workers: usize, spec: ScheduleSpec) -> Self {
+        Self {
+            n,
+            workers,
+            spec,
+            next: 0,
+            grabs: vec![0; workers],
+        }
+    }
+
+    /// The next range for worker `w`, `None` when it has nothing more to do.
+    pub fn next(&mut self, w: usize) -> Option<Range<usize>> {
+        let chunk = self.spec.chunk.unwrap_or(1);
+        let r = match (self.spec.schedule, self.spec.chunk) {
+            (Schedule::Static, None) => {
+                let r = static_block(self.n, self.workers, w);
+                (self.grabs[w] == 0 && !r.is_empty()).then_some(r)
+            }
+            (Schedule::Static, Some(c)) => {
+                let start = (self.grabs[w] * self.workers + w).checked_mul(c)?;
+                (start < self.n).then(|| start..(start + c).min(self.n))
+            }
+            (Schedule::Guided, _) => (self.next < self.n).then(|| {
+                let size = guided_grab(self.n - self.next, self.workers, chunk);
+                self.next += size;
+                self.next - size..self.next
+            }),
+            (Schedule::Dynamic | Schedule::Steal, _) => (self.next < self.n).then(|| {
+                let start = self.next;
+                self.next = (start + chunk).min(self.n);
+                start..self.next
+            }),
+        };
+        if r.is_some() {
+            self.grabs[w] += 1;
+        }
+        r
+    }
+}
+
+/// The key, inputs and expected outputs, on every rank (inputs and outputs on rank 0 only).
+struct Job<'k> {
+    transform: Transform<'k>,
+    width: usize,
+    inputs: Vec<Integer>,
+    expected: Vec<Integer>,
+}
+
+/// Runs the sweep on every rank. Rank 0 gets the records (SeRSA first); other ranks `None`.
+/// The key is rank 0's, sent to the others.
+pub fn run(
+    ranks: &Ranks,
+    key: Option<&RsaPrivateKey>,
+    plan: &BatchPlan,
+) -> MpiResult<Option<Vec<BatchRecord>>> {
+    plan.validate(ranks.size())?;
+    let pem = match key {
+        Some(k) if ranks.is_root() => Some(crate::rsa::pem::private_key_to_pem(
+            k,
+            crate::rsa::pem::KeyFormat::Pkcs1,
+        )?),
+        _ => None,
+    };
+    let pem_bytes = zeroize::Zeroizing::new(ranks.broadcast(pem.as_ref().map(|p| p.as_bytes()))?);
+    let key = ranks.agree(crate::rsa::pem::load_private_key(&pem_bytes).map_err(MpiError::from))?;
+    let transform = match plan.op {
+        BatchOp::Encrypt => Transform::Encrypt(key.public()),
+        BatchOp::Decrypt => Transform::Decrypt(&key, plan.private_op),
+    };
+    let width = key.public().size_bytes();
+    let mut job = Job {
+        transform,
+        width,
+        inputs: Vec::new(),
+        expected: Vec::new(),
+    };
+    if ranks.is_root() {
+        let msgs = batch::messages(key.public(), plan.messages, plan.seed);
+        let cts = batch::serial(Transform::Encrypt(key.public()), &msgs);
+        (job.inputs, job.expected) = match plan.op {
+            BatchOp::Encrypt => (msgs, cts),
+            BatchOp::Decrypt => (cts, msgs),
+        };
+    }
+    let executor = Executor::new(
+        plan.threads,
+        ScheduleSpec {
+            schedule: Schedule::Static,
+            chunk: None,
+        },
+        false,
+    )?;
+    let configs = plan.configurations();
+    let mut meter = RunMeter::auto();
+    let outcome = if ranks.is_root() {
+        let out = drive(ranks, plan, &job, &executor, &configs, &mut meter);
+        ranks.command(Command::Stop);
+        out.map(Some)
+    } else {
+        serve(ranks, plan, &job, &executor, &configs, &mut meter).map(|()| None)
+    };
+    match ranks.agree(outcome)? {
+        Some((summaries, stats, tallies)) => {
+            records(ranks, plan, &key, &configs, &summaries, &stats, &tallies).map(Some)
+        }
+        None => Ok(None),
+    }
+}
+
+type Driven = (Vec<Summary>, Vec<RunStats>, Vec<EnergyTally>);
+
+/// Rank 0: SeRSA (run 0) and every configuration, interleaved by the harness.
+fn drive(
+    ranks: &Ranks,
+    plan: &BatchPlan,
+    job: &Job<'_>,
+    executor: &Executor,
+    configs: &[ScheduleSpec],
+    meter: &mut RunMeter,
+) -> MpiResult<Driven> {
+    let bench = Bench::new(plan.config)?;
+    let n = configs.len() + 1;
+    let mut stats = vec![RunStats::default(); n];
+    let mut tallies = vec![EnergyTally::default(); n];
+    let mut failure: Option<MpiError> = None;
+    let measurements = bench.run_interleaved_by(n, |i| {
+        if failure.is_some() {
+            return 0.0;
+        }
+        if i == 0 {
+            let ((out, secs), energy) = meter.measure(|| {
+                let t = Instant::now();
+                let out = batch::serial(job.transform, &job.inputs);
+                (out, t.elapsed().as_secs_f64())
+            });
+            tallies[0].push(energy);
+            stats[0] = RunStats {
+                threads: vec![ThreadStats {
+                    items: out.len(),
+                    chunks: 1,
+                    busy_s: secs,
+                }],
+            };
+            if out != job.expected {
+                failure = Some(MpiError::Protocol("SeRSA disagrees with itself".into()));
+            }
+            return secs;
+        }
+        ranks.command(Command::Run((i - 1) as u32));
+        let result = master_run(ranks, plan, job, executor, configs[i - 1], meter);
+        match result {
+            Ok((out, secs, run_stats, energy)) => {
+                tallies[i].push(energy);
+                stats[i] = run_stats;
+                if out != job.expected {
+                    failure = Some(MpiError::Protocol(format!(
+                        "{} over {} ranks gave an output different from SeRSA",
+                        configs[i - 1],
+                        ranks.size()
+                    )));
+                }
+                secs
+            }
+            Err(e) => {
+                failure = Some(e);
+                0.0
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let summaries = measurements
+        .iter()
+        .map(|m| {
+            m.summary()
+                .ok_or_else(|| MpiError::Protocol("no samples".into()))
+        })
+        .collect::<MpiResult<Vec<_>>>()?;
+    Ok((summaries, stats, tallies))
+}
+
+/// Encodes a range's outputs (or inputs): start, count, values.
+fn encode_values(start: usize, values: &[Integer], width: usize) -> Vec<u8> {
+    let mut m = Vec::with_capacity(16 + values.len() * width);
+    put_u64(&mut m, start as u64);
+    put_u64(&mut m, values.len() as u64);
+    for v in values {
+        put_integer(&mut m, v, width);
+    }
+    m
+}
+
+fn decode_values(bytes: &[u8], width: usize) -> MpiResult<(usize, Vec<Integer>)> {
+    let mut r = Reader::new(bytes);
+    let start = r.usize()?;
+    let count = r.usize()?;
+    let values = (0..count)
+        .map(|_| r.integer(width))
+        .collect::<MpiResult<_>>()?;
+    Ok((start, values))
+}
+
+/// Rank 0's side of one run: deal, serve, collect; returns the outputs, rank 0's wall time,
+/// the per-rank statistics and the energy over ranks.
+fn master_run(
+    ranks: &Ranks,
+    plan: &BatchPlan,
+    job: &Job<'_>,
+    executor: &Executor,
+    spec: ScheduleSpec,
+    meter: &mut RunMeter,
+) -> MpiResult<(
+    Vec<Integer>,
+    f64,
+    RunStats,
+    crate::energy::meter::session::RunEnergy,
+)> {
+    let size = ranks.size();
+    let works = plan.master == Master::Works;
+    // Worker index of rank r: r when the master works, r - 1 when it only serves.
+    let offset = usize::from(!works);
+    let dealer = Mutex::new(RankDealer::new(job.inputs.len(), size - offset, spec));
+    let ((outputs, secs, mut per_rank), energy) = meter.measure(|| {
+        let started = Instant::now();
+        let mut outputs: Vec<Integer> = vec![Integer::new(); job.inputs.len()];
+        let mut per_rank = vec![ThreadStats::default(); size];
+        let served = std::thread::scope(|s| -> MpiResult<()> {
+            let local = works.then(|| {
+                s.spawn(|| {
+                    let mut done: Vec<(usize, Vec<Integer>)> = Vec::new();
+                    let mut st = ThreadStats::default();
+                    loop {
+                        let next = dealer.lock().unwrap_or_else(|e| e.into_inner()).next(0);
+                        let Some(r) = next else { break };
+                        let t = Instant::now();
+                        let (out, _) =
+                            batch::parallel(executor, job.transform, &job.inputs[r.clone()]);
+                        st.busy_s += t.elapsed().as_secs_f64();
+                        st.items += r.len();
+                        st.chunks += 1;
+                        done.push((r.start, out));
+                    }
+                    (done, st)
+                })
+            });
+            // Every worker ends with LOOKAHEAD empty replies, one per request in flight.
+            let mut finished = 0;
+            let mut backoff = Backoff::new();
+            while finished < (size - 1) * LOOKAHEAD {
+                let Some((src, msg)) = ranks.try_recv(None, tag::WORK) else {
+                    if backoff.waited() > ranks.timeout().as_secs_f64() {
+                        return Err(MpiError::Timeout {
+                            from: "any worker".into(),
+                            waited_s: backoff.waited(),
+                        });
+                    }
+                    backoff.pause();
+                    continue;
+                };
+                backoff = Backoff::new();
+                let (start, values) = decode_values(&msg, job.width)?;
+                if start + values.len() > outputs.len() {
+                    return Err(MpiError::Protocol("result out of range".into()));
+                }
+                for (slot, v) in outputs[start..].iter_mut().zip(values) {
+                    *slot = v;
+                }
+                let next = dealer
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .next(src - offset);
+                let reply = match next {
+                    Some(r) => encode_values(r.start, &job.inputs[r], job.width),
+                    None => {
+                        finished += 1;
+                        Vec::new()
+                    }
+                };
+                ranks.send(src, tag::WORK, &reply);
+            }
+            if let Some(h) = local {
+                let (done, st) = h
+                    .join()
+                    .map_err(|_| MpiError::Protocol("rank 0's compute thread panicked".into()))?;
+                for (start, out) in done {
+                    for (slot, v) in outputs[start..].iter_mut().zip(out) {
+                        *slot = v;
+                    }
+                }
+                per_rank[0] = st;
+            }
+            Ok(())
+        });
+        (
+            served.map(|()| outputs),
+            started.elapsed().as_secs_f64(),
+            per_rank,
+        )
+    });
+    let outputs = outputs?;
+    // Reports come after the timed region: statistics and energy of every worker.
+    let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
+    for (r, slot) in per_rank.iter_mut().enumerate().skip(1) {
+        let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
+        let mut rd = Reader::new(&msg);
+        slot.items = rd.usize()?;
+        slot.chunks = rd.usize()?;
+        slot.busy_s = f64::from_bits(rd.u64()?);
+        readings.push(
+            RankEnergy::decode(rd.rest())
+                .ok_or_else(|| MpiError::Protocol("bad energy report".into()))?,
+        );
+    }
+    let working = per_rank.split_off(offset);
+    Ok((
+        outputs,
+        secs,
+        RunStats { threads: working },
+        combine(&readings, secs),
+    ))
+}
+
+/// A worker rank: runs what rank 0 commands until it says stop.
+fn serve(
+    ranks: &Ranks,
+    plan: &BatchPlan,
+    job: &Job<'_>,
+    executor: &Executor,
+    configs: &[ScheduleSpec],
+    meter: &mut RunMeter,
+) -> MpiResult<()> {
+    let _ = plan;
+    loop {
+        match ranks.next_command()? {
+            Command::Stop => return Ok(()),
+            Command::Run(i) if (i as usize) < configs.len() => {}
+            Command::Run(i) => return Err(MpiError::Protocol(format!("no configuration {i}"))),
+        }
+        let (st, energy) = meter.measure(|| -> MpiResult<ThreadStats> {
+            let mut st = ThreadStats::default();
+            let empty = encode_values(0, &[], job.width);
+            for _ in 0..LOOKAHEAD {
+                ranks.send(0, tag::WORK, &empty);
+            }
+            let mut in_flight = LOOKAHEAD;
+            while in_flight > 0 {
+                let (_, msg) = ranks.recv(Some(0), tag::WORK)?;
+                if msg.is_empty() {
+                    in_flight -= 1;
+                    continue;
+                }
+                let (start, inputs) = decode_values(&msg, job.width)?;
+                let t = Instant::now();
+                let (out, _) = batch::parallel(executor, job.transform, &inputs);
+                st.busy_s += t.elapsed().as_secs_f64();
+                st.items += inputs.len();
+                st.chunks += 1;
+                // The outputs go back with the request that replaces this range.
+                ranks.send(0, tag::WORK, &encode_values(start, &out, job.width));
+            }
+            Ok(st)
+        });
+        let st = st?;
+        let mut msg = Vec::new();
+        put_u64(&mut msg, st.items as u64);
+        put_u64(&mut msg, st.chunks as u64);
+        put_u64(&mut msg, st.busy_s.to_bits());
+        msg.extend(RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy).encode());
+        ranks.send(0, tag::REPORT, &msg);
+    }
+}
+
+/// Rank 0: the records, SeRSA first.
+fn records(
+    ranks: &Ranks,
+    plan: &BatchPlan,
+    key: &RsaPrivateKey,
+    configs: &[ScheduleSpec],
+    summaries: &[Summary],
+    stats: &[RunStats],
+    tallies: &[EnergyTally],
+) -> MpiResult<Vec<BatchRecord>> {
+    let baseline = summaries[0].median;
+    let batch_bytes = (plan.messages * key.public().size_bytes()) as f64;
+    let warmup = plan.config.warmup_runs as usize;
+    let per_host = ranks.ranks_per_host();
+    let mut out = Vec::with_capacity(summaries.len());
+    for (i, s) in summaries.iter().enumerate() {
+        let (spec, mpi, workers, threads, master) = if i == 0 {
+            let spec = ScheduleSpec {
+                schedule: Schedule::Static,
+                chunk: None,
+            };
+            (spec, MpiFields::threads(), 1, 1, None)
+        } else {
+            let workers = ranks.size() - usize::from(plan.master == Master::Waits);
+            (
+                configs[i - 1],
+                MpiFields::mpi(ranks),
+                workers,
+                plan.threads,
+                Some(plan.master),
+            )
+        };
+        let speedup = if s.median > 0.0 {
+            baseline / s.median
+        } else {
+            f64::NAN
+        };
+        let energy = tallies[i].fields(warmup, Some(batch_bytes));
+        let on_host = if i == 0 { 1 } else { per_host * plan.threads };
+        out.push(BatchRecord {
+            base: RsaBenchRecord {
+                threads,
+                schedule: spec.schedule,
+                chunk: spec.chunk,
+                messages: plan.messages,
+                bits: key.public().bits(),
+                op: plan.op,
+                private_op: (plan.op == BatchOp::Decrypt).then_some(plan.private_op),
+                median_s: s.median,
+                min_s: s.min,
+                max_s: s.max,
+                mean_s: s.mean,
+                stddev_s: s.stddev,
+                ci95_low_s: s.ci95_low,
+                ci95_high_s: s.ci95_high,
+                runs: s.runs,
+                speedup,
+                efficiency: speedup / (workers * threads) as f64,
+                msgs_per_s: plan.messages as f64 / s.median,
+                energy_j: energy.energy_j,
+                avg_power_w: energy.avg_power_w,
+                uj_per_byte: energy.uj_per_byte,
+                energy_source: energy.energy_source,
+                imbalance: stats[i].imbalance(),
+                chunks_taken: stats[i].chunks(),
+                oversubscribed: crate::bench::oversubscribed(on_host),
+                pinned: false,
+                verified: true,
+                wide_spread: s.wide_spread,
+                note: s.note().unwrap_or_default(),
+            },
+            mpi,
+            master,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dealt(n: usize, workers: usize, spec: ScheduleSpec) -> Vec<Vec<Range<usize>>> {
+        let mut d = RankDealer::new(n, workers, spec);
+        let mut out = vec![Vec::new(); workers];
+        let mut done = vec![false; workers];
+        while done.iter().any(|x| !x) {
+            for w in 0..workers {
+                if !done[w] {
+                    match d.next(w) {
+                        Some(r) => out[w].push(r),
+                        None => done[w] = true,
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_rank_dealer_follows_the_thread_schedules() {
+        // Same interleaving as parallel::schedule::plan, so the same ranges.
+        for schedule in [Schedule::Static, Schedule::Dynamic, Schedule::Guided] {
+            for chunk in [None, Some(1), Some(3), Some(50)] {
+                for (n, workers) in [(0, 2), (1, 3), (10, 2), (37, 4), (100, 3)] {
+                    let spec = ScheduleSpec { schedule, chunk };
+                    let expected = crate::parallel::schedule::plan(n, workers, spec).unwrap();
+                    assert_eq!(
+                        dealt(n, workers, spec),
+                        expected,
+                        "{spec} n={n} w={workers}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn values_round_trip_and_plans_are_checked() {
+        let vals = [Integer::from(5), Integer::from(1) << 60u32];
+        let m = encode_values(3, &vals, 9);
+        assert_eq!(decode_values(&m, 9).unwrap(), (3, vals.to_vec()));
+        assert!(decode_values(&m[..20], 9).is_err());
+        let plan = BatchPlan {
+            messages: 4,
+            op: BatchOp::Decrypt,
+            private_op: PrivateOp::Crt,
+            schedules: vec![Schedule::Dynamic],
+            chunks: vec![None, Some(2)],
+            threads: 1,
+            master: Master::Waits,
+            seed: 1,
+            config: BenchConfig::exact(1),
+        };
+        assert!(plan.validate(2).is_ok());
+        assert!(matches!(plan.validate(1), Err(MpiError::Usage(_))));
+        assert_eq!(plan.configurations().len(), 2);
+        let steal = BatchPlan {
+            schedules: vec![Schedule::Steal],
+            ..plan.clone()
+        };
+        assert!(steal.validate(2).is_err());
+    }
+}

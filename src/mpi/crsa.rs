@@ -1,0 +1,347 @@
+//! CRSA over ranks (seed 002): the hypercube's processing elements placed on ranks by the low
+//! bits of their hypercube address, values moving only along hypercube edges, the coordinator
+//! on rank 0. Variable-time, like the thread engine.
+//!
+//! With R = 2^r ranks, PE `p` lives on rank `address(p) mod R`. Two PEs on an edge differ in
+//! one address bit, so their ranks are equal (the value stays in the rank) or differ in one bit
+//! (a rank-hypercube edge): the rank-bit topology. R may be 1 up to the address space (8 for
+//! one cube, 16 for two, ...). Every value sent is checked against the topology before it
+//! leaves ([`Placement::check`]) and counted per link; rank 0 compares the values, the MulMod
+//! counts per PE and the link counts with the thread engine's ([`crate::modexp::crsa`]).
+//!
+//! Each rank runs its PEs one after another in one global dependency order (PE 7 of a cube
+//! waits for PE 7 of the next cube, so level order is not enough), block after block; the
+//! coordinator injects a block when fewer than the engine's `max_in_flight` are in flight.
+use super::comm::{Backoff, Ranks, tag};
+use super::error::{MpiError, MpiResult};
+use super::wire::{Reader, put_integer, put_u64};
+use crate::modexp::crsa::topology::{Node, Role, Topology};
+use crate::modexp::crsa::{EdgeUse, EngineConfig, coordinator};
+use crate::modexp::{Counter, UnitCount};
+use rug::Integer;
+use std::collections::{BTreeMap, HashMap};
+
+/// Where every PE runs.
+#[derive(Clone, Debug)]
+pub struct Placement {
+    topo: Topology,
+    ranks: usize,
+}
+
+impl Placement {
+    /// PEs of `topo` over `ranks` ranks. Errors (usage): `ranks` not a power of two, or more
+    /// ranks than hypercube addresses.
+    pub fn new(topo: Topology, ranks: usize) -> MpiResult<Self> {
+        let addresses = 8 * topo.cubes().next_power_of_two();
+        if !ranks.is_power_of_two() || ranks > addresses {
+            return Err(MpiError::Usage(format!(
+                "a CRSA hypercube of {} cube(s) has {addresses} addresses ({} dimensions): it \
+                 needs a power-of-two number of ranks from 1 to {addresses}, got {ranks}",
+                topo.cubes(),
+                addresses.trailing_zeros()
+            )));
+        }
+        Ok(Self { topo, ranks })
+    }
+
+    /// The rank of a node (the coordinator is on rank 0).
+    pub fn rank_of(&self, node: Node) -> usize {
+        match node {
+            Node::Coordinator => 0,
+            Node::Pe(p) => Topology::address(p) % self.ranks,
+        }
+    }
+
+    /// Whether a value may go `from -> to`: a link of the hypercube and, across ranks, a
+    /// rank-hypercube edge (one rank bit) or one of the coordinator's three links.
+    pub fn check(&self, from: Node, to: Node) -> MpiResult<()> {
+        let (a, b) = (self.rank_of(from), self.rank_of(to));
+        let coordinator_link = matches!(from, Node::Coordinator) || matches!(to, Node::Coordinator);
+        if !self.topo.is_link(from, to)
+            || (a != b && !coordinator_link && (a ^ b).count_ones() != 1)
+        {
+            return Err(MpiError::Protocol(format!(
+                "{from} -> {to} (rank {a} -> rank {b}) is not an edge"
+            )));
+        }
+        Ok(())
+    }
+
+    /// Every PE's role in an order where each PE comes after every PE it reads from.
+    pub fn dependency_order(&self) -> Vec<&Role> {
+        let roles = self.topo.roles();
+        let mut done: Vec<usize> = Vec::new();
+        let mut order = Vec::new();
+        while order.len() < roles.len() {
+            let before = order.len();
+            for r in roles {
+                if done.contains(&r.pe) {
+                    continue;
+                }
+                let ready = r
+                    .factors
+                    .iter()
+                    .map(|f| f.from)
+                    .chain(r.chain_from.map(Node::Pe))
+                    .all(|n| {
+                        matches!(n, Node::Coordinator)
+                            || matches!(n, Node::Pe(p) if done.contains(&p))
+                    });
+                if ready {
+                    done.push(r.pe);
+                    order.push(r);
+                }
+            }
+            assert!(order.len() > before, "the CRSA program is acyclic");
+        }
+        order
+    }
+}
+
+/// What one run gave, on rank 0.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrsaOutcome {
+    /// `bases[i]^e mod m`.
+    pub values: Vec<Integer>,
+    /// The coordinator first, then PEs in number order (as the thread engine).
+    pub counts: Vec<UnitCount>,
+    /// Every link used with its message count, sorted (as the thread engine).
+    pub edges: Vec<EdgeUse>,
+    /// Messages that crossed from one rank to another.
+    pub cross_rank_messages: u64,
+}
+
+/// One rank's mailbox: values that arrived before they were needed.
+struct Mailbox<'r> {
+    ranks: &'r Ranks,
+    width: usize,
+    held: HashMap<(usize, Node, Node), Option<Integer>>,
+}
+
+fn node_code(n: Node) -> u64 {
+    match n {
+        Node::Coordinator => u64::MAX,
+        Node::Pe(p) => p as u64,
+    }
+}
+
+fn node_of(code: u64) -> Node {
+    if code == u64::MAX {
+        Node::Coordinator
+    } else {
+        Node::Pe(code as usize)
+    }
+}
+
+impl Mailbox<'_> {
+    fn get(&mut self, block: usize, from: Node, to: Node) -> MpiResult<Option<Integer>> {
+        let mut backoff = Backoff::new();
+        loop {
+            if let Some(v) = self.held.remove(&(block, from, to)) {
+                return Ok(v);
+            }
+            match self.ranks.try_recv(None, tag::LINK) {
+                Some((_, msg)) => {
+                    let mut r = Reader::new(&msg);
+                    let (b, f, t) = (r.usize()?, node_of(r.u64()?), node_of(r.u64()?));
+                    let v = match r.u64()? {
+                        0 => None,
+                        _ => Some(r.integer(self.width)?),
+                    };
+                    self.held.insert((b, f, t), v);
+                    backoff = Backoff::new();
+                }
+                None => {
+                    if backoff.waited() > self.ranks.timeout().as_secs_f64() {
+                        return Err(MpiError::Timeout {
+                            from: format!("{from} (for {to}, block {block})"),
+                            waited_s: backoff.waited(),
+                        });
+                    }
+                    backoff.pause();
+                }
+            }
+        }
+    }
+}
+
+/// Runs `bases` (reduced, rank 0 only) through the hypercube over all ranks. Every rank
+/// returns; rank 0's outcome has the values, counts and links of all ranks.
+pub fn run(
+    ranks: &Ranks,
+    config: &EngineConfig,
+    bases: &[Integer],
+    blocks: usize,
+    exp: &Integer,
+    modulus: &Integer,
+) -> MpiResult<Option<CrsaOutcome>> {
+    let place = Placement::new(config.topology()?, ranks.size())?;
+    let split = coordinator::split(exp, place.topo.power())?;
+    let width = modulus.significant_bits().div_ceil(8) as usize;
+    let me = ranks.rank();
+    let order: Vec<&Role> = place
+        .dependency_order()
+        .into_iter()
+        .filter(|r| place.rank_of(Node::Pe(r.pe)) == me)
+        .collect();
+    let mut counters: BTreeMap<usize, Counter<'_>> = order
+        .iter()
+        .map(|r| (r.pe, Counter::new(format!("PE {}", r.pe), modulus)))
+        .collect();
+    let mut coord = Counter::new("coordinator", modulus);
+    let mut sent: BTreeMap<(Node, Node), u64> = BTreeMap::new();
+    let mut cross = 0u64;
+    let mut mail = Mailbox {
+        ranks,
+        width,
+        held: HashMap::new(),
+    };
+    let mut deliver = |mail: &mut Mailbox<'_>,
+                       block: usize,
+                       from: Node,
+                       to: Node,
+                       v: Option<Integer>|
+     -> MpiResult<()> {
+        place.check(from, to)?;
+        *sent.entry((from, to)).or_default() += 1;
+        let dest = place.rank_of(to);
+        if dest == me {
+            mail.held.insert((block, from, to), v);
+        } else {
+            cross += 1;
+            let mut m = Vec::with_capacity(40 + width);
+            put_u64(&mut m, block as u64);
+            put_u64(&mut m, node_code(from));
+            put_u64(&mut m, node_code(to));
+            put_u64(&mut m, u64::from(v.is_some()));
+            if let Some(v) = &v {
+                put_integer(&mut m, v, width);
+            }
+            ranks.send(dest, tag::LINK, &m);
+        }
+        Ok(())
+    };
+    let max_in_flight = config.max_in_flight();
+    let mut injected = 0;
+    let mut values = Vec::new();
+    for block in 0..blocks {
+        if ranks.is_root() {
+            while injected < blocks && injected < block + max_in_flight {
+                let (y, z) = coordinator::powers(&mut coord, &bases[injected], &split);
+                deliver(&mut mail, injected, Node::Coordinator, Node::Pe(0), Some(y))?;
+                deliver(&mut mail, injected, Node::Coordinator, Node::Pe(7), z)?;
+                injected += 1;
+            }
+        }
+        for role in &order {
+            let pe = Node::Pe(role.pe);
+            let ctr = counters.get_mut(&role.pe).expect("a counter per local PE");
+            let mut acc: Option<Integer> = None;
+            for f in &role.factors {
+                let mut v = mail.get(block, f.from, pe)?.ok_or_else(|| {
+                    MpiError::Protocol(format!("{pe} got no value from {}", f.from))
+                })?;
+                if f.power == 2 {
+                    ctr.square(&mut v);
+                }
+                match acc.as_mut() {
+                    None => acc = Some(v),
+                    Some(a) => ctr.mul(a, &v),
+                }
+            }
+            let mut acc = acc.ok_or_else(|| MpiError::Protocol(format!("{pe} has no inputs")))?;
+            if role.remainder {
+                if let Some(z) = mail.get(block, Node::Coordinator, pe)? {
+                    ctr.mul(&mut acc, &z);
+                }
+            }
+            if let Some(p) = role.chain_from {
+                let v = mail
+                    .get(block, Node::Pe(p), pe)?
+                    .ok_or_else(|| MpiError::Protocol(format!("{pe} got no value from PE {p}")))?;
+                ctr.mul(&mut acc, &v);
+            }
+            for &to in &role.sends_to {
+                deliver(&mut mail, block, pe, to, Some(acc.clone()))?;
+            }
+        }
+        if ranks.is_root() {
+            let v = mail
+                .get(block, Node::Pe(7), Node::Coordinator)?
+                .ok_or_else(|| MpiError::Protocol("no result from PE 7".into()))?;
+            values.push(v);
+        }
+    }
+    // Counts and link uses to rank 0.
+    let counts: Vec<UnitCount> = counters.into_values().map(|c| c.count).collect();
+    let links: Vec<(Node, Node, u64)> = sent.into_iter().map(|((f, t), n)| (f, t, n)).collect();
+    let report = serde_json::to_vec(&(counts, links, cross)).expect("plain fields serialize");
+    let Some(all) = ranks.gather(&report)? else {
+        return Ok(None);
+    };
+    let mut pe_counts: Vec<(usize, UnitCount)> = Vec::new();
+    let mut edges = Vec::new();
+    let mut cross_rank_messages = 0;
+    for bytes in all {
+        let (counts, links, cross): (Vec<UnitCount>, Vec<(Node, Node, u64)>, u64) =
+            serde_json::from_slice(&bytes).map_err(|e| MpiError::Protocol(e.to_string()))?;
+        for c in counts {
+            let pe = c
+                .unit
+                .trim_start_matches("PE ")
+                .parse()
+                .unwrap_or(usize::MAX);
+            pe_counts.push((pe, c));
+        }
+        edges.extend(
+            links
+                .into_iter()
+                .map(|(from, to, messages)| EdgeUse { from, to, messages }),
+        );
+        cross_rank_messages += cross;
+    }
+    pe_counts.sort_by_key(|(pe, _)| *pe);
+    edges.sort_by_key(|e| (e.from, e.to));
+    let mut counts = vec![coord.count];
+    counts.extend(pe_counts.into_iter().map(|(_, c)| c));
+    Ok(Some(CrsaOutcome {
+        values,
+        counts,
+        edges,
+        cross_rank_messages,
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_uses_address_bits_and_refuses_misfits() {
+        let topo = Topology::new(2, false).unwrap();
+        for r in [1, 2, 4, 8, 16] {
+            let p = Placement::new(topo.clone(), r).unwrap();
+            for (from, to) in topo.links() {
+                p.check(from, to).unwrap();
+            }
+            assert_eq!(p.dependency_order().len(), 16);
+        }
+        assert!(matches!(
+            Placement::new(topo.clone(), 3),
+            Err(MpiError::Usage(_))
+        ));
+        assert!(Placement::new(topo.clone(), 32).is_err());
+        let p = Placement::new(topo, 4).unwrap();
+        assert_eq!(p.rank_of(Node::Pe(7)), 3);
+        assert_eq!(p.rank_of(Node::Pe(13)), 1);
+        assert!(p.check(Node::Pe(0), Node::Pe(3)).is_err(), "not an edge");
+    }
+
+    #[test]
+    fn dependency_order_puts_the_chain_of_pe7s_last_first() {
+        let p = Placement::new(Topology::new(3, false).unwrap(), 8).unwrap();
+        let order: Vec<usize> = p.dependency_order().iter().map(|r| r.pe).collect();
+        let at = |pe| order.iter().position(|&x| x == pe).unwrap();
+        assert!(at(23) < at(15) && at(15) < at(7));
+    }
+}

@@ -1,0 +1,217 @@
+//! CRSA over ranks against the thread engine: values, MulMod counts per PE and link counts
+//! compared in every run, and both timed, interleaved, on one batch of blocks.
+use super::comm::{Command, Ranks};
+use super::crsa::{CrsaOutcome, run as run_ranks};
+use super::error::{MpiError, MpiResult};
+use super::record::MpiFields;
+use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bignum::{random_below, random_bits};
+use crate::modexp::crsa::{EngineConfig, pow_mod_batch};
+use rand::SeedableRng;
+use rug::Integer;
+use serde::{Deserialize, Serialize};
+
+/// What to run.
+#[derive(Clone, Debug)]
+pub struct CrsaPlan {
+    /// The machine (cubes, optimized, pipelined).
+    pub engine: EngineConfig,
+    /// Blocks per run.
+    pub blocks: usize,
+    /// Modulus and exponent bits.
+    pub bits: u32,
+    /// Seed of modulus, exponent and bases.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One result (the thread engine's row, then the ranks').
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CrsaMpiRecord {
+    /// `crsa`, `crsa-pipelined` or `crsa-optimized`.
+    pub strategy: String,
+    /// Cubes Nc.
+    pub cubes: usize,
+    /// PEs (8·Nc or 6·Nc).
+    pub pes: usize,
+    /// Blocks per run.
+    pub blocks: usize,
+    /// Modulus bits (the exponent has as many).
+    pub modulus_bits: u32,
+    /// Median seconds per run.
+    pub median_s: Seconds,
+    /// Fastest run.
+    pub min_s: Seconds,
+    /// Slowest run.
+    pub max_s: Seconds,
+    /// Measured runs.
+    pub runs: usize,
+    /// Blocks per second at the median.
+    pub blocks_per_s: f64,
+    /// Thread engine median / this median.
+    pub speedup: f64,
+    /// MulMods of all units, per run.
+    pub mulmods: u64,
+    /// Most PEs on one rank (1 thread per PE for `threads`).
+    pub pes_per_rank: usize,
+    /// Messages between ranks per run (0 for `threads`).
+    pub cross_rank_messages: u64,
+    /// Values equal GMP's and the thread engine's; MulMod counts per PE and link counts
+    /// equal the thread engine's; every message went along an edge.
+    pub verified: bool,
+    /// `backend`, `ranks`, `hosts`.
+    #[serde(flatten)]
+    pub mpi: MpiFields,
+    /// Statistical warning, empty if none.
+    pub note: String,
+}
+
+/// The inputs, deterministic from the seed.
+fn inputs(plan: &CrsaPlan) -> (Integer, Integer, Vec<Integer>) {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+    let top = Integer::from(1) << (plan.bits - 1);
+    let modulus = random_bits(&mut rng, plan.bits) | top.clone() | 1u32;
+    let exp = random_bits(&mut rng, plan.bits) | top;
+    let bases = (0..plan.blocks)
+        .map(|_| random_below(&mut rng, &modulus))
+        .collect();
+    (modulus, exp, bases)
+}
+
+fn compare(
+    ours: &CrsaOutcome,
+    threads: &crate::modexp::crsa::BatchOutcome,
+    gmp: &[Integer],
+) -> MpiResult<()> {
+    let what = if ours.values != gmp || ours.values != threads.values {
+        "values"
+    } else if ours.counts != threads.counts {
+        "MulMod counts per PE"
+    } else if ours.edges != threads.stats.edges {
+        "link counts"
+    } else {
+        return Ok(());
+    };
+    Err(MpiError::Protocol(format!(
+        "CRSA over ranks: {what} differ from the thread engine's"
+    )))
+}
+
+/// Runs on every rank; rank 0 gets the thread engine's record and the ranks'.
+pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord>>> {
+    if plan.bits < 8 || plan.blocks == 0 {
+        return Err(MpiError::Usage(
+            "CRSA needs at least 8 bits and 1 block".into(),
+        ));
+    }
+    let topo = plan.engine.topology()?;
+    let place = super::crsa::Placement::new(topo.clone(), ranks.size())?;
+    plan.config.validate()?;
+    let (modulus, exp, bases) = inputs(plan);
+    let local: &[Integer] = if ranks.is_root() { &bases } else { &[] };
+    // One checked run before timing.
+    let ours = run_ranks(ranks, &plan.engine, local, plan.blocks, &exp, &modulus)?;
+    let mut reference = None;
+    let checked = match &ours {
+        Some(ours) => (|| {
+            let threads = pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?;
+            let gmp: Vec<Integer> = bases
+                .iter()
+                .map(|b| Integer::from(b.pow_mod_ref(&exp, &modulus).expect("positive exponent")))
+                .collect();
+            compare(ours, &threads, &gmp)?;
+            reference = Some(threads);
+            Ok(())
+        })(),
+        None => Ok(()),
+    };
+    ranks.agree(checked)?;
+    let outcome = if ranks.is_root() {
+        let bench = Bench::new(plan.config)?;
+        let mut failure = None;
+        let m = bench.run_interleaved_by(2, |i| {
+            let t = std::time::Instant::now();
+            if i == 0 {
+                if let Err(e) = pow_mod_batch(&bases, &exp, &modulus, &plan.engine) {
+                    failure = Some(MpiError::from(e));
+                }
+            } else {
+                ranks.command(Command::Run(0));
+                match run_ranks(ranks, &plan.engine, &bases, plan.blocks, &exp, &modulus) {
+                    Ok(Some(o)) if Some(&o.values) != reference.as_ref().map(|r| &r.values) => {
+                        failure = Some(MpiError::Protocol("CRSA over ranks: values changed".into()))
+                    }
+                    Ok(_) => {}
+                    Err(e) => failure = Some(e),
+                }
+            }
+            t.elapsed().as_secs_f64()
+        });
+        ranks.command(Command::Stop);
+        match failure {
+            Some(e) => Err(e),
+            None => Ok(Some(m)),
+        }
+    } else {
+        (|| loop {
+            match ranks.next_command()? {
+                Command::Stop => return Ok(None),
+                Command::Run(_) => {
+                    run_ranks(ranks, &plan.engine, &[], plan.blocks, &exp, &modulus)?;
+                }
+            }
+        })()
+    };
+    let Some(measurements) = ranks.agree(outcome)? else {
+        return Ok(None);
+    };
+    let (Some(ours), Some(threads)) = (ours, reference) else {
+        return Err(MpiError::Protocol("rank 0 lost its reference".into()));
+    };
+    let strategy = match (plan.engine.optimized, plan.engine.pipelined) {
+        (true, _) => "crsa-optimized",
+        (false, true) => "crsa-pipelined",
+        (false, false) => "crsa",
+    };
+    let mut per_rank = vec![0usize; ranks.size()];
+    for r in topo.roles() {
+        per_rank[place.rank_of(crate::modexp::crsa::Node::Pe(r.pe))] += 1;
+    }
+    let base = measurements[0].summary().map_or(f64::NAN, |s| s.median);
+    let mulmods: u64 = threads.counts.iter().map(|c| c.mulmods()).sum();
+    let rec = |i: usize| -> MpiResult<CrsaMpiRecord> {
+        let s = measurements[i]
+            .summary()
+            .ok_or_else(|| MpiError::Protocol("no samples".into()))?;
+        let mpi = i == 1;
+        Ok(CrsaMpiRecord {
+            strategy: strategy.into(),
+            cubes: topo.cubes(),
+            pes: topo.pe_count(),
+            blocks: plan.blocks,
+            modulus_bits: plan.bits,
+            median_s: s.median,
+            min_s: s.min,
+            max_s: s.max,
+            runs: s.runs,
+            blocks_per_s: plan.blocks as f64 / s.median,
+            speedup: base / s.median,
+            mulmods,
+            pes_per_rank: if mpi {
+                per_rank.iter().copied().max().unwrap_or(0)
+            } else {
+                1
+            },
+            cross_rank_messages: if mpi { ours.cross_rank_messages } else { 0 },
+            verified: true,
+            mpi: if mpi {
+                MpiFields::mpi(ranks)
+            } else {
+                MpiFields::threads()
+            },
+            note: s.note().unwrap_or_default(),
+        })
+    };
+    Ok(Some(vec![rec(0)?, rec(1)?]))
+}

@@ -1,0 +1,84 @@
+//! Errors of the MPI programs, and which of them every rank already knows about.
+//!
+//! An error every rank reached together ([`MpiError::Usage`], [`MpiError::Agreed`]) ends the
+//! run cleanly: rank 0 prints one line, every rank finalizes MPI and exits non-zero. Any other
+//! error is local to one rank; that rank prints it and aborts the whole job (`MPI_Abort`),
+//! since the other ranks would otherwise wait for it.
+
+/// An error of an MPI program.
+#[derive(Debug, thiserror::Error)]
+pub enum MpiError {
+    /// A usage error found identically on every rank (too few ranks, a hypercube that does
+    /// not fit): exit status 2.
+    #[error("{0}")]
+    Usage(String),
+    /// One or more ranks failed and every rank knows it: `rank` is the first that failed.
+    #[error("rank {rank}: {message}")]
+    Agreed {
+        /// The lowest failing rank.
+        rank: usize,
+        /// What it reported.
+        message: String,
+        /// The exit status every rank uses (2 for usage errors, 1 otherwise).
+        status: i32,
+    },
+    /// A wait passed its deadline: the rank waited on is stuck or gone.
+    #[error("no message from {from} within {waited_s:.0} s (a rank hung or died)")]
+    Timeout {
+        /// Who was waited for (`rank 3`, `any rank`).
+        from: String,
+        /// Seconds waited.
+        waited_s: f64,
+    },
+    /// A message that does not follow the protocol (a bug, or mismatched binaries).
+    #[error("protocol error: {0}")]
+    Protocol(String),
+    /// An error of the parcrypt library on this rank.
+    #[error(transparent)]
+    Lib(#[from] crate::Error),
+}
+
+impl MpiError {
+    /// Whether every rank has this error (so the run can end without `MPI_Abort`).
+    pub fn is_collective(&self) -> bool {
+        matches!(self, MpiError::Usage(_) | MpiError::Agreed { .. })
+    }
+
+    /// The process exit status for this error.
+    pub fn exit_status(&self) -> i32 {
+        match self {
+            MpiError::Usage(_) => 2,
+            MpiError::Agreed { status, .. } => *status,
+            MpiError::Lib(crate::Error::InvalidParameter(_)) => 2,
+            _ => 1,
+        }
+    }
+}
+
+/// Shorthand for results of the MPI programs.
+pub type MpiResult<T> = std::result::Result<T, MpiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn collective_errors_and_statuses() {
+        assert!(MpiError::Usage("x".into()).is_collective());
+        let agreed = MpiError::Agreed {
+            rank: 1,
+            message: "cannot read 'f'".into(),
+            status: 1,
+        };
+        assert_eq!(agreed.to_string(), "rank 1: cannot read 'f'");
+        assert!(agreed.is_collective());
+        assert_eq!(agreed.exit_status(), 1);
+        assert_eq!(MpiError::Usage("x".into()).exit_status(), 2);
+        let t = MpiError::Timeout {
+            from: "rank 3".into(),
+            waited_s: 5.0,
+        };
+        assert!(!t.is_collective());
+        assert!(t.to_string().contains("rank 3 within 5 s"), "{t}");
+    }
+}

@@ -1,0 +1,294 @@
+//! The Blowfish round pipeline over ranks (seed 001): chunks of a message pass rank to rank,
+//! each rank applying its share of the 34 round operations of encrypt+decrypt, as the SCC's
+//! cores passed chunks core to core.
+//!
+//! Layout: the input conversion and the 34 operations are dealt as `schedule(static)` blocks
+//! over the R ranks (R = 2: rank 0 converts and runs `E1..EW`, rank 1 runs `D1..DW`); the last
+//! rank hands each chunk back to rank 0, which converts it to bytes (the output stage), so the
+//! chunks travel a ring and rank 0's clock times the whole run. With 35 ranks every operation
+//! has its own rank. Sends are non-blocking with two buffers in flight per rank
+//! ([`PendingSend`]), so a stage goes back to work while its successor receives.
+//!
+//! [`hop_latency`] measures the per-hop cost: one chunk around the ring of ranks, one chunk in
+//! flight, time / hops; [`thread_hop_latency`] does the same over threads and the channels
+//! the thread pipeline uses, where a hop moves a pointer instead of copying the chunk.
+use super::comm::{Backoff, Ranks, tag};
+use super::error::{MpiError, MpiResult};
+use super::nb::PendingSend;
+use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::parallel::bf_pipeline::{Layout, Op, StageStats, apply, words_to_bytes};
+use crate::parallel::schedule::static_block;
+use std::ops::Range;
+use std::time::Instant;
+
+/// Most ranks a pipeline can use: the input stage and 34 operations, one each.
+pub const MAX_RANKS: usize = 35;
+
+/// One rank's share of the pipeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankStage {
+    /// Converts bytes to words first (rank 0).
+    pub input: bool,
+    /// The operations, in order.
+    pub(crate) ops: Vec<Op>,
+    /// A name: `in+E1..EW+out`, `D1..DW`, ...
+    pub name: String,
+}
+
+/// The stages of `ranks` ranks over `layout`. Errors: fewer than 2 or more than
+/// [`MAX_RANKS`] ranks (the same answer on every rank).
+pub fn stages(layout: Layout, ranks: usize) -> MpiResult<Vec<RankStage>> {
+    let ops = layout.ops();
+    let units = ops.len() + 1;
+    if !(2..=units).contains(&ranks) {
+        return Err(MpiError::Usage(format!(
+            "the round pipeline needs 2 to {units} ranks (an input rank and round ranks), got {ranks}"
+        )));
+    }
+    Ok((0..ranks)
+        .map(|r| {
+            let block: Range<usize> = static_block(units, ranks, r);
+            let input = block.start == 0;
+            let op_range = block.start.saturating_sub(1)..block.end - 1;
+            let names: Vec<&str> = ops[op_range.clone()].iter().map(|o| o.1.as_str()).collect();
+            let mut name = match (names.first(), names.last()) {
+                (Some(a), Some(b)) if a == b => a.to_string(),
+                (Some(a), Some(b)) => format!("{a}..{b}"),
+                _ => String::new(),
+            };
+            if input {
+                name = format!("in+{name}+out");
+            }
+            RankStage {
+                input,
+                ops: ops[op_range].iter().map(|o| o.0).collect(),
+                name,
+            }
+        })
+        .collect())
+}
+
+/// Sends in flight per rank.
+const WINDOW: usize = 2;
+
+/// Runs `data` (whole blocks, rank 0 only; ignored elsewhere) through the pipeline once, in
+/// chunks of `chunk_bytes`. Rank 0 gets the output, the wall time on its clock and every
+/// rank's statistics; other ranks get their own statistics.
+pub fn run_once(
+    ranks: &Ranks,
+    bf: &Blowfish,
+    layout: Layout,
+    chunk_bytes: usize,
+    data: &[u8],
+    total_bytes: usize,
+) -> MpiResult<(Vec<u8>, f64, StageStats)> {
+    let stages = stages(layout, ranks.size())?;
+    let me = &stages[ranks.rank()];
+    let mut st = StageStats {
+        name: me.name.clone(),
+        rounds: me.ops.len(),
+        ..StageStats::default()
+    };
+    let chunks = total_bytes.div_ceil(chunk_bytes);
+    let next = (ranks.rank() + 1) % ranks.size();
+    let prev = (ranks.rank() + ranks.size() - 1) % ranks.size();
+    let started = Instant::now();
+    let mut out = Window {
+        pending: Default::default(),
+        spare: Vec::new(),
+    };
+    let mut output = Vec::new();
+    if me.input {
+        output.resize(total_bytes, 0);
+        let mut sent = 0;
+        let mut received = 0;
+        let mut backoff = Backoff::new();
+        let mut words = Vec::new();
+        while received < chunks {
+            if let Some(_src) = ranks.try_recv_into(Some(prev), tag::CHUNK, &mut words) {
+                st.recv_wait_s += backoff.waited();
+                let t = Instant::now();
+                let at = received * chunk_bytes;
+                let dst = &mut output[at..(at + chunk_bytes).min(total_bytes)];
+                if words.len() * 4 != dst.len() {
+                    return Err(MpiError::Protocol("chunk of the wrong size".into()));
+                }
+                words_to_bytes(&words, dst);
+                received += 1;
+                st.busy_s += t.elapsed().as_secs_f64();
+                backoff = Backoff::new();
+                continue;
+            }
+            if sent < chunks && out.open() {
+                let t = Instant::now();
+                let at = sent * chunk_bytes;
+                let src = &data[at..(at + chunk_bytes).min(total_bytes)];
+                let mut w = out.spare.pop().unwrap_or_default();
+                w.clear();
+                w.extend(src.chunks_exact(BLOCK).flat_map(|b| {
+                    let (l, r) = crate::cipher::blowfish::split(b);
+                    [l, r]
+                }));
+                for &op in &me.ops {
+                    apply(bf, op, &mut w);
+                }
+                st.busy_s += t.elapsed().as_secs_f64();
+                out.send(ranks, next, w, &mut st);
+                st.chunks += 1;
+                sent += 1;
+                backoff = Backoff::new();
+                continue;
+            }
+            ranks_deadline(ranks, &backoff)?;
+            backoff.pause();
+        }
+    } else {
+        for _ in 0..chunks {
+            let mut w = out.spare.pop().unwrap_or_default();
+            let (_, waited) = ranks.recv_into(Some(prev), tag::CHUNK, &mut w)?;
+            st.recv_wait_s += waited;
+            let t = Instant::now();
+            for &op in &me.ops {
+                apply(bf, op, &mut w);
+            }
+            st.busy_s += t.elapsed().as_secs_f64();
+            out.send(ranks, next, w, &mut st);
+            st.chunks += 1;
+        }
+    }
+    for p in out.pending {
+        st.send_wait_s += p.finish().1;
+    }
+    Ok((output, started.elapsed().as_secs_f64(), st))
+}
+
+/// A stage's sends in flight and the buffers they gave back.
+struct Window {
+    pending: std::collections::VecDeque<PendingSend<u32>>,
+    spare: Vec<Vec<u32>>,
+}
+
+impl Window {
+    /// Whether a send can start without waiting.
+    fn open(&mut self) -> bool {
+        self.pending.len() < WINDOW || self.pending.front_mut().is_some_and(|p| p.test())
+    }
+
+    /// Starts sending `words` to `to`, first finishing the oldest send if the window is full.
+    fn send(&mut self, ranks: &Ranks, to: usize, words: Vec<u32>, st: &mut StageStats) {
+        if self.pending.len() >= WINDOW {
+            if let Some(p) = self.pending.pop_front() {
+                let (buf, waited) = p.finish();
+                st.send_wait_s += waited;
+                self.spare.push(buf);
+            }
+        }
+        self.pending
+            .push_back(PendingSend::start(ranks.world(), to, tag::CHUNK, words));
+    }
+}
+
+fn ranks_deadline(ranks: &Ranks, backoff: &Backoff) -> MpiResult<()> {
+    if backoff.waited() > ranks.timeout().as_secs_f64() {
+        return Err(MpiError::Timeout {
+            from: "the pipeline's ranks".into(),
+            waited_s: backoff.waited(),
+        });
+    }
+    Ok(())
+}
+
+/// The per-hop cost over ranks, in seconds: one chunk of `chunk_bytes` around the ring of all
+/// ranks `trips` times (rank 0 starts and ends each trip), divided by the hops. Rank 0's value
+/// is the measurement; the others return theirs, which is not.
+pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult<f64> {
+    let size = ranks.size();
+    let next = (ranks.rank() + 1) % size;
+    let prev = (ranks.rank() + size - 1) % size;
+    let mut out = vec![0u32; chunk_bytes / 4];
+    let mut back = vec![0u32; chunk_bytes / 4];
+    let started = Instant::now();
+    for _ in 0..trips {
+        if ranks.is_root() {
+            let pending = PendingSend::start(ranks.world(), next, tag::CHUNK, out);
+            ranks.recv_into(Some(prev), tag::CHUNK, &mut back)?;
+            out = pending.finish().0;
+            std::mem::swap(&mut out, &mut back);
+        } else {
+            ranks.recv_into(Some(prev), tag::CHUNK, &mut back)?;
+            let pending = PendingSend::start(ranks.world(), next, tag::CHUNK, back);
+            back = pending.finish().0;
+        }
+    }
+    Ok(started.elapsed().as_secs_f64() / (trips * size) as f64)
+}
+
+/// The per-hop cost over `threads` threads (at least 2) in a ring of the thread pipeline's
+/// channels (`sync_channel` holding one chunk), each hop moving a chunk by ownership.
+pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f64 {
+    use std::sync::mpsc::sync_channel;
+    let threads = threads.max(2);
+    // Thread t receives on channel t and sends on channel t + 1 (mod threads); the calling
+    // thread is thread 0.
+    let (txs, rxs): (Vec<_>, Vec<_>) = (0..threads).map(|_| sync_channel::<Vec<u32>>(1)).unzip();
+    let mut rxs = rxs.into_iter();
+    let rx0 = rxs.next().expect("at least two channels");
+    std::thread::scope(|s| {
+        for (i, rx) in rxs.enumerate() {
+            let tx = txs[(i + 2) % threads].clone();
+            s.spawn(move || {
+                while let Ok(chunk) = rx.recv() {
+                    if tx.send(chunk).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let first = txs[1].clone();
+        drop(txs);
+        let mut chunk = vec![0u32; chunk_bytes / 4];
+        let started = Instant::now();
+        for _ in 0..trips {
+            if first.send(chunk).is_err() {
+                break;
+            }
+            chunk = match rx0.recv() {
+                Ok(c) => c,
+                Err(_) => break,
+            };
+        }
+        let secs = started.elapsed().as_secs_f64();
+        drop(first);
+        secs / (trips * threads) as f64
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stages_fold_the_operations_over_ranks() {
+        let two = stages(Layout::EncryptDecrypt, 2).unwrap();
+        assert_eq!(two[0].name, "in+E1..EW+out");
+        assert_eq!(two[1].name, "D1..DW");
+        assert_eq!((two[0].ops.len(), two[1].ops.len()), (17, 17));
+        let all = stages(Layout::EncryptDecrypt, 35).unwrap();
+        assert_eq!(all[0].name, "in++out");
+        assert!(all[1..].iter().all(|s| s.ops.len() == 1 && !s.input));
+        let four = stages(Layout::Encrypt, 4).unwrap();
+        assert_eq!(four.iter().map(|s| s.ops.len()).sum::<usize>(), 17);
+        assert!(matches!(
+            stages(Layout::Encrypt, 1),
+            Err(MpiError::Usage(_))
+        ));
+        assert!(stages(Layout::EncryptDecrypt, 36).is_err());
+        assert!(stages(Layout::Encrypt, 19).is_err());
+    }
+
+    #[test]
+    fn the_thread_ring_passes_chunks() {
+        let per_hop = thread_hop_latency(3, 8192, 20);
+        assert!(per_hop > 0.0 && per_hop.is_finite());
+    }
+}

@@ -1,0 +1,365 @@
+//! The round pipeline's chunk sweep over ranks (seed 001, Fig. 8): Blowfish encryption then
+//! decryption of one message, for every chunk size, over the ranks and — interleaved in the
+//! same run, on rank 0 — over threads (the thread pipeline with as many compute stages as there
+//! are ranks) and sequentially; plus the per-hop cost of both at each chunk size.
+//!
+//! Before timing, every chunk size is checked on the ranks: encrypt+decrypt gives back the
+//! message and the encryption layout alone gives Blowfish ECB.
+use super::comm::{Command, Ranks, tag};
+use super::error::{MpiError, MpiResult};
+use super::pipeline::{hop_latency, run_once, thread_hop_latency};
+use super::record::{MpiFields, RankEnergy, combine};
+use crate::bench::{Bench, BenchConfig, Summary};
+use crate::cipher::bench_pipeline::PipelineBenchRecord;
+use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
+use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
+use rand::{RngCore, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::time::Instant;
+
+/// What to sweep.
+#[derive(Clone, Debug)]
+pub struct PipelinePlan {
+    /// Chunk sizes in bytes (multiples of 8).
+    pub chunks: Vec<usize>,
+    /// Message bytes (rounded up to whole blocks).
+    pub size_bytes: usize,
+    /// Ring trips per hop measurement.
+    pub hop_trips: usize,
+    /// Seed of the key and message.
+    pub seed: u64,
+    /// Repetition rules.
+    pub config: BenchConfig,
+}
+
+/// One result: the thread benchmark's record plus the MPI fields, energy, the per-hop cost and
+/// every rank's (or thread stage's) busy, receive-wait and send-wait times.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PipelineMpiRecord {
+    /// As `bench pipeline` writes it (`threads` = ranks for `backend: mpi`).
+    #[serde(flatten)]
+    pub base: PipelineBenchRecord,
+    /// `backend`, `ranks`, `hosts`.
+    #[serde(flatten)]
+    pub mpi: MpiFields,
+    /// Energy per run, over ranks.
+    #[serde(flatten)]
+    pub energy: EnergyFields,
+    /// One chunk moved one stage on, microseconds (ring of ranks, or of threads with the
+    /// pipeline's channels); `null` for the sequential baseline.
+    pub hop_us: Option<f64>,
+    /// Per rank (or thread stage) in the median run: name, rounds, chunks, busy, receive
+    /// wait and send wait seconds.
+    pub stage_stats: Vec<StageStats>,
+}
+
+impl PipelinePlan {
+    /// Checks the plan (identically on every rank).
+    pub fn validate(&self, ranks: usize) -> MpiResult<()> {
+        super::pipeline::stages(Layout::EncryptDecrypt, ranks)?;
+        if self.chunks.is_empty() || self.chunks.iter().any(|&c| c == 0 || c % BLOCK != 0) {
+            return Err(MpiError::Usage(format!(
+                "pipeline chunks must be positive multiples of {BLOCK} bytes"
+            )));
+        }
+        if self.size_bytes == 0 || self.hop_trips == 0 {
+            return Err(MpiError::Usage(
+                "size and hop trips must be at least 1".into(),
+            ));
+        }
+        self.config.validate()?;
+        Ok(())
+    }
+}
+
+/// Runs the sweep on every rank; rank 0 gets the records (sequential first, then per chunk
+/// size the ranks and the threads).
+pub fn run(ranks: &Ranks, plan: &PipelinePlan) -> MpiResult<Option<Vec<PipelineMpiRecord>>> {
+    plan.validate(ranks.size())?;
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+    let mut key = [0u8; 16];
+    rng.fill_bytes(&mut key);
+    let bf = Blowfish::new(&key)?;
+    let size = plan.size_bytes.div_ceil(BLOCK) * BLOCK;
+    let mut input = Vec::new();
+    let mut ecb = Vec::new();
+    if ranks.is_root() {
+        input = vec![0u8; size];
+        rng.fill_bytes(&mut input);
+        ecb = input.clone();
+        bf.encrypt_blocks(&mut ecb)?;
+    }
+    // Byte-equality with the sequential reference at every chunk size, before any timing.
+    let mut hops = Vec::new();
+    for &chunk in &plan.chunks {
+        let (round_trip, _, _) = run_once(ranks, &bf, Layout::EncryptDecrypt, chunk, &input, size)?;
+        let (encrypted, _, _) = run_once(ranks, &bf, Layout::Encrypt, chunk, &input, size)?;
+        let ok = !ranks.is_root() || (round_trip == input && encrypted == ecb);
+        ranks.agree(if ok {
+            Ok(())
+        } else {
+            Err(MpiError::Protocol(format!(
+                "the pipeline over ranks gave a wrong result at chunk {chunk}"
+            )))
+        })?;
+        let over_ranks = hop_latency(ranks, chunk, plan.hop_trips)?;
+        let over_threads = if ranks.is_root() {
+            thread_hop_latency(ranks.size(), chunk, plan.hop_trips)
+        } else {
+            0.0
+        };
+        hops.push((over_ranks, over_threads));
+    }
+    let mut meter = RunMeter::auto();
+    let outcome = if ranks.is_root() {
+        let out = drive(ranks, plan, &bf, &input, &mut meter);
+        ranks.command(Command::Stop);
+        out.map(Some)
+    } else {
+        serve(ranks, plan, &bf, size, &mut meter).map(|()| None)
+    };
+    let Some((summaries, stats, tallies)) = ranks.agree(outcome)? else {
+        return Ok(None);
+    };
+    Ok(Some(records(
+        ranks, plan, size, &summaries, &stats, &tallies, &hops,
+    )))
+}
+
+/// Per configuration: the summary, every run's (wall, per-stage statistics), the energy.
+type Driven = (
+    Vec<Summary>,
+    Vec<Vec<(f64, Vec<StageStats>)>>,
+    Vec<EnergyTally>,
+);
+
+/// Rank 0: run 0 sequential; run 1 + 2k the ranks at chunk k; run 2 + 2k the threads.
+fn drive(
+    ranks: &Ranks,
+    plan: &PipelinePlan,
+    bf: &Blowfish,
+    input: &[u8],
+    meter: &mut RunMeter,
+) -> MpiResult<Driven> {
+    let n = 1 + 2 * plan.chunks.len();
+    let threads: Vec<BfPipeline<'_>> = plan
+        .chunks
+        .iter()
+        .map(|&chunk_bytes| {
+            BfPipeline::new(
+                bf,
+                PipelineConfig {
+                    layout: Layout::EncryptDecrypt,
+                    chunk_bytes,
+                    stages: ranks.size() + 2,
+                    capacity: 1,
+                },
+            )
+        })
+        .collect::<crate::Result<_>>()?;
+    let mut stats = vec![Vec::new(); n];
+    let mut tallies = vec![EnergyTally::default(); n];
+    let mut work = input.to_vec();
+    let mut failure = None;
+    let bench = Bench::new(plan.config)?;
+    let measurements = bench.run_interleaved_by(n, |i| {
+        if failure.is_some() {
+            return 0.0;
+        }
+        if i == 0 {
+            let (secs, energy) = meter.measure(|| {
+                let t = Instant::now();
+                let ok = bf
+                    .encrypt_blocks(&mut work)
+                    .and(bf.decrypt_blocks(&mut work));
+                debug_assert!(ok.is_ok());
+                t.elapsed().as_secs_f64()
+            });
+            tallies[0].push(energy);
+            return secs;
+        }
+        let k = (i - 1) / 2;
+        if i % 2 == 0 {
+            let (run, energy) = meter.measure(|| threads[k].run(&mut work));
+            tallies[i].push(energy);
+            return match run {
+                Ok(st) => {
+                    let wall = st.wall_s;
+                    stats[i].push((wall, st.stages));
+                    wall
+                }
+                Err(e) => {
+                    failure = Some(MpiError::from(e));
+                    0.0
+                }
+            };
+        }
+        ranks.command(Command::Run(k as u32));
+        let (res, energy) = meter.measure(|| {
+            run_once(
+                ranks,
+                bf,
+                Layout::EncryptDecrypt,
+                plan.chunks[k],
+                input,
+                input.len(),
+            )
+        });
+        let collected = res.and_then(|(out, wall, own)| {
+            let mut per_rank = vec![own];
+            let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
+            for r in 1..ranks.size() {
+                let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
+                let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
+                    .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
+                per_rank.push(st);
+                readings.push(e);
+            }
+            if out != input {
+                return Err(MpiError::Protocol(
+                    "pipeline output differs from its input".into(),
+                ));
+            }
+            Ok((wall, per_rank, combine(&readings, wall)))
+        });
+        match collected {
+            Ok((wall, per_rank, energy)) => {
+                stats[i].push((wall, per_rank));
+                tallies[i].push(energy);
+                wall
+            }
+            Err(e) => {
+                failure = Some(e);
+                0.0
+            }
+        }
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let summaries = measurements
+        .iter()
+        .map(|m| {
+            m.summary()
+                .ok_or_else(|| MpiError::Protocol("no samples".into()))
+        })
+        .collect::<MpiResult<Vec<_>>>()?;
+    Ok((summaries, stats, tallies))
+}
+
+/// A worker rank: its stage of each commanded run, then its statistics and energy.
+fn serve(
+    ranks: &Ranks,
+    plan: &PipelinePlan,
+    bf: &Blowfish,
+    size: usize,
+    meter: &mut RunMeter,
+) -> MpiResult<()> {
+    loop {
+        let k = match ranks.next_command()? {
+            Command::Stop => return Ok(()),
+            Command::Run(k) if (k as usize) < plan.chunks.len() => k as usize,
+            Command::Run(k) => return Err(MpiError::Protocol(format!("no chunk size {k}"))),
+        };
+        let (res, energy) = meter
+            .measure(|| run_once(ranks, bf, Layout::EncryptDecrypt, plan.chunks[k], &[], size));
+        let (_, _, st) = res?;
+        let e = RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy);
+        let msg = serde_json::to_vec(&(st, e)).expect("plain fields serialize");
+        ranks.send(0, tag::REPORT, &msg);
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn records(
+    ranks: &Ranks,
+    plan: &PipelinePlan,
+    size: usize,
+    summaries: &[Summary],
+    stats: &[Vec<(f64, Vec<StageStats>)>],
+    tallies: &[EnergyTally],
+    hops: &[(f64, f64)],
+) -> Vec<PipelineMpiRecord> {
+    let base = summaries[0].median;
+    let warmup = plan.config.warmup_runs as usize;
+    summaries
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let k = i.saturating_sub(1) / 2;
+            let is_mpi = i % 2 == 1;
+            // Statistics of the run closest to the median (warm-ups excluded).
+            let runs = &stats[i];
+            let measured = &runs[runs.len().saturating_sub(s.runs)..];
+            let st: Vec<StageStats> = measured
+                .iter()
+                .min_by(|a, b| (a.0 - s.median).abs().total_cmp(&(b.0 - s.median).abs()))
+                .map(|(_, st)| st.clone())
+                .unwrap_or_default();
+            let wall = s.median.max(f64::MIN_POSITIVE);
+            let n = st.len().max(1) as f64;
+            let mean = |f: fn(&StageStats) -> f64| {
+                if st.is_empty() {
+                    0.0
+                } else {
+                    st.iter().map(f).sum::<f64>() / n / wall
+                }
+            };
+            let bottleneck = st.iter().max_by(|a, b| a.busy_s.total_cmp(&b.busy_s));
+            let rounds: Vec<usize> = st.iter().map(|x| x.rounds).filter(|&r| r > 0).collect();
+            let (lo, hi) = (rounds.iter().min(), rounds.iter().max());
+            let stages = if i == 0 {
+                1
+            } else {
+                ranks.size() + usize::from(!is_mpi) * 2
+            };
+            PipelineMpiRecord {
+                base: PipelineBenchRecord {
+                    alg: if i == 0 {
+                        "blowfish-ecb"
+                    } else {
+                        "bf-pipeline"
+                    }
+                    .into(),
+                    threads: if i == 0 { 1 } else { stages },
+                    stages,
+                    rounds_per_stage: match (lo, hi) {
+                        _ if i == 0 => "34".into(),
+                        (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+                        (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+                        _ => "-".into(),
+                    },
+                    size_bytes: size,
+                    chunk_bytes: (i > 0).then(|| plan.chunks[k]),
+                    median_s: s.median,
+                    min_s: s.min,
+                    max_s: s.max,
+                    runs: s.runs,
+                    mb_per_s: size as f64 / s.median / 1e6,
+                    speedup: base / s.median,
+                    bottleneck: bottleneck.map_or("-".into(), |b| b.name.clone()),
+                    bottleneck_busy: bottleneck.map_or(1.0, |b| b.busy_s / wall),
+                    mean_busy: if i == 0 { 1.0 } else { mean(|x| x.busy_s) },
+                    mean_recv_wait: mean(|x| x.recv_wait_s),
+                    mean_send_wait: mean(|x| x.send_wait_s),
+                    oversubscribed: crate::bench::oversubscribed(if is_mpi {
+                        ranks.ranks_per_host()
+                    } else {
+                        stages
+                    }),
+                    verified: true,
+                    note: s.note().unwrap_or_default(),
+                },
+                mpi: if is_mpi {
+                    MpiFields::mpi(ranks)
+                } else {
+                    MpiFields::threads()
+                },
+                energy: tallies[i].fields(warmup, Some(size as f64)),
+                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }),
+                stage_stats: st,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,172 @@
+//! What every MPI result adds to the thread benchmarks' records, and energy over ranks.
+//!
+//! An MPI record is the thread benchmark's record (`#[serde(flatten)]`) plus [`MpiFields`]:
+//! `backend` (`mpi`, or `threads` for the thread form measured beside it in the same run),
+//! `ranks` and `hosts`. A reader of thread results reads MPI results with the same code and
+//! tells them apart by `backend` (absent in thread files: read it as `threads`).
+//!
+//! Energy: every rank reads its own meter around its part of each run and sends the reading
+//! to rank 0, which adds them up as the meter's nature says. A model meter (`model:<preset>`)
+//! counts the CPU time of its own process, so the ranks' readings are summed. RAPL
+//! (`measured:rapl`) counts a whole package, so only one reading per host is taken (the
+//! lowest rank's). The sum's time is rank 0's wall time of the run.
+use super::comm::Ranks;
+use crate::energy::meter::Reading;
+use crate::energy::meter::session::RunEnergy;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
+
+/// The fields an MPI result adds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MpiFields {
+    /// `mpi` for work over ranks, `threads` for the thread form run beside it on rank 0.
+    pub backend: String,
+    /// MPI ranks that did the work (1 for `threads`).
+    pub ranks: usize,
+    /// Distinct hosts among those ranks.
+    pub hosts: usize,
+}
+
+impl MpiFields {
+    /// Work over all the ranks of `ranks`.
+    pub fn mpi(ranks: &Ranks) -> Self {
+        Self {
+            backend: "mpi".into(),
+            ranks: ranks.size(),
+            hosts: ranks.hosts(),
+        }
+    }
+
+    /// The thread form, on rank 0 alone.
+    pub fn threads() -> Self {
+        Self {
+            backend: "threads".into(),
+            ranks: 1,
+            hosts: 1,
+        }
+    }
+}
+
+/// One rank's meter reading of one run, as sent to rank 0.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RankEnergy {
+    /// The rank's host.
+    pub host: String,
+    /// Joules, when read.
+    pub joules: Option<f64>,
+    /// The meter's source, `none`, or `unavailable: <why>`.
+    pub source: String,
+}
+
+impl RankEnergy {
+    /// The reading of `energy` on `host`.
+    pub fn of(host: &str, energy: &RunEnergy) -> Self {
+        let (joules, source) = match energy {
+            RunEnergy::None => (None, "none".to_string()),
+            RunEnergy::Read(r) => (Some(r.joules), r.source.clone()),
+            RunEnergy::Failed(why) => (None, format!("unavailable: {why}")),
+        };
+        Self {
+            host: host.to_string(),
+            joules,
+            source,
+        }
+    }
+
+    /// As bytes for a message.
+    pub fn encode(&self) -> Vec<u8> {
+        serde_json::to_vec(self).expect("plain fields serialize")
+    }
+
+    /// From a message.
+    pub fn decode(bytes: &[u8]) -> Option<Self> {
+        serde_json::from_slice(bytes).ok()
+    }
+}
+
+/// The energy of one run over all ranks (see the module notes), over `wall_s` seconds.
+pub fn combine(readings: &[RankEnergy], wall_s: f64) -> RunEnergy {
+    if let Some(r) = readings
+        .iter()
+        .find(|r| r.source.starts_with("unavailable"))
+    {
+        return RunEnergy::Failed(r.source.trim_start_matches("unavailable: ").to_string());
+    }
+    let Some(first) = readings.first() else {
+        return RunEnergy::None;
+    };
+    if first.joules.is_none() {
+        return RunEnergy::None;
+    }
+    let per_package = first.source.starts_with("measured:");
+    let mut seen = BTreeSet::new();
+    let mut joules = 0.0;
+    for r in readings {
+        if per_package && !seen.insert(r.host.as_str()) {
+            continue;
+        }
+        joules += r.joules.unwrap_or(0.0);
+    }
+    RunEnergy::Read(Reading::new(joules, wall_s, first.source.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reading(host: &str, joules: f64, source: &str) -> RankEnergy {
+        RankEnergy::of(host, &RunEnergy::Read(Reading::new(joules, 1.0, source)))
+    }
+
+    #[test]
+    fn models_add_up_over_ranks_and_rapl_counts_each_host_once() {
+        let model = [
+            reading("a", 1.0, "model:x"),
+            reading("a", 2.0, "model:x"),
+            reading("b", 4.0, "model:x"),
+        ];
+        match combine(&model, 2.0) {
+            RunEnergy::Read(r) => assert_eq!((r.joules, r.watts), (7.0, 3.5)),
+            other => panic!("{other:?}"),
+        }
+        let rapl = [
+            reading("a", 10.0, "measured:rapl"),
+            reading("a", 10.5, "measured:rapl"),
+            reading("b", 3.0, "measured:rapl"),
+        ];
+        match combine(&rapl, 1.0) {
+            RunEnergy::Read(r) => assert_eq!(r.joules, 13.0),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn failures_and_no_meter_carry_through_and_messages_round_trip() {
+        let failed = RankEnergy::of("a", &RunEnergy::Failed("gone".into()));
+        let both = [reading("a", 1.0, "model:x"), failed.clone()];
+        assert_eq!(combine(&both, 1.0), RunEnergy::Failed("gone".into()));
+        let none = RankEnergy::of("a", &RunEnergy::None);
+        assert_eq!(combine(&[none], 1.0), RunEnergy::None);
+        assert_eq!(combine(&[], 1.0), RunEnergy::None);
+        assert_eq!(RankEnergy::decode(&failed.encode()), Some(failed));
+        assert_eq!(RankEnergy::decode(b"{"), None);
+    }
+
+    #[test]
+    fn fields_serialize_beside_a_flattened_record() {
+        #[derive(Serialize)]
+        struct Rec {
+            median_s: f64,
+            #[serde(flatten)]
+            mpi: MpiFields,
+        }
+        let v = serde_json::to_value(Rec {
+            median_s: 1.0,
+            mpi: MpiFields::threads(),
+        })
+        .unwrap();
+        assert_eq!(v["backend"], "threads");
+        assert_eq!(v["ranks"], 1);
+        assert_eq!(v["median_s"], 1.0);
+    }
+}

@@ -1,0 +1,318 @@
+//! `parcrypt-mpi` under `mpirun` (feature `mpi`; run with `cargo test --release --features mpi
+//! --test mpi`): every program over 2 ranks and over 4 oversubscribed ranks, byte-equal to
+//! the sequential reference, and every bad input answered with one line from rank 0, a
+//! non-zero exit, no output file and no hang (each launch runs under `timeout`).
+use std::path::Path;
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_parcrypt-mpi");
+/// Seconds before a launch is killed (a hang fails the test instead of the CI run).
+const LIMIT: &str = "180";
+
+/// `mpirun -n N` (plus `extra` launcher flags) on `args`, as root where needed, under timeout.
+fn mpirun(n: usize, extra: &[&str], args: &[&str]) -> Output {
+    let n = n.to_string();
+    Command::new("timeout")
+        .args([LIMIT, "mpirun", "-n", &n])
+        .args(extra)
+        .arg(BIN)
+        .args(args)
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .expect("run mpirun")
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "status {:?}\nstdout: {stdout}\nstderr: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+/// A failure as promised: not killed by the timeout, non-zero, one `error:` line (from rank 0
+/// or the failing rank) containing `needle`, no panic.
+fn failed(out: &Output, needle: &str) -> String {
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_ne!(out.status.code(), Some(124), "hung: {stderr}");
+    assert!(!out.status.success(), "should fail: {stderr}");
+    let errors: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "one error line expected: {stderr}");
+    assert!(errors[0].contains(needle), "'{needle}' not in: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    stderr
+}
+
+fn json(path: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(path).expect("results written")).expect("JSON")
+}
+
+#[test]
+fn batch_rsa_over_2_and_4_ranks_equals_sersa_for_every_schedule() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, extra) in [(2, &[][..]), (4, &["--oversubscribe"][..])] {
+        let path = dir.path().join(format!("rsa{n}.json"));
+        let p = path.to_str().unwrap();
+        for master in ["works", "waits"] {
+            let args = [
+                "rsa",
+                "--bits",
+                "512",
+                "--messages",
+                "13",
+                "--chunk",
+                "default,3",
+                "--runs",
+                "1",
+                "--warmup",
+                "0",
+                "--master",
+                master,
+                "--json",
+                p,
+            ];
+            let stdout = ok(&mpirun(n, extra, &args));
+            assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
+            let v = json(&path);
+            let results = v["results"].as_array().unwrap();
+            assert_eq!(results.len(), 1 + 3 * 2, "SeRSA + 3 schedules x 2 chunks");
+            assert_eq!(results[0]["backend"], "threads");
+            for r in &results[1..] {
+                assert_eq!(
+                    (r["backend"].as_str(), r["ranks"].as_u64()),
+                    (Some("mpi"), Some(n as u64))
+                );
+                assert_eq!(r["hosts"], 1);
+                assert_eq!(r["verified"], true);
+                assert_eq!(r["master"], master);
+                assert!(r["energy_source"].is_string() && r["median_s"].as_f64().unwrap() > 0.0);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_round_pipeline_over_ranks_round_trips_and_reports_hops() {
+    let dir = tempfile::tempdir().unwrap();
+    for (n, extra) in [(2, &[][..]), (4, &["--oversubscribe"][..])] {
+        let path = dir.path().join("pipe.json");
+        let args = [
+            "pipeline",
+            "--size",
+            "100000",
+            "--chunks",
+            "8192,65536",
+            "--hops",
+            "20",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--json",
+            path.to_str().unwrap(),
+        ];
+        ok(&mpirun(n, extra, &args));
+        let v = json(&path);
+        let results = v["results"].as_array().unwrap();
+        assert_eq!(results.len(), 5, "sequential + (ranks, threads) x 2 chunks");
+        let mpi: Vec<_> = results.iter().filter(|r| r["backend"] == "mpi").collect();
+        assert_eq!(mpi.len(), 2);
+        for r in mpi {
+            assert_eq!(r["ranks"], n);
+            assert!(r["hop_us"].as_f64().unwrap() > 0.0);
+            assert_eq!(r["stage_stats"].as_array().unwrap().len(), n);
+        }
+    }
+}
+
+#[test]
+fn crsa_over_4_and_8_ranks_matches_the_thread_engine_and_misfits_are_refused() {
+    for (n, cubes) in [(4, "1"), (8, "1"), (4, "2")] {
+        let args = [
+            "crsa", "--cubes", cubes, "--blocks", "3", "--bits", "256", "--runs", "1",
+        ];
+        let stdout = ok(&mpirun(n, &["--oversubscribe"], &args));
+        assert!(stdout.contains("counts per PE"), "{stdout}");
+    }
+    let out = mpirun(3, &["--oversubscribe"], &["crsa", "--runs", "1"]);
+    failed(&out, "power-of-two number of ranks");
+    assert_eq!(out.status.code(), Some(2));
+    let out = mpirun(2, &[], &["crsa", "--cubes", "0"]);
+    assert!(!out.status.success());
+}
+
+#[test]
+fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
+    use parcrypt::cipher::alg::{Algorithm, CipherSpec, Direction};
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.bin");
+    let data: Vec<u8> = (0..300_001u32).map(|i| (i * 31 % 251) as u8).collect();
+    std::fs::write(&input, &data).unwrap();
+    let inp = input.to_str().unwrap();
+    let key = "00112233445566778899";
+    for (alg, extra) in [
+        ("pblock-ecb", vec![]),
+        ("pblock-ctr", vec!["--iv-hex", "0001020304050607"]),
+        (
+            "parc4",
+            vec![
+                "--nonce-hex",
+                "000102030405060708090a0b0c0d0e0f",
+                "--chunk",
+                "4096",
+            ],
+        ),
+    ] {
+        let out = dir.path().join(format!("{alg}.out"));
+        let mut args = vec!["cipher", "--alg", alg, "--key-hex", key, "--in", inp];
+        args.extend(["--out", out.to_str().unwrap(), "--threads", "2"]);
+        args.extend(extra.iter().copied());
+        ok(&mpirun(4, &["--oversubscribe"], &args));
+        let algorithm: Algorithm = alg.parse().unwrap();
+        let mut spec = CipherSpec::new(algorithm.sequential_form(), &hex::decode(key).unwrap());
+        if alg == "pblock-ctr" {
+            spec.iv = Some(*b"\x00\x01\x02\x03\x04\x05\x06\x07");
+        }
+        if alg == "parc4" {
+            spec = CipherSpec::new(algorithm, &hex::decode(key).unwrap());
+            spec.nonce = Some((0..16).collect());
+            spec.chunk = Some(4096);
+            spec.threads = Some(1);
+        }
+        let want =
+            parcrypt::cipher::file::transform_bytes(&spec, Direction::Encrypt, &data).unwrap();
+        assert_eq!(std::fs::read(&out).unwrap(), want, "{alg}");
+    }
+    // Timed against threads (and written as JSON).
+    let path = dir.path().join("bulk.json");
+    let out = dir.path().join("timed.out");
+    let args = [
+        "cipher",
+        "--alg",
+        "pblock-ecb",
+        "--key-hex",
+        key,
+        "--in",
+        inp,
+        "--out",
+        out.to_str().unwrap(),
+        "--runs",
+        "2",
+        "--json",
+        path.to_str().unwrap(),
+    ];
+    ok(&mpirun(2, &[], &args));
+    let backends: Vec<_> = json(&path)["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["backend"].clone())
+        .collect();
+    assert_eq!(backends, ["threads", "threads", "mpi"]);
+    // The file cannot be read on rank 1 (MPMD: rank 1 gets another path): one line, no output.
+    let missing = dir.path().join("missing.bin");
+    let out = dir.path().join("never.out");
+    let cmd = |i: &str| {
+        format!(
+            "-n 1 {BIN} cipher --alg pblock-ecb --key-hex {key} --in {i} --out {}",
+            out.display()
+        )
+    };
+    let line = format!("mpirun {} : {}", cmd(inp), cmd(missing.to_str().unwrap()));
+    let res = Command::new("timeout")
+        .args([LIMIT, "bash", "-c", &line])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .unwrap();
+    failed(&res, "rank 1:");
+    assert!(!out.exists(), "no partial output");
+    // A ciphertext with bad padding on the last rank: agreed, no output.
+    let bad = dir.path().join("bad.bin");
+    std::fs::write(&bad, [7u8; 64]).unwrap();
+    let args = [
+        "cipher",
+        "--alg",
+        "pblock-ecb",
+        "--decrypt",
+        "--key-hex",
+        key,
+        "--in",
+        bad.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    failed(&mpirun(2, &[], &args), "rank 1:");
+    assert!(!out.exists());
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().filter(|e| {
+        e.as_ref()
+            .unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".parcrypt")
+    });
+    assert_eq!(leftovers.count(), 0, "no temporary files left");
+}
+
+#[test]
+fn without_mpirun_it_runs_as_one_rank_and_too_few_ranks_are_refused() {
+    let out = Command::new("timeout")
+        .args([
+            LIMIT,
+            BIN,
+            "rsa",
+            "--bits",
+            "512",
+            "--messages",
+            "4",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("running as one rank"), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("over 1 ranks"));
+    let out = Command::new("timeout")
+        .args([LIMIT, BIN, "pipeline"])
+        .output()
+        .unwrap();
+    failed(&out, "needs 2 to 35 ranks");
+    assert_eq!(out.status.code(), Some(2));
+    let out = mpirun(2, &[], &["rsa", "--chunk", "0"]);
+    failed(&out, "chunk");
+    let out = mpirun(2, &[], &["rsa", "--schedule", "steal"]);
+    failed(&out, "static, dynamic or guided");
+}
+
+#[test]
+fn a_rank_that_dies_ends_the_job_without_output_and_without_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("never.json");
+    // Rank 1 is killed a second into a batch that takes several seconds.
+    let script = format!(
+        "if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then (sleep 1; kill -9 $$) & fi; \
+         exec {BIN} rsa --bits 1024 --messages 3000 --runs 3 --json {}",
+        path.display()
+    );
+    let out = Command::new("timeout")
+        .args([LIMIT, "mpirun", "-n", "2", "bash", "-c", &script])
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(124), "hung: {stderr}");
+    assert!(!out.status.success(), "{stderr}");
+    assert!(!path.exists(), "no output file");
+}
