@@ -1,5 +1,8 @@
-//! The experiments of the study, one file per seed paper, and the helpers they share.
+//! The experiments of the study, one file per seed paper (or part of one), and the helpers
+//! they share. Each experiment measures or models, builds its table and charts, and returns
+//! evidence for the claims the registry gives it; none decides a verdict.
 pub mod seed000;
+pub mod seed000_dse;
 pub mod seed000_model;
 pub mod seed001;
 pub mod seed002;
@@ -7,14 +10,17 @@ pub mod seed003;
 pub mod seed003_mul;
 pub mod seed004;
 
-use super::{Experiment, Profile};
+use super::judge::Estimate;
+use super::{Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
+use crate::error::Error;
 
 /// Every experiment, in report order.
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
     v.extend(seed000_model::experiments());
+    v.extend(seed000_dse::experiments());
     v.extend(seed001::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
@@ -23,8 +29,8 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     v
 }
 
-/// Repetition rules for a profile: at least 5 runs and 0.3 s per configuration for `quick`
-/// (the whole quick study takes a few minutes on 2 cores); 7 runs and 2 s for `full`.
+/// Repetition rules for a profile when an experiment times many runs in one go: at least 5
+/// runs and 0.3 s per configuration for `quick`; 7 runs and 2 s for `full`.
 pub fn bench_config(profile: Profile) -> BenchConfig {
     match profile {
         Profile::Quick => BenchConfig {
@@ -42,6 +48,17 @@ pub fn bench_config(profile: Profile) -> BenchConfig {
     }
 }
 
+/// One timed run of every configuration: the benchmark call of one paired round. The first
+/// round warms up once; later ones do not.
+pub fn round_config(round: usize) -> BenchConfig {
+    BenchConfig {
+        warmup_runs: u32::from(round == 0),
+        min_runs: 1,
+        min_time: 0.0,
+        max_runs: 1,
+    }
+}
+
 /// A JSON number cell.
 pub fn num(x: f64) -> serde_json::Value {
     serde_json::json!(x)
@@ -52,7 +69,52 @@ pub fn text(s: impl Into<String>) -> serde_json::Value {
     serde_json::Value::String(s.into())
 }
 
+/// An optional number cell.
+pub fn opt(v: Option<f64>) -> serde_json::Value {
+    v.map_or(serde_json::Value::Null, num)
+}
+
+/// The low and high ends of an estimate as two cells.
+pub fn ci_cells(e: Option<Estimate>) -> [serde_json::Value; 2] {
+    [opt(e.map(|e| e.low)), opt(e.map(|e| e.high))]
+}
+
 /// Time reduction in % for a speedup s: 1 − 1/s (the papers' "x % performance improvement").
 pub fn reduction_pct(speedup: f64) -> f64 {
     (1.0 - 1.0 / speedup) * 100.0
+}
+
+/// A time ratio as a change in %: (r − 1) × 100 (negative = faster).
+pub fn change_pct(ratio: f64) -> f64 {
+    (ratio - 1.0) * 100.0
+}
+
+/// Why a claim needing `needed` hardware threads cannot be judged here, if it cannot.
+pub fn needs_threads(ctx: &Context, needed: usize) -> Option<String> {
+    let have = ctx.machine.logical_cores;
+    (have < needed).then(|| {
+        format!(
+            "needs {needed} hardware threads; this machine has {have}, so {needed} threads here only time-share them"
+        )
+    })
+}
+
+/// A library error from the energy models as the study's error.
+pub fn energy_err(e: crate::energy::EnergyError) -> Error {
+    Error::InvalidParameter(e.to_string())
+}
+
+/// The summary sentence on how sure a timed experiment is.
+pub fn quality_note(q: &Quality) -> String {
+    format!(
+        "{} paired rounds ({} re-measured for inconclusive claims); median 95 % interval ±{:.1} % of the median{}.",
+        q.rounds,
+        q.extra_rounds,
+        q.spread_pct,
+        if q.noisy {
+            "; noisy: some configuration's interval is wider than ±10 %"
+        } else {
+            ""
+        }
+    )
 }

@@ -1,0 +1,215 @@
+//! Seed 000's design-space exploration: the PaRSA workload timed here and carried to every
+//! preset, node, clock, thread count and power gating; Table 8's choices (which the model
+//! cannot move), the best configuration of section 5.3 (which the measured workload can), and
+//! the clock axis of Figs. 7–10 (modelled, never measured here).
+use super::{energy_err, num, text};
+use crate::dse::{self, Evaluation, workload};
+use crate::energy::presets::preset;
+use crate::error::Result;
+use crate::study::claims::seed000::TABLE8_CHOICES;
+use crate::study::{
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
+    Provenance, Series, Table, fed,
+};
+
+/// The design-space experiment of seed 000.
+pub fn experiments() -> Vec<Box<dyn Experiment>> {
+    vec![Box::new(Dse)]
+}
+
+struct Dse;
+
+fn model(by: &str) -> Provenance {
+    Provenance::Modelled(by.into())
+}
+
+impl Experiment for Dse {
+    fn id(&self) -> &'static str {
+        "seed000-dse"
+    }
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        match profile {
+            Profile::Quick => 2.0,
+            Profile::Full => 60.0,
+        }
+    }
+    fn run(&self, ctx: &Context) -> Result<Output> {
+        let work = workload::measure(
+            "parsa",
+            ctx.machine.logical_cores.clamp(1, 2),
+            ctx.profile == Profile::Quick,
+        )?;
+        let presets: Vec<String> = dse::DEFAULT_PRESETS.iter().map(|s| s.to_string()).collect();
+        let evals = dse::explore(&work, &presets, &[])?;
+        let mut table = Table::new(&[
+            "preset",
+            "threads",
+            "mhz",
+            "node_nm",
+            "gating",
+            "time_s",
+            "power_w",
+            "energy_j",
+            "temp_c",
+            "mttf_years",
+        ]);
+        for e in evals.iter().filter(|e| e.pareto) {
+            table.push(vec![
+                text(&e.preset),
+                num(e.threads as f64),
+                num(e.mhz),
+                num(f64::from(e.node_nm)),
+                serde_json::json!(e.power_gating),
+                num(e.time_s),
+                num(e.power_w),
+                num(e.energy_j),
+                num(e.temp_c),
+                num(e.mttf_years),
+            ]);
+        }
+        let result = ExperimentResult {
+            id: self.id().into(),
+            seed: self.seed().into(),
+            title: "Design-space exploration".into(),
+            answers: "Figs. 7–10 (clock axis), Section 5, Table 8".into(),
+            provenance: model("workload timed here; everything else modelled"),
+            summary: format!(
+                "{} evaluated over the four presets × every node, clock, thread count ≤ hardware threads and power gating ({} \
+                 configurations, {} on the Pareto front over time, energy and MTTF; the table lists the front). Measured here: \
+                 {:.4} s on one thread, speedups {}; Amdahl serial fraction {:.3}; clock here {:.0} MHz ({}). Time ∝ 1/f is an \
+                 assumption of the model, so the clock axis and Table 8's choices come out of it by construction.",
+                work.unit,
+                evals.len(),
+                evals.iter().filter(|e| e.pareto).count(),
+                work.t1_s,
+                work.speedups
+                    .iter()
+                    .map(|(t, s)| format!("{t}: {s:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                work.serial_fraction,
+                work.here_mhz,
+                work.here_mhz_source
+            ),
+            table,
+            charts: charts(&work, &evals)?,
+            quality: None,
+            elapsed_s: 0.0,
+        };
+        Ok(Output {
+            result,
+            evidence: evidence(&evals),
+        })
+    }
+}
+
+fn evidence(evals: &[Evaluation]) -> Vec<Fed> {
+    let t8 = dse::table8(evals);
+    let mut v: Vec<Fed> = TABLE8_CHOICES
+        .iter()
+        .map(|(name, _)| {
+            let shown = t8
+                .iter()
+                .find(|(n, _, _)| n == name)
+                .map_or("-".into(), |(_, en, pw)| {
+                    format!(
+                        "energy-optimal {} nm {} MHz; power-optimal {} nm {} MHz",
+                        en.node_nm, en.mhz, pw.node_nm, pw.mhz
+                    )
+                });
+            fed(
+                &format!("seed000-table8-choice-{name}"),
+                Evidence::report("design-space exploration (time ∝ 1/f, Tables 4–7 power)")
+                    .text(shown),
+            )
+        })
+        .collect();
+    v.push(fed("seed000-s53-best", best_evidence(evals)));
+    v.push(fed(
+        "seed000-clock-doubling",
+        Evidence::report("the design-space model assumes time ∝ 1/f")
+            .text("50 % by construction of the model (time ∝ 1/f); not measured"),
+    ));
+    v
+}
+
+/// The larger of (time, energy) of PaRSA-8 on a Core i7 at 22 nm and 2400 MHz (the better of
+/// gated and not) over the least of every other configuration.
+fn best_evidence(evals: &[Evaluation]) -> Evidence {
+    let chosen = |e: &&Evaluation| {
+        e.preset == "core-i7" && e.node_nm == 22 && e.mhz == 2400.0 && e.threads == 8
+    };
+    let least = |f: &dyn Fn(&Evaluation) -> f64, mine: bool| {
+        evals
+            .iter()
+            .filter(|e| chosen(e) == mine)
+            .map(f)
+            .fold(f64::INFINITY, f64::min)
+    };
+    let time = least(&|e| e.time_s, true) / least(&|e| e.time_s, false);
+    let energy = least(&|e| e.energy_j, true) / least(&|e| e.energy_j, false);
+    if !(time.is_finite() && energy.is_finite()) {
+        return Evidence::unavailable(
+            "the exploration has no Core i7 22 nm 2400 MHz 8-thread configuration",
+        );
+    }
+    let winner = |f: &dyn Fn(&Evaluation) -> f64| {
+        evals
+            .iter()
+            .min_by(|a, b| f(a).total_cmp(&f(b)))
+            .map_or("-".into(), |e| {
+                format!(
+                    "{} {} nm {} MHz {} threads{}",
+                    e.preset,
+                    e.node_nm,
+                    e.mhz,
+                    e.threads,
+                    if e.power_gating { " gated" } else { "" }
+                )
+            })
+    };
+    Evidence::modelled(vec![Estimate::exact(time.max(energy))], "design-space exploration with the workload timed here")
+        .text(format!("time ×{time:.3}, energy ×{energy:.3} of the best other configuration; fastest: {}; least energy: {}",
+            winner(&|e| e.time_s), winner(&|e| e.energy_j)))
+}
+
+fn charts(work: &workload::Workload, evals: &[Evaluation]) -> Result<Vec<Chart>> {
+    let i7 = preset("core-i7", None).map_err(energy_err)?;
+    let clock = dse::thread_counts(&i7).into_iter().fold(
+        Chart::line(
+            "Figs. 7–10 — modelled PaRSA time against clock (Core i7)",
+            "clock (MHz)",
+            "time per unit (s)",
+            false,
+        ),
+        |c, t| {
+            let pts = i7
+                .frequencies(22)
+                .into_iter()
+                .map(|f| (f, work.time(t, i7.cores, i7.threads_per_core, f)));
+            c.with(Series::from_xy(
+                format!("PaRSA-{t}"),
+                pts,
+                model("time measured here, ∝ 1/f, Amdahl + SMT"),
+            ))
+        },
+    );
+    let front = dse::DEFAULT_PRESETS.iter().fold(
+        Chart::line(
+            "Pareto front: energy against time",
+            "time per unit (s)",
+            "energy per unit (J)",
+            true,
+        ),
+        |c, p| {
+            let mut v: Vec<(f64, f64)> = evals
+                .iter()
+                .filter(|e| e.pareto && e.preset == *p)
+                .map(|e| (e.time_s, e.energy_j))
+                .collect();
+            v.sort_by(|a, b| a.0.total_cmp(&b.0));
+            c.with(Series::from_xy(*p, v, model("DSE")))
+        },
+    );
+    Ok(vec![clock, front])
+}
