@@ -202,6 +202,7 @@ pub fn explain(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> String {
         .map(|e| e.text(&claim.unit))
         .collect::<Vec<_>>()
         .join(", ");
+    let exact = evidence.estimates.iter().all(|e| e.low == e.high);
     let reason = match verdict {
         Verdict::ByConstruction => format!("By construction: {}", claim.note),
         Verdict::NotTestable if claim.kind == Kind::NotTestable => {
@@ -225,6 +226,8 @@ pub fn explain(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> String {
                 format!("No finite figure to judge ({ours})")
             }
         }
+        Verdict::Holds if exact => format!("Our exact figure ({ours}) satisfies {rule}"),
+        Verdict::DoesNotHold if exact => format!("Our exact figure ({ours}) violates {rule}"),
         Verdict::Holds => format!("The whole 95 % interval ({ours}) satisfies {rule}"),
         Verdict::DoesNotHold => format!("The whole 95 % interval ({ours}) violates {rule}"),
         Verdict::Inconclusive => format!(

@@ -4,6 +4,7 @@
 pub mod seed000;
 pub mod seed000_dse;
 pub mod seed000_model;
+pub mod seed000_mttf;
 pub mod seed001;
 pub mod seed002;
 pub mod seed003;
@@ -20,6 +21,7 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
     v.extend(seed000_model::experiments());
+    v.extend(seed000_mttf::experiments());
     v.extend(seed000_dse::experiments());
     v.extend(seed001::experiments());
     v.extend(seed002::experiments());
