@@ -15,6 +15,9 @@ use crate::error::{Error, Result};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
+/// A round's values by configuration key (NaN for a key the round lacks).
+pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
+
 /// Bootstrap resamples per interval.
 pub const RESAMPLES: usize = 2000;
 /// A configuration whose median's interval is wider than this (relative half-width) is noisy.
@@ -28,24 +31,28 @@ pub struct Plan {
     /// Most rounds, re-measuring included.
     pub max_rounds: usize,
     /// Time budget for re-measuring inconclusive claims, as a fraction of the time the first
-    /// `min_rounds` rounds took.
+    /// `min_rounds` rounds took…
     pub extra_budget: f64,
+    /// … and at most this many seconds.
+    pub max_extra_s: f64,
 }
 
 impl Plan {
-    /// Quick: 8 rounds, then up to 16 within half their time again; full: 12 rounds, then up
-    /// to 30 within their time again.
+    /// Quick: 8 rounds, then up to 16 within half their time again and 30 s; full: 12
+    /// rounds, then up to 30 within their time again and 10 minutes.
     pub fn for_profile(profile: Profile) -> Self {
         match profile {
             Profile::Quick => Plan {
                 min_rounds: 8,
                 max_rounds: 16,
                 extra_budget: 0.5,
+                max_extra_s: 30.0,
             },
             Profile::Full => Plan {
                 min_rounds: 12,
                 max_rounds: 30,
                 extra_budget: 1.0,
+                max_extra_s: 600.0,
             },
         }
     }
@@ -53,10 +60,11 @@ impl Plan {
     /// The plan in a sentence, for experiment summaries.
     pub fn describe(&self) -> String {
         format!(
-            "{} paired rounds, up to {} while a claim is inconclusive and the extra time stays within {:.0} % of the first rounds'",
+            "{} paired rounds, up to {} while a claim is inconclusive and the extra time stays within {:.0} % of the first rounds' and {:.0} s",
             self.min_rounds,
             self.max_rounds,
-            self.extra_budget * 100.0
+            self.extra_budget * 100.0,
+            self.max_extra_s
         )
     }
 }
@@ -166,7 +174,7 @@ impl Rounds {
 
     /// The median over rounds of a per-round quantity `f(value of key in that round)`, with
     /// its paired interval; rounds where `f` is not finite are left out.
-    pub fn paired(&self, f: impl Fn(&dyn Fn(&str) -> f64) -> f64) -> Option<Estimate> {
+    pub fn paired(&self, f: impl Fn(&Values) -> f64) -> Option<Estimate> {
         self.estimate(|r| r.per_round(&f))
     }
 
@@ -229,12 +237,12 @@ impl Resample<'_> {
 
     /// Median over the resampled rounds of `num / den` (paired, round by round).
     pub fn ratio(&self, num: &str, den: &str) -> f64 {
-        self.per_round(&|v: &dyn Fn(&str) -> f64| v(num) / v(den))
+        self.per_round(&|v: &Values| v(num) / v(den))
     }
 
     /// Median over the resampled rounds of `f`, which reads a round's values by key (NaN for
     /// a key that round lacks); rounds where `f` is not finite are left out.
-    pub fn per_round(&self, f: &dyn Fn(&dyn Fn(&str) -> f64) -> f64) -> f64 {
+    pub fn per_round(&self, f: &dyn Fn(&Values) -> f64) -> f64 {
         median(
             self.idx
                 .iter()
@@ -283,7 +291,7 @@ pub fn measure(
     }
     let first = started.elapsed().as_secs_f64();
     let per_round = first / plan.min_rounds as f64;
-    let budget = first * plan.extra_budget;
+    let budget = (first * plan.extra_budget).min(plan.max_extra_s);
     let extra_started = Instant::now();
     while rounds.len() < plan.max_rounds
         && budget > 0.0
@@ -368,6 +376,7 @@ mod tests {
             min_rounds: 3,
             max_rounds: 6,
             extra_budget: 1e9,
+            max_extra_s: 1e9,
         };
         let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
         assert_eq!((r.len(), r.extra), (3, 0));

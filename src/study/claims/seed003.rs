@@ -53,10 +53,14 @@ pub const KARATSUBA_US: [(u32, f64, f64); 7] = [
     (65536, 153.327, 174.204),
 ];
 
+/// One parallel Karatsuba figure: (method, bits, change against GMP, change against
+/// `karaMul`, machine).
+pub type KaratsubaFigure = (&'static str, u32, Option<f64>, Option<f64>, &'static str);
+
 /// The parallel Karatsuba results by our method name (the slides' `std::async`,
 /// `std::thread`, inf-threads, inf-threadsLF), 3 threads: (method, bits, change against GMP,
 /// change against `karaMul`, machine), as fractions (−0.49 = 49 % faster).
-pub const KARATSUBA_PARALLEL: [(&str, u32, Option<f64>, Option<f64>, &str); 12] = [
+pub const KARATSUBA_PARALLEL: [KaratsubaFigure; 12] = [
     (
         "kara-spawn",
         32768,

@@ -50,15 +50,21 @@ pub fn bench_config(profile: Profile) -> BenchConfig {
     }
 }
 
-/// One timed run of every configuration: the benchmark call of one paired round. The first
-/// round warms up once; later ones do not.
-pub fn round_config(round: usize) -> BenchConfig {
+/// The benchmark call of one paired round: `repeats` timed runs of every configuration,
+/// interleaved, of which the round keeps the fastest (interference on a shared machine only
+/// slows a run down). The first round warms up once; later ones do not.
+pub fn round_config(round: usize, repeats: u32) -> BenchConfig {
     BenchConfig {
         warmup_runs: u32::from(round == 0),
-        min_runs: 1,
+        min_runs: repeats.max(1),
         min_time: 0.0,
-        max_runs: 1,
+        max_runs: repeats.max(1),
     }
+}
+
+/// The fastest of a round's runs (NaN when there are none).
+pub fn fastest(samples: &[f64]) -> f64 {
+    samples.iter().copied().fold(f64::NAN, f64::min)
 }
 
 /// A JSON number cell.
@@ -106,12 +112,15 @@ pub fn energy_err(e: crate::energy::EnergyError) -> Error {
     Error::InvalidParameter(e.to_string())
 }
 
-/// The summary sentence on how sure a timed experiment is.
-pub fn quality_note(q: &Quality) -> String {
+/// The summary sentence on how sure a timed experiment is; each round kept the fastest of
+/// `repeats` runs per configuration.
+pub fn quality_note(q: &Quality, repeats: u32) -> String {
     format!(
-        "{} paired rounds ({} re-measured for inconclusive claims); median 95 % interval ±{:.1} % of the median{}.",
+        "{} paired rounds ({} re-measured for inconclusive claims), each keeping the fastest of {repeats} interleaved run{} \
+         per configuration; median 95 % interval ±{:.1} % of the median{}.",
         q.rounds,
         q.extra_rounds,
+        if repeats == 1 { "" } else { "s" },
         q.spread_pct,
         if q.noisy {
             "; noisy: some configuration's interval is wider than ±10 %"

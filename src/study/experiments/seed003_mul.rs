@@ -22,6 +22,9 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 
 struct Karatsuba;
 
+/// Batches per method, size and round (the round keeps the fastest).
+const REPEATS: u32 = 3;
+
 const METHODS: [&str; 5] = [
     "gmp",
     "kara-seq",
@@ -41,7 +44,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
         threads: vec![2],
         kara: KaraConfig::default(),
         seed: 3,
-        config: round_config(i),
+        config: round_config(i, REPEATS),
         batch_s: match profile {
             Profile::Quick => 0.005,
             Profile::Full => 0.02,
@@ -50,7 +53,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
     let recs = crate::mul::bench::run(&plan, |_, _, _| {})?;
     let mut out: Vec<(String, f64)> = recs
         .iter()
-        .map(|r| (format!("{}/{}", r.bits, r.method), r.median_s))
+        .map(|r| (format!("{}/{}", r.bits, r.method), r.min_s))
         .collect();
     out.extend(
         recs.iter()
@@ -165,7 +168,7 @@ impl Experiment for Karatsuba {
                     .map(|b| b.to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
-                quality_note(&quality)
+                quality_note(&quality, REPEATS)
             ),
             table,
             charts: vec![chart],
@@ -276,7 +279,12 @@ impl Experiment for Handoff {
                 "Median µs per round of: spawning a thread (until it runs), spawn + join, waking a condvar waiter pinned to \
                  another core and to the same core, and a lock-free atomic ping-pong round trip; {} logical CPUs. {}",
                 ctx.machine.logical_cores,
-                quality_note(&quality)
+                format!(
+                    "{} paired rounds, each the median of its activations; median 95 % interval ±{:.1} %{}.",
+                    quality.rounds,
+                    quality.spread_pct,
+                    if quality.noisy { "; noisy" } else { "" }
+                )
             ),
             table,
             charts: vec![
