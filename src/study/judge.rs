@@ -72,6 +72,11 @@ pub struct Evidence {
     pub beside: Option<String>,
     /// Why there is no figure (hardware, profile), when `estimates` is empty.
     pub unavailable: Option<String>,
+    /// For parallel claims: how much of the decisive configuration's threads the machine gave
+    /// in the same rounds — the throughput of that many threads of independent work over one
+    /// thread's, divided by the thread count (1.0 = every thread had a free core).
+    #[serde(default)]
+    pub free_cores: Option<Estimate>,
 }
 
 impl Evidence {
@@ -133,12 +138,26 @@ impl Evidence {
         self
     }
 
-    /// Our figure in results.json's shape (the first estimate, or none).
+    /// Sets the threads of the decisive configuration (for modelled evidence whose input is a
+    /// parallel timing).
+    pub fn on_threads(mut self, threads: usize) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// Sets the free-core efficiency measured beside a parallel configuration.
+    pub fn free_cores(mut self, e: Option<Estimate>) -> Self {
+        self.free_cores = e;
+        self
+    }
+
+    /// Our figure in results.json's shape: the estimate when there is exactly one; a claim
+    /// judged on several parts has its figures in the text only.
     pub fn ours(&self, unit: &str) -> Ours {
-        let first = self.estimates.first();
+        let first = self.estimates.first().filter(|_| self.estimates.len() == 1);
         let text = if !self.text.is_empty() {
             self.text.clone()
-        } else if first.is_some() {
+        } else if !self.estimates.is_empty() {
             self.estimates
                 .iter()
                 .map(|e| e.text(unit))
@@ -159,11 +178,20 @@ impl Evidence {
     }
 }
 
+/// A parallel claim is judged only when its threads had free cores: independent work on
+/// that many threads ran at least this fraction of the ideal throughput in the same rounds.
+/// Below it the machine (other jobs, a hypervisor) took the cores, and a slow parallel method
+/// says nothing about the method.
+pub const MIN_FREE_CORES: f64 = 0.9;
+
 /// The verdict on `claim` given `evidence`. Pure.
 ///
 /// - by-construction and not-testable claims get their kind's verdict, whatever the evidence;
 /// - a claim with no finite evidence, or a parallel claim whose evidence has fewer than 2
 ///   threads, is not testable;
+/// - a parallel claim needs free cores: not testable when the whole interval of
+///   `free_cores` is below [`MIN_FREE_CORES`] (or it was not measured), inconclusive when the
+///   interval straddles it;
 /// - measured and modelled claims hold when every interval lies inside the rule, do not hold
 ///   when one lies wholly outside, and are inconclusive otherwise;
 /// - paper-checks are consistent when the paper's numbers can meet the rule (some part of the
@@ -176,6 +204,13 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
     }
     if evidence.estimates.is_empty() || (claim.parallel && evidence.threads < 2) {
         return Verdict::NotTestable;
+    }
+    if claim.parallel {
+        match evidence.free_cores {
+            Some(f) if f.low >= MIN_FREE_CORES => {}
+            Some(f) if f.high >= MIN_FREE_CORES => return Verdict::Inconclusive,
+            _ => return Verdict::NotTestable,
+        }
     }
     let intervals: Vec<(f64, f64)> = evidence.estimates.iter().map(|e| (e.low, e.high)).collect();
     match (claim.kind, claim.rule.test(&intervals)) {
@@ -216,6 +251,15 @@ pub fn explain(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> String {
                     "A parallel claim is judged on runs with at least 2 threads; this evidence has {}",
                     evidence.threads
                 )
+            } else if claim.parallel && free_cores_short(evidence) {
+                format!(
+                    "The machine's cores were busy: {} threads of independent work ran at {} of the ideal throughput in these rounds, below the {} a parallel claim needs (our figure, not deciding: {ours})",
+                    evidence.threads,
+                    evidence
+                        .free_cores
+                        .map_or("an unmeasured fraction".into(), |f| f.text("")),
+                    MIN_FREE_CORES
+                )
             } else if claim.rule.arity() != evidence.estimates.len() {
                 format!(
                     "The rule needs {} figure(s), the evidence has {}",
@@ -230,6 +274,12 @@ pub fn explain(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> String {
         Verdict::DoesNotHold if exact => format!("Our exact figure ({ours}) violates {rule}"),
         Verdict::Holds => format!("The whole 95 % interval ({ours}) satisfies {rule}"),
         Verdict::DoesNotHold => format!("The whole 95 % interval ({ours}) violates {rule}"),
+        Verdict::Inconclusive if claim.parallel && free_cores_unclear(evidence) => format!(
+            "Whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} a parallel claim needs (our figure: {ours})",
+            evidence.threads,
+            evidence.free_cores.map_or("-".into(), |f| f.text("")),
+            MIN_FREE_CORES
+        ),
         Verdict::Inconclusive => format!(
             "The 95 % interval ({ours}) straddles {rule}: this run cannot tell; more rounds or a quieter machine might"
         ),
@@ -237,6 +287,15 @@ pub fn explain(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> String {
         Verdict::Inconsistent => format!("The paper's numbers give {ours}, which fails {rule}"),
     };
     format!("{how}{reason}.")
+}
+
+fn free_cores_short(e: &Evidence) -> bool {
+    e.free_cores.is_none_or(|f| f.high < MIN_FREE_CORES)
+}
+
+fn free_cores_unclear(e: &Evidence) -> bool {
+    e.free_cores
+        .is_some_and(|f| f.low < MIN_FREE_CORES && f.high >= MIN_FREE_CORES)
 }
 
 #[cfg(test)]
@@ -416,11 +475,38 @@ mod tests {
     #[test]
     fn parallel_claims_need_two_threads() {
         let c = claim(Kind::Measured, Rule::AtLeast { min: 1.0 }).parallel();
-        let mut e = ev(&[(1.5, 2.0)]);
+        let mut e = ev(&[(1.5, 2.0)]).free_cores(Some(Estimate::new(0.97, 0.95, 0.99)));
         assert_eq!(judge(&c, &e), Yes);
         e.threads = 1;
         assert_eq!(judge(&c, &e), Verdict::NotTestable);
         assert!(explain(&c, &e, Verdict::NotTestable).contains("at least 2 threads"));
+    }
+
+    #[test]
+    fn parallel_claims_need_free_cores() {
+        let c = claim(Kind::Measured, Rule::AtLeast { min: 1.0 }).parallel();
+        let with = |lo: f64, hi: f64| {
+            ev(&[(0.5, 0.8)]).free_cores(Some(Estimate::new((lo + hi) / 2.0, lo, hi)))
+        };
+        assert_eq!(
+            judge(&c, &with(0.92, 0.99)),
+            No,
+            "free cores: the figure decides"
+        );
+        let busy = with(0.4, 0.6);
+        assert_eq!(judge(&c, &busy), Verdict::NotTestable);
+        assert!(explain(&c, &busy, Verdict::NotTestable).contains("cores were busy"));
+        let unclear = with(0.8, 0.95);
+        assert_eq!(judge(&c, &unclear), Maybe);
+        assert!(explain(&c, &unclear, Maybe).contains("unclear"));
+        assert_eq!(
+            judge(&c, &ev(&[(0.5, 0.8)])),
+            Verdict::NotTestable,
+            "not measured"
+        );
+        // A claim that is not parallel ignores it.
+        let seq = claim(Kind::Measured, Rule::AtLeast { min: 1.0 });
+        assert_eq!(judge(&seq, &busy), No);
     }
 
     #[test]

@@ -18,6 +18,10 @@ use std::time::Instant;
 /// A round's values by configuration key (NaN for a key the round lacks).
 pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
 
+/// Keys starting with this are probes of the machine (free cores), not configurations: they
+/// are left out of [`Rounds::quality`].
+pub const PROBE: &str = "probe:";
+
 /// Bootstrap resamples per interval.
 pub const RESAMPLES: usize = 2000;
 /// A configuration whose median's interval is wider than this (relative half-width) is noisy.
@@ -197,6 +201,7 @@ impl Rounds {
         let mut widths: Vec<f64> = self
             .keys
             .iter()
+            .filter(|k| !k.starts_with(PROBE))
             .filter_map(|k| self.median(k))
             .filter(|e| e.value != 0.0 && e.low.is_finite() && e.high.is_finite())
             .map(|e| (e.high - e.low) / 2.0 / e.value.abs())

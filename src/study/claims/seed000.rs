@@ -395,7 +395,8 @@ fn dse_claims() -> Vec<Claim> {
         .paper("Core i7, 22 nm, 2400 MHz, 8 threads")
         .metric("the larger of time and energy of Core i7 22 nm 2400 MHz 8 threads, each over the least of any other configuration", "×")
         .rule(Rule::AtMost { max: 1.0 }, ORDERING)
-        .modelled("design-space exploration: the PaRSA workload timed here, carried to each preset by an Amdahl fit, an SMT factor and time ∝ 1/f; power from Tables 4–7"));
+        .modelled("design-space exploration: the PaRSA workload timed here, carried to each preset by an Amdahl fit, an SMT factor and time ∝ 1/f; power from Tables 4–7")
+        .parallel_input());
     v.push(c("seed000-clock-doubling", "seed000-dse", "Fig. 10, Section 5.3", "Doubling the clock makes PaRSA about 50 % faster")
         .paper(format!("≈ {CLOCK_DOUBLING_PCT} % (1200 → 2400 MHz, every PaRSA-n); −51.3 % (Core i3, 1600 → 3300 MHz), −49.9 % (Core i7, 1200 → 2400 MHz)"))
         .not_testable("the study cannot set this machine's clock, and its design-space model assumes time ∝ 1/f, which would make the claim hold by construction; a machine with a settable clock (cpufreq userspace governor) and a PaRSA sweep over it would test it"));

@@ -61,7 +61,8 @@ pub fn claims() -> Vec<Claim> {
             .paper(format!("{saving} % less"))
             .metric("1 − E(parallel, calibrated state) / E(sequential, default state), per byte", "%")
             .rule(Rule::AtLeast { min: saving / 2.0 }, "half the paper's saving: its Joulemeter counts application power above the base, which a chip-power model does not, so only half can be asked of the model")
-            .modelled(FX));
+            .modelled(FX)
+            .parallel_input());
         v.push(
             c(
                 &format!("seed004-default-energy-{par}"),
@@ -77,7 +78,8 @@ pub fn claims() -> Vec<Claim> {
                 Rule::AtLeast { min: 1.0 },
                 "none: an ordering (the paper's parallel forms need 1.03–2.1× the sequential µJ/B)",
             )
-            .modelled(FX),
+            .modelled(FX)
+            .parallel_input(),
         );
     }
     v.push(c("seed004-platforms", "Tables 1 and 4", "Platforms: laptop default 1.2 GHz 1.2 V, calibrated 1.5 GHz 0.9 V; desktop default 3.5 GHz 1.332 V, calibrated 2.3 GHz 0.9 V; FX-8320 states 1.3 V/2900, 1.1875 V/2300, 1.0625 V/1700, 0.95 V/1400 MHz")

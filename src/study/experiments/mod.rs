@@ -12,6 +12,7 @@ pub mod seed003_mul;
 pub mod seed004;
 
 use super::judge::Estimate;
+use super::sampling::{self, Rounds};
 use super::{Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
 use crate::error::Error;
@@ -65,6 +66,33 @@ pub fn round_config(round: usize, repeats: u32) -> BenchConfig {
 /// The fastest of a round's runs (NaN when there are none).
 pub fn fastest(samples: &[f64]) -> f64 {
     samples.iter().copied().fold(f64::NAN, f64::min)
+}
+
+/// The rounds' key of the free-core probe for `threads` threads.
+pub fn free_cores_key(threads: usize) -> String {
+    format!("{}free-cores/{threads}", sampling::PROBE)
+}
+
+/// A free-core probe for a round: `threads` threads of independent GMP products against one
+/// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
+pub fn free_cores_sample(threads: usize) -> (String, f64) {
+    use crate::mul::capacity::{CAPACITY_BITS, parallel_capacity};
+    let t = threads.max(1);
+    (
+        free_cores_key(t),
+        parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64,
+    )
+}
+
+/// The free-core efficiency for a configuration of `threads` threads over the rounds: the
+/// probe of as many threads as the machine runs at once.
+pub fn free_cores(ctx: &Context, r: &Rounds, threads: usize) -> Option<Estimate> {
+    r.median(&free_cores_key(probe_threads(ctx, threads)))
+}
+
+/// How many threads the free-core probe for a `threads`-thread configuration runs.
+pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
+    threads.min(ctx.machine.logical_cores).max(2)
 }
 
 /// A JSON number cell.

@@ -1,7 +1,10 @@
 //! Seed 000 (PaRSA), measured: working-set size (Fig. 5), schedules and chunk sizes (Fig. 6),
 //! thread scaling (Figs. 7–10, thread axis). Every round times SeRSA and each PaRSA
 //! configuration once, interleaved; claims are judged on paired per-round ratios.
-use super::{ci_cells, needs_threads, num, quality_note, reduction_pct, round_config, text};
+use super::{
+    ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
+    reduction_pct, round_config, text,
+};
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
@@ -77,10 +80,10 @@ fn config_key(threads: usize, s: Schedule, chunk: Option<usize>) -> String {
 const SERSA: &str = "1:static";
 
 /// Runs per configuration and round (the round keeps the fastest): batches of 0.03–0.3 s
-/// need one; the thread sweep is cheap enough for two.
+/// need one.
 const FIG5_REPEATS: u32 = 1;
 const FIG6_REPEATS: u32 = 1;
-const THREADS_REPEATS: u32 = 2;
+const THREADS_REPEATS: u32 = 1;
 
 fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
     ExperimentResult {
@@ -132,6 +135,7 @@ impl Experiment for WorkingSet {
                     )?;
                     v.extend(one.drain(..).map(|(k, x)| (format!("{n}/{k}"), x)));
                 }
+                v.push(free_cores_sample(probe_threads(ctx, t)));
                 Ok(v)
             },
             |r| settled(&evidence(r)),
@@ -206,7 +210,8 @@ fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> 
             "speedup at {l} messages over speedup at {s}, per paired round ({} rounds)",
             r.len()
         ),
-    );
+    )
+    .free_cores(free_cores(ctx, r, t));
     vec![fed(id, ev)]
 }
 
@@ -227,7 +232,9 @@ impl Experiment for Schedules {
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
-        let (bits, messages) = sizes(ctx.profile);
+        let (bits, batch) = sizes(ctx.profile);
+        // Half the batch: 22 configurations a round, each iteration a whole decryption.
+        let messages = batch / 2;
         let key = key(bits)?;
         let t = ctx.machine.logical_cores.max(2);
         let schedules = OMP.to_vec();
@@ -235,7 +242,7 @@ impl Experiment for Schedules {
         let rounds = sampling::measure(
             &ctx.plan,
             |round| {
-                rsa_round(
+                let mut v = rsa_round(
                     &key,
                     messages,
                     vec![t],
@@ -243,7 +250,9 @@ impl Experiment for Schedules {
                     CHUNKS.iter().map(|&c| Some(c)).collect(),
                     round,
                     FIG6_REPEATS,
-                )
+                )?;
+                v.push(free_cores_sample(probe_threads(ctx, t)));
+                Ok(v)
             },
             |r| settled(&evidence(r)),
         )?;
@@ -336,7 +345,8 @@ fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
                 &how(
                     "guided over the faster of static and dynamic, times summed over chunks 1–100",
                 ),
-            ),
+            )
+            .free_cores(free_cores(ctx, r, t)),
         ),
         fed(
             ids[1],
@@ -345,7 +355,8 @@ fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
                 r.len(),
                 t,
                 &how("dynamic over the slower of static and guided, times summed over chunks 1–10"),
-            ),
+            )
+            .free_cores(free_cores(ctx, r, t)),
         ),
     ]
 }
@@ -371,7 +382,7 @@ impl Experiment for ThreadScaling {
         let rounds = sampling::measure(
             &ctx.plan,
             |round| {
-                rsa_round(
+                let mut v = rsa_round(
                     &key,
                     messages,
                     threads.clone(),
@@ -379,7 +390,14 @@ impl Experiment for ThreadScaling {
                     vec![None],
                     round,
                     THREADS_REPEATS,
-                )
+                )?;
+                for &t in threads
+                    .iter()
+                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
+                {
+                    v.push(free_cores_sample(t));
+                }
+                Ok(v)
             },
             |r| settled(&evidence(r)),
         )?;
@@ -474,7 +492,8 @@ fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
                 r.len(),
                 t,
                 &format!("SeRSA and PaRSA-{t} per paired round ({} rounds)", r.len()),
-            ),
+            )
+            .free_cores(free_cores(ctx, r, t)),
         };
         fed(id, ev)
     })

@@ -2,7 +2,7 @@
 //! preset, node, clock, thread count and power gating; Table 8's choices (which the model
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
-use super::{energy_err, num, text};
+use super::{energy_err, free_cores, free_cores_sample, num, probe_threads, text};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -47,11 +47,18 @@ impl Experiment for Dse {
                 let work = workload::measure("parsa", threads, quick)?;
                 let evals = dse::explore(&work, &presets, &[])?;
                 works.push(work);
-                Ok(best_ratios(&evals)
+                let mut v: Vec<(String, f64)> = best_ratios(&evals)
                     .map(|(t, e)| vec![("best".to_string(), t.max(e))])
-                    .unwrap_or_default())
+                    .unwrap_or_default();
+                v.push(free_cores_sample(probe_threads(ctx, threads)));
+                Ok(v)
             },
-            |r| settled(&[fed("seed000-s53-best", best_evidence(r, None))]),
+            |r| {
+                settled(&[fed(
+                    "seed000-s53-best",
+                    best_evidence(ctx, r, threads, None),
+                )])
+            },
         )?;
         let work = median_workload(&works)?;
         let evals = dse::explore(&work, &presets, &[])?;
@@ -119,7 +126,7 @@ impl Experiment for Dse {
         };
         Ok(Output {
             result,
-            evidence: evidence(&evals, &rounds),
+            evidence: evidence(ctx, &evals, &rounds, threads),
         })
     }
 }
@@ -146,7 +153,7 @@ fn median_workload(works: &[workload::Workload]) -> Result<workload::Workload> {
     Ok(w)
 }
 
-fn evidence(evals: &[Evaluation], rounds: &Rounds) -> Vec<Fed> {
+fn evidence(ctx: &Context, evals: &[Evaluation], rounds: &Rounds, threads: usize) -> Vec<Fed> {
     let t8 = dse::table8(evals);
     let mut v: Vec<Fed> = TABLE8_CHOICES
         .iter()
@@ -167,7 +174,10 @@ fn evidence(evals: &[Evaluation], rounds: &Rounds) -> Vec<Fed> {
             )
         })
         .collect();
-    v.push(fed("seed000-s53-best", best_evidence(rounds, Some(evals))));
+    v.push(fed(
+        "seed000-s53-best",
+        best_evidence(ctx, rounds, threads, Some(evals)),
+    ));
     v.push(fed(
         "seed000-clock-doubling",
         Evidence::report("the design-space model assumes time ∝ 1/f")
@@ -197,7 +207,12 @@ fn best_ratios(evals: &[Evaluation]) -> Option<(f64, f64)> {
 
 /// The larger of the two ratios over the rounds, with the winners of the median workload's
 /// exploration for people.
-fn best_evidence(rounds: &Rounds, evals: Option<&[Evaluation]>) -> Evidence {
+fn best_evidence(
+    ctx: &Context,
+    rounds: &Rounds,
+    threads: usize,
+    evals: Option<&[Evaluation]>,
+) -> Evidence {
     let Some(ratio) = rounds.median("best") else {
         return Evidence::unavailable(
             "the exploration has no Core i7 22 nm 2400 MHz 8-thread configuration",
@@ -209,7 +224,9 @@ fn best_evidence(rounds: &Rounds, evals: Option<&[Evaluation]>) -> Evidence {
             "design-space exploration, the workload timed anew in each of {} rounds; the interval is the workload's noise carried through the model",
             rounds.len()
         ),
-    );
+    )
+    .on_threads(threads)
+    .free_cores(free_cores(ctx, rounds, threads));
     let Some(evals) = evals else { return ev };
     let winner = |f: &dyn Fn(&Evaluation) -> f64| {
         evals

@@ -1,7 +1,10 @@
 //! Seed 001: Blowfish pipelined round by round (36 stages), against sequential Blowfish:
 //! time against chunk size (Fig. 8), the speedup of Section V, and the paper's own power and
 //! energy figures (Figs. 10–11).
-use super::{ci_cells, energy_err, needs_threads, num, quality_note, round_config};
+use super::{
+    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
+    quality_note, round_config,
+};
 use crate::cipher::bench_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
@@ -20,18 +23,18 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 
 struct Pipeline;
 
-const CHUNKS: [usize; 7] = [64, 256, 1024, 4096, 8192, 16384, 65536];
+const CHUNKS: [usize; 6] = [256, 1024, 4096, 8192, 16384, 65536];
 const STAGES: [usize; 2] = [paper::STAGES, 4];
 const SEQ: &str = "sequential";
 /// Runs per configuration and round (the round keeps the fastest).
-const REPEATS: u32 = 2;
+const REPEATS: u32 = 1;
 
 fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
 }
 
 /// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each.
-fn round(i: usize) -> Result<Vec<(String, f64)>> {
+fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
     let plan = PipelineBenchPlan {
         chunks: CHUNKS.to_vec(),
         stages: STAGES.to_vec(),
@@ -41,13 +44,15 @@ fn round(i: usize) -> Result<Vec<(String, f64)>> {
         config: round_config(i, REPEATS),
     };
     let (recs, _) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
-    Ok(recs
+    let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {
             Some(c) => (key(r.stages, c), r.min_s),
             None => (SEQ.to_string(), r.min_s),
         })
-        .collect())
+        .collect();
+    v.push(free_cores_sample(probe_threads(ctx, paper::STAGES)));
+    Ok(v)
 }
 
 impl Experiment for Pipeline {
@@ -61,7 +66,11 @@ impl Experiment for Pipeline {
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
-        let rounds = sampling::measure(&ctx.plan, round, |r| settled(&timing_evidence(ctx, r)))?;
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |i| round(ctx, i),
+            |r| settled(&timing_evidence(ctx, r)),
+        )?;
         let mut table = Table::new(&[
             "stages",
             "chunk_bytes",
@@ -150,7 +159,8 @@ fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
                 "36-stage time at 8 KB over the fastest other chunk, per paired round ({} rounds)",
                 r.len()
             ),
-        ),
+        )
+        .free_cores(free_cores(ctx, r, st)),
     };
     let speedup = |stages: usize| {
         r.paired(|v| {
@@ -171,7 +181,8 @@ fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
             r.len(),
             st,
             "sequential over the best 36-stage chunk, per paired round",
-        ),
+        )
+        .free_cores(free_cores(ctx, r, st)),
     };
     vec![
         fed("seed001-fig8-best-chunk", fig8),

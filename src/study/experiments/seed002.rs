@@ -1,6 +1,9 @@
 //! Seed 002 (CRSA): MulMod counts against the paper's formulas and Table 1, execution times
 //! of CRT, Montgomery, binary and CRSA (Table 2), and pipelined throughput against (Nc + 3)×.
-use super::{bench_config, ci_cells, fastest, num, opt, quality_note, round_config, text};
+use super::{
+    bench_config, ci_cells, fastest, free_cores, free_cores_sample, num, opt, probe_threads,
+    quality_note, round_config, text,
+};
 use crate::bench::Bench;
 use crate::error::{Error, Result};
 use crate::modexp::crsa::{self, mulmod_table, pe_table};
@@ -129,6 +132,8 @@ struct Times;
 
 /// Runs per configuration and round (the round keeps the fastest).
 const REPEATS: u32 = 3;
+/// Threads of CRSA with Nc = 1: eight PEs and the coordinator.
+const CRSA_THREADS: usize = 9;
 
 fn times_sizes(profile: Profile) -> Vec<u32> {
     match profile {
@@ -175,7 +180,7 @@ fn crsa_params() -> Params {
 }
 
 /// One paired round: CRT (mpz_powm on p and q), then Montgomery, binary and CRSA on c^d mod n.
-fn times_round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
+fn times_round(ctx: &Context, cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
     let bench = Bench::new(round_config(i, REPEATS))?;
     let mut out = Vec::new();
     for case in cases {
@@ -202,6 +207,7 @@ fn times_round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
             out.push((format!("{}/{name}", case.bits), fastest(&m.samples)));
         }
     }
+    out.push(free_cores_sample(probe_threads(ctx, CRSA_THREADS)));
     Ok(out)
 }
 
@@ -221,10 +227,10 @@ impl Experiment for Times {
             .iter()
             .map(|&b| size_case(b))
             .collect::<Result<Vec<_>>>()?;
-        let evidence = |r: &Rounds| times_evidence(r, &sizes);
+        let evidence = |r: &Rounds| times_evidence(ctx, r, &sizes);
         let rounds = sampling::measure(
             &ctx.plan,
-            |i| times_round(&cases, i),
+            |i| times_round(ctx, &cases, i),
             |r| settled(&evidence(r)),
         )?;
         let mut table = Table::new(&[
@@ -305,7 +311,7 @@ impl Experiment for Times {
     }
 }
 
-fn times_evidence(r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
+fn times_evidence(ctx: &Context, r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
     TABLE2
         .iter()
         .map(|(bits, _)| {
@@ -314,8 +320,9 @@ fn times_evidence(r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
                 return fed(&id, Evidence::unavailable(format!("{bits} bits runs in the full profile only (study --full)")));
             }
             let ratio = r.ratio(&format!("{bits}/Binary"), &format!("{bits}/CRSA"));
-            fed(&id, Evidence::measured(ratio.into_iter().collect(), r.len(), 9,
-                &format!("binary over CRSA (Nc = 1) per paired round ({} rounds); the coordinator does almost all of binary's MulMods (Table 1), so CRSA cannot beat binary, and each call pays thread start-up", r.len())))
+            fed(&id, Evidence::measured(ratio.into_iter().collect(), r.len(), CRSA_THREADS,
+                &format!("binary over CRSA (Nc = 1) per paired round ({} rounds); the coordinator does almost all of binary's MulMods (Table 1), so CRSA cannot beat binary, and each call pays thread start-up", r.len()))
+                .free_cores(free_cores(ctx, r, CRSA_THREADS)))
         })
         .collect()
 }

@@ -1,7 +1,10 @@
 //! Seed 003: parallel m-ary (with precomputation, on demand) and slicing against
 //! square-and-multiply and GMP, by key size, at 1 and 2 threads. Claims about the parallel
 //! methods are judged at 2 threads; the 1-thread figure is shown beside.
-use super::{change_pct, ci_cells, fastest, needs_threads, num, quality_note, round_config, text};
+use super::{
+    change_pct, ci_cells, fastest, free_cores, free_cores_sample, needs_threads, num, quality_note,
+    round_config, text,
+};
 use crate::bench::Bench;
 use crate::error::{Error, Result};
 use crate::modexp::{ModExp, Params, method, pow_mod};
@@ -106,6 +109,7 @@ fn round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
             out.push((config_key(case.bits, meth.name(), *t), fastest(&ms.samples)));
         }
     }
+    out.push(free_cores_sample(2));
     Ok(out)
 }
 
@@ -285,7 +289,8 @@ fn modexp_evidence(ctx: &Context, r: &Rounds, bits: &[u32]) -> Vec<Fed> {
                         r.len()
                     ),
                 )
-                .beside(format!("1 thread: {one}")),
+                .beside(format!("1 thread: {one}"))
+                .free_cores(free_cores(ctx, r, 2)),
             )
         })
         .collect()

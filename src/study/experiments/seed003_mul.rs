@@ -1,7 +1,10 @@
 //! Seed 003: parallel Karatsuba against GMP's `mpz_mul`, and the cost of activating a thread.
 //! Each round runs the benchmark once (one batch of products per method and size, one set of
 //! activations per primitive); the claims are judged on paired per-round ratios.
-use super::{ci_cells, needs_threads, num, opt, quality_note, round_config, text};
+use super::{
+    ci_cells, free_cores, free_cores_sample, needs_threads, num, opt, quality_note, round_config,
+    text,
+};
 use crate::bench::BenchConfig;
 use crate::error::Result;
 use crate::mul::KaraConfig;
@@ -60,6 +63,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
             .filter(|r| r.method == "gmp")
             .filter_map(|r| r.capacity.map(|c| (format!("{}/capacity", r.bits), c))),
     );
+    out.push(free_cores_sample(2));
     Ok(out)
 }
 
@@ -193,7 +197,8 @@ fn kara_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
         v.push(fed(&id, match needs_threads(ctx, 2) {
             Some(why) => Evidence::unavailable(why),
             None => Evidence::measured(ratio.into_iter().collect(), r.len(), 2,
-                &format!("lock-free Karatsuba (2 threads) over GMP per paired round ({} rounds); on 2 threads the critical path holds 2 of the 3 half products; two threads of independent GMP products get {cap} here", r.len())),
+                &format!("lock-free Karatsuba (2 threads) over GMP per paired round ({} rounds); on 2 threads the critical path holds 2 of the 3 half products; two threads of independent GMP products get {cap} here", r.len()))
+                .free_cores(free_cores(ctx, r, 2)),
         }));
     }
     for (b, _, _) in KARATSUBA_US {
@@ -314,16 +319,24 @@ impl Experiment for Handoff {
 
 fn handoff_evidence(r: &Rounds) -> Vec<Fed> {
     let [a, b, c] = HANDOFF_ORDER;
-    let steps: Vec<Estimate> = [r.ratio(b, a), r.ratio(c, b)]
-        .into_iter()
-        .flatten()
-        .collect();
-    let text = [a, b, c]
-        .iter()
-        .map(|k| format!("{k} {}", r.median(k).map_or("-".into(), |e| e.text("µs"))))
-        .collect::<Vec<_>>()
-        .join(" < ");
-    vec![fed("seed003-handoff-order", Evidence::measured(steps, r.len(), 2,
-        &format!("paired ratios of per-round medians ({} rounds); the lock-free figure is a round trip averaged over many", r.len()))
-        .text(text))]
+    let (ab, bc) = (r.ratio(b, a), r.ratio(c, b));
+    let steps: Vec<Estimate> = [ab, bc].into_iter().flatten().collect();
+    let median = |k: &str| r.median(k).map_or("-".into(), |e| e.text("µs"));
+    let ratio = |e: Option<Estimate>| e.map_or("-".into(), |e| e.text("×"));
+    let text = format!(
+        "{b} / {a} = {}, {c} / {b} = {}; medians {a} {}, {b} {}, {c} {}",
+        ratio(ab),
+        ratio(bc),
+        median(a),
+        median(b),
+        median(c)
+    );
+    vec![fed(
+        "seed003-handoff-order",
+        Evidence::measured(steps, r.len(), 2, &format!(
+            "paired ratios of per-round medians ({} rounds); the lock-free figure is a round trip averaged over many",
+            r.len()
+        ))
+        .text(text),
+    )]
 }

@@ -2,7 +2,10 @@
 //! FX-8320 preset at its default and calibrated states) of sequential Blowfish, RC4 and RC4A
 //! against PBlock, PARC4 and PARC4-I (Tables 2–3, Figs. 3–6). Each round encrypts the buffer
 //! once with every cipher; speedups and energy ratios are paired per round.
-use super::{ci_cells, energy_err, needs_threads, num, opt, quality_note, round_config, text};
+use super::{
+    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, opt, probe_threads,
+    quality_note, round_config, text,
+};
 use crate::cipher::bench::CipherBenchPlan;
 use crate::cipher::{Algorithm, Direction};
 use crate::dse::workload::here_mhz;
@@ -42,7 +45,8 @@ fn size(profile: Profile) -> usize {
     }
 }
 
-fn round(profile: Profile, threads: usize, i: usize) -> Result<Vec<(String, f64)>> {
+fn round(ctx: &Context, threads: usize, i: usize) -> Result<Vec<(String, f64)>> {
+    let profile = ctx.profile;
     let plan = CipherBenchPlan {
         algorithms: ALGORITHMS.to_vec(),
         threads: vec![threads],
@@ -55,7 +59,7 @@ fn round(profile: Profile, threads: usize, i: usize) -> Result<Vec<(String, f64)
     };
     let recs = crate::cipher::bench::run(&plan, |_, _, _| {})?;
     // Each algorithm at the most threads it ran with (sequential ciphers run with one).
-    Ok(ALGORITHMS
+    let mut v: Vec<(String, f64)> = ALGORITHMS
         .iter()
         .filter_map(|a| {
             recs.iter()
@@ -63,7 +67,9 @@ fn round(profile: Profile, threads: usize, i: usize) -> Result<Vec<(String, f64)
                 .max_by_key(|r| r.threads)
         })
         .map(|r| (r.alg.name().to_string(), r.min_s))
-        .collect())
+        .collect();
+    v.push(free_cores_sample(probe_threads(ctx, threads)));
+    Ok(v)
 }
 
 /// The FX-8320 model: per state, (watts with one busy core, watts with all busy, MHz).
@@ -131,7 +137,7 @@ impl Experiment for Ciphers {
         let evidence = |r: &Rounds| cipher_evidence(ctx, r, &fx, threads);
         let rounds = sampling::measure(
             &ctx.plan,
-            |i| round(profile, threads, i),
+            |i| round(ctx, threads, i),
             |r| settled(&evidence(r)),
         )?;
         let bytes = size(profile);
@@ -264,7 +270,8 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, fx: &Fx, threads: usize) -> Vec<Fe
                     "sequential time over parallel time per paired round ({} rounds, same data, both verified)",
                     r.len()
                 ),
-            ),
+            )
+            .free_cores(free_cores(ctx, r, threads)),
         };
         v.push(fed(&format!("seed004-speed-{par}"), speed));
         // E(par, calibrated) / E(seq, default) is the time ratio times a constant factor.
@@ -277,11 +284,13 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, fx: &Fx, threads: usize) -> Vec<Fe
             )
         });
         v.push(fed(&format!("seed004-low-clock-{par}"), Evidence::modelled(saving.into_iter().collect(),
-            &format!("power of the calibrated state with {threads} busy cores against the default state with one, × our paired time ratio scaled ∝ 1/f; the interval is the time ratio's"))));
+            &format!("power of the calibrated state with {threads} busy cores against the default state with one, × our paired time ratio scaled ∝ 1/f; the interval is the time ratio's"))
+            .on_threads(threads).free_cores(free_cores(ctx, r, threads))));
         let k_def = fx.default.1 / fx.default.0;
         let ratio = tr.map(|e| e.map(|x| k_def * x));
         v.push(fed(&format!("seed004-default-energy-{par}"), Evidence::modelled(ratio.into_iter().collect(),
-            &format!("default-state power with {threads} busy cores against one, × our paired time ratio"))));
+            &format!("default-state power with {threads} busy cores against one, × our paired time ratio"))
+            .on_threads(threads).free_cores(free_cores(ctx, r, threads))));
     }
     v.push(fed(
         "seed004-platforms",
