@@ -75,9 +75,19 @@ fn machine_lines(study: &StudyResults) -> Vec<(String, String)> {
     ]
 }
 
-/// Our figure with its interval and unit, e.g. "−22.4 % [−25.1, −19.8] (8 runs, 2 threads)".
+/// Our figure with its interval and unit, e.g. "−22.4 % [−25.1, −19.8] (8 rounds, 2 threads)".
 pub fn ours_text(o: &Ours) -> String {
     let mut s = o.text.clone();
+    let iv = interval(o);
+    if !iv.is_empty() {
+        let _ = write!(s, " {iv}");
+    }
+    let _ = write!(s, "{}", detail(o));
+    s
+}
+
+/// " (8 rounds, 2 threads)", or "" for exact figures.
+fn detail(o: &Ours) -> String {
     let mut extra = Vec::new();
     if o.runs > 0 {
         extra.push(format!("{} rounds", o.runs));
@@ -89,10 +99,11 @@ pub fn ours_text(o: &Ours) -> String {
             if o.threads == 1 { "" } else { "s" }
         ));
     }
-    if !extra.is_empty() {
-        let _ = write!(s, " ({})", extra.join(", "));
+    if extra.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", extra.join(", "))
     }
-    s
 }
 
 /// The interval alone, e.g. "[0.91, 0.98]", or "" when there is none.
@@ -100,8 +111,8 @@ fn interval(o: &Ours) -> String {
     match (o.ci_low, o.ci_high) {
         (Some(lo), Some(hi)) if lo != hi => format!(
             "[{}, {}]",
-            crate::study::claims::num(lo),
-            crate::study::claims::num(hi)
+            crate::study::judge::short(lo),
+            crate::study::judge::short(hi)
         ),
         _ => String::new(),
     }
@@ -174,13 +185,12 @@ pub fn markdown(study: &StudyResults) -> String {
     for c in &study.claims {
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} {} | {} | {} | **{}** |",
+            "| {} | {} | {} | {} | {} | {} | {} | **{}** |",
             c.seed,
             c.reference,
             c.claim,
             c.paper,
             ours_text(&c.ours),
-            interval(&c.ours),
             c.rule,
             c.kind.name(),
             c.verdict.label()
@@ -260,7 +270,7 @@ fn class(v: Verdict) -> &'static str {
 fn claim_value(c: &ClaimResult) -> Value {
     context! {
         id => c.id, seed => c.seed, reference => c.reference, claim => c.claim, paper => c.paper,
-        ours => ours_text(&c.ours), interval => interval(&c.ours), rule => c.rule, tolerance => tolerance(c),
+        ours => c.ours.text, interval => interval(&c.ours), detail => detail(&c.ours), rule => c.rule, tolerance => tolerance(c),
         kind => c.kind.name(), model => c.model, verdict => c.verdict.label(), class => class(c.verdict),
         why => c.why, beside => c.beside,
     }

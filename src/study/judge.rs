@@ -34,7 +34,8 @@ impl Estimate {
         Self::new(f(self.value), f(self.low), f(self.high))
     }
 
-    /// "value [low, high]", or just the value when exact.
+    /// "value [low, high]" with 4 significant digits for an estimate, or the value alone to 6
+    /// when exact (counts, models, the paper's arithmetic).
     pub fn text(&self, unit: &str) -> String {
         let u = if unit.is_empty() {
             String::new()
@@ -46,11 +47,24 @@ impl Estimate {
         } else {
             format!(
                 "{}{u} [{}, {}]",
-                num(self.value),
-                num(self.low),
-                num(self.high)
+                short(self.value),
+                short(self.low),
+                short(self.high)
             )
         }
+    }
+}
+
+/// A measured number: 4 significant digits, no trailing zeros.
+pub fn short(v: f64) -> String {
+    if v == v.round() && v.abs() < 1e4 {
+        return format!("{}", v as i64);
+    }
+    let text = crate::bench::format_number(v);
+    if text.contains('.') && !text.contains('e') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
     }
 }
 
@@ -151,12 +165,27 @@ impl Evidence {
         self
     }
 
-    /// Our figure in results.json's shape: the estimate when there is exactly one; a claim
-    /// judged on several parts has its figures in the text only.
+    /// Our figure in results.json's shape: the estimate when there is exactly one (its text
+    /// then carries the value, the interval is in `ci_low`/`ci_high`); a claim judged on
+    /// several parts has its figures, intervals included, in the text only.
     pub fn ours(&self, unit: &str) -> Ours {
         let first = self.estimates.first().filter(|_| self.estimates.len() == 1);
         let text = if !self.text.is_empty() {
             self.text.clone()
+        } else if let Some(e) = first {
+            if e.low == e.high {
+                e.text(unit)
+            } else {
+                format!(
+                    "{}{}",
+                    short(e.value),
+                    if unit.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" {unit}")
+                    }
+                )
+            }
         } else if !self.estimates.is_empty() {
             self.estimates
                 .iter()

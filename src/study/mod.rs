@@ -230,17 +230,27 @@ pub fn run(
     }
     let order = |c: &ClaimResult| claims::all().iter().position(|r| r.id == c.id);
     claims.sort_by_key(order);
+    let experiments: Vec<ExperimentResult> = outputs.into_iter().map(|o| o.result).collect();
     let study = StudyResults {
         machine: ctx.machine,
         profile: opts.profile,
         parcrypt_version: env!("CARGO_PKG_VERSION").to_string(),
         claims,
-        experiments: outputs.into_iter().map(|o| o.result).collect(),
+        elapsed_s: started.elapsed().as_secs_f64() + outputs_elapsed(&resumed, &experiments),
         resumed,
-        elapsed_s: started.elapsed().as_secs_f64(),
+        experiments,
     };
     write_outputs(&study, &opts.out)?;
     Ok(study)
+}
+
+/// Seconds the resumed experiments took when they ran.
+fn outputs_elapsed(resumed: &[String], experiments: &[ExperimentResult]) -> f64 {
+    experiments
+        .iter()
+        .filter(|e| resumed.contains(&e.id))
+        .map(|e| e.elapsed_s)
+        .sum()
 }
 
 /// An experiment finished by an earlier run, if its file is there and readable.

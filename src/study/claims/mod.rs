@@ -198,13 +198,22 @@ fn all_of(tests: impl Iterator<Item = Test>) -> Test {
     }
 }
 
-/// A number for rules and figures: up to 4 significant digits, no trailing zeros.
+/// A number for rules and figures: up to 6 significant digits (so the papers' figures, such
+/// as 700.994 J or 1.904956 s, read as printed), no trailing zeros.
 pub fn num(v: f64) -> String {
+    if !v.is_finite() {
+        return format!("{v}");
+    }
     if v == v.round() && v.abs() < 1e9 {
         return format!("{}", v as i64);
     }
-    let text = crate::bench::format_number(v);
-    if text.contains('.') && !text.contains('e') {
+    let magnitude = v.abs().log10().floor() as i32;
+    if !(-4..9).contains(&magnitude) {
+        return format!("{v:.3e}");
+    }
+    let decimals = (5 - magnitude).max(0) as usize;
+    let text = format!("{v:.decimals$}");
+    if text.contains('.') {
         text.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
         text
@@ -404,6 +413,17 @@ mod tests {
                 c.id
             );
         }
+    }
+
+    #[test]
+    fn numbers_keep_six_significant_digits() {
+        assert_eq!(num(700.994), "700.994");
+        assert_eq!(num(1.904956), "1.90496");
+        assert_eq!(num(0.0702), "0.0702");
+        assert_eq!(num(2.0), "2");
+        assert_eq!(num(-17.333333), "-17.3333");
+        assert_eq!(num(12345678.9), "12345679");
+        assert_eq!(num(1e-7), "1.000e-7");
     }
 
     #[test]
