@@ -156,10 +156,11 @@ fn study_diff_refuses_folders_without_results() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
     assert_one_line_error(&parcrypt(&["study", "diff", d, d]), 1, "results.json");
+    // A file that is there but is not a study's results is bad input (usage, exit 2).
     std::fs::write(dir.path().join("results.json"), "{not json").unwrap();
     assert_one_line_error(
         &parcrypt(&["study", "diff", d, d]),
-        1,
+        2,
         "not a study's results",
     );
 }
