@@ -100,7 +100,8 @@ impl Experiment for Dse {
                  configurations, {} on the Pareto front over time, energy and MTTF; the table lists the front). Measured here \
                  (medians of {} rounds, each timing the workload anew): {:.4} s on one thread, speedups {}; Amdahl serial \
                  fraction {:.3}; clock here {:.0} MHz ({}). Time ∝ 1/f is an assumption of the model, so the clock axis and \
-                 Table 8's choices come out of it by construction. {}",
+                 Table 8's choices come out of it by construction. The best-configuration ratio's median interval is \
+                 ±{:.1} % over the rounds.",
                 work.unit,
                 evals.len(),
                 evals.iter().filter(|e| e.pareto).count(),
@@ -114,10 +115,7 @@ impl Experiment for Dse {
                 work.serial_fraction,
                 work.here_mhz,
                 work.here_mhz_source,
-                format!(
-                    "The best-configuration ratio's median interval is ±{:.1} % over the rounds.",
-                    quality.spread_pct
-                )
+                quality.spread_pct
             ),
             table,
             charts: charts(&work, &evals)?,

@@ -282,14 +282,12 @@ impl Experiment for Handoff {
             provenance: Provenance::Measured,
             summary: format!(
                 "Median µs per round of: spawning a thread (until it runs), spawn + join, waking a condvar waiter pinned to \
-                 another core and to the same core, and a lock-free atomic ping-pong round trip; {} logical CPUs. {}",
+                 another core and to the same core, and a lock-free atomic ping-pong round trip; {} logical CPUs. {} \
+                 paired rounds, each the median of its activations; median 95 % interval ±{:.1} %{}.",
                 ctx.machine.logical_cores,
-                format!(
-                    "{} paired rounds, each the median of its activations; median 95 % interval ±{:.1} %{}.",
-                    quality.rounds,
-                    quality.spread_pct,
-                    if quality.noisy { "; noisy" } else { "" }
-                )
+                quality.rounds,
+                quality.spread_pct,
+                if quality.noisy { "; noisy" } else { "" }
             ),
             table,
             charts: vec![
