@@ -99,10 +99,11 @@ fn run_study(args: RunArgs) -> Result<()> {
     let only = args.only.unwrap_or_default();
     let expected = study::estimate(&only, profile)?;
     eprintln!(
-        "parcrypt study --{}: {} experiments, expected about {} on a 2-core machine; writing to {}",
+        "parcrypt study --{}: {} experiments, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
         profile.name(),
         study::select(&only)?.len(),
         human_duration(expected),
+        study::sampling::Plan::for_profile(profile).describe(),
         args.out.display()
     );
     let opts = StudyOptions {

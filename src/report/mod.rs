@@ -11,7 +11,7 @@ pub mod svg;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::study::model::{
-    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, cell_text,
+    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, cell_text, short,
 };
 use minijinja::{Environment, Value, context};
 use std::fmt::Write;
@@ -109,11 +109,7 @@ fn detail(o: &Ours) -> String {
 /// The interval alone, e.g. "[0.91, 0.98]", or "" when there is none.
 fn interval(o: &Ours) -> String {
     match (o.ci_low, o.ci_high) {
-        (Some(lo), Some(hi)) if lo != hi => format!(
-            "[{}, {}]",
-            crate::study::judge::short(lo),
-            crate::study::judge::short(hi)
-        ),
+        (Some(lo), Some(hi)) if lo != hi => format!("[{}, {}]", short(lo), short(hi)),
         _ => String::new(),
     }
 }
@@ -314,4 +310,96 @@ pub fn html(study: &StudyResults) -> Result<String> {
         seeds => seeds, resumed => study.resumed,
     })
     .map_err(|e| Error::Export(format!("report: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::model::{Profile, Quality};
+
+    fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
+        ClaimResult {
+            id: id.into(),
+            seed: "seed000".into(),
+            reference: "Fig. 0".into(),
+            claim: format!("claim {id}"),
+            kind,
+            model: None,
+            verdict,
+            paper: "p".into(),
+            ours,
+            rule: "ratio: ≤ 1 ×".into(),
+            tolerance: "none".into(),
+            why: "because".into(),
+            beside: Some("1 thread: 0.9 ×".into()),
+            experiment: "seed000-x".into(),
+        }
+    }
+
+    fn study() -> StudyResults {
+        let measured = Ours {
+            value: Some(0.95),
+            ci_low: Some(0.9),
+            ci_high: Some(0.99),
+            unit: "×".into(),
+            runs: 8,
+            threads: 2,
+            text: "0.95 ×".into(),
+        };
+        StudyResults {
+            machine: crate::bench::MachineInfo::detect(),
+            profile: Profile::Quick,
+            parcrypt_version: "test".into(),
+            claims: vec![
+                claim("a", Kind::Measured, Verdict::Holds, measured),
+                claim(
+                    "b",
+                    Kind::PaperCheck,
+                    Verdict::Inconsistent,
+                    Ours::default(),
+                ),
+            ],
+            experiments: vec![ExperimentResult {
+                id: "seed000-x".into(),
+                seed: "seed000".into(),
+                title: "An experiment".into(),
+                answers: "Fig. 0".into(),
+                provenance: crate::study::model::Provenance::Measured,
+                summary: "s".into(),
+                table: crate::study::model::Table::new(&["a"]),
+                charts: vec![],
+                quality: Some(Quality {
+                    rounds: 8,
+                    extra_rounds: 2,
+                    spread_pct: 12.5,
+                    noisy: true,
+                }),
+                elapsed_s: 1.0,
+            }],
+            resumed: vec![],
+            elapsed_s: 1.0,
+        }
+    }
+
+    #[test]
+    fn counts_per_kind_interval_and_how_sure() {
+        let md = markdown(&study());
+        assert!(
+            md.contains("| measured | 1 | 0 | 0 | 0 | 0 | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| paper-check | 0 | 0 | 0 | 0 | 1 | 0 | 0 |"),
+            "{md}"
+        );
+        assert!(
+            md.contains("0.95 × [0.9, 0.99] (8 rounds, 2 threads)"),
+            "{md}"
+        );
+        assert!(md.contains("8 paired rounds (2 re-measured), median interval ±12.5 %, noisy"));
+        assert!(md.contains("Beside, not deciding: 1 thread: 0.9 ×."));
+        let html = html(&study()).unwrap();
+        assert!(html.contains(r#"class="verdict inconsistent""#));
+        assert!(html.contains(r#"<p class="how noisy">"#));
+    }
 }

@@ -4,7 +4,7 @@
 //! inconclusive otherwise. No I/O, no clock, no randomness: the same evidence always gets the
 //! same verdict, and only different evidence can change it.
 use super::claims::{Claim, Test, num};
-use super::model::{Kind, Ours, Verdict};
+use super::model::{Kind, Ours, Verdict, short};
 use serde::{Deserialize, Serialize};
 
 /// A figure with its 95 % interval (`low == value == high` for exact figures).
@@ -52,19 +52,6 @@ impl Estimate {
                 short(self.high)
             )
         }
-    }
-}
-
-/// A measured number: 4 significant digits, no trailing zeros.
-pub fn short(v: f64) -> String {
-    if v == v.round() && v.abs() < 1e4 {
-        return format!("{}", v as i64);
-    }
-    let text = crate::bench::format_number(v);
-    if text.contains('.') && !text.contains('e') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
     }
 }
 

@@ -141,14 +141,13 @@ pub fn energy_err(e: crate::energy::EnergyError) -> Error {
 }
 
 /// The summary sentence on how sure a timed experiment is; each round kept the fastest of
-/// `repeats` runs per configuration.
-pub fn quality_note(q: &Quality, repeats: u32) -> String {
+/// `runs` (e.g. "3 interleaved runs") per configuration.
+pub fn quality_note(q: &Quality, runs: &str) -> String {
     format!(
-        "{} paired rounds ({} re-measured for inconclusive claims), each keeping the fastest of {repeats} interleaved run{} \
-         per configuration; median 95 % interval ±{:.1} % of the median{}.",
+        "{} paired rounds ({} re-measured for inconclusive claims), each keeping the fastest of {runs} per \
+         configuration; median 95 % interval ±{:.1} % of the median{}.",
         q.rounds,
         q.extra_rounds,
-        if repeats == 1 { "" } else { "s" },
         q.spread_pct,
         if q.noisy {
             "; noisy: some configuration's interval is wider than ±10 %"
@@ -156,4 +155,13 @@ pub fn quality_note(q: &Quality, repeats: u32) -> String {
             ""
         }
     )
+}
+
+/// "1 run", "3 interleaved runs".
+pub fn runs_text(n: u32) -> String {
+    if n == 1 {
+        "1 run".into()
+    } else {
+        format!("{n} interleaved runs")
+    }
 }

@@ -3,7 +3,7 @@
 //! configuration once, interleaved; claims are judged on paired per-round ratios.
 use super::{
     ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
-    reduction_pct, round_config, text,
+    reduction_pct, round_config, runs_text, text,
 };
 use crate::error::Result;
 use crate::parallel::Schedule;
@@ -167,7 +167,7 @@ impl Experiment for WorkingSet {
              is a property of an embarrassingly parallel loop and shows at any size large enough to amortise thread start-up. {}",
                 ns[0],
                 ns[ns.len() - 1],
-                quality_note(&quality, FIG5_REPEATS)
+                quality_note(&quality, &runs_text(FIG5_REPEATS))
             ),
         );
         r.table = table;
@@ -299,7 +299,7 @@ impl Experiment for Schedules {
                 "{bits}-bit RSA decryption (CRT) of {messages} messages with {t} threads under OpenMP's static, dynamic and \
              guided schedules, chunk 1–100; every run's output equals SeRSA's. Each iteration is a whole RSA decryption, so a \
              shared-counter grab (~0.1 µs) is small beside it. {}",
-                quality_note(&quality, FIG6_REPEATS)
+                quality_note(&quality, &runs_text(FIG6_REPEATS))
             ),
         );
         r.table = table;
@@ -441,7 +441,7 @@ impl Experiment for ThreadScaling {
                 "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
              are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
              be set here. {}",
-                quality_note(&quality, THREADS_REPEATS)
+                quality_note(&quality, &runs_text(THREADS_REPEATS))
             ),
         );
         r.table = table;

@@ -3,7 +3,7 @@
 //! energy figures (Figs. 10–11).
 use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
-    quality_note, round_config,
+    quality_note, round_config, runs_text,
 };
 use crate::cipher::bench_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
@@ -125,7 +125,7 @@ impl Experiment for Pipeline {
                  Blowfish), with 36 stages as on the SCC and folded into 4 stages to fit this machine's {} CPUs; sequential \
                  Blowfish (encrypt + decrypt) takes {seq:.4} s here. {}",
                 ctx.machine.logical_cores,
-                quality_note(&quality, REPEATS)
+                quality_note(&quality, &runs_text(REPEATS))
             ),
             table,
             charts: vec![chart],

@@ -2,7 +2,7 @@
 //! of CRT, Montgomery, binary and CRSA (Table 2), and pipelined throughput against (Nc + 3)×.
 use super::{
     bench_config, ci_cells, fastest, free_cores, free_cores_sample, num, opt, probe_threads,
-    quality_note, round_config, text,
+    quality_note, round_config, runs_text, text,
 };
 use crate::bench::Bench;
 use crate::error::{Error, Result};
@@ -298,7 +298,7 @@ impl Experiment for Times {
                     .collect::<Vec<_>>()
                     .join(", "),
                 ctx.machine.logical_cores,
-                quality_note(&quality, REPEATS)
+                quality_note(&quality, &runs_text(REPEATS))
             ),
         );
         r.table = table;

@@ -147,7 +147,10 @@ impl Experiment for ParallelModexp {
                     .collect::<Vec<_>>()
                     .join(", "),
                 ctx.machine.logical_cores,
-                quality_note(&quality, repeats(8192))
+                quality_note(
+                    &quality,
+                    "3 interleaved runs (2 at 4096 bits, 1 at 8192 and above)"
+                )
             ),
             table: table(&rounds, &cases),
             charts: charts(&rounds, &bits),

@@ -3,7 +3,7 @@
 //! activations per primitive); the claims are judged on paired per-round ratios.
 use super::{
     ci_cells, free_cores, free_cores_sample, needs_threads, num, opt, quality_note, round_config,
-    text,
+    runs_text, text,
 };
 use crate::bench::BenchConfig;
 use crate::error::Result;
@@ -172,7 +172,7 @@ impl Experiment for Karatsuba {
                     .map(|b| b.to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
-                quality_note(&quality, REPEATS)
+                quality_note(&quality, &runs_text(REPEATS))
             ),
             table,
             charts: vec![chart],

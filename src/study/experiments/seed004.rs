@@ -4,7 +4,7 @@
 //! once with every cipher; speedups and energy ratios are paired per round.
 use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, opt, probe_threads,
-    quality_note, round_config, text,
+    quality_note, round_config, runs_text, text,
 };
 use crate::cipher::bench::CipherBenchPlan;
 use crate::cipher::{Algorithm, Direction};
@@ -206,7 +206,7 @@ impl Experiment for Ciphers {
                  busy cores, times our time scaled by the clock ratio — modelled, since this machine has neither RAPL nor \
                  cpufreq. RC4 and Blowfish are broken or outdated and studied here only. {}",
                 bytes >> 20,
-                quality_note(&quality, REPEATS)
+                quality_note(&quality, &runs_text(REPEATS))
             ),
             table,
             charts: vec![

@@ -208,6 +208,19 @@ pub struct ExperimentResult {
     pub elapsed_s: f64,
 }
 
+/// A measured number: 4 significant digits, no trailing zeros.
+pub fn short(v: f64) -> String {
+    if v == v.round() && v.abs() < 1e4 {
+        return format!("{}", v as i64);
+    }
+    let text = crate::bench::format_number(v);
+    if text.contains('.') && !text.contains('e') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
 /// Which profile a study ran.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
