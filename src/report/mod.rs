@@ -172,7 +172,9 @@ pub fn markdown(study: &StudyResults) -> String {
     let _ = writeln!(
         s,
         "\nOnly measured and modelled claims can hold; paper-checks are consistent or not, and by-construction and \
-         not-testable claims are reported, never counted as holding.\n"
+         not-testable claims are reported, never counted as holding. A claim about a parallel method is judged only on \
+         runs with at least 2 threads whose cores were free (independent work on as many threads ran at ≥ 90 % of the \
+         ideal throughput in the same rounds); otherwise it is not testable in that run.\n"
     );
     let _ = writeln!(
         s,
