@@ -67,7 +67,10 @@ fn power_reproduces_all_90_rows_of_tables_4_to_7() {
                 r.table
             );
         }
-        assert_eq!(v["source"], format!("model:{preset}"));
+        // A table row read as printed is the paper's figure, labelled so; a rebuilt row says so.
+        assert_eq!(v["source"], format!("paper:seed000-table-{}", r.table));
+        let notes = v["notes"].to_string();
+        assert_eq!(notes.contains("rebuilt"), !r.note.is_empty(), "{notes}");
     }
     // Power gating: gate + power-gated subthreshold (Core2Duo 22 nm: 0.01 + 3.82 W).
     let v = stdout_json(&parcrypt(&[
@@ -145,6 +148,21 @@ fn power_bad_inputs_are_usage_errors() {
         "--json",
     ]));
     assert_eq!(v["basis"], "table-interpolated");
+    assert_eq!(v["source"], "model:core2duo");
+    // The first-principles model says so.
+    let v = stdout_json(&parcrypt(&[
+        "power",
+        "--preset",
+        "core-i7",
+        "--node",
+        "22",
+        "--freq",
+        "2400",
+        "--model",
+        "first-principles",
+        "--json",
+    ]));
+    assert_eq!(v["source"], "model:first-principles");
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! `parcrypt study` end to end on the fastest seed: the files it promises, an HTML report that
-//! is self-contained with a chart in every experiment, resuming, and bad input.
-use common::parcrypt;
+//! is self-contained with a chart in every experiment, results.json's claims in the promised
+//! shape, resuming, `study diff`, and bad input.
+use common::{assert_one_line_error, parcrypt};
 
 mod common;
 
@@ -59,16 +60,54 @@ fn study_writes_a_self_contained_report_and_resumes() {
         assert!(body.contains("<svg"), "an experiment without a chart");
         assert!(body.contains("measured") || body.contains("modelled") || body.contains("paper"));
     }
-    assert!(html.contains("Summary of verdicts"));
+    assert!(html.contains("Verdicts by kind"));
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
-    let claims: usize = results["experiments"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["claims"].as_array().unwrap().len())
-        .sum();
-    assert!(claims >= 5, "{claims} claims");
+    let claims = results["claims"].as_array().unwrap();
+    assert!(claims.len() >= 7, "{} claims", claims.len());
+    let kinds = [
+        "measured",
+        "modelled",
+        "paper-check",
+        "by-construction",
+        "not-testable",
+    ];
+    let verdicts = [
+        "holds",
+        "does-not-hold",
+        "inconclusive",
+        "consistent",
+        "inconsistent",
+        "by-construction",
+        "not-testable",
+    ];
+    for c in claims {
+        for key in [
+            "id", "seed", "ref", "claim", "kind", "verdict", "paper", "rule", "why",
+        ] {
+            assert!(c[key].is_string(), "{key} missing in {c}");
+        }
+        for key in ["unit", "text"] {
+            assert!(c["ours"][key].is_string(), "ours.{key} missing in {c}");
+        }
+        for key in ["runs", "threads"] {
+            assert!(c["ours"][key].is_u64(), "ours.{key} missing in {c}");
+        }
+        let (kind, verdict) = (c["kind"].as_str().unwrap(), c["verdict"].as_str().unwrap());
+        assert!(kinds.contains(&kind) && verdicts.contains(&verdict), "{c}");
+        // Only measured and modelled claims can hold.
+        if verdict == "holds" || verdict == "does-not-hold" || verdict == "inconclusive" {
+            assert!(kind == "measured" || kind == "modelled", "{c}");
+        }
+        if kind == "measured" && c["ours"]["value"].is_number() {
+            let (lo, hi) = (&c["ours"]["ci_low"], &c["ours"]["ci_high"]);
+            assert!(lo.as_f64().unwrap() <= hi.as_f64().unwrap(), "{c}");
+        }
+    }
+    assert!(
+        claims.iter().any(|c| c["kind"] == "by-construction"),
+        "Fig. 3's PE count is by construction"
+    );
     assert!(results["machine"]["logical_cores"].as_u64().unwrap() > 0);
     // A second run with the same folder resumes instead of measuring again.
     let r = parcrypt(&args);
@@ -77,6 +116,52 @@ fn study_writes_a_self_contained_report_and_resumes() {
         String::from_utf8_lossy(&r.stdout).contains("3 resumed"),
         "{}",
         String::from_utf8_lossy(&r.stdout)
+    );
+    // A study compared with itself differs nowhere.
+    let o = out.to_str().unwrap();
+    let r = parcrypt(&["study", "diff", o, o]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        text.contains(&format!("0 of {} claims differ", claims.len())),
+        "{text}"
+    );
+    // A claim moved from holds to does-not-hold makes diff fail; one moved to inconclusive
+    // is listed without failing.
+    let flipped = dir.path().join("flipped");
+    std::fs::create_dir_all(&flipped).unwrap();
+    let mut edited = results.clone();
+    let mut moved = edited.clone();
+    let holds = claims
+        .iter()
+        .position(|c| c["verdict"] == "holds")
+        .expect("a claim holds");
+    edited["claims"][holds]["verdict"] = "does-not-hold".into();
+    moved["claims"][holds]["verdict"] = "inconclusive".into();
+    let write = |v: &serde_json::Value| {
+        std::fs::write(flipped.join("results.json"), serde_json::to_vec(v).unwrap()).unwrap()
+    };
+    write(&moved);
+    let r = parcrypt(&["study", "diff", o, flipped.to_str().unwrap()]);
+    assert!(r.status.success());
+    assert!(String::from_utf8_lossy(&r.stdout).contains("-> inconclusive"));
+    write(&edited);
+    let r = parcrypt(&["study", "diff", o, flipped.to_str().unwrap()]);
+    assert_one_line_error(&r, 1, "moved between holds and does-not-hold");
+    assert!(String::from_utf8_lossy(&r.stdout).contains("FLIP"));
+}
+
+#[test]
+fn study_diff_refuses_folders_without_results() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    assert_one_line_error(&parcrypt(&["study", "diff", d, d]), 1, "results.json");
+    // A file that is there but is not a study's results is bad input (usage, exit 2).
+    std::fs::write(dir.path().join("results.json"), "{not json").unwrap();
+    assert_one_line_error(
+        &parcrypt(&["study", "diff", d, d]),
+        2,
+        "not a study's results",
     );
 }
 

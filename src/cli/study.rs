@@ -1,13 +1,42 @@
-//! `parcrypt study`: every seed paper's experiments, the report beside the papers' figures.
+//! `parcrypt study`: every seed paper's experiments, every claim judged, the report beside the
+//! papers' figures; `parcrypt study diff A B`: the claims whose verdict differs between two
+//! study folders.
 use super::parse_list;
-use anyhow::Result;
-use clap::Args;
+use anyhow::{Result, bail};
+use clap::{Args, Subcommand};
 use parcrypt::study::{self, Profile, SEEDS, StudyOptions};
 use std::path::PathBuf;
 
 /// Arguments of `parcrypt study`.
 #[derive(Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
 pub struct StudyArgs {
+    #[command(subcommand)]
+    command: Option<StudyCommand>,
+    #[command(flatten)]
+    run: RunArgs,
+}
+
+/// `parcrypt study` subcommands.
+#[derive(Subcommand, Debug)]
+enum StudyCommand {
+    /// The claims whose verdict differs between two study folders; exits non-zero when a claim
+    /// moved between holds and does-not-hold.
+    Diff(DiffArgs),
+}
+
+/// Arguments of `parcrypt study diff`.
+#[derive(Args, Debug)]
+struct DiffArgs {
+    /// The first study's folder (with results.json).
+    first: PathBuf,
+    /// The second study's folder.
+    second: PathBuf,
+}
+
+/// Arguments of a study run.
+#[derive(Args, Debug)]
+struct RunArgs {
     /// Small sizes: the whole study in under 10 minutes on a 2-core machine (the default).
     #[arg(long, conflicts_with = "full")]
     quick: bool,
@@ -39,8 +68,29 @@ fn seeds_list(s: &str) -> Result<Vec<String>, String> {
     })
 }
 
-/// Runs `parcrypt study`.
+/// Runs `parcrypt study` or `parcrypt study diff`.
 pub fn run(args: StudyArgs) -> Result<()> {
+    match args.command {
+        Some(StudyCommand::Diff(d)) => diff(d),
+        None => run_study(args.run),
+    }
+}
+
+fn diff(args: DiffArgs) -> Result<()> {
+    let first = study::load(&args.first)?;
+    let second = study::load(&args.second)?;
+    let d = study::diff::diff(&first, &second);
+    print!("{}", d.render());
+    if d.flips() > 0 {
+        bail!(
+            "{} claim(s) moved between holds and does-not-hold",
+            d.flips()
+        );
+    }
+    Ok(())
+}
+
+fn run_study(args: RunArgs) -> Result<()> {
     let profile = if args.full {
         Profile::Full
     } else {
@@ -49,10 +99,11 @@ pub fn run(args: StudyArgs) -> Result<()> {
     let only = args.only.unwrap_or_default();
     let expected = study::estimate(&only, profile)?;
     eprintln!(
-        "parcrypt study --{}: {} experiments, expected about {} on a 2-core machine; writing to {}",
+        "parcrypt study --{}: {} experiments, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
         profile.name(),
         study::select(&only)?.len(),
         human_duration(expected),
+        study::sampling::Plan::for_profile(profile).describe(),
         args.out.display()
     );
     let opts = StudyOptions {
@@ -66,13 +117,18 @@ pub fn run(args: StudyArgs) -> Result<()> {
         progress.set_position(done as u64);
         progress.set_message(id.to_string());
     })?;
+    parcrypt::report::write(&results, &args.out)?;
     progress.finish();
-    let (h, d, n) = parcrypt::report::verdict_counts(&results);
     println!(
-        "{} experiments ({} resumed); claims: {h} hold, {d} do not hold, {n} not testable here",
+        "{} experiments ({} resumed), {} claims, {}:",
         results.experiments.len(),
-        results.resumed.len()
+        results.resumed.len(),
+        results.claims.len(),
+        human_duration(results.elapsed_s)
     );
+    for line in results.summary_lines() {
+        println!("  {line}");
+    }
     for name in ["report.html", "report.md", "results.json"] {
         println!("{}", args.out.join(name).display());
     }

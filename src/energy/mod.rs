@@ -19,7 +19,8 @@
 //! let i7 = preset("core-i7", None)?;
 //! let p = estimate(&i7, &PowerQuery { node_nm: Some(22), mhz: Some(2400.0), ..Default::default() })?;
 //! assert!((p.p_total_w - 19.04).abs() < 1e-9); // Table 7: 6.53 W + 12.51 W
-//! assert_eq!(p.source, "model:core-i7");
+//! assert_eq!(p.source, "paper:seed000-table-7"); // a table row, as printed (rebuilt: see notes)
+//! assert!(p.notes[0].starts_with("Table 7 row rebuilt"));
 //! # Ok::<(), parcrypt::energy::EnergyError>(())
 //! ```
 pub mod dvfs;

@@ -10,7 +10,7 @@
 use serde::Deserialize;
 use std::sync::OnceLock;
 
-use super::units::{Joules, MegaHertz, Nanometres, Seconds, SquareMillimetres, Watts};
+use super::units::{Joules, MegaHertz, Nanometres, SquareMillimetres, Watts};
 
 /// The CSV of Tables 4-7: 90 rows, one per (processor, node, frequency).
 pub const POWER_TABLES_CSV: &str = include_str!("../../data/seed000_power_tables.csv");
@@ -50,6 +50,20 @@ impl PowerRow {
     pub fn p_total_w(&self) -> Watts {
         self.p_dynamic_w + self.p_leak_total_w
     }
+
+    /// The label of a value copied from this row: `paper:seed000-table-N`.
+    pub fn source(&self) -> String {
+        format!("paper:seed000-table-{}", self.table)
+    }
+
+    /// The row's note (rebuilt from an illegible scan, …), or `otherwise` when it has none.
+    pub fn note_or<'a>(&'a self, otherwise: &'a str) -> &'a str {
+        if self.note.is_empty() {
+            otherwise
+        } else {
+            &self.note
+        }
+    }
 }
 
 /// Every row of Tables 4-7, parsed once.
@@ -81,64 +95,11 @@ pub fn row(processor: &str, node: Nanometres, mhz: MegaHertz) -> Option<&'static
         .find(|r| r.processor == processor && r.node_nm == node && (r.freq_mhz - mhz).abs() < 0.5)
 }
 
-/// One configuration whose energy the paper states.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct EnergyClaim {
-    /// Workload (PaRSA-n).
-    pub workload: &'static str,
-    /// Processor key in the power tables.
-    pub processor: &'static str,
-    /// Process node.
-    pub node_nm: Nanometres,
-    /// Clock frequency.
-    pub freq_mhz: MegaHertz,
-    /// Energy as printed.
-    pub energy_j: Joules,
-    /// Execution time as printed.
-    pub time_s: Seconds,
-    /// Where the paper prints it.
-    pub printed_in: &'static str,
-}
+/// One configuration whose energy the paper states (the registry's Table 8 row).
+pub use crate::study::claims::seed000::Table8Row as EnergyClaim;
 
-/// Table 8, plus the Core i5 figure of section 5.3's text.
-pub const TABLE8: [EnergyClaim; 4] = [
-    EnergyClaim {
-        workload: "PaRSA-2",
-        processor: "core2duo",
-        node_nm: 22,
-        freq_mhz: 2800.0,
-        energy_j: 700.994,
-        time_s: 45.08,
-        printed_in: "Table 8",
-    },
-    EnergyClaim {
-        workload: "PaRSA-4",
-        processor: "core_i3",
-        node_nm: 22,
-        freq_mhz: 3300.0,
-        energy_j: 363.4784,
-        time_s: 23.42,
-        printed_in: "Table 8",
-    },
-    EnergyClaim {
-        workload: "PaRSA-4",
-        processor: "core_i5",
-        node_nm: 22,
-        freq_mhz: 2400.0,
-        energy_j: 593.091,
-        time_s: 31.11,
-        printed_in: "section 5.3 text",
-    },
-    EnergyClaim {
-        workload: "PaRSA-8",
-        processor: "core_i7",
-        node_nm: 22,
-        freq_mhz: 2400.0,
-        energy_j: 341.5776,
-        time_s: 17.94,
-        printed_in: "Table 8",
-    },
-];
+/// Table 8, plus the Core i5 figure of section 5.3's text (from the claims registry).
+pub use crate::study::claims::seed000::TABLE8;
 
 /// A stated energy beside (table power x stated time).
 #[derive(Debug, Clone, PartialEq)]
@@ -247,26 +208,37 @@ mod tests {
             .iter()
             .find(|c| c.claim.processor == "core_i3")
             .unwrap();
+        let paper = crate::study::claims::seed000::I3_VS_I5_ENERGY_SAVING_PCT;
         let saving = |i5_j: f64| (1.0 - i3.claim.energy_j / i5_j) * 100.0;
-        assert!((saving(i5.recomputed_j) - 35.5).abs() < 0.1);
-        assert!((saving(i5.claim.energy_j) - 35.5).abs() > 3.0);
+        assert!((saving(i5.recomputed_j) - paper).abs() < 0.1);
+        assert!((saving(i5.claim.energy_j) - paper).abs() > 3.0);
     }
 
     #[test]
     fn section_5_2_and_5_3_percentages_follow_from_the_tables() {
+        use crate::study::claims::seed000 as paper;
         let total = |p: &str, f: f64| row(p, 22, f).unwrap().p_total_w();
         let up = |p: &str, lo: f64, hi: f64| (total(p, hi) / total(p, lo) - 1.0) * 100.0;
         // "58.03 % increase", "37.2 %", "19.6 %", "19.7 %" (22 nm, lowest vs highest clock).
-        assert!((up("core2duo", 800.0, 2800.0) - 58.03).abs() < 0.01);
-        assert!((up("core_i3", 1600.0, 3300.0) - 37.2).abs() < 0.05);
-        assert!((up("core_i5", 1200.0, 2400.0) - 19.6).abs() < 0.05);
-        assert!((up("core_i7", 1200.0, 2400.0) - 19.7).abs() < 0.05);
+        for c in paper::CLOCK_PAIRS {
+            let tol = if c.processor == "core2duo" {
+                0.01
+            } else {
+                0.05
+            };
+            assert!(
+                (up(c.processor, c.low_mhz, c.high_mhz) - c.power_up_pct).abs() < tol,
+                "{c:?}"
+            );
+        }
         // Power gating at Core2Duo 22 nm 800 MHz: "reduces the leakage power by 47 % and the
         // total power by 35 %".
         let r = row("core2duo", 22, 800.0).unwrap();
         let gated_leak = r.p_leak_gate_w + r.p_leak_subthreshold_pg_w;
-        assert!(((1.0 - gated_leak / r.p_leak_total_w) * 100.0 - 47.0).abs() < 0.5);
+        let leak_cut = (1.0 - gated_leak / r.p_leak_total_w) * 100.0;
+        assert!((leak_cut - paper::GATING_LEAKAGE_CUT_PCT).abs() < 0.5);
         let gated_total = r.p_dynamic_w + gated_leak;
-        assert!(((1.0 - gated_total / r.p_total_w()) * 100.0 - 35.0).abs() < 0.5);
+        let total_cut = (1.0 - gated_total / r.p_total_w()) * 100.0;
+        assert!((total_cut - paper::GATING_TOTAL_CUT_PCT).abs() < 0.5);
     }
 }

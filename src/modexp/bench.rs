@@ -91,29 +91,10 @@ pub struct ModexpRecord {
 /// The seed's best time change against square-and-multiply (seed 003, up to 8 threads on 8
 /// cores; the seed's slides, see the README's list of papers).
 pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
-    let table: &[(&str, u32, &str)] = &[
-        ("mary-precomp", 1024, "-26 % (8 thr, 2^4-ary, 4 pt)"),
-        ("mary-precomp", 2048, "-29.5 % (4 thr, 2^2-ary, 4 pt)"),
-        ("mary-precomp", 4096, "-26 % (8 thr, 2^3-ary, 4 pt)"),
-        ("mary-precomp", 8192, "-23.5 % (8 thr, 2^2-ary, 4 pt)"),
-        ("mary-precomp", 16384, "-24 % (8 thr, 2^3-ary, 4 pt)"),
-        ("mary-precomp", 32768, "-24.5 % (8 thr, 2^3-ary, 4 pt)"),
-        ("mary-ondemand", 1024, "-32 % (3 thr, 2^3-ary)"),
-        ("mary-ondemand", 4096, "-27 % (3 thr, 2^6-ary)"),
-        ("mary-ondemand", 8192, "-27 % (3 thr, 2^4/2^6-ary)"),
-        ("mary-ondemand", 16384, "-27 % (3 thr, 2^6/2^8-ary)"),
-        ("mary-ondemand", 32768, "-27 % (2/8 thr, 2^6-ary)"),
-        ("slice", 1024, "-40 % (4 slices)"),
-        ("slice", 2048, "-36.5 % (10 slices)"),
-        ("slice", 4096, "-30 % (3-4 slices)"),
-        ("slice", 8192, "-30 % (3-4 slices)"),
-        ("slice", 16384, "-30 % (3-4 slices)"),
-        ("slice", 32768, "-30 % (3-4 slices)"),
-    ];
-    table
+    crate::study::claims::seed003::MODEXP_BEST
         .iter()
-        .find(|(m, b, _)| *m == method && *b == bits)
-        .map(|(_, _, c)| *c)
+        .find(|(m, b, _, _)| *m == method && *b == bits)
+        .map(|(_, _, _, c)| *c)
 }
 
 /// Deterministic operands for a `bits`-bit benchmark: (base, exponent, odd modulus).

@@ -94,7 +94,9 @@ pub fn assess(
         .volts
         .ok_or_else(|| no_voltage(preset, power.node_nm))?;
     let model = ThermalModel::of(preset);
-    let modelled = || model.temperature(power.p_total_w, &power.source);
+    // The temperature is the preset's thermal model, whatever the power's source.
+    let label = format!("{} (power {})", preset.source(), power.source);
+    let modelled = || model.temperature(power.p_total_w, &label);
     let temperature = match temp {
         TemperatureChoice::Model => modelled(),
         TemperatureChoice::Sensors(root) => thermal::hottest(root)

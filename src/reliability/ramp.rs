@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::units::{Kelvin, MegaHertz, Volts, Years, celsius_to_kelvin};
+use crate::study::claims::seed000 as paper;
 
 /// Boltzmann's constant, eV/K.
 pub const BOLTZMANN_EV_PER_K: f64 = 8.617_333_262e-5;
@@ -50,19 +51,20 @@ pub struct RampConstants {
     pub tc_q: f64,
 }
 
-/// Seed 000's constants (Table 3 and section 4.3) and RAMP's T0 = 500 K.
+/// Seed 000's constants (Table 3 and section 4.3, from the claims registry) and RAMP's
+/// T0 = 500 K.
 pub const SEED000: RampConstants = RampConstants {
-    em_n: 1.1,
-    em_ea_ev: 0.9,
-    sm_m: 2.5,
-    sm_ea_ev: 0.9,
+    em_n: paper::RAMP_EM_N,
+    em_ea_ev: paper::RAMP_EM_EA_EV,
+    sm_m: paper::RAMP_SM_M,
+    sm_ea_ev: paper::RAMP_SM_EA_EV,
     sm_t0_k: 500.0,
-    tddb_a: 78.0,
-    tddb_b: -0.081,
-    tddb_x_ev: 0.759,
-    tddb_y_ev_k: -66.8,
-    tddb_z_ev_per_k: -8.37e-4,
-    tc_q: 2.35,
+    tddb_a: paper::RAMP_TDDB_A,
+    tddb_b: paper::RAMP_TDDB_B,
+    tddb_x_ev: paper::RAMP_TDDB_X_EV,
+    tddb_y_ev_k: paper::RAMP_TDDB_Y_EV_K,
+    tddb_z_ev_per_k: paper::RAMP_TDDB_Z_EV_PER_K,
+    tc_q: paper::RAMP_TC_Q,
 };
 
 /// MTTF of every mechanism at the reference.

@@ -11,52 +11,12 @@ use serde::Serialize;
 use super::assess::{Comparison, TemperatureChoice, at, compare};
 use super::ramp::{Condition, MttfChange, Reference, SEED000, mttf};
 use crate::energy::presets::preset;
-use crate::energy::units::{MegaHertz, Nanometres};
 
-/// One row of Table 9 with its configurations (sections 5.2-5.4).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Table9Claim {
-    /// Workload.
-    pub workload: &'static str,
-    /// Preset.
-    pub preset: &'static str,
-    /// Node of both configurations.
-    pub node_nm: Nanometres,
-    /// Power-efficient (lowest) clock.
-    pub low_mhz: MegaHertz,
-    /// Energy-efficient (highest) clock.
-    pub high_mhz: MegaHertz,
-    /// The paper's % gains: EM, SM, TDDB, TC.
-    pub paper_pct: [f64; 4],
-}
+/// One row of Table 9 with its configurations (sections 5.2-5.4), from the claims registry.
+pub use crate::study::claims::seed000::Table9Row as Table9Claim;
 
-/// Table 9.
-pub const TABLE9: [Table9Claim; 3] = [
-    Table9Claim {
-        workload: "PaRSA-2",
-        preset: "core2duo",
-        node_nm: 22,
-        low_mhz: 800.0,
-        high_mhz: 2800.0,
-        paper_pct: [368.5, 251.2, 59.26, 333.3],
-    },
-    Table9Claim {
-        workload: "PaRSA-4",
-        preset: "core-i3",
-        node_nm: 22,
-        low_mhz: 1600.0,
-        high_mhz: 3300.0,
-        paper_pct: [458.82, 280.25, 72.73, 100.1],
-    },
-    Table9Claim {
-        workload: "PaRSA-8",
-        preset: "core-i7",
-        node_nm: 22,
-        low_mhz: 1200.0,
-        high_mhz: 2400.0,
-        paper_pct: [146.58, 112.43, 30.40, 150.0],
-    },
-];
+/// Table 9 (from the claims registry).
+pub use crate::study::claims::seed000::TABLE9;
 
 /// A Table 9 row beside parcrypt's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]

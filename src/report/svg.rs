@@ -1,7 +1,7 @@
 //! Charts as inline SVG: line charts (linear or log2 x axis) and grouped bar charts, with
 //! axes, ticks, a legend and a provenance note. No fonts or scripts are needed: text is drawn
 //! by the browser with its default sans-serif font.
-use crate::study::{Chart, ChartKind, Provenance};
+use crate::study::model::{Chart, ChartKind, Provenance};
 use std::fmt::Write;
 
 const W: f64 = 720.0;
@@ -111,7 +111,7 @@ pub fn render(chart: &Chart) -> String {
     let points: Vec<(f64, f64)> = chart
         .series
         .iter()
-        .flat_map(|s| s.points.iter().cloned())
+        .flat_map(|s| s.points.iter().map(|p| p.xy()))
         .filter(|(x, y)| x.is_finite() && y.is_finite())
         .collect();
     if points.is_empty() {
@@ -243,7 +243,7 @@ pub fn render(chart: &Chart) -> String {
         let pts: Vec<(f64, f64)> = series
             .points
             .iter()
-            .cloned()
+            .map(|p| p.xy())
             .filter(|(x, y)| x.is_finite() && y.is_finite())
             .collect();
         if bar {
@@ -325,7 +325,7 @@ pub fn render(chart: &Chart) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::Series;
+    use crate::study::model::Series;
 
     fn chart(kind: ChartKind, log_x: bool) -> Chart {
         Chart {
@@ -336,17 +336,14 @@ mod tests {
             log_x,
             categories: vec!["a".into(), "b".into()],
             series: vec![
-                Series {
-                    name: "measured".into(),
-                    points: vec![(0.0, 1.0), (1.0, 2.0)],
-                    provenance: Provenance::Measured,
-                },
-                Series {
-                    name: "model".into(),
-                    points: vec![(0.0, 1.5), (1.0, 2.5)],
-                    provenance: Provenance::Modelled("x".into()),
-                },
+                Series::from_xy("measured", [(0.0, 1.0), (1.0, 2.0)], Provenance::Measured),
+                Series::from_xy(
+                    "model",
+                    [(0.0, 1.5), (1.0, 2.5)],
+                    Provenance::Modelled("x".into()),
+                ),
             ],
+            references: vec![],
         }
     }
 

@@ -1,17 +1,33 @@
 //! The study: one command that runs every seed paper's experiments at sizes that fit a
-//! profile, keeps each finished experiment on disk (so an interrupted study resumes), and
-//! writes results.json, one CSV per experiment, report.md and a self-contained report.html.
+//! profile, keeps each finished experiment on disk (so an interrupted study resumes), judges
+//! every registered claim on the evidence the experiments produced, and writes results.json
+//! and one CSV per experiment. The report ([`crate::report`]) renders the results; the study
+//! never imports it.
+//!
+//! - [`claims`]: the papers' claims and figures as data, one registry per seed;
+//! - [`judge`]: the pure judge, `judge(&Claim, &Evidence) -> Verdict`;
+//! - [`sampling`]: paired rounds and bootstrap intervals;
+//! - [`experiments`]: measure or model, and produce evidence (never verdicts);
+//! - [`model`]: the plain data model of results.json;
+//! - [`diff`]: verdicts that differ between two study folders.
 //!
 //! Layout of the output folder:
-//! - `experiments/<id>.json`: one [`ExperimentResult`] per finished experiment (the resume
-//!   state; delete one to run it again);
-//! - `results.json`: [`StudyResults`] — machine, profile, every experiment, every claim;
-//! - `<id>.csv`: each experiment's table;
-//! - `report.md`, `report.html`: the report (see [`crate::report`]).
+//! - `experiments/<id>.<profile>.json`: one [`Output`] per finished experiment (the resume
+//!   state, evidence included; delete one to run it again);
+//! - `results.json`: [`StudyResults`] — machine, profile, every claim judged, every experiment;
+//! - `<id>.csv`: each experiment's table.
+pub mod claims;
+pub mod diff;
 pub mod experiments;
+pub mod judge;
 pub mod model;
+pub mod sampling;
 
-pub use model::{Chart, ChartKind, Claim, ExperimentResult, Provenance, Series, Table, Verdict};
+pub use judge::{Estimate, Evidence, judge};
+pub use model::{
+    Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
+    Quality, Reference, Series, StudyResults, Table, Verdict,
+};
 
 use crate::bench::MachineInfo;
 use crate::error::{Error, Result};
@@ -20,32 +36,52 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// How big the experiments are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Profile {
-    /// Small sizes: the whole study in under 10 minutes on a 2-core machine.
-    Quick,
-    /// The papers' sizes where feasible: hours.
-    Full,
-}
-
-impl Profile {
-    /// "quick" or "full".
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Quick => "quick",
-            Profile::Full => "full",
-        }
-    }
-}
-
 /// What every experiment receives.
 pub struct Context {
     /// The profile.
     pub profile: Profile,
     /// The machine the study runs on.
     pub machine: MachineInfo,
+    /// How many paired rounds timed experiments run.
+    pub plan: sampling::Plan,
+}
+
+impl Context {
+    /// The context for `profile` on this machine.
+    pub fn new(profile: Profile) -> Self {
+        Self {
+            profile,
+            machine: MachineInfo::detect(),
+            plan: sampling::Plan::for_profile(profile),
+        }
+    }
+}
+
+/// Evidence for one claim, by the claim's id.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Fed {
+    /// The claim's id in the registry.
+    pub claim: String,
+    /// The evidence.
+    pub evidence: Evidence,
+}
+
+/// `Fed` for `claim`.
+pub fn fed(claim: &str, evidence: Evidence) -> Fed {
+    Fed {
+        claim: claim.into(),
+        evidence,
+    }
+}
+
+/// What an experiment produced: the tables and charts for people, and evidence for every
+/// claim the registry says it feeds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Output {
+    /// Tables, charts, summary.
+    pub result: ExperimentResult,
+    /// Evidence, one per claim fed.
+    pub evidence: Vec<Fed>,
 }
 
 /// One experiment of the study.
@@ -53,35 +89,74 @@ pub trait Experiment {
     /// Stable id, e.g. "seed000-fig6".
     fn id(&self) -> &'static str;
     /// The seed it belongs to, e.g. "seed000".
-    fn seed(&self) -> &'static str;
+    fn seed(&self) -> &'static str {
+        self.id().split('-').next().unwrap_or("")
+    }
     /// Expected seconds under `profile` on a 2-core machine (for the time estimate).
     fn estimate_s(&self, profile: Profile) -> f64;
     /// Runs it.
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult>;
+    fn run(&self, ctx: &Context) -> Result<Output>;
 }
 
 /// The seed ids, in report order.
 pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
 
-/// Everything the study wrote, as stored in results.json.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct StudyResults {
-    /// The machine.
-    pub machine: MachineInfo,
-    /// The profile used.
-    pub profile: Profile,
-    /// parcrypt's version.
-    pub parcrypt_version: String,
-    /// The experiments, in report order.
-    pub experiments: Vec<ExperimentResult>,
-    /// Ids of experiments reused from an earlier, interrupted run.
-    pub resumed: Vec<String>,
+/// Whether every claim in `evidence` gets a definite verdict (none inconclusive): the
+/// sampling's stopping rule for re-measuring.
+pub fn settled(evidence: &[Fed]) -> bool {
+    evidence.iter().all(|f| {
+        claims::find(&f.claim).is_none_or(|c| judge(c, &f.evidence) != Verdict::Inconclusive)
+    })
 }
 
-impl StudyResults {
-    /// Every claim of every experiment.
-    pub fn claims(&self) -> impl Iterator<Item = &Claim> {
-        self.experiments.iter().flat_map(|e| e.claims.iter())
+/// Judges the claims `experiment` feeds on `evidence`. Errors when a claim the registry
+/// gives the experiment has no evidence, or evidence names a claim it does not feed.
+pub fn judge_experiment(experiment: &str, evidence: &[Fed]) -> Result<Vec<ClaimResult>> {
+    let expected = claims::of_experiment(experiment);
+    for f in evidence {
+        if !expected.iter().any(|c| c.id == f.claim) {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: {experiment} fed evidence for '{}', which is not one of its claims",
+                f.claim
+            )));
+        }
+    }
+    expected
+        .into_iter()
+        .map(|c| {
+            let f = evidence.iter().find(|f| f.claim == c.id).ok_or_else(|| {
+                Error::InvalidParameter(format!(
+                    "internal error: {experiment} fed no evidence for claim '{}'",
+                    c.id
+                ))
+            })?;
+            Ok(judged(c, experiment, &f.evidence))
+        })
+        .collect()
+}
+
+/// One claim judged, in results.json's shape.
+pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult {
+    let verdict = judge(c, e);
+    ClaimResult {
+        id: c.id.clone(),
+        seed: c.seed.into(),
+        reference: c.reference.clone(),
+        claim: c.claim.clone(),
+        kind: c.kind,
+        model: c.model.clone(),
+        verdict,
+        paper: c.paper.clone(),
+        ours: e.ours(&c.unit),
+        rule: if c.metric.is_empty() {
+            c.rule.describe(&c.unit)
+        } else {
+            format!("{}: {}", c.metric, c.rule.describe(&c.unit))
+        },
+        tolerance: c.tolerance.clone(),
+        why: judge::explain(c, e, verdict),
+        beside: e.beside.clone(),
+        experiment: experiment.into(),
     }
 }
 
@@ -96,7 +171,7 @@ pub struct StudyOptions {
     pub only: Vec<String>,
 }
 
-/// The experiments `opts` selects, checking the seed names.
+/// The experiments `only` selects, checking the seed names.
 pub fn select(only: &[String]) -> Result<Vec<Box<dyn Experiment>>> {
     for s in only {
         if !SEEDS.contains(&s.as_str()) {
@@ -119,55 +194,72 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     }
 }
 
-/// Runs the study. `progress(done, total, id)` is called before each experiment.
+/// Runs the study and writes results.json and the CSVs. `progress(done, total, id)` is called
+/// before each experiment.
 pub fn run(
     opts: &StudyOptions,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<StudyResults> {
+    let started = Instant::now();
     let selected = select(&opts.only)?;
     let state_dir = opts.out.join("experiments");
     std::fs::create_dir_all(&state_dir).map_err(io_err(&state_dir))?;
-    let ctx = Context {
-        profile: opts.profile,
-        machine: MachineInfo::detect(),
-    };
-    let mut results = Vec::new();
+    let ctx = Context::new(opts.profile);
+    let mut outputs = Vec::new();
     let mut resumed = Vec::new();
     for (i, exp) in selected.iter().enumerate() {
         progress(i, selected.len(), exp.id());
         let state = state_dir.join(format!("{}.{}.json", exp.id(), opts.profile.name()));
         if let Some(done) = load_finished(&state) {
-            resumed.push(done.id.clone());
-            results.push(done);
+            resumed.push(done.result.id.clone());
+            outputs.push(done);
             continue;
         }
-        let started = Instant::now();
-        let mut result = exp.run(&ctx)?;
-        result.elapsed_s = started.elapsed().as_secs_f64();
-        let json = serde_json::to_vec_pretty(&result)
+        let t0 = Instant::now();
+        let mut out = exp.run(&ctx)?;
+        out.result.elapsed_s = t0.elapsed().as_secs_f64();
+        let json = serde_json::to_vec_pretty(&out)
             .map_err(|e| Error::Export(format!("{}: {e}", exp.id())))?;
         write_atomic(&state, &json, None)?;
-        results.push(result);
+        outputs.push(out);
     }
-    progress(selected.len(), selected.len(), "report");
+    progress(selected.len(), selected.len(), "results");
+    let mut claims = Vec::new();
+    for o in &outputs {
+        claims.extend(judge_experiment(&o.result.id, &o.evidence)?);
+    }
+    let order = |c: &ClaimResult| claims::all().iter().position(|r| r.id == c.id);
+    claims.sort_by_key(order);
+    let experiments: Vec<ExperimentResult> = outputs.into_iter().map(|o| o.result).collect();
     let study = StudyResults {
         machine: ctx.machine,
         profile: opts.profile,
         parcrypt_version: env!("CARGO_PKG_VERSION").to_string(),
-        experiments: results,
+        claims,
+        elapsed_s: started.elapsed().as_secs_f64() + outputs_elapsed(&resumed, &experiments),
         resumed,
+        experiments,
     };
     write_outputs(&study, &opts.out)?;
     Ok(study)
 }
 
+/// Seconds the resumed experiments took when they ran.
+fn outputs_elapsed(resumed: &[String], experiments: &[ExperimentResult]) -> f64 {
+    experiments
+        .iter()
+        .filter(|e| resumed.contains(&e.id))
+        .map(|e| e.elapsed_s)
+        .sum()
+}
+
 /// An experiment finished by an earlier run, if its file is there and readable.
-fn load_finished(path: &Path) -> Option<ExperimentResult> {
+fn load_finished(path: &Path) -> Option<Output> {
     let bytes = std::fs::read(path).ok()?;
     serde_json::from_slice(&bytes).ok()
 }
 
-/// Writes results.json, the CSVs and both reports.
+/// Writes results.json and the CSVs.
 pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
     let json = serde_json::to_vec_pretty(study)
         .map_err(|e| Error::Export(format!("results.json: {e}")))?;
@@ -179,20 +271,87 @@ pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
             None,
         )?;
     }
-    write_atomic(
-        &out.join("report.md"),
-        crate::report::markdown(study).as_bytes(),
-        None,
-    )?;
-    write_atomic(
-        &out.join("report.html"),
-        crate::report::html(study)?.as_bytes(),
-        None,
-    )?;
     Ok(())
+}
+
+/// Reads a study's results.json from its folder.
+pub fn load(dir: &Path) -> Result<StudyResults> {
+    let path = dir.join("results.json");
+    let bytes = std::fs::read(&path).map_err(io_err(&path))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        Error::InvalidParameter(format!("{}: not a study's results ({e})", path.display()))
+    })
 }
 
 /// The expected duration of a study, in seconds.
 pub fn estimate(only: &[String], profile: Profile) -> Result<f64> {
     Ok(select(only)?.iter().map(|e| e.estimate_s(profile)).sum())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn every_registered_claim_is_fed_by_an_experiment_that_exists() {
+        let ids: HashSet<&str> = experiments::all().iter().map(|e| e.id()).collect();
+        for c in claims::all() {
+            assert!(
+                ids.contains(c.experiment),
+                "orphan claim {}: no experiment {}",
+                c.id,
+                c.experiment
+            );
+        }
+        for e in experiments::all() {
+            assert!(
+                !claims::of_experiment(e.id()).is_empty(),
+                "{} feeds no claim",
+                e.id()
+            );
+            assert_eq!(e.seed(), e.id().split('-').next().unwrap());
+        }
+    }
+
+    #[test]
+    fn judging_refuses_missing_and_foreign_evidence() {
+        let exp = "seed001-pipeline";
+        let all: Vec<Fed> = claims::of_experiment(exp)
+            .iter()
+            .map(|c| fed(&c.id, Evidence::unavailable("test")))
+            .collect();
+        let judged = judge_experiment(exp, &all).unwrap();
+        assert_eq!(judged.len(), all.len());
+        assert!(judged.iter().all(|c| !c.verdict.is_definite()));
+        let missing = &all[1..];
+        let err = judge_experiment(exp, missing).unwrap_err().to_string();
+        assert!(err.contains("fed no evidence"), "{err}");
+        let mut foreign = all.clone();
+        foreign.push(fed("seed000-parsa2", Evidence::unavailable("x")));
+        assert!(judge_experiment(exp, &foreign).is_err());
+    }
+
+    /// The experiments that only model or do arithmetic run in well under a second: run
+    /// them and check that they feed exactly their claims.
+    #[test]
+    fn the_modelled_experiments_feed_exactly_their_claims() {
+        let ctx = Context::new(Profile::Quick);
+        for exp in experiments::all() {
+            if ![
+                "seed000-power",
+                "seed000-energy",
+                "seed000-mttf",
+                "seed002-table1",
+            ]
+            .contains(&exp.id())
+            {
+                continue;
+            }
+            let out = exp.run(&ctx).unwrap();
+            let judged = judge_experiment(exp.id(), &out.evidence).unwrap();
+            assert_eq!(judged.len(), claims::of_experiment(exp.id()).len());
+            assert!(!out.result.charts.is_empty(), "{}", exp.id());
+        }
+    }
 }

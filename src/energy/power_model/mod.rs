@@ -50,7 +50,8 @@ pub struct PowerQuery {
     pub model: ModelKind,
 }
 
-/// The power of a chip at one operating point; `source` says it is a model.
+/// The power of a chip at one operating point; `source` says whether it is the paper's table
+/// or a model.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PowerEstimate {
     /// Dynamic power.
@@ -61,7 +62,9 @@ pub struct PowerEstimate {
     pub p_total_w: Watts,
     /// Die area, if known.
     pub area_mm2: Option<SquareMillimetres>,
-    /// `model:<preset>`.
+    /// Where the figure comes from: `paper:seed000-table-N` (a table row as printed; rows
+    /// rebuilt from an illegible scan say so in `notes`), `model:first-principles`, or
+    /// `model:<preset>` (interpolated, scaled, partly busy, or a profile preset).
     pub source: String,
     /// Preset.
     pub preset: String,
@@ -140,12 +143,13 @@ pub fn estimate(preset: &Preset, q: &PowerQuery) -> EnergyResult<PowerEstimate> 
             "power gating switches idle cores off; the static power is not split per core".into(),
         );
     }
+    let source = source(preset, &parts.basis, k);
     Ok(PowerEstimate {
         p_dynamic_w,
         p_leak_w,
         p_total_w: p_dynamic_w + p_leak_w,
         area_mm2: parts.area,
-        source: preset.source(),
+        source,
         preset: preset.name.clone(),
         node_nm: node,
         freq_mhz: parts.mhz,
@@ -158,6 +162,19 @@ pub fn estimate(preset: &Preset, q: &PowerQuery) -> EnergyResult<PowerEstimate> 
         basis: parts.basis,
         notes,
     })
+}
+
+/// The label of an estimate: `paper:seed000-table-N` for a table row read as printed (every
+/// core busy, the workload the table is for), `model:first-principles` for the αCV²f model,
+/// `model:<preset>` for everything interpolated, scaled or computed from a profile.
+fn source(preset: &Preset, basis: &str, active_cores: f64) -> String {
+    match (&preset.power, basis) {
+        (_, "first-principles") => "model:first-principles".into(),
+        (PowerBasis::Table(t), "table") if active_cores == preset.cores as f64 => {
+            format!("paper:seed000-table-{}", t.table)
+        }
+        _ => preset.source(),
+    }
 }
 
 fn node_error(preset: &Preset, node: Nanometres) -> EnergyError {

@@ -96,6 +96,12 @@ pub(super) fn table_parts(
         "table-interpolated"
     }
     .to_string();
+    if known_node && known_freq {
+        let printed = rows.iter().find(|r| (r.freq_mhz - mhz).abs() < 0.5);
+        if let Some(r) = printed.filter(|r| !r.note.is_empty()) {
+            notes.push(format!("Table {} row rebuilt: {}", t.table, r.note));
+        }
+    }
     if !known_freq {
         let (lo, hi) = (freqs[0], freqs[freqs.len() - 1]);
         notes.push(if (lo..=hi).contains(&mhz) {

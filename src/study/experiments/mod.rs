@@ -1,20 +1,29 @@
-//! The experiments of the study, one file per seed paper, and the helpers they share.
+//! The experiments of the study, one file per seed paper (or part of one), and the helpers
+//! they share. Each experiment measures or models, builds its table and charts, and returns
+//! evidence for the claims the registry gives it; none decides a verdict.
 pub mod seed000;
+pub mod seed000_dse;
 pub mod seed000_model;
+pub mod seed000_mttf;
 pub mod seed001;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;
 pub mod seed004;
 
-use super::{Experiment, Profile};
+use super::judge::Estimate;
+use super::sampling::{self, Rounds};
+use super::{Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
+use crate::error::Error;
 
 /// Every experiment, in report order.
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
     v.extend(seed000_model::experiments());
+    v.extend(seed000_mttf::experiments());
+    v.extend(seed000_dse::experiments());
     v.extend(seed001::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
@@ -23,8 +32,8 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     v
 }
 
-/// Repetition rules for a profile: at least 5 runs and 0.3 s per configuration for `quick`
-/// (the whole quick study takes a few minutes on 2 cores); 7 runs and 2 s for `full`.
+/// Repetition rules for a profile when an experiment times many runs in one go: at least 5
+/// runs and 0.3 s per configuration for `quick`; 7 runs and 2 s for `full`.
 pub fn bench_config(profile: Profile) -> BenchConfig {
     match profile {
         Profile::Quick => BenchConfig {
@@ -42,6 +51,50 @@ pub fn bench_config(profile: Profile) -> BenchConfig {
     }
 }
 
+/// The benchmark call of one paired round: `repeats` timed runs of every configuration,
+/// interleaved, of which the round keeps the fastest (interference on a shared machine only
+/// slows a run down). The first round warms up once; later ones do not.
+pub fn round_config(round: usize, repeats: u32) -> BenchConfig {
+    BenchConfig {
+        warmup_runs: u32::from(round == 0),
+        min_runs: repeats.max(1),
+        min_time: 0.0,
+        max_runs: repeats.max(1),
+    }
+}
+
+/// The fastest of a round's runs (NaN when there are none).
+pub fn fastest(samples: &[f64]) -> f64 {
+    samples.iter().copied().fold(f64::NAN, f64::min)
+}
+
+/// The rounds' key of the free-core probe for `threads` threads.
+pub fn free_cores_key(threads: usize) -> String {
+    format!("{}free-cores/{threads}", sampling::PROBE)
+}
+
+/// A free-core probe for a round: `threads` threads of independent GMP products against one
+/// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
+pub fn free_cores_sample(threads: usize) -> (String, f64) {
+    use crate::mul::capacity::{CAPACITY_BITS, parallel_capacity};
+    let t = threads.max(1);
+    (
+        free_cores_key(t),
+        parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64,
+    )
+}
+
+/// The free-core efficiency for a configuration of `threads` threads over the rounds: the
+/// probe of as many threads as the machine runs at once.
+pub fn free_cores(ctx: &Context, r: &Rounds, threads: usize) -> Option<Estimate> {
+    r.median(&free_cores_key(probe_threads(ctx, threads)))
+}
+
+/// How many threads the free-core probe for a `threads`-thread configuration runs.
+pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
+    threads.min(ctx.machine.logical_cores).max(2)
+}
+
 /// A JSON number cell.
 pub fn num(x: f64) -> serde_json::Value {
     serde_json::json!(x)
@@ -52,7 +105,63 @@ pub fn text(s: impl Into<String>) -> serde_json::Value {
     serde_json::Value::String(s.into())
 }
 
+/// An optional number cell.
+pub fn opt(v: Option<f64>) -> serde_json::Value {
+    v.map_or(serde_json::Value::Null, num)
+}
+
+/// The low and high ends of an estimate as two cells.
+pub fn ci_cells(e: Option<Estimate>) -> [serde_json::Value; 2] {
+    [opt(e.map(|e| e.low)), opt(e.map(|e| e.high))]
+}
+
 /// Time reduction in % for a speedup s: 1 − 1/s (the papers' "x % performance improvement").
 pub fn reduction_pct(speedup: f64) -> f64 {
     (1.0 - 1.0 / speedup) * 100.0
+}
+
+/// A time ratio as a change in %: (r − 1) × 100 (negative = faster).
+pub fn change_pct(ratio: f64) -> f64 {
+    (ratio - 1.0) * 100.0
+}
+
+/// Why a claim needing `needed` hardware threads cannot be judged here, if it cannot.
+pub fn needs_threads(ctx: &Context, needed: usize) -> Option<String> {
+    let have = ctx.machine.logical_cores;
+    (have < needed).then(|| {
+        format!(
+            "needs {needed} hardware threads; this machine has {have}, so {needed} threads here only time-share them"
+        )
+    })
+}
+
+/// A library error from the energy models as the study's error.
+pub fn energy_err(e: crate::energy::EnergyError) -> Error {
+    Error::InvalidParameter(e.to_string())
+}
+
+/// The summary sentence on how sure a timed experiment is; each round kept the fastest of
+/// `runs` (e.g. "3 interleaved runs") per configuration.
+pub fn quality_note(q: &Quality, runs: &str) -> String {
+    format!(
+        "{} paired rounds ({} re-measured for inconclusive claims), each keeping the fastest of {runs} per \
+         configuration; median 95 % interval ±{:.1} % of the median{}.",
+        q.rounds,
+        q.extra_rounds,
+        q.spread_pct,
+        if q.noisy {
+            "; noisy: some configuration's interval is wider than ±10 %"
+        } else {
+            ""
+        }
+    )
+}
+
+/// "1 run", "3 interleaved runs".
+pub fn runs_text(n: u32) -> String {
+    if n == 1 {
+        "1 run".into()
+    } else {
+        format!("{n} interleaved runs")
+    }
 }

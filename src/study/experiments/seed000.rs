@@ -1,19 +1,25 @@
-//! Seed 000 (PaRSA): working-set size (Fig. 5), schedules and chunk sizes (Fig. 6), thread
-//! scaling (the measured part of Figs. 7–10).
-use super::{bench_config, num, reduction_pct, text};
+//! Seed 000 (PaRSA), measured: working-set size (Fig. 5), schedules and chunk sizes (Fig. 6),
+//! thread scaling (Figs. 7–10, thread axis). Every round times SeRSA and each PaRSA
+//! configuration once, interleaved; claims are judged on paired per-round ratios.
+use super::{
+    ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
+    reduction_pct, round_config, runs_text, text,
+};
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
-use crate::rsa::bench::{BatchOp, RsaBenchPlan, RsaBenchRecord};
+use crate::rsa::bench::{BatchOp, RsaBenchPlan};
 use crate::rsa::textbook::PrivateOp;
+use crate::study::claims::seed000 as paper;
+use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
-    Chart, ChartKind, Claim, Context, Experiment, ExperimentResult, Profile, Provenance, Series,
-    Table, Verdict,
+    Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Series, Table, fed, settled,
 };
 use rand::SeedableRng;
 use rug::Integer;
 
-/// The experiments of seed 000.
+/// The measured experiments of seed 000.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
     vec![
         Box::new(WorkingSet),
@@ -35,14 +41,18 @@ fn key(bits: u32) -> Result<RsaPrivateKey> {
     RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)
 }
 
-fn plan(
-    ctx: &Context,
+/// One round of an RSA batch benchmark: SeRSA (key "1:static") and each configuration
+/// (key "threads:schedule/chunk"), timed once each.
+fn rsa_round(
+    key: &RsaPrivateKey,
     messages: usize,
     threads: Vec<usize>,
     schedules: Vec<Schedule>,
     chunks: Vec<Option<usize>>,
-) -> RsaBenchPlan {
-    RsaBenchPlan {
+    round: usize,
+    repeats: u32,
+) -> Result<Vec<(String, f64)>> {
+    let plan = RsaBenchPlan {
         messages,
         op: BatchOp::Decrypt,
         private_op: PrivateOp::Crt,
@@ -51,26 +61,42 @@ fn plan(
         chunks,
         pin: false,
         seed: 7,
-        config: bench_config(ctx.profile),
+        config: round_config(round, repeats),
+    };
+    let recs = crate::rsa::bench::run(key, &plan, |_, _, _| {})?;
+    Ok(recs
+        .iter()
+        .map(|r| (config_key(r.threads, r.schedule, r.chunk), r.min_s))
+        .collect())
+}
+
+fn config_key(threads: usize, s: Schedule, chunk: Option<usize>) -> String {
+    match chunk {
+        Some(c) => format!("{threads}:{s}/{c}"),
+        None => format!("{threads}:{s}"),
     }
 }
 
-fn claim(
-    reference: &str,
-    claim: &str,
-    paper: &str,
-    ours: String,
-    verdict: Verdict,
-    why: String,
-) -> Claim {
-    Claim {
+const SERSA: &str = "1:static";
+
+/// Runs per configuration and round (the round keeps the fastest): batches of 0.03–0.3 s
+/// need one.
+const FIG5_REPEATS: u32 = 1;
+const FIG6_REPEATS: u32 = 1;
+const THREADS_REPEATS: u32 = 1;
+
+fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
+    ExperimentResult {
+        id: id.into(),
         seed: "seed000".into(),
-        reference: reference.into(),
-        claim: claim.into(),
-        paper: paper.into(),
-        ours,
-        verdict,
-        why,
+        title: title.into(),
+        answers: answers.into(),
+        provenance: Provenance::Measured,
+        summary,
+        table: Table::default(),
+        charts: vec![],
+        quality: None,
+        elapsed_s: 0.0,
     }
 }
 
@@ -81,372 +107,395 @@ impl Experiment for WorkingSet {
     fn id(&self) -> &'static str {
         "seed000-fig5"
     }
-    fn seed(&self) -> &'static str {
-        "seed000"
-    }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 25.0,
-            Profile::Full => 900.0,
+            Profile::Quick => 30.0,
+            Profile::Full => 1200.0,
         }
     }
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
+    fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);
         let key = key(bits)?;
-        let cores = ctx.machine.logical_cores.max(2);
-        let mut table = Table::new(&[
-            "messages",
-            "threads",
-            "median_s",
-            "speedup",
-            "oversubscribed",
-        ]);
-        let mut series = Vec::new();
-        let mut speedups = Vec::new();
-        let sizes: Vec<usize> = (1..=5).map(|i| base * i / 2).collect();
+        let t = ctx.machine.logical_cores.max(2);
+        let ns: Vec<usize> = (1..=5).map(|i| base * i / 4).collect();
+        let evidence = |r: &Rounds| fig5_evidence(ctx, r, &ns, t);
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |round| {
+                let mut v = Vec::new();
+                for &n in &ns {
+                    let mut one = rsa_round(
+                        &key,
+                        n,
+                        vec![t],
+                        vec![Schedule::Guided],
+                        vec![None],
+                        round,
+                        FIG5_REPEATS,
+                    )?;
+                    v.extend(one.drain(..).map(|(k, x)| (format!("{n}/{k}"), x)));
+                }
+                v.push(free_cores_sample(probe_threads(ctx, t)));
+                Ok(v)
+            },
+            |r| settled(&evidence(r)),
+        )?;
+        let mut table = Table::new(&["messages", "threads", "speedup", "ci_low", "ci_high"]);
         let mut points = Vec::new();
-        for &n in &sizes {
-            let recs = crate::rsa::bench::run(
-                &key,
-                &plan(ctx, n, vec![cores], vec![Schedule::Guided], vec![None]),
-                |_, _, _| {},
-            )?;
-            for r in &recs {
-                table.push(vec![
-                    num(n as f64),
-                    num(r.threads as f64),
-                    num(r.median_s),
-                    num(r.speedup),
-                    serde_json::json!(r.oversubscribed),
-                ]);
+        for &n in &ns {
+            let s = rounds.ratio(&format!("{n}/{SERSA}"), &format!("{n}/{t}:guided"));
+            let [lo, hi] = ci_cells(s);
+            table.push(vec![
+                num(n as f64),
+                num(t as f64),
+                num(s.map_or(f64::NAN, |e| e.value)),
+                lo,
+                hi,
+            ]);
+            if let Some(s) = s {
+                points.push(Point::with_ci(n as f64, s.value, s.low, s.high));
             }
-            let par = recs.last().expect("baseline + one");
-            points.push((n as f64, par.speedup));
-            speedups.push(par.speedup);
         }
-        series.push(Series {
-            name: format!("PaRSA-{cores} (guided)"),
-            points,
-            provenance: Provenance::Measured,
-        });
-        let lo = speedups.iter().cloned().fold(f64::INFINITY, f64::min);
-        let hi = speedups.iter().cloned().fold(0.0, f64::max);
-        let spread = (hi / lo - 1.0) * 100.0;
-        let verdict = if spread <= 10.0 {
-            Verdict::Holds
-        } else {
-            Verdict::DoesNotHold
-        };
-        Ok(ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Speedup against working-set size".into(),
-            answers: "Fig. 5".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
-                "{bits}-bit RSA decryption (CRT) of {}..{} messages, SeRSA against PaRSA-{cores} with the guided schedule; \
-                 speedup = SeRSA median / PaRSA median, both measured in the same run. The paper used 100–500 million \
-                 messages; the independence it reports is a property of an embarrassingly parallel loop and shows at \
-                 any size large enough to amortise thread start-up.",
-                sizes[0],
-                sizes[sizes.len() - 1]
+        let quality = rounds.quality();
+        let mut r = result(
+            self.id(),
+            "Speedup against working-set size",
+            "Fig. 5",
+            format!(
+                "{bits}-bit RSA decryption (CRT) of {}..{} messages, SeRSA against PaRSA-{t} (guided); speedup = SeRSA / PaRSA \
+             per round, median with its 95 % interval. The paper used 100–500 million messages; the independence it reports \
+             is a property of an embarrassingly parallel loop and shows at any size large enough to amortise thread start-up. {}",
+                ns[0],
+                ns[ns.len() - 1],
+                quality_note(&quality, &runs_text(FIG5_REPEATS))
             ),
-            table,
-            charts: vec![Chart {
-                title: "Fig. 5 — PaRSA speedup over SeRSA against working-set size".into(),
-                kind: ChartKind::Line,
-                x_label: "messages".into(),
-                y_label: "speedup".into(),
-                log_x: false,
-                categories: vec![],
-                series,
-            }],
-            claims: vec![claim(
-                "Fig. 5",
-                "Speedup is independent of the working-set size",
-                "PaRSA-n speedup almost constant from 100 to 500 million messages",
-                format!("speedup {lo:.2}–{hi:.2} over {}..{} messages (spread {spread:.1} %)", sizes[0], sizes[sizes.len() - 1]),
-                verdict,
-                "measured: medians of repeated runs; 'holds' when the speedups differ by at most 10 %".into(),
-            )],
-            elapsed_s: 0.0,
+        );
+        r.table = table;
+        r.charts = vec![
+            Chart::line(
+                "Fig. 5 — PaRSA speedup over SeRSA against working-set size",
+                "messages",
+                "speedup",
+                false,
+            )
+            .with(Series {
+                name: format!("PaRSA-{t} (guided)"),
+                points,
+                provenance: Provenance::Measured,
+            }),
+        ];
+        r.quality = Some(quality);
+        Ok(Output {
+            result: r,
+            evidence: evidence(&rounds),
         })
     }
+}
+
+fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> {
+    let id = "seed000-fig5-working-set";
+    if let Some(why) = needs_threads(ctx, 2) {
+        return vec![fed(id, Evidence::unavailable(why))];
+    }
+    let (s, l) = (ns[0], ns[ns.len() - 1]);
+    let ratio = r.paired(|v| {
+        let speedup = |n: usize| v(&format!("{n}/{SERSA}")) / v(&format!("{n}/{t}:guided"));
+        speedup(l) / speedup(s)
+    });
+    let ev = Evidence::measured(
+        ratio.into_iter().collect(),
+        r.len(),
+        t,
+        &format!(
+            "speedup at {l} messages over speedup at {s}, per paired round ({} rounds)",
+            r.len()
+        ),
+    )
+    .free_cores(free_cores(ctx, r, t));
+    vec![fed(id, ev)]
 }
 
 /// Fig. 6: time against chunk size for each schedule at the most threads.
 struct Schedules;
 
+const CHUNKS: [usize; 7] = [1, 2, 5, 10, 20, 50, 100];
+const OMP: [Schedule; 3] = [Schedule::Static, Schedule::Dynamic, Schedule::Guided];
+
 impl Experiment for Schedules {
     fn id(&self) -> &'static str {
         "seed000-fig6"
     }
-    fn seed(&self) -> &'static str {
-        "seed000"
-    }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 30.0,
-            Profile::Full => 1800.0,
+            Profile::Quick => 40.0,
+            Profile::Full => 2400.0,
         }
     }
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
-        let (bits, messages) = sizes(ctx.profile);
+    fn run(&self, ctx: &Context) -> Result<Output> {
+        let (bits, batch) = sizes(ctx.profile);
+        // Half the batch: 22 configurations a round, each iteration a whole decryption.
+        let messages = batch / 2;
         let key = key(bits)?;
-        let threads = ctx.machine.logical_cores.max(2);
-        let chunks = [1usize, 2, 5, 10, 20, 50, 100];
-        let schedules = vec![
-            Schedule::Static,
-            Schedule::Dynamic,
-            Schedule::Guided,
-            Schedule::Steal,
-        ];
-        let recs = crate::rsa::bench::run(
-            &key,
-            &plan(
-                ctx,
-                messages,
-                vec![threads],
-                schedules.clone(),
-                chunks.iter().map(|&c| Some(c)).collect(),
-            ),
-            |_, _, _| {},
+        let t = ctx.machine.logical_cores.max(2);
+        let schedules = OMP.to_vec();
+        let evidence = |r: &Rounds| fig6_evidence(ctx, r, t);
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |round| {
+                let mut v = rsa_round(
+                    &key,
+                    messages,
+                    vec![t],
+                    schedules.clone(),
+                    CHUNKS.iter().map(|&c| Some(c)).collect(),
+                    round,
+                    FIG6_REPEATS,
+                )?;
+                v.push(free_cores_sample(probe_threads(ctx, t)));
+                Ok(v)
+            },
+            |r| settled(&evidence(r)),
         )?;
         let mut table = Table::new(&[
-            "schedule",
-            "chunk",
-            "median_s",
-            "min_s",
-            "max_s",
-            "speedup",
-            "chunks_taken",
-            "imbalance",
+            "schedule", "chunk", "median_s", "ci_low", "ci_high", "speedup",
         ]);
-        let par: Vec<&RsaBenchRecord> = recs.iter().filter(|r| r.threads == threads).collect();
-        for r in &par {
-            table.push(vec![
-                text(r.schedule.name()),
-                num(r.chunk.unwrap_or(0) as f64),
-                num(r.median_s),
-                num(r.min_s),
-                num(r.max_s),
-                num(r.speedup),
-                num(r.chunks_taken as f64),
-                num(r.imbalance),
-            ]);
-        }
-        let series: Vec<Series> = schedules
-            .iter()
-            .map(|s| Series {
-                name: format!("{s}"),
-                points: par
-                    .iter()
-                    .filter(|r| r.schedule == *s)
-                    .map(|r| (r.chunk.unwrap_or(1) as f64, r.median_s))
-                    .collect(),
-                provenance: Provenance::Measured,
-            })
-            .collect();
-        // Mean time per schedule below chunk 20 (where the paper sees dynamic lose).
-        let mean_small = |s: Schedule| {
-            let v: Vec<f64> = par
-                .iter()
-                .filter(|r| r.schedule == s && r.chunk.unwrap_or(1) < 20)
-                .map(|r| r.median_s)
-                .collect();
-            v.iter().sum::<f64>() / v.len().max(1) as f64
-        };
-        let mean_all = |s: Schedule| {
-            let v: Vec<f64> = par
-                .iter()
-                .filter(|r| r.schedule == s)
-                .map(|r| r.median_s)
-                .collect();
-            v.iter().sum::<f64>() / v.len().max(1) as f64
-        };
-        let omp = [Schedule::Static, Schedule::Dynamic, Schedule::Guided];
-        let best = *omp
-            .iter()
-            .min_by(|a, b| mean_all(**a).total_cmp(&mean_all(**b)))
-            .expect("three");
-        let worst_small = *omp
-            .iter()
-            .max_by(|a, b| mean_small(**a).total_cmp(&mean_small(**b)))
-            .expect("three");
-        let times: Vec<f64> = omp.iter().map(|s| mean_all(*s)).collect();
-        let spread = (times.iter().cloned().fold(0.0, f64::max)
-            / times.iter().cloned().fold(f64::INFINITY, f64::min)
-            - 1.0)
-            * 100.0;
-        let holds = best == Schedule::Guided && worst_small == Schedule::Dynamic;
-        let ours = format!(
-            "fastest on average: {best}; slowest below chunk 20: {worst_small}; schedules differ by {spread:.1} % on average"
+        let mut chart = Chart::line(
+            format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
+            "chunk size (messages)",
+            "time (s)",
+            true,
         );
-        let why = if holds {
-            "measured: mean of medians over the chunk sweep".to_string()
-        } else {
+        for s in &schedules {
+            let mut points = Vec::new();
+            for c in CHUNKS {
+                let k = config_key(t, *s, Some(c));
+                let m = rounds.median(&k);
+                let [lo, hi] = ci_cells(m);
+                let speedup = rounds.ratio(SERSA, &k).map_or(f64::NAN, |e| e.value);
+                table.push(vec![
+                    text(s.name()),
+                    num(c as f64),
+                    num(m.map_or(f64::NAN, |e| e.value)),
+                    lo,
+                    hi,
+                    num(speedup),
+                ]);
+                if let Some(m) = m {
+                    points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
+                }
+            }
+            chart = chart.with(Series {
+                name: s.to_string(),
+                points,
+                provenance: Provenance::Measured,
+            });
+        }
+        let quality = rounds.quality();
+        let mut r = result(
+            self.id(),
+            "Schedules and chunk sizes",
+            "Fig. 6",
             format!(
-                "measured: each iteration is a whole RSA decryption (~{:.0} µs), so a shared-counter grab (~0.1 µs) is \
-                 noise; with {threads} threads the schedules differ by {spread:.1} %, inside run-to-run spread",
-                par.first()
-                    .map_or(0.0, |r| r.median_s / messages as f64 * 1e6)
-            )
-        };
-        Ok(ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Schedules and chunk sizes".into(),
-            answers: "Fig. 6".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
-                "{bits}-bit RSA decryption (CRT) of {messages} messages with {threads} threads (the most this machine has) \
-                 under static, dynamic, guided and rayon work stealing, chunk 1–100; every run's output equals SeRSA's."
+                "{bits}-bit RSA decryption (CRT) of {messages} messages with {t} threads under OpenMP's static, dynamic and \
+             guided schedules, chunk 1–100; every run's output equals SeRSA's. Each iteration is a whole RSA decryption, so a \
+             shared-counter grab (~0.1 µs) is small beside it. {}",
+                quality_note(&quality, &runs_text(FIG6_REPEATS))
             ),
-            table,
-            charts: vec![Chart {
-                title: format!("Fig. 6 — PaRSA-{threads} time against chunk size per schedule"),
-                kind: ChartKind::Line,
-                x_label: "chunk size (messages)".into(),
-                y_label: "time (s)".into(),
-                log_x: true,
-                categories: vec![],
-                series,
-            }],
-            claims: vec![claim(
-                "Fig. 6",
-                "Guided is the best schedule; dynamic is the worst below chunk 20",
-                "guided best at every chunk; dynamic slower than the others below chunk 20 (8 threads)",
-                ours,
-                if holds {
-                    Verdict::Holds
-                } else {
-                    Verdict::DoesNotHold
-                },
-                why,
-            )],
-            elapsed_s: 0.0,
+        );
+        r.table = table;
+        r.charts = vec![chart];
+        r.quality = Some(quality);
+        Ok(Output {
+            result: r,
+            evidence: evidence(&rounds),
         })
     }
 }
 
-/// Figs. 7–10 (measured part): PaRSA time against thread count at this machine's clock.
+/// Per round: the schedule's time summed over `chunks`.
+fn summed(v: &Values, t: usize, s: Schedule, small: bool) -> f64 {
+    CHUNKS
+        .iter()
+        .filter(|&&c| !small || c < 20)
+        .map(|&c| v(&config_key(t, s, Some(c))))
+        .sum()
+}
+
+fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
+    let ids = ["seed000-fig6-guided-best", "seed000-fig6-dynamic-worst"];
+    if let Some(why) = needs_threads(ctx, 2) {
+        return ids
+            .iter()
+            .map(|id| fed(id, Evidence::unavailable(why.clone())))
+            .collect();
+    }
+    let [st, dy, gu] = OMP;
+    let best = r
+        .paired(|v| summed(v, t, gu, false) / summed(v, t, st, false).min(summed(v, t, dy, false)));
+    let worst =
+        r.paired(|v| summed(v, t, dy, true) / summed(v, t, st, true).max(summed(v, t, gu, true)));
+    let how = |what: &str| format!("{what}, per paired round ({} rounds, {t} threads)", r.len());
+    vec![
+        fed(
+            ids[0],
+            Evidence::measured(
+                best.into_iter().collect(),
+                r.len(),
+                t,
+                &how(
+                    "guided over the faster of static and dynamic, times summed over chunks 1–100",
+                ),
+            )
+            .free_cores(free_cores(ctx, r, t)),
+        ),
+        fed(
+            ids[1],
+            Evidence::measured(
+                worst.into_iter().collect(),
+                r.len(),
+                t,
+                &how("dynamic over the slower of static and guided, times summed over chunks 1–10"),
+            )
+            .free_cores(free_cores(ctx, r, t)),
+        ),
+    ]
+}
+
+/// Figs. 7–10 (thread axis): PaRSA time against thread count at this machine's clock.
 struct ThreadScaling;
 
 impl Experiment for ThreadScaling {
     fn id(&self) -> &'static str {
         "seed000-threads"
     }
-    fn seed(&self) -> &'static str {
-        "seed000"
-    }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 8.0,
-            Profile::Full => 600.0,
+            Profile::Quick => 12.0,
+            Profile::Full => 800.0,
         }
     }
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
+    fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);
         let key = key(bits)?;
-        let cores = ctx.machine.logical_cores.max(1);
-        let threads: Vec<usize> = [1usize, 2, 4, 8].into_iter().collect();
-        let recs = crate::rsa::bench::run(
-            &key,
-            &plan(
-                ctx,
-                messages,
-                threads.clone(),
-                vec![Schedule::Guided],
-                vec![None],
-            ),
-            |_, _, _| {},
+        let threads = vec![1usize, 2, 4, 8];
+        let evidence = |r: &Rounds| threads_evidence(ctx, r);
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |round| {
+                let mut v = rsa_round(
+                    &key,
+                    messages,
+                    threads.clone(),
+                    vec![Schedule::Guided],
+                    vec![None],
+                    round,
+                    THREADS_REPEATS,
+                )?;
+                for &t in threads
+                    .iter()
+                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
+                {
+                    v.push(free_cores_sample(t));
+                }
+                Ok(v)
+            },
+            |r| settled(&evidence(r)),
         )?;
         let mut table = Table::new(&[
             "threads",
             "median_s",
-            "speedup",
             "time_reduction_pct",
+            "ci_low",
+            "ci_high",
             "oversubscribed",
         ]);
         let mut points = Vec::new();
-        // SeRSA (the 1-thread static baseline) and PaRSA-n with the guided schedule.
-        let rows: Vec<&RsaBenchRecord> = recs
-            .iter()
-            .filter(|r| {
-                if r.threads == 1 {
-                    r.schedule == Schedule::Static
-                } else {
-                    r.schedule == Schedule::Guided
-                }
-            })
-            .collect();
-        for r in &rows {
+        for &t in &threads {
+            let k = if t == 1 {
+                SERSA.to_string()
+            } else {
+                format!("{t}:guided")
+            };
+            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
+            let [lo, hi] = ci_cells(red);
+            let m = rounds.median(&k);
             table.push(vec![
-                num(r.threads as f64),
-                num(r.median_s),
-                num(r.speedup),
-                num(reduction_pct(r.speedup)),
-                serde_json::json!(r.oversubscribed),
+                num(t as f64),
+                num(m.map_or(f64::NAN, |e| e.value)),
+                num(red.map_or(f64::NAN, |e| e.value)),
+                lo,
+                hi,
+                serde_json::json!(crate::bench::oversubscribed(t)),
             ]);
-            points.push((r.threads as f64, r.median_s));
+            if let Some(e) = red {
+                points.push(Point::with_ci(t as f64, e.value, e.low, e.high));
+            }
         }
-        let at = |t: usize| rows.iter().find(|r| r.threads == t).map(|r| r.speedup);
-        let two = at(2).unwrap_or(f64::NAN);
-        let red2 = reduction_pct(two);
-        let eight = at(8).unwrap_or(f64::NAN);
-        let claims = vec![
-            claim(
-                "Figs. 7–9",
-                "PaRSA-2 is about 47 % faster than SeRSA",
-                "≈ 47 % (Core2Duo, Core i3)",
-                format!("{red2:.1} % (speedup {two:.2}) with 2 threads on {cores} logical CPUs"),
-                if cores >= 2 && red2 >= 40.0 { Verdict::Holds } else if cores < 2 { Verdict::NotTestable } else { Verdict::DoesNotHold },
-                "measured: SeRSA and PaRSA-2 medians in the same run; 'holds' at ≥ 40 % (the paper's 47 % is close to the 50 % ideal)".into(),
+        let quality = rounds.quality();
+        let cores = ctx.machine.logical_cores;
+        let mut r = result(
+            self.id(),
+            "Thread scaling at this machine's clock",
+            "Figs. 7–10 (thread axis)",
+            format!(
+                "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
+             are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
+             be set here. {}",
+                quality_note(&quality, &runs_text(THREADS_REPEATS))
             ),
-            claim(
-                "Fig. 8",
-                "PaRSA-4 is about 65 % faster than SeRSA on the Core i3 (2 cores × 2 threads)",
-                "65 %",
-                format!("{:.1} % with 4 threads on {cores} logical CPUs (oversubscribed)", reduction_pct(at(4).unwrap_or(f64::NAN))),
-                if cores >= 4 { if reduction_pct(at(4).unwrap_or(0.0)) >= 55.0 { Verdict::Holds } else { Verdict::DoesNotHold } } else { Verdict::NotTestable },
-                format!("needs 4 hardware threads; this machine has {cores}"),
-            ),
-            claim(
-                "Fig. 10",
-                "1 → 8 threads gives 79 % on the Core i7",
-                "79 % (4 cores × 2 hardware threads)",
-                format!("{:.1} % with 8 threads on {cores} logical CPUs (oversubscribed)", reduction_pct(eight)),
-                if cores >= 8 { if reduction_pct(eight) >= 70.0 { Verdict::Holds } else { Verdict::DoesNotHold } } else { Verdict::NotTestable },
-                format!("needs 8 hardware threads; this machine has {cores}, so 8 threads only time-share them"),
-            ),
-        ];
-        Ok(ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Thread scaling at this machine's clock".into(),
-            answers: "Figs. 7–10 (thread axis)".into(),
+        );
+        r.table = table;
+        let mut chart = Chart::line(
+            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
+            "threads",
+            "time reduction (%)",
+            true,
+        )
+        .with(Series {
+            name: "PaRSA (guided)".into(),
+            points,
             provenance: Provenance::Measured,
-            summary: format!(
-                "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above \
-                 {cores} are oversubscribed and show the cost of time-sharing, not more parallelism. The frequency axis of \
-                 Figs. 7–10 is modelled in the design-space experiment."
-            ),
-            table,
-            charts: vec![Chart {
-                title: "Figs. 7–10 — PaRSA time against threads (this machine)".into(),
-                kind: ChartKind::Line,
-                x_label: "threads".into(),
-                y_label: "time (s)".into(),
-                log_x: true,
-                categories: vec![],
-                series: vec![Series {
-                    name: "PaRSA (guided)".into(),
-                    points,
-                    provenance: Provenance::Measured,
-                }],
-            }],
-            claims,
-            elapsed_s: 0.0,
+        });
+        for (t, pct) in [
+            (2, paper::PARSA2_REDUCTION_PCT),
+            (4, paper::PARSA4_REDUCTION_PCT),
+            (8, paper::PARSA8_REDUCTION_PCT),
+        ] {
+            chart = chart.reference(format!("paper, PaRSA-{t}: {pct} %"), pct);
+        }
+        r.charts = vec![chart];
+        r.quality = Some(quality);
+        Ok(Output {
+            result: r,
+            evidence: evidence(&rounds),
         })
     }
+}
+
+fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
+    [
+        ("seed000-parsa2", 2usize),
+        ("seed000-parsa4", 4),
+        ("seed000-parsa8", 8),
+    ]
+    .iter()
+    .map(|&(id, t)| {
+        let red = r.paired(|v| reduction_pct(v(SERSA) / v(&format!("{t}:guided"))));
+        let shown = red.map_or("-".into(), |e| e.text("%"));
+        let ev = match needs_threads(ctx, t) {
+            Some(why) => Evidence::unavailable(why).beside(format!(
+                "{t} threads on {} CPUs: {shown}",
+                ctx.machine.logical_cores
+            )),
+            None => Evidence::measured(
+                red.into_iter().collect(),
+                r.len(),
+                t,
+                &format!("SeRSA and PaRSA-{t} per paired round ({} rounds)", r.len()),
+            )
+            .free_cores(free_cores(ctx, r, t)),
+        };
+        fed(id, ev)
+    })
+    .collect()
 }

@@ -1,13 +1,19 @@
-//! Seed 001: Blowfish pipelined round by round (36 stages), against sequential Blowfish;
-//! time against chunk size (Fig. 8); power and energy with the SCC preset (Figs. 9–11).
-use super::{bench_config, num, text};
-use crate::cipher::bench_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
+//! Seed 001: Blowfish pipelined round by round (36 stages), against sequential Blowfish:
+//! time against chunk size (Fig. 8), the speedup of Section V, and the paper's own power and
+//! energy figures (Figs. 10–11).
+use super::{
+    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
+    quality_note, round_config, runs_text,
+};
+use crate::cipher::bench_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::study::claims::seed001 as paper;
+use crate::study::sampling::{self, Rounds};
 use crate::study::{
-    Chart, ChartKind, Claim, Context, Experiment, ExperimentResult, Profile, Provenance, Series,
-    Table, Verdict,
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Reference, Series, Table, fed, settled,
 };
 
 /// The experiments of seed 001.
@@ -17,31 +23,41 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 
 struct Pipeline;
 
-fn claim(
-    reference: &str,
-    claim: &str,
-    paper: &str,
-    ours: String,
-    verdict: Verdict,
-    why: &str,
-) -> Claim {
-    Claim {
-        seed: "seed001".into(),
-        reference: reference.into(),
-        claim: claim.into(),
-        paper: paper.into(),
-        ours,
-        verdict,
-        why: why.into(),
-    }
+const CHUNKS: [usize; 6] = [256, 1024, 4096, 8192, 16384, 65536];
+const STAGES: [usize; 2] = [paper::STAGES, 4];
+const SEQ: &str = "sequential";
+/// Runs per configuration and round (the round keeps the fastest).
+const REPEATS: u32 = 1;
+
+fn key(stages: usize, chunk: usize) -> String {
+    format!("{stages}/{chunk}")
+}
+
+/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each.
+fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
+    let plan = PipelineBenchPlan {
+        chunks: CHUNKS.to_vec(),
+        stages: STAGES.to_vec(),
+        size_bytes: paper::MESSAGE_BYTES,
+        capacity: 2,
+        seed: 1,
+        config: round_config(i, REPEATS),
+    };
+    let (recs, _) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
+    let mut v: Vec<(String, f64)> = recs
+        .iter()
+        .map(|r| match r.chunk_bytes {
+            Some(c) => (key(r.stages, c), r.min_s),
+            None => (SEQ.to_string(), r.min_s),
+        })
+        .collect();
+    v.push(free_cores_sample(probe_threads(ctx, paper::STAGES)));
+    Ok(v)
 }
 
 impl Experiment for Pipeline {
     fn id(&self) -> &'static str {
         "seed001-pipeline"
-    }
-    fn seed(&self) -> &'static str {
-        "seed001"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
@@ -49,137 +65,159 @@ impl Experiment for Pipeline {
             Profile::Full => 600.0,
         }
     }
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
-        let chunks = vec![64, 256, 1024, 4096, 8192, 16384, 65536];
-        let plan = PipelineBenchPlan {
-            chunks: chunks.clone(),
-            stages: vec![36, 4],
-            size_bytes: 1 << 20,
-            capacity: 2,
-            seed: 1,
-            config: bench_config(ctx.profile),
-        };
-        let (recs, _stats) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
-        let seq = recs
-            .first()
-            .ok_or_else(|| Error::InvalidParameter("no sequential baseline".into()))?
-            .clone();
-        let piped: Vec<&PipelineBenchRecord> = recs.iter().skip(1).collect();
+    fn run(&self, ctx: &Context) -> Result<Output> {
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |i| round(ctx, i),
+            |r| settled(&timing_evidence(ctx, r)),
+        )?;
         let mut table = Table::new(&[
-            "alg",
             "stages",
-            "threads",
             "chunk_bytes",
             "median_s",
-            "mb_per_s",
+            "ci_low",
+            "ci_high",
             "speedup",
-            "bottleneck",
-            "mean_recv_wait",
-            "oversubscribed",
         ]);
-        for r in &recs {
-            table.push(vec![
-                text(&r.alg),
-                num(r.stages as f64),
-                num(r.threads as f64),
-                r.chunk_bytes
-                    .map_or(serde_json::Value::Null, |c| num(c as f64)),
-                num(r.median_s),
-                num(r.mb_per_s),
-                num(r.speedup),
-                text(&r.bottleneck),
-                num(r.mean_recv_wait),
-                serde_json::json!(r.oversubscribed),
-            ]);
-        }
-        let series: Vec<Series> = [36usize, 4]
-            .iter()
-            .map(|&st| Series {
+        let mut chart = Chart::line(
+            "Fig. 8 — pipeline time against chunk size",
+            "chunk (bytes)",
+            "time for 1 MB (s)",
+            true,
+        );
+        for st in STAGES {
+            let mut points = Vec::new();
+            for c in CHUNKS {
+                let m = rounds.median(&key(st, c));
+                let [lo, hi] = ci_cells(m);
+                let s = rounds.ratio(SEQ, &key(st, c)).map_or(f64::NAN, |e| e.value);
+                table.push(vec![
+                    num(st as f64),
+                    num(c as f64),
+                    num(m.map_or(f64::NAN, |e| e.value)),
+                    lo,
+                    hi,
+                    num(s),
+                ]);
+                points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
+            }
+            chart = chart.with(Series {
                 name: format!("{st} stages"),
-                points: piped
-                    .iter()
-                    .filter(|r| r.stages == st)
-                    .filter_map(|r| r.chunk_bytes.map(|c| (c as f64, r.median_s)))
-                    .collect(),
+                points,
                 provenance: Provenance::Measured,
-            })
-            .collect();
-        let best36 = piped
-            .iter()
-            .filter(|r| r.stages == 36)
-            .min_by(|a, b| a.median_s.total_cmp(&b.median_s));
-        let best_any = piped
-            .iter()
-            .min_by(|a, b| a.median_s.total_cmp(&b.median_s));
-        let mut claims = Vec::new();
-        if let Some(b) = best36 {
-            let c = b.chunk_bytes.unwrap_or(0);
-            claims.push(claim("Fig. 8", "The best chunk size is 8 KB", "8 KB (smaller under-uses the links, larger congests)",
-                format!("{} bytes with 36 stages on {} CPUs", c, ctx.machine.logical_cores),
-                if (4096..=16384).contains(&c) { Verdict::Holds } else { Verdict::DoesNotHold },
-                "measured: 1 MB through 17 encrypt + 17 decrypt round stages + input + output; 'holds' for 4–16 KB. Small \
-                 chunks pay one channel hand-off per stage per chunk; large ones leave the pipeline mostly empty"));
+            });
         }
-        if let Some(b) = best_any {
-            claims.push(claim("Section V", "The 36-core pipeline is 27× faster than sequential Blowfish", "1.904956 s against 0.0702 s (27.14×)",
-                format!("{:.2}× at best ({} stages, {} B chunks; sequential {:.4} s)", b.speedup, b.stages, b.chunk_bytes.unwrap_or(0), seq.median_s),
-                Verdict::NotTestable,
-                "needs 36 cores: here 36 stage threads share the logical CPUs, so the pipeline can at most match the cores it has"));
-        }
-        claims.push(claim("Section III", "36 cores: 17 encrypt-round stages, 17 decrypt-round stages, an input and an output core, neighbours one hop apart",
-            "36-stage layout on the SCC mesh", "the same 36 stages as threads joined by bounded channels; folding k rounds per stage for fewer cores".into(),
-            Verdict::NotTestable, "a design, reproduced in code (src/parallel/bf_pipeline.rs); the mesh hops have no analogue here"));
-        claims.push(claim("Section III", "SCC: 24 tiles × 2 P54C cores, 16 KB message buffer per tile; active 533 MHz at 0.9 V, idle 100 MHz at 0.7 V",
-            "as listed", "encoded in the scc preset".into(), Verdict::NotTestable, "hardware facts; no SCC exists outside Intel's lab"));
-        // Power and energy with the SCC preset (calibrated from the paper's two measured powers).
-        let scc = preset("scc", None).map_err(|e| Error::InvalidParameter(e.to_string()))?;
-        let p = |cores: f64| {
-            estimate(
-                &scc,
-                &PowerQuery {
-                    active_cores: Some(cores),
-                    ..Default::default()
-                },
-            )
-            .map(|e| e.p_total_w)
-            .map_err(|e| Error::InvalidParameter(e.to_string()))
-        };
-        let (p_seq, p_pipe) = (p(1.0)?, p(36.0)?);
-        let (e_seq, e_pipe) = (p_seq * 1.904956, p_pipe * 0.0702);
-        claims.push(claim("Fig. 9", "The pipeline draws 1.47× the sequential power", "20.56 W against 30.24 W",
-            format!("{p_seq:.2} W against {p_pipe:.2} W ({:.2}×)", p_pipe / p_seq),
-            if ((p_pipe / p_seq) - 1.47).abs() < 0.05 { Verdict::Holds } else { Verdict::DoesNotHold },
-            "modelled: the SCC preset is calibrated from these two figures (idle tiles 100 MHz/0.7 V, active 533 MHz/0.9 V), so agreement checks the calibration only"));
-        claims.push(claim("Figs. 10–11", "The pipeline uses 15.8× less energy", "39.165 J against 2.476 J (15.82×)",
-            format!("{e_seq:.3} J against {e_pipe:.3} J ({:.2}×) with the paper's powers and times", e_seq / e_pipe),
-            if ((e_seq / e_pipe) - 15.82).abs() / 15.82 < 0.05 { Verdict::Holds } else { Verdict::DoesNotHold },
-            "recomputed: 30.24 W × 0.0702 s = 2.123 J, not the printed 2.476 J; the paper's energy ratio does not follow from its own power and time"));
-        Ok(ExperimentResult {
+        chart.references.push(Reference {
+            label: "paper: best chunk 8 KB".into(),
+            value: paper::BEST_CHUNK_BYTES as f64,
+            on_x: true,
+        });
+        let quality = rounds.quality();
+        let seq = rounds.median(SEQ).map_or(f64::NAN, |e| e.value);
+        let result = ExperimentResult {
             id: self.id().into(),
             seed: self.seed().into(),
             title: "Round-pipelined Blowfish".into(),
-            answers: "Fig. 8, Figs. 9–11, Section V".into(),
-            provenance: Provenance::Modelled(
-                "times measured here; power and energy from the SCC preset".into(),
-            ),
+            answers: "Fig. 8, Figs. 10–11, Section V".into(),
+            provenance: Provenance::Measured,
             summary: format!(
-                "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to \
-                 sequential Blowfish), with 36 stages as on the SCC and folded into 4 stages (2 compute threads) to fit \
-                 this machine's {} CPUs; sequential Blowfish (encrypt + decrypt) takes {:.4} s here.",
-                ctx.machine.logical_cores, seq.median_s
+                "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to sequential \
+                 Blowfish), with 36 stages as on the SCC and folded into 4 stages to fit this machine's {} CPUs; sequential \
+                 Blowfish (encrypt + decrypt) takes {seq:.4} s here. {}",
+                ctx.machine.logical_cores,
+                quality_note(&quality, &runs_text(REPEATS))
             ),
             table,
-            charts: vec![Chart {
-                title: "Fig. 8 — pipeline time against chunk size".into(),
-                kind: ChartKind::Line,
-                x_label: "chunk (bytes)".into(),
-                y_label: "time for 1 MB (s)".into(),
-                log_x: true,
-                categories: vec![],
-                series,
-            }],
-            claims,
+            charts: vec![chart],
+            quality: Some(quality),
             elapsed_s: 0.0,
-        })
+        };
+        let mut evidence = timing_evidence(ctx, &rounds);
+        evidence.extend(paper_evidence()?);
+        Ok(Output { result, evidence })
     }
+}
+
+fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
+    let st = paper::STAGES;
+    let best = paper::BEST_CHUNK_BYTES;
+    let chunk = r.paired(|v| {
+        let others = CHUNKS
+            .iter()
+            .filter(|&&c| c != best)
+            .map(|&c| v(&key(st, c)))
+            .fold(f64::INFINITY, f64::min);
+        v(&key(st, best)) / others
+    });
+    let fig8 = match needs_threads(ctx, 2) {
+        Some(why) => Evidence::unavailable(why),
+        None => Evidence::measured(
+            chunk.into_iter().collect(),
+            r.len(),
+            st,
+            &format!(
+                "36-stage time at 8 KB over the fastest other chunk, per paired round ({} rounds)",
+                r.len()
+            ),
+        )
+        .free_cores(free_cores(ctx, r, st)),
+    };
+    let speedup = |stages: usize| {
+        r.paired(|v| {
+            CHUNKS
+                .iter()
+                .map(|&c| v(SEQ) / v(&key(stages, c)))
+                .fold(0.0, f64::max)
+        })
+    };
+    let sv = match needs_threads(ctx, st) {
+        Some(why) => Evidence::unavailable(why).beside(format!(
+            "best speedup here: 36 stages {}, 4 stages {}",
+            speedup(st).map_or("-".into(), |e| e.text("×")),
+            speedup(4).map_or("-".into(), |e| e.text("×"))
+        )),
+        None => Evidence::measured(
+            speedup(st).into_iter().collect(),
+            r.len(),
+            st,
+            "sequential over the best 36-stage chunk, per paired round",
+        )
+        .free_cores(free_cores(ctx, r, st)),
+    };
+    vec![
+        fed("seed001-fig8-best-chunk", fig8),
+        fed("seed001-sv-speedup", sv),
+    ]
+}
+
+/// The paper's own figures: the layout, the SCC, and power and energy.
+fn paper_evidence() -> Result<Vec<Fed>> {
+    let scc = preset("scc", None).map_err(energy_err)?;
+    let p = |cores: f64| {
+        estimate(
+            &scc,
+            &PowerQuery {
+                active_cores: Some(cores),
+                ..Default::default()
+            },
+        )
+        .map(|e| e.p_total_w)
+        .map_err(energy_err)
+    };
+    let (p1, p36) = (p(1.0)?, p(36.0)?);
+    // The printed watts carry ±0.005 W and the pipelined time ±0.00005 s of rounding.
+    let (sw, pw, pt) = (paper::SEQUENTIAL_W, paper::PIPELINED_W, paper::PIPELINED_S);
+    let ratio =
+        |d: f64| (sw + d * 0.005) * paper::SEQUENTIAL_S / ((pw - d * 0.005) * (pt - d * 0.00005));
+    let energy = Estimate::new(ratio(0.0), ratio(-1.0), ratio(1.0));
+    Ok(vec![
+        fed("seed001-s3-layout", Evidence::report("src/parallel/bf_pipeline.rs")
+            .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
+        fed("seed001-s3-scc", Evidence::report("encoded in the scc preset")),
+        fed("seed001-fig10-power", Evidence::report("scc preset (solved from the paper's two wattages)")
+            .text(format!("{p1:.2} W against {p36:.2} W ({:.2}×)", p36 / p1))),
+        fed("seed001-fig11-energy", Evidence::arithmetic(vec![energy], "the paper's watts × seconds")
+            .text(format!("{:.3} J against {:.3} J ({:.2}×); the printed {} J would need {:.4} s",
+                sw * paper::SEQUENTIAL_S, pw * pt, energy.value, paper::PIPELINED_J, paper::PIPELINED_J / pw))),
+    ])
 }

@@ -1,191 +1,138 @@
 //! Seed 003: parallel m-ary (with precomputation, on demand) and slicing against
-//! square-and-multiply and GMP, by key size and threads.
-use super::{bench_config, num, text};
-use crate::error::Result;
-use crate::modexp::Params;
-use crate::modexp::bench::{ModexpBenchPlan, ModexpRecord};
-use crate::study::{
-    Chart, ChartKind, Claim, Context, Experiment, ExperimentResult, Profile, Provenance, Series,
-    Table, Verdict,
+//! square-and-multiply and GMP, by key size, at 1 and 2 threads. Claims about the parallel
+//! methods are judged at 2 threads; the 1-thread figure is shown beside.
+use super::{
+    change_pct, ci_cells, fastest, free_cores, free_cores_sample, needs_threads, num, quality_note,
+    round_config, text,
 };
+use crate::bench::Bench;
+use crate::error::{Error, Result};
+use crate::modexp::{ModExp, Params, method, pow_mod};
+use crate::study::claims::seed003::MODEXP_BEST;
+use crate::study::sampling::{self, Rounds};
+use crate::study::{
+    Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Series, Table, fed, settled,
+};
+use rug::Integer;
+use std::time::Instant;
 
-/// The experiments of seed 003: exponentiation here; Karatsuba and thread hand-off are added
-/// when the multiplication module lands.
+/// The exponentiation experiment of seed 003 (Karatsuba and hand-off are in `seed003_mul`).
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
     vec![Box::new(ParallelModexp)]
 }
 
-/// The seed's best improvements over square-and-multiply, per method and size
-/// (seed_claims.md): (method, bits, paper %).
-const CLAIMS: [(&str, u32, f64); 17] = [
-    ("mary-precomp", 1024, -26.0),
-    ("mary-precomp", 2048, -29.5),
-    ("mary-precomp", 4096, -26.0),
-    ("mary-precomp", 8192, -23.5),
-    ("mary-precomp", 16384, -24.0),
-    ("mary-precomp", 32768, -24.5),
-    ("mary-ondemand", 1024, -32.0),
-    ("mary-ondemand", 4096, -27.0),
-    ("mary-ondemand", 8192, -27.0),
-    ("mary-ondemand", 16384, -27.0),
-    ("mary-ondemand", 32768, -27.0),
-    ("slice", 1024, -40.0),
-    ("slice", 2048, -36.5),
-    ("slice", 4096, -30.0),
-    ("slice", 8192, -30.0),
-    ("slice", 16384, -30.0),
-    ("slice", 32768, -30.0),
-];
-
 struct ParallelModexp;
 
-fn sizes(profile: Profile) -> (Vec<u32>, Vec<usize>) {
+const PARALLEL: [&str; 3] = ["mary-precomp", "mary-ondemand", "slice"];
+
+fn sizes(profile: Profile) -> Vec<u32> {
     match profile {
-        Profile::Quick => (vec![1024, 2048, 4096, 8192], vec![1, 2]),
-        Profile::Full => (vec![1024, 2048, 4096, 8192, 16384], vec![1, 2, 3, 4]),
+        Profile::Quick => vec![1024, 2048, 4096, 8192],
+        Profile::Full => vec![1024, 2048, 4096, 8192, 16384],
     }
+}
+
+/// Runs per configuration and round (the round keeps the fastest): a 1024-bit exponentiation
+/// takes about a millisecond, where one late thread wake-up weighs most.
+fn repeats(bits: u32) -> u32 {
+    match bits {
+        0..=2048 => 3,
+        4097.. => 1,
+        _ => 2,
+    }
+}
+
+fn config_key(bits: u32, m: &str, threads: usize) -> String {
+    format!("{bits}/{m}/{threads}")
+}
+
+/// One size: operands and every configuration, checked against GMP once.
+struct SizeCase {
+    bits: u32,
+    operands: (Integer, Integer, Integer),
+    configs: Vec<(Box<dyn ModExp>, usize)>,
+}
+
+fn size_case(bits: u32) -> Result<SizeCase> {
+    let (b, e, m) = crate::modexp::bench::operands(bits, 3);
+    let expected = Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0"));
+    let mut configs: Vec<(Box<dyn ModExp>, usize)> =
+        vec![(method("binary")?, 1), (method("gmp")?, 1)];
+    for name in PARALLEL {
+        for t in [1, 2] {
+            configs.push((method(name)?, t));
+        }
+    }
+    for (meth, t) in &configs {
+        let got = pow_mod(
+            meth.as_ref(),
+            &b,
+            &e,
+            &m,
+            &Params {
+                threads: *t,
+                ..Params::default()
+            },
+        )?;
+        if got.value != expected {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: {} wrong at {bits} bits",
+                meth.name()
+            )));
+        }
+    }
+    Ok(SizeCase {
+        bits,
+        operands: (b, e, m),
+        configs,
+    })
+}
+
+/// One paired round: every configuration of every size once.
+fn round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
+    let mut out = Vec::new();
+    for case in cases {
+        let bench = Bench::new(round_config(i, repeats(case.bits)))?;
+        let (b, e, m) = &case.operands;
+        let ms = bench.run_interleaved_by(case.configs.len(), |j| {
+            let (meth, t) = &case.configs[j];
+            let params = Params {
+                threads: *t,
+                ..Params::default()
+            };
+            let started = Instant::now();
+            std::hint::black_box(pow_mod(meth.as_ref(), b, e, m, &params).ok());
+            started.elapsed().as_secs_f64()
+        });
+        for ((meth, t), ms) in case.configs.iter().zip(ms) {
+            out.push((config_key(case.bits, meth.name(), *t), fastest(&ms.samples)));
+        }
+    }
+    out.push(free_cores_sample(2));
+    Ok(out)
 }
 
 impl Experiment for ParallelModexp {
     fn id(&self) -> &'static str {
         "seed003-modexp"
     }
-    fn seed(&self) -> &'static str {
-        "seed003"
-    }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 25.0,
+            Profile::Quick => 30.0,
             Profile::Full => 3600.0,
         }
     }
-    fn run(&self, ctx: &Context) -> Result<ExperimentResult> {
-        let (bits, threads) = sizes(ctx.profile);
-        let methods = [
-            "mary",
-            "sliding",
-            "montgomery",
-            "mary-precomp",
-            "mary-ondemand",
-            "slice",
-            "sqmul-pipeline",
-        ];
-        let plan = ModexpBenchPlan {
-            bits: bits.clone(),
-            methods: methods.iter().map(|s| s.to_string()).collect(),
-            threads: threads.clone(),
-            params: Params::default(),
-            seed: 3,
-            config: bench_config(ctx.profile),
-        };
-        let recs = crate::modexp::bench::run(&plan, |_, _, _| {})?;
-        let mut table = Table::new(&[
-            "bits",
-            "method",
-            "threads",
-            "median_s",
-            "vs_binary_pct",
-            "vs_gmp",
-            "mulmods",
-            "critical_mulmods",
-            "seed_claim",
-            "oversubscribed",
-        ]);
-        for r in &recs {
-            table.push(vec![
-                num(f64::from(r.bits)),
-                text(&r.method),
-                num(r.threads as f64),
-                num(r.median_s),
-                num(r.vs_binary_pct),
-                num(r.vs_gmp),
-                r.mulmods.map_or(serde_json::Value::Null, |m| num(m as f64)),
-                r.critical_mulmods
-                    .map_or(serde_json::Value::Null, |m| num(m as f64)),
-                text(&r.seed_claim),
-                serde_json::json!(r.oversubscribed),
-            ]);
-        }
-        let best = |method: &str, b: u32| -> Option<&ModexpRecord> {
-            recs.iter()
-                .filter(|r| r.method == method && r.bits == b)
-                .min_by(|x, y| x.vs_binary_pct.total_cmp(&y.vs_binary_pct))
-        };
-        // Chart: best time change against binary per method and size (the seed's presentation).
-        let parallel = [
-            "mary-precomp",
-            "mary-ondemand",
-            "slice",
-            "sqmul-pipeline",
-            "gmp",
-        ];
-        let series: Vec<Series> = parallel
+    fn run(&self, ctx: &Context) -> Result<Output> {
+        let bits = sizes(ctx.profile);
+        let cases = bits
             .iter()
-            .map(|m| Series {
-                name: (*m).to_string(),
-                points: bits
-                    .iter()
-                    .filter_map(|b| best(m, *b).map(|r| (f64::from(*b), r.vs_binary_pct)))
-                    .collect(),
-                provenance: Provenance::Measured,
-            })
-            .collect();
-        let mut paper_series: Vec<Series> = Vec::new();
-        for m in ["mary-precomp", "mary-ondemand", "slice"] {
-            let pts: Vec<(f64, f64)> = CLAIMS
-                .iter()
-                .filter(|c| c.0 == m)
-                .map(|c| (f64::from(c.1), c.2))
-                .collect();
-            paper_series.push(Series {
-                name: format!("{m} (paper)"),
-                points: pts,
-                provenance: Provenance::Paper,
-            });
-        }
-        let mut claims = Vec::new();
-        for (m, b, paper) in CLAIMS {
-            let (ours, verdict, why) = match best(m, b) {
-                Some(r) => {
-                    let holds = r.vs_binary_pct <= paper * 2.0 / 3.0;
-                    (
-                        format!(
-                            "{:+.1} % ({} thread{})",
-                            r.vs_binary_pct,
-                            r.threads,
-                            if r.threads == 1 { "" } else { "s" }
-                        ),
-                        if holds {
-                            Verdict::Holds
-                        } else {
-                            Verdict::DoesNotHold
-                        },
-                        format!(
-                            "measured, best over 1–{} threads; 'holds' when we reach at least two thirds of the paper's \
-                             gain (it had 8 cores, we have {}); every thread still squares ~k times, so the gain is \
-                             bounded near −33 %",
-                            threads.iter().max().unwrap_or(&1),
-                            ctx.machine.logical_cores
-                        ),
-                    )
-                }
-                None => (
-                    "not run at this size".into(),
-                    Verdict::NotTestable,
-                    "size not in this profile".into(),
-                ),
-            };
-            claims.push(Claim {
-                seed: "seed003".into(),
-                reference: format!("{m}, {b} bits"),
-                claim: format!("{m} beats square-and-multiply at {b} bits"),
-                paper: format!("{paper:+.1} %"),
-                ours,
-                verdict,
-                why,
-            });
-        }
-        Ok(ExperimentResult {
+            .map(|&b| size_case(b))
+            .collect::<Result<Vec<_>>>()?;
+        let evidence = |r: &Rounds| modexp_evidence(ctx, r, &bits);
+        let rounds = sampling::measure(&ctx.plan, |i| round(&cases, i), |r| settled(&evidence(r)))?;
+        let quality = rounds.quality();
+        let result = ExperimentResult {
             id: self.id().into(),
             seed: self.seed().into(),
             title: "Parallel modular exponentiation against square-and-multiply".into(),
@@ -193,38 +140,161 @@ impl Experiment for ParallelModexp {
             provenance: Provenance::Measured,
             summary: format!(
                 "b^e mod m with e and m of {} bits, every method checked against GMP; time change against binary \
-                 square-and-multiply (negative = faster) and ratio to GMP's mpz_powm, both measured in the same run; \
-                 threads {:?} ({} logical CPUs here). Window sizes are chosen per size.",
+                 square-and-multiply (negative = faster), paired round by round, at 1 and 2 threads ({} logical CPUs here). \
+                 The claims are judged at 2 threads; window sizes are chosen per size. {}",
                 bits.iter()
                     .map(|b| b.to_string())
                     .collect::<Vec<_>>()
                     .join(", "),
-                threads,
-                ctx.machine.logical_cores
+                ctx.machine.logical_cores,
+                quality_note(
+                    &quality,
+                    "3 interleaved runs (2 at 4096 bits, 1 at 8192 and above)"
+                )
             ),
-            table,
-            charts: vec![
-                Chart {
-                    title: "Best time change against square-and-multiply (measured)".into(),
-                    kind: ChartKind::Line,
-                    x_label: "key size (bits)".into(),
-                    y_label: "time change vs binary (%)".into(),
-                    log_x: true,
-                    categories: vec![],
-                    series,
-                },
-                Chart {
-                    title: "The seed's best figures (paper, up to 8 threads)".into(),
-                    kind: ChartKind::Line,
-                    x_label: "key size (bits)".into(),
-                    y_label: "time change vs binary (%)".into(),
-                    log_x: true,
-                    categories: vec![],
-                    series: paper_series,
-                },
-            ],
-            claims,
+            table: table(&rounds, &cases),
+            charts: charts(&rounds, &bits),
+            quality: Some(quality),
             elapsed_s: 0.0,
+        };
+        Ok(Output {
+            result,
+            evidence: evidence(&rounds),
         })
     }
+}
+
+/// Time change against binary (paired) of a configuration, with its interval.
+fn vs_binary(r: &Rounds, bits: u32, m: &str, t: usize) -> Option<crate::study::Estimate> {
+    r.ratio(&config_key(bits, m, t), &config_key(bits, "binary", 1))
+        .map(|e| e.map(change_pct))
+}
+
+fn table(r: &Rounds, cases: &[SizeCase]) -> Table {
+    let mut table = Table::new(&[
+        "bits",
+        "method",
+        "threads",
+        "median_s",
+        "vs_binary_pct",
+        "ci_low",
+        "ci_high",
+        "vs_gmp",
+        "seed_claim",
+    ]);
+    for case in cases {
+        for (meth, t) in &case.configs {
+            let k = config_key(case.bits, meth.name(), *t);
+            let ch = vs_binary(r, case.bits, meth.name(), *t);
+            let [lo, hi] = ci_cells(ch);
+            let gmp = r
+                .ratio(&k, &config_key(case.bits, "gmp", 1))
+                .map_or(f64::NAN, |e| e.value);
+            let claim = MODEXP_BEST
+                .iter()
+                .find(|c| c.0 == meth.name() && c.1 == case.bits)
+                .map_or("", |c| c.3);
+            table.push(vec![
+                num(f64::from(case.bits)),
+                text(meth.name()),
+                num(*t as f64),
+                num(r.median(&k).map_or(f64::NAN, |e| e.value)),
+                num(ch.map_or(f64::NAN, |e| e.value)),
+                lo,
+                hi,
+                num(gmp),
+                text(claim),
+            ]);
+        }
+    }
+    table
+}
+
+fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
+    let mut ours = Chart::line(
+        "Time change against square-and-multiply at 2 threads (measured, 95 % intervals)",
+        "key size (bits)",
+        "time change vs binary (%)",
+        true,
+    );
+    for m in PARALLEL {
+        let points = bits
+            .iter()
+            .filter_map(|&b| {
+                vs_binary(r, b, m, 2).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
+            })
+            .collect();
+        ours = ours.with(Series {
+            name: format!("{m}, 2 threads"),
+            points,
+            provenance: Provenance::Measured,
+        });
+    }
+    let gmp = bits
+        .iter()
+        .filter_map(|&b| {
+            vs_binary(r, b, "gmp", 1).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
+        })
+        .collect();
+    ours = ours.with(Series {
+        name: "gmp".into(),
+        points: gmp,
+        provenance: Provenance::Measured,
+    });
+    let paper = PARALLEL.iter().fold(
+        Chart::line(
+            "The seed's best figures (paper, up to 8 threads)",
+            "key size (bits)",
+            "time change vs binary (%)",
+            true,
+        ),
+        |c, m| {
+            c.with(Series::from_xy(
+                format!("{m} (paper)"),
+                MODEXP_BEST
+                    .iter()
+                    .filter(|x| x.0 == *m)
+                    .map(|x| (f64::from(x.1), x.2)),
+                Provenance::Paper,
+            ))
+        },
+    );
+    vec![ours, paper]
+}
+
+fn modexp_evidence(ctx: &Context, r: &Rounds, bits: &[u32]) -> Vec<Fed> {
+    MODEXP_BEST
+        .iter()
+        .map(|&(m, b, _, _)| {
+            let id = format!("seed003-{m}-{b}");
+            if !bits.contains(&b) {
+                return fed(
+                    &id,
+                    Evidence::unavailable(format!(
+                        "{b} bits is not run in the {} profile",
+                        ctx.profile.name()
+                    )),
+                );
+            }
+            if let Some(why) = needs_threads(ctx, 2) {
+                return fed(&id, Evidence::unavailable(why));
+            }
+            let two = vs_binary(r, b, m, 2);
+            let one = vs_binary(r, b, m, 1).map_or("-".into(), |e| e.text("%"));
+            fed(
+                &id,
+                Evidence::measured(
+                    two.into_iter().collect(),
+                    r.len(),
+                    2,
+                    &format!(
+                        "{m} at 2 threads over binary, per paired round ({} rounds)",
+                        r.len()
+                    ),
+                )
+                .beside(format!("1 thread: {one}"))
+                .free_cores(free_cores(ctx, r, 2)),
+            )
+        })
+        .collect()
 }

@@ -1,0 +1,267 @@
+//! The charts and tables of the study's data model: series of points with optional 95 %
+//! intervals, the paper's reference values, and tables of cells.
+use serde::{Deserialize, Serialize};
+
+/// Where a number came from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase", tag = "kind", content = "by")]
+pub enum Provenance {
+    /// Measured on this machine (timings; energy where a meter exists).
+    Measured,
+    /// Computed from a model; the string names it (e.g. "power model: core-i7 preset").
+    Modelled(String),
+    /// Copied from the paper.
+    Paper,
+}
+
+impl Provenance {
+    /// "measured", "modelled (…)", "paper".
+    pub fn label(&self) -> String {
+        match self {
+            Provenance::Measured => "measured".into(),
+            Provenance::Modelled(by) => format!("modelled ({by})"),
+            Provenance::Paper => "paper".into(),
+        }
+    }
+}
+
+/// One point of a series, with the 95 % interval of `y` when the value is an estimate.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Point {
+    /// Abscissa (an index into the categories for bar charts).
+    pub x: f64,
+    /// Value.
+    pub y: f64,
+    /// Lower end of the 95 % interval of `y`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_low: Option<f64>,
+    /// Upper end of the 95 % interval of `y`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub y_high: Option<f64>,
+}
+
+impl Point {
+    /// A point without an interval.
+    pub fn new(x: f64, y: f64) -> Self {
+        Self {
+            x,
+            y,
+            y_low: None,
+            y_high: None,
+        }
+    }
+
+    /// A point with its 95 % interval.
+    pub fn with_ci(x: f64, y: f64, low: f64, high: f64) -> Self {
+        Self {
+            x,
+            y,
+            y_low: Some(low),
+            y_high: Some(high),
+        }
+    }
+
+    /// `(x, y)`.
+    pub fn xy(&self) -> (f64, f64) {
+        (self.x, self.y)
+    }
+}
+
+impl From<(f64, f64)> for Point {
+    fn from((x, y): (f64, f64)) -> Self {
+        Point::new(x, y)
+    }
+}
+
+/// One line or bar group of a chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Legend text.
+    pub name: String,
+    /// Points, in x order for line charts.
+    pub points: Vec<Point>,
+    /// Where the values came from.
+    pub provenance: Provenance,
+}
+
+impl Series {
+    /// A series from `(x, y)` pairs.
+    pub fn from_xy(
+        name: impl Into<String>,
+        points: impl IntoIterator<Item = (f64, f64)>,
+        provenance: Provenance,
+    ) -> Self {
+        Self {
+            name: name.into(),
+            points: points.into_iter().map(Point::from).collect(),
+            provenance,
+        }
+    }
+}
+
+/// A value the paper gives, drawn as a reference line across a chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reference {
+    /// What it is, e.g. "paper: 8 KB" or "paper: −26 %".
+    pub label: String,
+    /// Its value on the chart's y axis (or x axis when `on_x`).
+    pub value: f64,
+    /// A vertical line at x = `value` instead of a horizontal one.
+    #[serde(default)]
+    pub on_x: bool,
+}
+
+/// How a chart is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChartKind {
+    /// Lines with markers over a numeric x axis.
+    Line,
+    /// Grouped bars over categorical x values (the points' x are indices into `categories`).
+    Bar,
+}
+
+/// A chart in the style of the paper's figure it answers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Chart {
+    /// Title, naming the paper's figure or table.
+    pub title: String,
+    /// Line or bar.
+    pub kind: ChartKind,
+    /// X axis label.
+    pub x_label: String,
+    /// Y axis label.
+    pub y_label: String,
+    /// Logarithmic x axis (base 2), for sizes and chunk sweeps.
+    pub log_x: bool,
+    /// For bar charts: the category names (x = 0, 1, ...).
+    pub categories: Vec<String>,
+    /// The data.
+    pub series: Vec<Series>,
+    /// The paper's reference values, drawn as lines.
+    #[serde(default)]
+    pub references: Vec<Reference>,
+}
+
+impl Chart {
+    /// A line chart with no series yet.
+    pub fn line(title: impl Into<String>, x_label: &str, y_label: &str, log_x: bool) -> Self {
+        Self {
+            title: title.into(),
+            kind: ChartKind::Line,
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x,
+            categories: vec![],
+            series: vec![],
+            references: vec![],
+        }
+    }
+
+    /// A bar chart over `categories` with no series yet.
+    pub fn bar(
+        title: impl Into<String>,
+        x_label: &str,
+        y_label: &str,
+        categories: Vec<String>,
+    ) -> Self {
+        Self {
+            title: title.into(),
+            kind: ChartKind::Bar,
+            x_label: x_label.into(),
+            y_label: y_label.into(),
+            log_x: false,
+            categories,
+            series: vec![],
+            references: vec![],
+        }
+    }
+
+    /// Adds a series.
+    pub fn with(mut self, series: Series) -> Self {
+        self.series.push(series);
+        self
+    }
+
+    /// Adds a horizontal reference line at the paper's value.
+    pub fn reference(mut self, label: impl Into<String>, value: f64) -> Self {
+        self.references.push(Reference {
+            label: label.into(),
+            value,
+            on_x: false,
+        });
+        self
+    }
+}
+
+/// A table of results: named columns and rows of cells (numbers or text).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Table {
+    /// Column names.
+    pub columns: Vec<String>,
+    /// Rows, one cell per column.
+    pub rows: Vec<Vec<serde_json::Value>>,
+}
+
+impl Table {
+    /// A table with these columns and no rows.
+    pub fn new(columns: &[&str]) -> Self {
+        Self {
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Appends a row (must have one cell per column).
+    pub fn push(&mut self, row: Vec<serde_json::Value>) {
+        debug_assert_eq!(row.len(), self.columns.len());
+        self.rows.push(row);
+    }
+
+    /// The table as CSV text.
+    pub fn to_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(&self.columns);
+        for row in &self.rows {
+            let cells: Vec<String> = row.iter().map(cell_text).collect();
+            let _ = w.write_record(&cells);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+/// A cell as text: numbers with up to 4 significant digits, strings as they are.
+pub fn cell_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() => crate::bench::format_number(f),
+            _ => n.to_string(),
+        },
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => "-".into(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_without_an_interval_stay_small_in_json() {
+        let p = serde_json::to_string(&Point::new(1.0, 2.0)).unwrap();
+        assert_eq!(p, r#"{"x":1.0,"y":2.0}"#);
+        let q = Point::with_ci(1.0, 2.0, 1.5, 2.5);
+        assert_eq!(
+            serde_json::from_str::<Point>(&serde_json::to_string(&q).unwrap()).unwrap(),
+            q
+        );
+    }
+
+    #[test]
+    fn tables_become_csv() {
+        let mut t = Table::new(&["a", "b"]);
+        t.push(vec![serde_json::json!(1.5), serde_json::json!("x")]);
+        assert_eq!(t.to_csv(), "a,b\n1.500,x\n");
+    }
+}

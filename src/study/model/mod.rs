@@ -1,0 +1,318 @@
+//! The study's plain data model: what results.json holds and what the report renders.
+//!
+//! Nothing here measures, judges or renders: experiments fill [`ExperimentResult`]s (tables,
+//! charts, how sure they are), the judge fills [`ClaimResult`]s, and [`crate::report`] reads
+//! both. The report depends on this module only, so the study never imports the report.
+use crate::bench::MachineInfo;
+use serde::{Deserialize, Serialize};
+
+mod chart;
+
+pub use chart::{Chart, ChartKind, Point, Provenance, Reference, Series, Table, cell_text};
+
+/// What kind of claim this is, which decides which verdicts it can get.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Kind {
+    /// Judged on the 95 % interval of a figure measured here.
+    Measured,
+    /// Judged like a measured one, on a named model's output.
+    Modelled,
+    /// Arithmetic on the paper's own numbers: consistent or inconsistent.
+    PaperCheck,
+    /// A figure no measurement can move (the reason is given): reported, never a "holds".
+    ByConstruction,
+    /// Cannot be tested here (the reason and the hardware that would test it are given).
+    NotTestable,
+}
+
+impl Kind {
+    /// Every kind, in report order.
+    pub const ALL: [Kind; 5] = [
+        Kind::Measured,
+        Kind::Modelled,
+        Kind::PaperCheck,
+        Kind::ByConstruction,
+        Kind::NotTestable,
+    ];
+
+    /// "measured", "modelled", "paper-check", "by-construction", "not-testable".
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Measured => "measured",
+            Kind::Modelled => "modelled",
+            Kind::PaperCheck => "paper-check",
+            Kind::ByConstruction => "by-construction",
+            Kind::NotTestable => "not-testable",
+        }
+    }
+}
+
+/// A verdict on one of the paper's claims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// The whole 95 % interval of our figure satisfies the claim's rule.
+    Holds,
+    /// The whole 95 % interval of our figure violates the claim's rule.
+    DoesNotHold,
+    /// The interval straddles the rule's threshold: this run cannot tell.
+    Inconclusive,
+    /// The paper's numbers agree with each other (paper-check).
+    Consistent,
+    /// The paper's numbers disagree with each other (paper-check).
+    Inconsistent,
+    /// Reported, but no measurement could have moved it.
+    ByConstruction,
+    /// Cannot be tested on this machine or profile.
+    NotTestable,
+}
+
+impl Verdict {
+    /// Every verdict, in report order.
+    pub const ALL: [Verdict; 7] = [
+        Verdict::Holds,
+        Verdict::DoesNotHold,
+        Verdict::Inconclusive,
+        Verdict::Consistent,
+        Verdict::Inconsistent,
+        Verdict::ByConstruction,
+        Verdict::NotTestable,
+    ];
+
+    /// The name in results.json: "holds", "does-not-hold", ….
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::DoesNotHold => "does-not-hold",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Consistent => "consistent",
+            Verdict::Inconsistent => "inconsistent",
+            Verdict::ByConstruction => "by-construction",
+            Verdict::NotTestable => "not-testable",
+        }
+    }
+
+    /// For people: "holds", "does not hold", "not testable here", ….
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::DoesNotHold => "does not hold",
+            Verdict::Inconclusive => "inconclusive",
+            Verdict::Consistent => "consistent",
+            Verdict::Inconsistent => "inconsistent",
+            Verdict::ByConstruction => "by construction",
+            Verdict::NotTestable => "not testable here",
+        }
+    }
+
+    /// Holds or does not hold: the two verdicts a run must never swap.
+    pub fn is_definite(self) -> bool {
+        matches!(self, Verdict::Holds | Verdict::DoesNotHold)
+    }
+}
+
+/// Our figure for a claim.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Ours {
+    /// The point estimate (`None` when nothing could be measured or modelled).
+    pub value: Option<f64>,
+    /// Lower end of its 95 % interval (equal to `value` for exact figures).
+    pub ci_low: Option<f64>,
+    /// Upper end of its 95 % interval.
+    pub ci_high: Option<f64>,
+    /// Unit of the three numbers.
+    pub unit: String,
+    /// Paired rounds or runs behind the figure (0 for models and the paper's arithmetic).
+    pub runs: usize,
+    /// Threads of the configuration that decided (0 when not a timing).
+    pub threads: usize,
+    /// The figure for people, with whatever else it needs (e.g. several mechanisms).
+    pub text: String,
+}
+
+/// One claim of a paper, judged.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClaimResult {
+    /// Stable id, e.g. "seed003-mary-precomp-2048".
+    pub id: String,
+    /// Seed id, e.g. "seed003".
+    pub seed: String,
+    /// The paper's table, figure or section.
+    #[serde(rename = "ref")]
+    pub reference: String,
+    /// The claim in a sentence.
+    pub claim: String,
+    /// Measured, modelled, paper-check, by-construction or not-testable.
+    pub kind: Kind,
+    /// For modelled claims: the model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The paper's figure(s).
+    pub paper: String,
+    /// Our figure.
+    pub ours: Ours,
+    /// The rule ours is judged by, with its tolerance.
+    pub rule: String,
+    /// Why the tolerance is what it is.
+    pub tolerance: String,
+    /// How ours was obtained and why the verdict follows.
+    pub why: String,
+    /// A figure shown beside that does not decide (e.g. the 1-thread result of a parallel
+    /// method).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub beside: Option<String>,
+    /// The experiment that produced the evidence.
+    pub experiment: String,
+}
+
+/// How sure an experiment's measurements are.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Quality {
+    /// Paired rounds measured (every configuration once per round).
+    pub rounds: usize,
+    /// Rounds added after the first judgement because a claim was inconclusive.
+    pub extra_rounds: usize,
+    /// Median over configurations of the relative half-width of the 95 % interval of the
+    /// median, in %.
+    pub spread_pct: f64,
+    /// Some configuration's interval is wider than ±10 % of its median.
+    pub noisy: bool,
+}
+
+/// Everything one experiment produced for people (its claims are judged apart).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExperimentResult {
+    /// Stable id, e.g. "seed000-fig6"; also the CSV file name.
+    pub id: String,
+    /// Seed id, e.g. "seed000".
+    pub seed: String,
+    /// Title.
+    pub title: String,
+    /// The paper's tables or figures it answers, e.g. "Fig. 6".
+    pub answers: String,
+    /// Measured or modelled (for the experiment as a whole; series say it too).
+    pub provenance: Provenance,
+    /// A paragraph: what was run, at which sizes, and what it shows.
+    pub summary: String,
+    /// The numbers.
+    pub table: Table,
+    /// Charts (every experiment has at least one).
+    pub charts: Vec<Chart>,
+    /// How sure the measurements are (`None` for models and the paper's arithmetic).
+    #[serde(default)]
+    pub quality: Option<Quality>,
+    /// Seconds the experiment took.
+    pub elapsed_s: f64,
+}
+
+/// A measured number: 4 significant digits, no trailing zeros.
+pub fn short(v: f64) -> String {
+    if v == v.round() && v.abs() < 1e4 {
+        return format!("{}", v as i64);
+    }
+    let text = crate::bench::format_number(v);
+    if text.contains('.') && !text.contains('e') {
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        text
+    }
+}
+
+/// Which profile a study ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// Small sizes: the whole study in under 10 minutes on a 2-core machine.
+    Quick,
+    /// The papers' sizes where feasible: hours.
+    Full,
+}
+
+impl Profile {
+    /// "quick" or "full".
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Quick => "quick",
+            Profile::Full => "full",
+        }
+    }
+}
+
+/// Everything the study wrote, as stored in results.json.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StudyResults {
+    /// The machine.
+    pub machine: MachineInfo,
+    /// The profile used.
+    pub profile: Profile,
+    /// parcrypt's version.
+    pub parcrypt_version: String,
+    /// Every claim of the selected seeds, judged, in registry order.
+    pub claims: Vec<ClaimResult>,
+    /// The experiments, in report order.
+    pub experiments: Vec<ExperimentResult>,
+    /// Ids of experiments reused from an earlier, interrupted run.
+    pub resumed: Vec<String>,
+    /// Seconds the whole study took (resumed experiments count their first run).
+    #[serde(default)]
+    pub elapsed_s: f64,
+}
+
+impl StudyResults {
+    /// How many claims of `kind` got `verdict`.
+    pub fn count(&self, kind: Kind, verdict: Verdict) -> usize {
+        self.claims
+            .iter()
+            .filter(|c| c.kind == kind && c.verdict == verdict)
+            .count()
+    }
+
+    /// One line per kind with its verdicts, e.g. "measured: 20 holds, 3 inconclusive".
+    pub fn summary_lines(&self) -> Vec<String> {
+        Kind::ALL
+            .iter()
+            .filter_map(|&k| {
+                let parts: Vec<String> = Verdict::ALL
+                    .iter()
+                    .filter_map(|&v| {
+                        let n = self.count(k, v);
+                        (n > 0).then(|| format!("{n} {}", v.label()))
+                    })
+                    .collect();
+                (!parts.is_empty()).then(|| format!("{}: {}", k.name(), parts.join(", ")))
+            })
+            .collect()
+    }
+
+    /// The claims of one experiment.
+    pub fn claims_of<'a>(&'a self, experiment: &'a str) -> impl Iterator<Item = &'a ClaimResult> {
+        self.claims
+            .iter()
+            .filter(move |c| c.experiment == experiment)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn verdicts_and_kinds_serialise_as_their_names() {
+        for v in Verdict::ALL {
+            assert_eq!(
+                serde_json::to_string(&v).unwrap(),
+                format!("\"{}\"", v.name())
+            );
+        }
+        for k in Kind::ALL {
+            assert_eq!(
+                serde_json::to_string(&k).unwrap(),
+                format!("\"{}\"", k.name())
+            );
+        }
+        assert!(Verdict::Holds.is_definite() && !Verdict::Inconclusive.is_definite());
+    }
+}

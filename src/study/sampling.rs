@@ -1,0 +1,409 @@
+//! Paired rounds and bootstrap intervals: how the study turns timings into evidence.
+//!
+//! A *round* runs every configuration of an experiment once, one after the other, so slow
+//! drift on a shared machine touches all of them alike; the values of one round are paired.
+//! A statistic (a median, a ratio of two configurations, a spread over sizes) gets a 95 %
+//! percentile-bootstrap interval by resampling whole rounds with replacement, which keeps
+//! the pairing. The resampling is seeded, so the same rounds always give the same interval.
+//!
+//! [`measure`] runs at least `min_rounds` rounds, then, while some claim the rounds feed is
+//! still inconclusive, more rounds within a stated time budget (a fraction of the time the
+//! first rounds took) and a round cap.
+use super::judge::Estimate;
+use super::model::{Profile, Quality};
+use crate::error::{Error, Result};
+use rand::{Rng, SeedableRng};
+use std::time::Instant;
+
+/// A round's values by configuration key (NaN for a key the round lacks).
+pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
+
+/// Keys starting with this are probes of the machine (free cores), not configurations: they
+/// are left out of [`Rounds::quality`].
+pub const PROBE: &str = "probe:";
+
+/// Bootstrap resamples per interval.
+pub const RESAMPLES: usize = 2000;
+/// A configuration whose median's interval is wider than this (relative half-width) is noisy.
+pub const NOISY: f64 = 0.10;
+
+/// How many rounds to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plan {
+    /// Rounds always run.
+    pub min_rounds: usize,
+    /// Most rounds, re-measuring included.
+    pub max_rounds: usize,
+    /// Time budget for re-measuring inconclusive claims, as a fraction of the time the first
+    /// `min_rounds` rounds took…
+    pub extra_budget: f64,
+    /// … and at most this many seconds.
+    pub max_extra_s: f64,
+}
+
+impl Plan {
+    /// Quick: 8 rounds, then up to 16 within half their time again and 30 s; full: 12
+    /// rounds, then up to 30 within their time again and 10 minutes.
+    pub fn for_profile(profile: Profile) -> Self {
+        match profile {
+            Profile::Quick => Plan {
+                min_rounds: 8,
+                max_rounds: 16,
+                extra_budget: 0.5,
+                max_extra_s: 30.0,
+            },
+            Profile::Full => Plan {
+                min_rounds: 12,
+                max_rounds: 30,
+                extra_budget: 1.0,
+                max_extra_s: 600.0,
+            },
+        }
+    }
+
+    /// The plan in a sentence, for experiment summaries.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} paired rounds, up to {} while a claim is inconclusive and the extra time stays within {:.0} % of the first rounds' and {:.0} s",
+            self.min_rounds,
+            self.max_rounds,
+            self.extra_budget * 100.0,
+            self.max_extra_s
+        )
+    }
+}
+
+/// Per-configuration values of paired rounds.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rounds {
+    keys: Vec<String>,
+    /// `values[key][round]`.
+    values: Vec<Vec<f64>>,
+    rounds: usize,
+    /// Rounds run after the first judgement (re-measuring).
+    pub extra: usize,
+}
+
+impl Rounds {
+    /// No rounds yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a round: one value per configuration key. A key missing from a round gets NaN
+    /// there (and is left out of every statistic over that round).
+    pub fn push(&mut self, round: Vec<(String, f64)>) {
+        for (k, v) in round {
+            let i = match self.keys.iter().position(|x| *x == k) {
+                Some(i) => i,
+                None => {
+                    self.keys.push(k);
+                    self.values.push(vec![f64::NAN; self.rounds]);
+                    self.keys.len() - 1
+                }
+            };
+            if self.values[i].len() == self.rounds {
+                self.values[i].push(v);
+            }
+        }
+        self.rounds += 1;
+        for v in &mut self.values {
+            v.resize(self.rounds, f64::NAN);
+        }
+    }
+
+    /// Rounds so far.
+    pub fn len(&self) -> usize {
+        self.rounds
+    }
+
+    /// No rounds yet.
+    pub fn is_empty(&self) -> bool {
+        self.rounds == 0
+    }
+
+    /// The configuration keys, in first-seen order.
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// The values of one key, one per round.
+    pub fn get(&self, key: &str) -> Option<&[f64]> {
+        let i = self.keys.iter().position(|k| k == key)?;
+        Some(&self.values[i])
+    }
+
+    /// A statistic with its bootstrap interval: `stat` is computed on all rounds for the value
+    /// and on [`RESAMPLES`] resamples of the rounds for the interval (2.5th and 97.5th
+    /// percentiles). `None` when `stat` is not finite on all rounds; an interval from fewer than
+    /// 3 rounds is infinite (so it decides nothing).
+    pub fn estimate(&self, stat: impl Fn(&Resample) -> f64) -> Option<Estimate> {
+        let all: Vec<usize> = (0..self.rounds).collect();
+        let value = stat(&Resample {
+            rounds: self,
+            idx: &all,
+        });
+        if !value.is_finite() {
+            return None;
+        }
+        if self.rounds < 3 {
+            return Some(Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY));
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EED_0000 + self.rounds as u64);
+        let mut idx = vec![0; self.rounds];
+        let mut stats: Vec<f64> = Vec::with_capacity(RESAMPLES);
+        for _ in 0..RESAMPLES {
+            for i in idx.iter_mut() {
+                *i = rng.gen_range(0..self.rounds);
+            }
+            let s = stat(&Resample {
+                rounds: self,
+                idx: &idx,
+            });
+            if s.is_finite() {
+                stats.push(s);
+            }
+        }
+        if stats.len() < RESAMPLES / 2 {
+            return Some(Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY));
+        }
+        stats.sort_by(f64::total_cmp);
+        let at = |q: f64| stats[((stats.len() - 1) as f64 * q).round() as usize];
+        Some(Estimate::new(
+            value,
+            at(0.025).min(value),
+            at(0.975).max(value),
+        ))
+    }
+
+    /// The median over rounds of a per-round quantity `f(value of key in that round)`, with
+    /// its paired interval; rounds where `f` is not finite are left out.
+    pub fn paired(&self, f: impl Fn(&Values) -> f64) -> Option<Estimate> {
+        self.estimate(|r| r.per_round(&f))
+    }
+
+    /// The median of one configuration, with its interval.
+    pub fn median(&self, key: &str) -> Option<Estimate> {
+        self.get(key)?;
+        self.estimate(|r| r.median(key))
+    }
+
+    /// The median of the per-round ratios `num / den`, with its interval (paired).
+    pub fn ratio(&self, num: &str, den: &str) -> Option<Estimate> {
+        self.get(num)?;
+        self.get(den)?;
+        self.estimate(|r| r.ratio(num, den))
+    }
+
+    /// How sure the rounds are: the median relative half-width of the configurations'
+    /// intervals, and whether any is wider than [`NOISY`].
+    pub fn quality(&self) -> Quality {
+        let mut widths: Vec<f64> = self
+            .keys
+            .iter()
+            .filter(|k| !k.starts_with(PROBE))
+            .filter_map(|k| self.median(k))
+            .filter(|e| e.value != 0.0 && e.low.is_finite() && e.high.is_finite())
+            .map(|e| (e.high - e.low) / 2.0 / e.value.abs())
+            .collect();
+        widths.sort_by(f64::total_cmp);
+        let spread = widths.get(widths.len() / 2).copied().unwrap_or(f64::NAN);
+        Quality {
+            rounds: self.rounds,
+            extra_rounds: self.extra,
+            spread_pct: spread * 100.0,
+            noisy: widths.iter().any(|w| *w > NOISY),
+        }
+    }
+}
+
+/// A resample of the rounds, handed to a statistic.
+pub struct Resample<'a> {
+    rounds: &'a Rounds,
+    idx: &'a [usize],
+}
+
+impl Resample<'_> {
+    /// The values of `key` in the resampled rounds (NaNs dropped).
+    pub fn values(&self, key: &str) -> Vec<f64> {
+        self.rounds.get(key).map_or_else(Vec::new, |v| {
+            self.idx
+                .iter()
+                .map(|&i| v[i])
+                .filter(|x| x.is_finite())
+                .collect()
+        })
+    }
+
+    /// Median of `key` over the resampled rounds (NaN when none).
+    pub fn median(&self, key: &str) -> f64 {
+        median(self.values(key))
+    }
+
+    /// Median over the resampled rounds of `num / den` (paired, round by round).
+    pub fn ratio(&self, num: &str, den: &str) -> f64 {
+        self.per_round(&|v: &Values| v(num) / v(den))
+    }
+
+    /// Median over the resampled rounds of `f`, which reads a round's values by key (NaN for
+    /// a key that round lacks); rounds where `f` is not finite are left out.
+    pub fn per_round(&self, f: &dyn Fn(&Values) -> f64) -> f64 {
+        median(
+            self.idx
+                .iter()
+                .map(|&i| {
+                    let value = |key: &str| self.rounds.get(key).map_or(f64::NAN, |v| v[i]);
+                    f(&value)
+                })
+                .filter(|x| x.is_finite())
+                .collect(),
+        )
+    }
+}
+
+/// Median of a list (NaN when empty).
+pub fn median(mut v: Vec<f64>) -> f64 {
+    if v.is_empty() {
+        return f64::NAN;
+    }
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
+}
+
+/// Runs rounds by `plan`: `round(i)` measures every configuration once and returns
+/// `(key, value)` pairs; after `min_rounds`, more rounds run while `settled` says no and
+/// the extra time and the round cap allow another.
+pub fn measure(
+    plan: &Plan,
+    mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
+    settled: impl Fn(&Rounds) -> bool,
+) -> Result<Rounds> {
+    if plan.min_rounds == 0 || plan.max_rounds < plan.min_rounds {
+        return Err(Error::InvalidParameter(format!(
+            "bad sampling plan: {} to {} rounds",
+            plan.min_rounds, plan.max_rounds
+        )));
+    }
+    let mut rounds = Rounds::new();
+    let started = Instant::now();
+    for i in 0..plan.min_rounds {
+        rounds.push(round(i)?);
+    }
+    let first = started.elapsed().as_secs_f64();
+    let per_round = first / plan.min_rounds as f64;
+    let budget = (first * plan.extra_budget).min(plan.max_extra_s);
+    let extra_started = Instant::now();
+    while rounds.len() < plan.max_rounds
+        && budget > 0.0
+        && extra_started.elapsed().as_secs_f64() + per_round <= budget
+        && !settled(&rounds)
+    {
+        let i = rounds.len();
+        rounds.push(round(i)?);
+        rounds.extra += 1;
+    }
+    Ok(rounds)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rounds(a: &[f64], b: &[f64]) -> Rounds {
+        let mut r = Rounds::new();
+        for (x, y) in a.iter().zip(b) {
+            r.push(vec![("a".into(), *x), ("b".into(), *y)]);
+        }
+        r
+    }
+
+    #[test]
+    fn a_quiet_configuration_has_a_narrow_interval_around_its_median() {
+        let r = rounds(&[1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.0], &[2.0; 8]);
+        let m = r.median("a").unwrap();
+        assert_eq!(m.value, 1.0);
+        assert!(m.low >= 0.98 && m.high <= 1.02 && m.low <= 1.0 && m.high >= 1.0);
+        assert!(!r.quality().noisy);
+    }
+
+    #[test]
+    fn paired_ratios_cancel_drift_that_touches_both() {
+        // Both configurations slow down together round after round: their medians' intervals
+        // are wide, the paired ratio is exactly 2 in every round.
+        let a: Vec<f64> = (0..10).map(|i| 1.0 + i as f64 * 0.2).collect();
+        let b: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+        let r = rounds(&b, &a);
+        let ratio = r.ratio("a", "b").unwrap();
+        assert_eq!((ratio.value, ratio.low, ratio.high), (2.0, 2.0, 2.0));
+        let m = r.median("a").unwrap();
+        assert!(m.high - m.low > 1.0, "{m:?}");
+        assert!(r.quality().noisy);
+    }
+
+    #[test]
+    fn the_interval_is_reproducible_and_contains_the_value() {
+        let a = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0];
+        let r = rounds(&a, &a);
+        let e1 = r.median("a").unwrap();
+        let e2 = r.median("a").unwrap();
+        assert_eq!(e1, e2);
+        assert!(e1.low <= e1.value && e1.value <= e1.high && e1.low < e1.high);
+    }
+
+    #[test]
+    fn too_few_rounds_decide_nothing_and_unknown_keys_give_none() {
+        let r = rounds(&[1.0, 2.0], &[1.0, 2.0]);
+        let e = r.median("a").unwrap();
+        assert!(e.low.is_infinite() && e.high.is_infinite());
+        assert!(r.median("zzz").is_none());
+        assert!(r.ratio("a", "zzz").is_none());
+    }
+
+    #[test]
+    fn missing_values_become_nan_and_are_skipped() {
+        let mut r = Rounds::new();
+        r.push(vec![("a".into(), 1.0)]);
+        r.push(vec![("a".into(), 2.0), ("b".into(), 5.0)]);
+        r.push(vec![("a".into(), 3.0), ("b".into(), 7.0)]);
+        assert_eq!(r.len(), 3);
+        assert!(r.get("b").unwrap()[0].is_nan());
+        assert_eq!(r.median("b").unwrap().value, 6.0);
+    }
+
+    #[test]
+    fn measure_runs_the_minimum_then_stops_when_settled_or_capped() {
+        let plan = Plan {
+            min_rounds: 3,
+            max_rounds: 6,
+            extra_budget: 1e9,
+            max_extra_s: 1e9,
+        };
+        let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
+        assert_eq!((r.len(), r.extra), (3, 0));
+        let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
+        assert_eq!((r.len(), r.extra), (6, 3));
+        let r = measure(
+            &plan,
+            |i| Ok(vec![("a".into(), i as f64)]),
+            |r| r.len() >= 4,
+        )
+        .unwrap();
+        assert_eq!(r.len(), 4);
+        let none = Plan {
+            extra_budget: 0.0,
+            ..plan
+        };
+        let r = measure(&none, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
+        assert_eq!(r.len(), 3, "no budget, no extra rounds");
+        let bad = Plan {
+            min_rounds: 0,
+            ..plan
+        };
+        assert!(measure(&bad, |_| Ok(vec![]), |_| true).is_err());
+    }
+}
