@@ -1,0 +1,417 @@
+//! A discrete-event simulation of a chunked pipeline: stages that receive a chunk, work on
+//! it, and send it on, joined by links that are either synchronous transfers (RCCE on the
+//! SCC: both cores held while the chunk moves) or bounded queues (threads and channels:
+//! a cost per queue operation and per wake-up of a blocked peer). Stages share `cores`
+//! processors fairly (processor sharing) when more of them are working than there are cores;
+//! blocked stages use none. The simulation records, per stage, time computing, in overheads,
+//! moving data, in handshakes, held by a transfer, starved, blocked by back-pressure, and
+//! ready but descheduled.
+use super::transfer::TransferCost;
+use crate::error::{Error, Result};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+/// One stage: CPU seconds of work on a full chunk and on the last (shorter) chunk.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StageSpec {
+    /// Stage name (`in`, `E1`, ..., `out`).
+    pub name: String,
+    /// Work on a full chunk, CPU seconds.
+    pub full_s: f64,
+    /// Work on the last chunk, CPU seconds.
+    pub last_s: f64,
+}
+
+/// How a stage hands a chunk to the next one.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Link {
+    /// Synchronous transfer (RCCE send/recv): starts when the sender is ready to send and the
+    /// receiver ready to receive; both are then held for the transfer's time. Not shared
+    /// out on the cores (on the SCC every stage has its own core).
+    Synchronous {
+        /// Cost of moving a full chunk.
+        full: TransferCost,
+        /// Cost of moving the last chunk.
+        last: TransferCost,
+    },
+    /// A bounded queue (`sync_channel(capacity)`; 0 = rendezvous): each send and receive
+    /// costs `op_s` CPU seconds, and waking a blocked peer costs that peer `wake_s` more.
+    Queue {
+        /// Chunks the queue holds.
+        capacity: usize,
+        /// CPU seconds of one send or receive.
+        op_s: f64,
+        /// CPU seconds a blocked stage spends being woken (scheduler, context switch).
+        wake_s: f64,
+    },
+}
+
+/// A pipeline to simulate.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Stages in order, input first.
+    pub stages: Vec<StageSpec>,
+    /// `stages.len() - 1` links, link i joining stage i to stage i + 1.
+    pub links: Vec<Link>,
+    /// Chunks through the pipeline.
+    pub chunks: usize,
+    /// Processors the stages share.
+    pub cores: usize,
+    /// Seconds before the first stage starts (e.g. starting the stage threads).
+    pub startup_s: f64,
+}
+
+/// Where one stage's time went; every field in seconds except `chunks`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StageTimes {
+    /// Stage name.
+    pub name: String,
+    /// Chunks handled.
+    pub chunks: usize,
+    /// CPU time working on chunks.
+    pub compute_s: f64,
+    /// CPU time in queue operations and wake-ups.
+    pub overhead_s: f64,
+    /// Time moving data itself in synchronous transfers (put when sending, get when receiving).
+    pub data_s: f64,
+    /// Time in the flag handshakes of synchronous transfers.
+    pub handshake_s: f64,
+    /// Time held by a synchronous transfer while the other core moved the data.
+    pub transfer_wait_s: f64,
+    /// Time blocked waiting for a chunk (pipeline fill, a slower stage upstream).
+    pub recv_wait_s: f64,
+    /// Time blocked because the next stage could not take the chunk (back-pressure).
+    pub send_wait_s: f64,
+    /// Time ready to work but without a core (more working stages than cores).
+    pub descheduled_s: f64,
+}
+
+impl StageTimes {
+    /// Time the stage was occupied per its own chunks: computing, overheads and transfers.
+    pub fn occupied_s(&self) -> f64 {
+        self.compute_s + self.overhead_s + self.data_s + self.handshake_s + self.transfer_wait_s
+    }
+}
+
+/// What a simulation found.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SimResult {
+    /// Seconds from start (start-up included) until the last stage finished the last chunk.
+    pub total_s: f64,
+    /// Per-stage breakdown, input first.
+    pub stages: Vec<StageTimes>,
+    /// Events processed (time steps).
+    pub events: usize,
+}
+
+impl SimResult {
+    /// The stage that was occupied longest (the one that bounds throughput).
+    pub fn bottleneck(&self) -> Option<&StageTimes> {
+        self.stages
+            .iter()
+            .max_by(|a, b| a.occupied_s().total_cmp(&b.occupied_s()))
+    }
+}
+
+impl Scenario {
+    /// Checks shape and costs: at least two stages, one link between each pair, one core,
+    /// finite non-negative costs.
+    pub fn validate(&self) -> Result<()> {
+        let bad = |m: String| Err(Error::InvalidParameter(m));
+        if self.stages.len() < 2 || self.links.len() + 1 != self.stages.len() {
+            return bad(format!(
+                "a pipeline needs at least 2 stages and one link between each pair ({} stages, {} links)",
+                self.stages.len(),
+                self.links.len()
+            ));
+        }
+        if self.cores == 0 {
+            return bad("a pipeline needs at least one core".into());
+        }
+        let ok = |x: f64| x.is_finite() && x >= 0.0;
+        let stage_ok = self.stages.iter().all(|s| ok(s.full_s) && ok(s.last_s));
+        let link_ok = self.links.iter().all(|l| match l {
+            Link::Synchronous { full, last } => [full, last]
+                .iter()
+                .all(|c| ok(c.put_s) && ok(c.get_s) && ok(c.handshake_s)),
+            Link::Queue { op_s, wake_s, .. } => ok(*op_s) && ok(*wake_s),
+        });
+        if !(stage_ok && link_ok && ok(self.startup_s)) {
+            return bad("pipeline costs must be finite and non-negative".into());
+        }
+        Ok(())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Next {
+    Recv,
+    Compute,
+    Send,
+    ChunkDone,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum State {
+    Ready(Next),
+    Working {
+        left: f64,
+        compute: bool,
+        next: Next,
+    },
+    BlockedRecv {
+        since: f64,
+    },
+    BlockedSend {
+        since: f64,
+    },
+    Transfer {
+        until: f64,
+        next: Next,
+    },
+    Finished,
+}
+
+struct Sim<'a> {
+    sc: &'a Scenario,
+    state: Vec<State>,
+    chunk: Vec<usize>,
+    queued: Vec<usize>,
+    times: Vec<StageTimes>,
+}
+
+/// Runs the simulation to the end.
+pub fn simulate(sc: &Scenario) -> Result<SimResult> {
+    sc.validate()?;
+    let n = sc.stages.len();
+    let mut sim = Sim {
+        sc,
+        state: vec![State::Ready(Next::Recv); n],
+        chunk: vec![0; n],
+        queued: vec![0; sc.links.len()],
+        times: sc
+            .stages
+            .iter()
+            .map(|s| StageTimes {
+                name: s.name.clone(),
+                ..StageTimes::default()
+            })
+            .collect(),
+    };
+    let mut t = sc.startup_s;
+    let mut events = 0usize;
+    let mut todo: VecDeque<usize> = (0..n).collect();
+    loop {
+        while let Some(i) = todo.pop_front() {
+            if sim.step(i, t) {
+                // A change can let this stage or a neighbour move on.
+                for j in [i.wrapping_sub(1), i, i + 1] {
+                    if j < n {
+                        todo.push_back(j);
+                    }
+                }
+            }
+        }
+        if sim.state.iter().all(|s| *s == State::Finished) {
+            break;
+        }
+        let working = sim
+            .state
+            .iter()
+            .filter(|s| matches!(s, State::Working { .. }))
+            .count();
+        let rate = if working > sc.cores {
+            sc.cores as f64 / working as f64
+        } else {
+            1.0
+        };
+        let mut dt = f64::INFINITY;
+        for s in &sim.state {
+            match *s {
+                State::Working { left, .. } => dt = dt.min(left / rate),
+                State::Transfer { until, .. } => dt = dt.min(until - t),
+                _ => {}
+            }
+        }
+        if !dt.is_finite() {
+            return Err(Error::InvalidParameter(
+                "internal error: the simulated pipeline deadlocked".into(),
+            ));
+        }
+        let dt = dt.max(0.0);
+        let end = t + dt;
+        for (i, s) in sim.state.iter_mut().enumerate() {
+            match *s {
+                State::Working {
+                    left,
+                    compute,
+                    next,
+                } => {
+                    let done = (rate * dt).min(left);
+                    let times = &mut sim.times[i];
+                    if compute {
+                        times.compute_s += done;
+                    } else {
+                        times.overhead_s += done;
+                    }
+                    times.descheduled_s += dt - done;
+                    if left / rate <= dt * (1.0 + 1e-12) {
+                        *s = State::Ready(next);
+                        todo.push_back(i);
+                    } else {
+                        *s = State::Working {
+                            left: left - done,
+                            compute,
+                            next,
+                        };
+                    }
+                }
+                State::Transfer { until, next } if until <= end + 1e-12 * end.abs() => {
+                    *s = State::Ready(next);
+                    todo.push_back(i);
+                }
+                _ => {}
+            }
+        }
+        t = end;
+        events += 1;
+    }
+    Ok(SimResult {
+        total_s: t,
+        stages: sim.times,
+        events,
+    })
+}
+
+impl Sim<'_> {
+    fn last(&self) -> usize {
+        self.sc.stages.len() - 1
+    }
+
+    fn work(&self, i: usize) -> f64 {
+        let s = &self.sc.stages[i];
+        if self.chunk[i] + 1 == self.sc.chunks {
+            s.last_s
+        } else {
+            s.full_s
+        }
+    }
+
+    fn set_working(&mut self, i: usize, left: f64, compute: bool, next: Next) {
+        self.state[i] = if left > 0.0 {
+            State::Working {
+                left,
+                compute,
+                next,
+            }
+        } else {
+            State::Ready(next)
+        };
+    }
+
+    /// Ends a blocked wait of stage `i` at `t`, adding it to the right account.
+    fn unblock(&mut self, i: usize, t: f64) {
+        match self.state[i] {
+            State::BlockedRecv { since } => self.times[i].recv_wait_s += t - since,
+            State::BlockedSend { since } => self.times[i].send_wait_s += t - since,
+            _ => {}
+        }
+    }
+
+    /// Starts a synchronous transfer over link `l` (stage l sends to stage l + 1) at `t`.
+    fn start_transfer(&mut self, l: usize, t: f64) {
+        let cost = match &self.sc.links[l] {
+            Link::Synchronous { full, last } if self.chunk[l] + 1 == self.sc.chunks => *last,
+            Link::Synchronous { full, .. } => *full,
+            Link::Queue { .. } => return,
+        };
+        let (tx, rx) = (l, l + 1);
+        self.unblock(tx, t);
+        self.unblock(rx, t);
+        let until = t + cost.total_s();
+        self.times[tx].data_s += cost.put_s;
+        self.times[tx].transfer_wait_s += cost.get_s;
+        self.times[rx].data_s += cost.get_s;
+        self.times[rx].transfer_wait_s += cost.put_s;
+        for s in [tx, rx] {
+            self.times[s].handshake_s += cost.handshake_s;
+        }
+        self.state[tx] = State::Transfer {
+            until,
+            next: Next::ChunkDone,
+        };
+        self.state[rx] = State::Transfer {
+            until,
+            next: Next::Compute,
+        };
+    }
+
+    /// Moves stage `i` on as far as it can go at time `t`; true if its state changed.
+    fn step(&mut self, i: usize, t: f64) -> bool {
+        let State::Ready(next) = self.state[i] else {
+            return false;
+        };
+        match next {
+            Next::Recv if self.chunk[i] == self.sc.chunks => self.state[i] = State::Finished,
+            Next::Recv if i == 0 => self.state[i] = State::Ready(Next::Compute),
+            Next::Recv => {
+                let l = i - 1;
+                let upstream_waiting = matches!(self.state[l], State::BlockedSend { .. });
+                match self.sc.links[l] {
+                    Link::Synchronous { .. } if upstream_waiting => self.start_transfer(l, t),
+                    Link::Queue {
+                        capacity,
+                        op_s,
+                        wake_s,
+                    } if self.queued[l] > 0 || (capacity == 0 && upstream_waiting) => {
+                        if capacity > 0 {
+                            self.queued[l] -= 1;
+                        }
+                        if upstream_waiting {
+                            // The blocked sender now puts its chunk in (or hands it over).
+                            if capacity > 0 {
+                                self.queued[l] += 1;
+                            }
+                            self.unblock(l, t);
+                            self.set_working(l, wake_s + op_s, false, Next::ChunkDone);
+                        }
+                        self.set_working(i, op_s, false, Next::Compute);
+                    }
+                    _ => self.state[i] = State::BlockedRecv { since: t },
+                }
+            }
+            Next::Compute => {
+                let w = self.work(i);
+                self.set_working(i, w, true, Next::Send);
+            }
+            Next::Send if i == self.last() => self.state[i] = State::Ready(Next::ChunkDone),
+            Next::Send => {
+                let downstream_waiting = matches!(self.state[i + 1], State::BlockedRecv { .. });
+                match self.sc.links[i] {
+                    Link::Synchronous { .. } if downstream_waiting => self.start_transfer(i, t),
+                    Link::Queue {
+                        capacity,
+                        op_s,
+                        wake_s,
+                    } if downstream_waiting || self.queued[i] < capacity => {
+                        if downstream_waiting {
+                            // The blocked receiver takes the chunk at once.
+                            self.unblock(i + 1, t);
+                            self.set_working(i + 1, wake_s + op_s, false, Next::Compute);
+                        } else {
+                            self.queued[i] += 1;
+                        }
+                        self.set_working(i, op_s, false, Next::ChunkDone);
+                    }
+                    _ => self.state[i] = State::BlockedSend { since: t },
+                }
+            }
+            Next::ChunkDone => {
+                self.chunk[i] += 1;
+                self.times[i].chunks += 1;
+                self.state[i] = State::Ready(Next::Recv);
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,19 @@
+//! A model of Intel's Single-chip Cloud Computer (SCC) running seed 001's round pipeline: the
+//! machine the paper had, modelled openly so its headline figures can be judged as modelled
+//! claims next to this machine's measured ones.
+//!
+//! - [`params`]: every parameter with its value and source (paper, published, derived or
+//!   assumed), each overridable.
+//! - [`mesh`]: the 6×4 mesh, the SCC's core numbering, hop counts and stage placement.
+//! - [`transfer`]: one chunk moved by RCCE's synchronous send/recv: buffer-sized pieces, put,
+//!   get across the hops, a flag handshake per piece.
+//! - [`des`]: a discrete-event simulation of a chunked pipeline (synchronous links or bounded
+//!   queues, stages sharing cores); [`analytic`]: the exact recurrence for synchronous links
+//!   on dedicated cores, checked against the simulation.
+pub mod analytic;
+pub mod des;
+pub mod mesh;
+pub mod model;
+pub mod params;
+pub mod power;
+pub mod transfer;
