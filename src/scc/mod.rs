@@ -11,9 +11,11 @@
 //!   queues, stages sharing cores); [`analytic`]: the exact recurrence for synchronous links
 //!   on dedicated cores, checked against the simulation.
 pub mod analytic;
+pub mod claims;
 pub mod des;
 pub mod mesh;
 pub mod model;
 pub mod params;
 pub mod power;
+pub mod sensitivity;
 pub mod transfer;

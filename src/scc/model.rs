@@ -250,12 +250,33 @@ pub fn sweep(cfg: &SccConfig, chunks: &[usize]) -> Result<Sweep> {
     Ok(Sweep { points, best_chunk })
 }
 
+/// Predicted seconds for one chunk size by the exact recurrence (no per-stage breakdown;
+/// much cheaper than [`predict`]).
+pub fn time_s(cfg: &SccConfig, chunk_bytes: usize) -> Result<f64> {
+    super::analytic::synchronous_total(&cfg.scenario(chunk_bytes)?)
+}
+
+/// The fastest of `chunks` by [`time_s`].
+pub fn best_chunk(cfg: &SccConfig, chunks: &[usize]) -> Result<usize> {
+    let mut best = (0, f64::INFINITY);
+    for &c in chunks {
+        let t = time_s(cfg, c)?;
+        if t < best.1 {
+            best = (c, t);
+        }
+    }
+    if chunks.is_empty() {
+        return Err(Error::InvalidParameter("no chunk sizes to model".into()));
+    }
+    Ok(best.0)
+}
+
 /// The fastest chunk size among all multiples of 32 bytes (one buffer line) from 32 B to
 /// `max_bytes`, by the exact recurrence: (chunk bytes, seconds).
 pub fn fine_optimum(cfg: &SccConfig, max_bytes: usize) -> Result<(usize, f64)> {
     let mut best = (0, f64::INFINITY);
     for c in (1..=max_bytes / SccParams::LINE_BYTES).map(|m| m * SccParams::LINE_BYTES) {
-        let t = super::analytic::synchronous_total(&cfg.scenario(c)?)?;
+        let t = time_s(cfg, c)?;
         if t < best.1 {
             best = (c, t);
         }
