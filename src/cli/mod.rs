@@ -14,6 +14,7 @@ mod presets;
 mod reliability;
 mod rsa;
 mod scc;
+mod scc_calibrate;
 mod study;
 
 use clap::{Parser, Subcommand};

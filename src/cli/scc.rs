@@ -10,6 +10,7 @@ use parcrypt::scc::claims::{SeedClaims, paper, seed_claims};
 use parcrypt::scc::mesh::{Placement, PlacementKind};
 use parcrypt::scc::model::{SccConfig, Sweep, fine_optimum, predict_detailed, sweep};
 use parcrypt::scc::params::{ParamId, ParamRow, SccParams};
+use parcrypt::scc::validate::Validation;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
@@ -34,6 +35,8 @@ pub struct SccArgs {
     /// Also vary every parameter by ±50 % and show which one the seed's claims hang on.
     #[arg(long)]
     sensitivity: bool,
+    #[command(flatten)]
+    calibration: super::scc_calibrate::CalibrateArgs,
     /// Write everything as JSON (written atomically; the folder is checked first).
     #[arg(long)]
     json: Option<PathBuf>,
@@ -138,7 +141,7 @@ fn binary_size(s: &str) -> Result<usize, String> {
 
 /// Comma-separated sizes.
 #[derive(Clone, Debug)]
-pub struct Sizes(Vec<usize>);
+pub struct Sizes(pub Vec<usize>);
 
 fn size_list(s: &str) -> Result<Sizes, String> {
     parse_list(s, "chunk", binary_size).map(Sizes)
@@ -169,6 +172,7 @@ struct Output<'a> {
     fine_optimum_bytes: usize,
     fine_optimum_s: f64,
     claims: Option<&'a SeedClaims>,
+    calibration: Option<&'a Validation>,
 }
 
 /// Runs `parcrypt scc`.
@@ -176,6 +180,7 @@ pub fn run(args: SccArgs) -> Result<()> {
     if let Some(path) = &args.json {
         check_writable(path)?;
     }
+    args.calibration.check()?;
     let cfg = SccConfig {
         params: args.params.params()?,
         placement: match args.placement {
@@ -247,6 +252,15 @@ pub fn run(args: SccArgs) -> Result<()> {
     if let Some(c) = &claims {
         print_claims(c)?;
     }
+    let calibration = if args.calibration.calibrate {
+        Some(super::scc_calibrate::run(
+            &args.chunk.0,
+            args.size,
+            &args.calibration,
+        )?)
+    } else {
+        None
+    };
     if let Some(path) = &args.json {
         let out = Output {
             model: "model:scc",
@@ -258,6 +272,7 @@ pub fn run(args: SccArgs) -> Result<()> {
             fine_optimum_bytes: fine_c,
             fine_optimum_s: fine_t,
             claims: claims.as_ref(),
+            calibration: calibration.as_ref(),
         };
         let text = serde_json::to_string_pretty(&out)?;
         parcrypt::io::write_atomic(path, text.as_bytes(), None)?;
@@ -378,8 +393,11 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
         .collect();
     print!("{}", render(&rows, ExportFormat::Table)?);
     println!(
-        "most sensitive: speedup -> {}, energy ratio -> {}, optimum -> {}",
-        s.most_sensitive_speedup, s.most_sensitive_energy, s.most_sensitive_optimum
+        "most sensitive: speedup -> {}, energy ratio -> {}, optimum -> {}; among assumed values: {}",
+        s.most_sensitive_speedup,
+        s.most_sensitive_energy,
+        s.most_sensitive_optimum,
+        s.most_sensitive_assumed
     );
     println!(
         "claims (model:scc, range over the sweep): speedup at 8 KB {:.2}x [{:.2}-{:.2}] (paper {}x); \

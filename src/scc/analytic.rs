@@ -115,6 +115,7 @@ mod tests {
             chunks,
             cores: work.len(),
             startup_s: 0.5,
+            idle_wake_s: 0.0,
         }
     }
 

@@ -59,6 +59,10 @@ pub struct Scenario {
     pub cores: usize,
     /// Seconds before the first stage starts (e.g. starting the stage threads).
     pub startup_s: f64,
+    /// Seconds a woken stage waits before it runs when a core is idle (an idle processor
+    /// woken by an interrupt); 0 for dedicated spinning cores. With every core busy the woken
+    /// stage simply queues for one.
+    pub idle_wake_s: f64,
 }
 
 /// Where one stage's time went; every field in seconds except `chunks`.
@@ -84,6 +88,8 @@ pub struct StageTimes {
     pub send_wait_s: f64,
     /// Time ready to work but without a core (more working stages than cores).
     pub descheduled_s: f64,
+    /// Time between being woken and running on an idle core.
+    pub wake_latency_s: f64,
 }
 
 impl StageTimes {
@@ -136,7 +142,7 @@ impl Scenario {
                 .all(|c| ok(c.put_s) && ok(c.get_s) && ok(c.handshake_s)),
             Link::Queue { op_s, wake_s, .. } => ok(*op_s) && ok(*wake_s),
         });
-        if !(stage_ok && link_ok && ok(self.startup_s)) {
+        if !(stage_ok && link_ok && ok(self.startup_s) && ok(self.idle_wake_s)) {
             return bad("pipeline costs must be finite and non-negative".into());
         }
         Ok(())
@@ -167,6 +173,11 @@ enum State {
     },
     Transfer {
         until: f64,
+        next: Next,
+    },
+    Waking {
+        until: f64,
+        left: f64,
         next: Next,
     },
     Finished,
@@ -229,7 +240,9 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
         for s in &sim.state {
             match *s {
                 State::Working { left, .. } => dt = dt.min(left / rate),
-                State::Transfer { until, .. } => dt = dt.min(until - t),
+                State::Transfer { until, .. } | State::Waking { until, .. } => {
+                    dt = dt.min(until - t)
+                }
                 _ => {}
             }
         }
@@ -270,6 +283,18 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                     *s = State::Ready(next);
                     todo.push_back(i);
                 }
+                State::Waking { until, left, next } => {
+                    if until <= end + 1e-12 * end.abs() {
+                        sim.times[i].wake_latency_s += until - t;
+                        *s = State::Working {
+                            left,
+                            compute: false,
+                            next,
+                        };
+                    } else {
+                        sim.times[i].wake_latency_s += dt;
+                    }
+                }
                 _ => {}
             }
         }
@@ -307,6 +332,26 @@ impl Sim<'_> {
         } else {
             State::Ready(next)
         };
+    }
+
+    /// Wakes blocked stage `i` at `t` to do `left` CPU seconds then go to `next`: after the
+    /// idle-wake latency if a core is idle, else straight onto the run queue.
+    fn wake(&mut self, i: usize, t: f64, left: f64, next: Next) {
+        self.unblock(i, t);
+        let busy = self
+            .state
+            .iter()
+            .filter(|s| matches!(s, State::Working { .. } | State::Waking { .. }))
+            .count();
+        if self.sc.idle_wake_s > 0.0 && busy < self.sc.cores {
+            self.state[i] = State::Waking {
+                until: t + self.sc.idle_wake_s,
+                left,
+                next,
+            };
+        } else {
+            self.set_working(i, left, false, next);
+        }
     }
 
     /// Ends a blocked wait of stage `i` at `t`, adding it to the right account.
@@ -372,8 +417,7 @@ impl Sim<'_> {
                             if capacity > 0 {
                                 self.queued[l] += 1;
                             }
-                            self.unblock(l, t);
-                            self.set_working(l, wake_s + op_s, false, Next::ChunkDone);
+                            self.wake(l, t, wake_s + op_s, Next::ChunkDone);
                         }
                         self.set_working(i, op_s, false, Next::Compute);
                     }
@@ -396,8 +440,7 @@ impl Sim<'_> {
                     } if downstream_waiting || self.queued[i] < capacity => {
                         if downstream_waiting {
                             // The blocked receiver takes the chunk at once.
-                            self.unblock(i + 1, t);
-                            self.set_working(i + 1, wake_s + op_s, false, Next::Compute);
+                            self.wake(i + 1, t, wake_s + op_s, Next::Compute);
                         } else {
                             self.queued[i] += 1;
                         }
@@ -413,5 +456,71 @@ impl Sim<'_> {
             }
         }
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn queue_pipeline(work: &[f64], chunks: usize, cores: usize, idle_wake_s: f64) -> Scenario {
+        Scenario {
+            stages: work
+                .iter()
+                .enumerate()
+                .map(|(i, &w)| StageSpec {
+                    name: format!("s{i}"),
+                    full_s: w,
+                    last_s: w,
+                })
+                .collect(),
+            links: vec![
+                Link::Queue {
+                    capacity: 1,
+                    op_s: 0.0,
+                    wake_s: 0.0,
+                };
+                work.len() - 1
+            ],
+            chunks,
+            cores,
+            startup_s: 0.0,
+            idle_wake_s,
+        }
+    }
+
+    #[test]
+    fn free_queues_on_enough_cores_pipeline_perfectly() {
+        // Chunk k leaves stage i at (k + i + 1) w.
+        let sim = simulate(&queue_pipeline(&[1.0; 5], 7, 5, 0.0)).unwrap();
+        assert!((sim.total_s - 11.0).abs() < 1e-12, "{}", sim.total_s);
+        assert!(
+            sim.stages
+                .iter()
+                .all(|s| s.chunks == 7 && s.descheduled_s == 0.0)
+        );
+        let last = sim.stages.last().unwrap();
+        assert!((last.compute_s + last.recv_wait_s - 11.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn shared_cores_serialise_the_work() {
+        let sim = simulate(&queue_pipeline(&[1.0, 1.0], 2, 1, 0.0)).unwrap();
+        assert!((sim.total_s - 4.0).abs() < 1e-12);
+        let desched: f64 = sim.stages.iter().map(|s| s.descheduled_s).sum();
+        assert!(desched > 0.0);
+    }
+
+    #[test]
+    fn waking_onto_an_idle_core_takes_the_latency() {
+        let sim = simulate(&queue_pipeline(&[1.0, 1.0], 1, 2, 0.5)).unwrap();
+        assert!((sim.total_s - 2.5).abs() < 1e-12, "{}", sim.total_s);
+        assert!((sim.stages[1].wake_latency_s - 0.5).abs() < 1e-12);
+        assert!((sim.stages[1].recv_wait_s - 1.0).abs() < 1e-12);
+        let mut bad = queue_pipeline(&[1.0, 1.0], 1, 2, -1.0);
+        assert!(simulate(&bad).is_err());
+        bad.idle_wake_s = 0.0;
+        bad.cores = 0;
+        assert!(simulate(&bad).is_err());
     }
 }

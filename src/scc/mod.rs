@@ -11,6 +11,7 @@
 //!   queues, stages sharing cores); [`analytic`]: the exact recurrence for synchronous links
 //!   on dedicated cores, checked against the simulation.
 pub mod analytic;
+pub mod calibrate;
 pub mod claims;
 pub mod des;
 pub mod mesh;
@@ -19,3 +20,4 @@ pub mod params;
 pub mod power;
 pub mod sensitivity;
 pub mod transfer;
+pub mod validate;

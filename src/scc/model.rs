@@ -125,6 +125,7 @@ impl SccConfig {
             chunks,
             cores: CORES,
             startup_s: 0.0,
+            idle_wake_s: 0.0,
         })
     }
 

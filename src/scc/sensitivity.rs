@@ -3,7 +3,7 @@
 //! speedup and energy ratio at the claim's chunk (8 KB) and the best chunk among the sweep's
 //! sizes recomputed. The parameter whose swing is largest is the one the verdict hangs on.
 use super::model::{SccConfig, predict};
-use super::params::ParamId;
+use super::params::{ParamId, SccParams};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
@@ -46,6 +46,9 @@ pub struct Sensitivity {
     pub most_sensitive_speedup: String,
     /// Parameter with the largest |energy swing|.
     pub most_sensitive_energy: String,
+    /// Among the parameters whose value is assumed (no published source), the one with the
+    /// largest |speedup swing|: the assumption the verdict hangs on most.
+    pub most_sensitive_assumed: String,
     /// Parameter that moves the optimum furthest (ties: the larger speedup swing), or `none`
     /// if no parameter moves it.
     pub most_sensitive_optimum: String,
@@ -102,6 +105,15 @@ pub fn sensitivity(
     };
     let most_sensitive_speedup = top(&|r| r.speedup_swing.abs());
     let most_sensitive_energy = top(&|r| r.energy_swing.abs());
+    let most_sensitive_assumed = rows
+        .iter()
+        .filter(|r| {
+            ParamId::parse(&r.param)
+                .is_ok_and(|id| SccParams::seed().basis(id) == super::params::Basis::Assumed)
+        })
+        .max_by(|a, b| a.speedup_swing.abs().total_cmp(&b.speedup_swing.abs()))
+        .map(|r| r.param.clone())
+        .unwrap_or_default();
     let most_sensitive_optimum = if rows.iter().all(|r| r.optimum_shift == 0.0) {
         "none".into()
     } else {
@@ -114,6 +126,7 @@ pub fn sensitivity(
         rows,
         most_sensitive_speedup,
         most_sensitive_energy,
+        most_sensitive_assumed,
         most_sensitive_optimum,
     })
 }
@@ -149,5 +162,6 @@ mod tests {
             .unwrap();
         assert_eq!(io.values, [0.0; 3], "a zero stays zero");
         assert!(sensitivity(&cfg, &[8192], 8192, 1.5).is_err());
+        assert_eq!(s.most_sensitive_assumed, "mpb-read-mbps");
     }
 }
