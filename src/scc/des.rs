@@ -35,7 +35,9 @@ pub enum Link {
         last: TransferCost,
     },
     /// A bounded queue (`sync_channel(capacity)`; 0 = rendezvous): each send and receive
-    /// costs `op_s` CPU seconds, and waking a blocked peer costs that peer `wake_s` more.
+    /// costs `op_s` CPU seconds, and waking a blocked peer costs that peer `wake_s` more. A
+    /// woken peer retries its send or receive when it runs (a rendezvous hands the chunk over
+    /// directly).
     Queue {
         /// Chunks the queue holds.
         capacity: usize,
@@ -90,6 +92,8 @@ pub struct StageTimes {
     pub descheduled_s: f64,
     /// Time between being woken and running on an idle core.
     pub wake_latency_s: f64,
+    /// Times the stage was woken from a blocked receive or send.
+    pub wakes: usize,
 }
 
 impl StageTimes {
@@ -189,6 +193,12 @@ struct Sim<'a> {
     chunk: Vec<usize>,
     queued: Vec<usize>,
     times: Vec<StageTimes>,
+    /// Whether each stage holds a core.
+    on_core: Vec<bool>,
+    /// Cores held.
+    in_use: usize,
+    /// Stages with work waiting for a core, first come first served.
+    runq: VecDeque<usize>,
 }
 
 /// Runs the simulation to the end.
@@ -208,6 +218,9 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                 ..StageTimes::default()
             })
             .collect(),
+        on_core: vec![false; n],
+        in_use: 0,
+        runq: VecDeque::new(),
     };
     let mut t = sc.startup_s;
     let mut events = 0usize;
@@ -226,20 +239,11 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
         if sim.state.iter().all(|s| *s == State::Finished) {
             break;
         }
-        let working = sim
-            .state
-            .iter()
-            .filter(|s| matches!(s, State::Working { .. }))
-            .count();
-        let rate = if working > sc.cores {
-            sc.cores as f64 / working as f64
-        } else {
-            1.0
-        };
+        sim.dispatch();
         let mut dt = f64::INFINITY;
-        for s in &sim.state {
+        for (i, s) in sim.state.iter().enumerate() {
             match *s {
-                State::Working { left, .. } => dt = dt.min(left / rate),
+                State::Working { left, .. } if sim.on_core[i] => dt = dt.min(left),
                 State::Transfer { until, .. } | State::Waking { until, .. } => {
                     dt = dt.min(until - t)
                 }
@@ -253,22 +257,23 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
         }
         let dt = dt.max(0.0);
         let end = t + dt;
+        let due = |until: f64| until <= end + 1e-12 * end.abs();
         for (i, s) in sim.state.iter_mut().enumerate() {
             match *s {
+                State::Working { .. } if !sim.on_core[i] => sim.times[i].descheduled_s += dt,
                 State::Working {
                     left,
                     compute,
                     next,
                 } => {
-                    let done = (rate * dt).min(left);
+                    let done = dt.min(left);
                     let times = &mut sim.times[i];
                     if compute {
                         times.compute_s += done;
                     } else {
                         times.overhead_s += done;
                     }
-                    times.descheduled_s += dt - done;
-                    if left / rate <= dt * (1.0 + 1e-12) {
+                    if left <= dt * (1.0 + 1e-12) {
                         *s = State::Ready(next);
                         todo.push_back(i);
                     } else {
@@ -279,22 +284,24 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                         };
                     }
                 }
-                State::Transfer { until, next } if until <= end + 1e-12 * end.abs() => {
+                State::Transfer { until, next } if due(until) => {
                     *s = State::Ready(next);
                     todo.push_back(i);
                 }
-                State::Waking { until, left, next } => {
-                    if until <= end + 1e-12 * end.abs() {
-                        sim.times[i].wake_latency_s += until - t;
-                        *s = State::Working {
+                State::Waking { until, left, next } if due(until) => {
+                    sim.times[i].wake_latency_s += until - t;
+                    *s = if left > 0.0 {
+                        State::Working {
                             left,
                             compute: false,
                             next,
-                        };
+                        }
                     } else {
-                        sim.times[i].wake_latency_s += dt;
-                    }
+                        todo.push_back(i);
+                        State::Ready(next)
+                    };
                 }
+                State::Waking { .. } => sim.times[i].wake_latency_s += dt,
                 _ => {}
             }
         }
@@ -322,36 +329,72 @@ impl Sim<'_> {
         }
     }
 
+    fn take_core(&mut self, i: usize) {
+        if !self.on_core[i] {
+            self.on_core[i] = true;
+            self.in_use += 1;
+        }
+    }
+
+    fn release_core(&mut self, i: usize) {
+        if self.on_core[i] {
+            self.on_core[i] = false;
+            self.in_use -= 1;
+        }
+    }
+
+    /// Gives free cores to waiting stages, first come first served.
+    fn dispatch(&mut self) {
+        while self.in_use < self.sc.cores {
+            let Some(i) = self.runq.pop_front() else {
+                break;
+            };
+            if matches!(self.state[i], State::Working { .. }) {
+                self.take_core(i);
+            }
+        }
+    }
+
+    /// Stage `i` goes on to `left` CPU seconds of work (then `next`), on its core if it holds
+    /// one, else in the run queue.
     fn set_working(&mut self, i: usize, left: f64, compute: bool, next: Next) {
-        self.state[i] = if left > 0.0 {
-            State::Working {
+        if left > 0.0 {
+            self.state[i] = State::Working {
                 left,
                 compute,
                 next,
+            };
+            if !self.on_core[i] {
+                self.runq.push_back(i);
             }
         } else {
-            State::Ready(next)
-        };
+            self.state[i] = State::Ready(next);
+        }
     }
 
-    /// Wakes blocked stage `i` at `t` to do `left` CPU seconds then go to `next`: after the
-    /// idle-wake latency if a core is idle, else straight onto the run queue.
+    /// Stage `i` blocks (or finishes) and gives its core back.
+    fn block(&mut self, i: usize, state: State) {
+        self.state[i] = state;
+        self.release_core(i);
+    }
+
+    /// Wakes blocked stage `i` at `t` to do `left` CPU seconds then go to `next`: onto an
+    /// idle core after the idle-wake latency, or into the run queue if every core is busy.
     fn wake(&mut self, i: usize, t: f64, left: f64, next: Next) {
         self.unblock(i, t);
-        let busy = self
-            .state
-            .iter()
-            .filter(|s| matches!(s, State::Working { .. } | State::Waking { .. }))
-            .count();
-        if self.sc.idle_wake_s > 0.0 && busy < self.sc.cores {
-            self.state[i] = State::Waking {
-                until: t + self.sc.idle_wake_s,
-                left,
-                next,
-            };
-        } else {
-            self.set_working(i, left, false, next);
+        self.times[i].wakes += 1;
+        if self.in_use < self.sc.cores {
+            self.take_core(i);
+            if self.sc.idle_wake_s > 0.0 {
+                self.state[i] = State::Waking {
+                    until: t + self.sc.idle_wake_s,
+                    left,
+                    next,
+                };
+                return;
+            }
         }
+        self.set_working(i, left, false, next);
     }
 
     /// Ends a blocked wait of stage `i` at `t`, adding it to the right account.
@@ -397,31 +440,31 @@ impl Sim<'_> {
             return false;
         };
         match next {
-            Next::Recv if self.chunk[i] == self.sc.chunks => self.state[i] = State::Finished,
+            Next::Recv if self.chunk[i] == self.sc.chunks => self.block(i, State::Finished),
             Next::Recv if i == 0 => self.state[i] = State::Ready(Next::Compute),
             Next::Recv => {
                 let l = i - 1;
                 let upstream_waiting = matches!(self.state[l], State::BlockedSend { .. });
                 match self.sc.links[l] {
                     Link::Synchronous { .. } if upstream_waiting => self.start_transfer(l, t),
-                    Link::Queue {
-                        capacity,
-                        op_s,
-                        wake_s,
-                    } if self.queued[l] > 0 || (capacity == 0 && upstream_waiting) => {
-                        if capacity > 0 {
-                            self.queued[l] -= 1;
-                        }
+                    Link::Queue { op_s, wake_s, .. } if self.queued[l] > 0 => {
+                        // A slot frees; a sender blocked on the full queue is woken to retry.
+                        self.queued[l] -= 1;
                         if upstream_waiting {
-                            // The blocked sender now puts its chunk in (or hands it over).
-                            if capacity > 0 {
-                                self.queued[l] += 1;
-                            }
-                            self.wake(l, t, wake_s + op_s, Next::ChunkDone);
+                            self.wake(l, t, wake_s, Next::Send);
                         }
                         self.set_working(i, op_s, false, Next::Compute);
                     }
-                    _ => self.state[i] = State::BlockedRecv { since: t },
+                    Link::Queue {
+                        capacity: 0,
+                        op_s,
+                        wake_s,
+                    } if upstream_waiting => {
+                        // Rendezvous: take the chunk from the blocked sender, which returns.
+                        self.wake(l, t, wake_s + op_s, Next::ChunkDone);
+                        self.set_working(i, op_s, false, Next::Compute);
+                    }
+                    _ => self.block(i, State::BlockedRecv { since: t }),
                 }
             }
             Next::Compute => {
@@ -437,16 +480,25 @@ impl Sim<'_> {
                         capacity,
                         op_s,
                         wake_s,
-                    } if downstream_waiting || self.queued[i] < capacity => {
+                    } if self.queued[i] < capacity => {
+                        // The chunk goes in; a receiver blocked on the empty queue is woken to
+                        // take it when it runs.
+                        self.queued[i] += 1;
                         if downstream_waiting {
-                            // The blocked receiver takes the chunk at once.
-                            self.wake(i + 1, t, wake_s + op_s, Next::Compute);
-                        } else {
-                            self.queued[i] += 1;
+                            self.wake(i + 1, t, wake_s, Next::Recv);
                         }
                         self.set_working(i, op_s, false, Next::ChunkDone);
                     }
-                    _ => self.state[i] = State::BlockedSend { since: t },
+                    Link::Queue {
+                        capacity: 0,
+                        op_s,
+                        wake_s,
+                    } if downstream_waiting => {
+                        // Rendezvous: hand the chunk to the blocked receiver.
+                        self.wake(i + 1, t, wake_s + op_s, Next::Compute);
+                        self.set_working(i, op_s, false, Next::ChunkDone);
+                    }
+                    _ => self.block(i, State::BlockedSend { since: t }),
                 }
             }
             Next::ChunkDone => {
