@@ -132,7 +132,8 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
             "µs",
         ),
         ("stage thread start", m.spawn_s * 1e6, "µs"),
-        ("cores shared", m.cores as f64, "logical CPUs"),
+        ("cores shared (model)", m.cores as f64, "CPUs"),
+        ("cores' worth got (conditions)", m.effective_cores, "CPUs"),
     ] {
         println!("  {name:<32} {value:>9.4} {unit}");
     }

@@ -38,6 +38,10 @@ pub struct MachineParams {
     pub spawn_s: f64,
     /// Logical CPUs the stages share.
     pub cores: usize,
+    /// Cores' worth of CPU that `cores` busy threads actually got while calibrating (each ran
+    /// the same Blowfish job as one thread alone, interleaved): `cores` on an idle machine,
+    /// less when other work competes. For reading the conditions; the model uses `cores`.
+    pub effective_cores: f64,
     /// Wall seconds of the long relay ([`RELAY_LONG`] threads, [`RELAY_TOKENS`] tokens).
     pub relay_long_s: f64,
     /// Wall seconds of the short relay ([`RELAY_SHORT`] threads).
@@ -113,6 +117,11 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
     let spawn_s = median(&spawns(&bench))?.median;
     let relay_long_s = median(&bench.run_timed(|| relay(RELAY_LONG, RELAY_TOKENS, 1)))?.median;
     let relay_short_s = median(&bench.run_timed(|| relay(RELAY_SHORT, RELAY_TOKENS, 1)))?.median;
+    let cores = plan
+        .cores
+        .unwrap_or_else(crate::bench::logical_cores)
+        .max(1);
+    let effective_cores = effective_cores(&bench, &bf, crate::bench::logical_cores())?;
     let mut m = MachineParams {
         op_s_per_byte: ops_b / SEED_ROUNDS as f64,
         in_s_per_byte: in_b,
@@ -121,7 +130,8 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
         wake_s: (pingpong_one_cpu_s - 2.0 * chan_op_s).max(0.0),
         idle_wake_s: (pingpong_two_cpus_s - pingpong_one_cpu_s).max(0.0),
         spawn_s,
-        cores: plan.cores.unwrap_or_else(crate::bench::logical_cores).max(1),
+        cores,
+        effective_cores,
         relay_long_s,
         relay_short_s,
         pingpong_one_cpu_s,
@@ -142,10 +152,33 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
             ),
             "spawn: 35 empty stage threads spawned and joined in a scope, per thread".into(),
             "ping-pong (reference only): two threads over sync_channel(1), pinned to one CPU / to CPUs 0 and 1, one way".into(),
+            "effective cores (conditions only): one Blowfish job per logical CPU at once against one alone, interleaved".into(),
         ],
     };
     fit_handoffs(&mut m)?;
     Ok(m)
+}
+
+/// Cores' worth of CPU `threads` busy threads get: each encrypts its own 256 KiB, against one
+/// thread doing the same alone (interleaved), `threads × alone / together`.
+fn effective_cores(bench: &Bench, bf: &Blowfish, threads: usize) -> Result<f64> {
+    let mut bufs = vec![vec![0x5au8; 256 << 10]; threads.max(1)];
+    let runs = bench.run_interleaved_by(2, |i| {
+        let t0 = Instant::now();
+        if i == 0 {
+            let _ = bf.encrypt_blocks(&mut bufs[0]);
+        } else {
+            std::thread::scope(|s| {
+                for b in bufs.iter_mut() {
+                    s.spawn(move || bf.encrypt_blocks(b));
+                }
+            });
+        }
+        t0.elapsed().as_secs_f64()
+    });
+    let alone = median(&runs[0])?.median;
+    let together = median(&runs[1])?.median;
+    Ok(threads.max(1) as f64 * alone / together)
 }
 
 /// A relay of [`RELAY_TOKENS`] empty tokens down `threads` threads, as the simulation sees it.
@@ -356,6 +389,7 @@ mod tests {
             idle_wake_s: 0.0,
             spawn_s: 1e-5,
             cores,
+            effective_cores: cores as f64,
             relay_long_s: 0.0,
             relay_short_s: 0.0,
             pingpong_one_cpu_s: 0.0,
@@ -408,7 +442,8 @@ mod tests {
         ] {
             assert!(v.is_finite() && v > 0.0, "{m:?}");
         }
-        assert!(m.wake_s >= 0.0 && m.idle_wake_s >= 0.0 && m.cores >= 1 && m.method.len() == 5);
+        assert!(m.wake_s >= 0.0 && m.idle_wake_s >= 0.0 && m.cores >= 1 && m.method.len() == 6);
+        assert!(m.effective_cores > 0.0 && m.effective_cores <= m.cores as f64 * 1.5);
         // The fitted hand-off costs reproduce the relays they were fitted on.
         for (threads, measured) in [(RELAY_LONG, m.relay_long_s), (RELAY_SHORT, m.relay_short_s)] {
             let sim = simulate(&relay_scenario(&m, threads).unwrap())

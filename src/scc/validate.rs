@@ -196,10 +196,13 @@ pub fn run(
         mean_abs_error: errors.iter().sum::<f64>() / errors.len().max(1) as f64,
         max_abs_error: errors.iter().copied().fold(0.0, f64::max),
         conditions: format!(
-            "{}; load average {} before, {} after; runs interleaved, medians",
+            "{}; load average {} before, {} after; {} busy threads got {:.2} cores' worth; runs \
+             interleaved, medians",
             MachineInfo::detect().one_line(),
             load_before,
-            load_average()
+            load_average(),
+            crate::bench::logical_cores(),
+            machine.effective_cores
         ),
         machine,
         points,
@@ -221,6 +224,7 @@ mod tests {
             idle_wake_s: 1e-5,
             spawn_s: 1e-5,
             cores: 2,
+            effective_cores: 2.0,
             relay_long_s: 0.0,
             relay_short_s: 0.0,
             pingpong_one_cpu_s: 0.0,
