@@ -2,8 +2,10 @@
 //! it, and send it on, joined by links that are either synchronous transfers (RCCE on the
 //! SCC: both cores held while the chunk moves) or bounded queues (threads and channels:
 //! a cost per queue operation and per wake-up of a blocked peer). Stages share `cores`
-//! processors fairly (processor sharing) when more of them are working than there are cores;
-//! blocked stages use none. The simulation records, per stage, time computing, in overheads,
+//! processors as an operating system shares them among threads that work in short bursts: a
+//! stage with work runs on a free core until it blocks, else it waits its turn in a
+//! first-come run queue; a stage woken onto an idle core first pays the idle-wake latency;
+//! blocked stages use no core. The simulation records, per stage, time computing, in overheads,
 //! moving data, in handshakes, held by a transfer, starved, blocked by back-pressure, and
 //! ready but descheduled.
 pub use super::scenario::{Link, Scenario, SimResult, StageSpec, StageTimes};
