@@ -436,5 +436,15 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
             "no handshake cost from 0.01 µs to 10 ms makes 8 KB the best of the chunks asked"
         ),
     }
+    if let (Some((lo, hi)), Some(s)) = (
+        c.handshake_for_8k_whole_buffer_us,
+        c.speedup_when_8k_is_best,
+    ) {
+        println!(
+            "with the whole 8 KiB buffer as payload, handshakes of {lo:.3}-{hi:.3} µs make 8 KB the best; \
+             the speedup at 8 KB is then at most {s:.2}x (paper {}x)",
+            paper::SPEEDUP
+        );
+    }
     Ok(())
 }

@@ -62,6 +62,13 @@ pub struct SeedClaims {
     /// Handshake costs (µs per piece) that make 8 KB the fastest of the sweep's sizes, as
     /// (lowest, highest) on a log grid from 0.01 µs to 10 ms; `None` if none does.
     pub handshake_for_8k_us: Option<(f64, f64)>,
+    /// The same window with the whole 8 KiB buffer as payload (no RCCE reserve), so 8192
+    /// bytes go in one transfer.
+    pub handshake_for_8k_whole_buffer_us: Option<(f64, f64)>,
+    /// The highest speedup at 8 KB among the grid's handshake costs that make 8 KB the best
+    /// (whole buffer as payload): what the model allows the optimum and the speedup claims
+    /// to be together; `None` if no cost makes 8 KB the best.
+    pub speedup_when_8k_is_best: Option<f64>,
     /// The full sensitivity sweep.
     pub sensitivity: Sensitivity,
 }
@@ -91,6 +98,18 @@ pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<See
     };
     let free = free_communication(cfg)?;
     let bound = predict(&free, claim)?;
+    let mut whole = cfg.clone();
+    whole.params.set(ParamId::MpbReservedBytes, 0.0)?;
+    let whole_window = handshake_window(&whole, chunks, claim)?;
+    let mut speedup_when_8k_is_best: Option<f64> = None;
+    for us in handshake_grid() {
+        let mut c = whole.clone();
+        c.params.set(ParamId::HandshakeUs, us)?;
+        if best_chunk(&c, chunks)? == claim {
+            let s = seq / super::model::time_s(&c, claim)?;
+            speedup_when_8k_is_best = Some(speedup_when_8k_is_best.map_or(s, |b: f64| b.max(s)));
+        }
+    }
     Ok(SeedClaims {
         speedup: modelled(base.speedup, (s_lo, s_hi), paper::SPEEDUP),
         energy_ratio: modelled(base.energy.ratio, (e_lo, e_hi), paper::ENERGY_RATIO),
@@ -104,6 +123,8 @@ pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<See
         compute_bound_s: bound.time_s,
         compute_bound_speedup: bound.speedup,
         handshake_for_8k_us: handshake_window(cfg, chunks, claim)?,
+        handshake_for_8k_whole_buffer_us: whole_window,
+        speedup_when_8k_is_best,
         sensitivity: sens,
     })
 }
@@ -122,6 +143,11 @@ pub fn free_communication(cfg: &SccConfig) -> Result<SccConfig> {
     Ok(free)
 }
 
+/// Handshake costs searched, µs: 121 points, log-spaced from 0.01 µs to 10 ms.
+fn handshake_grid() -> impl Iterator<Item = f64> {
+    (0..=120).map(|i| 10f64.powf(-2.0 + i as f64 * 6.0 / 120.0))
+}
+
 /// The handshake costs (µs) on a log grid from 0.01 µs to 10 ms for which `target` is the
 /// fastest of `chunks`: (lowest, highest), or `None`.
 pub fn handshake_window(
@@ -130,8 +156,7 @@ pub fn handshake_window(
     target: usize,
 ) -> Result<Option<(f64, f64)>> {
     let mut window: Option<(f64, f64)> = None;
-    for i in 0..=120 {
-        let us = 10f64.powf(-2.0 + i as f64 * 6.0 / 120.0);
+    for us in handshake_grid() {
         let mut c = cfg.clone();
         c.params.set(ParamId::HandshakeUs, us)?;
         if best_chunk(&c, chunks)? == target {
@@ -162,6 +187,9 @@ mod tests {
         assert!(c.time_s.low <= c.time_s.value && c.time_s.value <= c.time_s.high);
         assert_eq!(c.best_chunks_over_sweep.len(), 2 * ParamId::ALL.len());
         assert_eq!(c.speedup.label, "model:scc");
+        if let Some(s) = c.speedup_when_8k_is_best {
+            assert!(s < c.compute_bound_speedup && c.handshake_for_8k_whole_buffer_us.is_some());
+        }
     }
 
     #[test]
