@@ -5,7 +5,7 @@ use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::Args;
 use parcrypt::bench::{BenchConfig, ExportFormat, Progress, render};
-use parcrypt::scc::calibrate::CalibrationPlan;
+use parcrypt::scc::calibrate::{CalibrationPlan, CoreChoice};
 use parcrypt::scc::validate::{Validation, ValidationPlan, run as validate};
 use serde::Serialize;
 
@@ -29,9 +29,11 @@ pub struct CalibrateArgs {
     /// Least measured seconds per configuration of the calibration sweep.
     #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     min_time: f64,
-    /// Cores the calibrated model's stages share (default: this machine's logical CPUs).
-    #[arg(long, value_parser = positive)]
-    cores: Option<usize>,
+    /// Cores the calibrated model's stages share: a number, or `auto` for the cores' worth
+    /// busy threads got while calibrating (on a machine other work shares); default: the
+    /// logical CPUs.
+    #[arg(long, value_parser = core_choice)]
+    cores: Option<CoreChoice>,
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
@@ -53,6 +55,13 @@ fn stage_list(s: &str) -> Result<Sizes, String> {
 
 fn positive(s: &str) -> Result<usize, String> {
     parse_positive(s, "value")
+}
+
+fn core_choice(s: &str) -> Result<CoreChoice, String> {
+    match s {
+        "auto" => Ok(CoreChoice::Measured),
+        _ => parse_positive(s, "core count").map(CoreChoice::Fixed),
+    }
 }
 
 /// Measures, predicts, prints; returns the result for the JSON file.
@@ -88,7 +97,7 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
                 ..config
             },
             seed: 7,
-            cores,
+            cores: cores.unwrap_or(CoreChoice::Logical),
         },
         seed: 2024,
     };

@@ -40,7 +40,7 @@ pub struct MachineParams {
     pub cores: usize,
     /// Cores' worth of CPU that `cores` busy threads actually got while calibrating (each ran
     /// the same Blowfish job as one thread alone, interleaved): `cores` on an idle machine,
-    /// less when other work competes. For reading the conditions; the model uses `cores`.
+    /// less when other work competes. Read for the conditions, used with [`CoreChoice::Measured`].
     pub effective_cores: f64,
     /// Wall seconds of the long relay ([`RELAY_LONG`] threads, [`RELAY_TOKENS`] tokens).
     pub relay_long_s: f64,
@@ -72,8 +72,21 @@ pub struct CalibrationPlan {
     pub config: BenchConfig,
     /// Seed of the key and message.
     pub seed: u64,
-    /// Cores the stages share (`None`: the machine's logical CPUs).
-    pub cores: Option<usize>,
+    /// Cores the modelled stages share.
+    pub cores: CoreChoice,
+}
+
+/// How many cores the calibrated model gives the stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CoreChoice {
+    /// The machine's logical CPUs.
+    Logical,
+    /// This many.
+    Fixed(usize),
+    /// The cores' worth busy threads actually got while calibrating, rounded (at least 1, at
+    /// most the logical CPUs): for a machine that other work shares.
+    Measured,
 }
 
 fn median(m: &crate::bench::Measurement) -> Result<Summary> {
@@ -117,11 +130,14 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
     let spawn_s = median(&spawns(&bench))?.median;
     let relay_long_s = median(&bench.run_timed(|| relay(RELAY_LONG, RELAY_TOKENS, 1)))?.median;
     let relay_short_s = median(&bench.run_timed(|| relay(RELAY_SHORT, RELAY_TOKENS, 1)))?.median;
-    let cores = plan
-        .cores
-        .unwrap_or_else(crate::bench::logical_cores)
-        .max(1);
-    let effective_cores = effective_cores(&bench, &bf, crate::bench::logical_cores())?;
+    let logical = crate::bench::logical_cores();
+    let effective_cores = effective_cores(&bench, &bf, logical)?;
+    let cores = match plan.cores {
+        CoreChoice::Logical => logical,
+        CoreChoice::Fixed(n) => n,
+        CoreChoice::Measured => (effective_cores.round() as usize).min(logical),
+    }
+    .max(1);
     let mut m = MachineParams {
         op_s_per_byte: ops_b / SEED_ROUNDS as f64,
         in_s_per_byte: in_b,
@@ -159,10 +175,11 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
     Ok(m)
 }
 
-/// Cores' worth of CPU `threads` busy threads get: each encrypts its own 256 KiB, against one
-/// thread doing the same alone (interleaved), `threads × alone / together`.
+/// Cores' worth of CPU `threads` busy threads get: each encrypts its own 2 MiB (a few ms, long
+/// beside a thread start), against one thread doing the same alone (interleaved),
+/// `threads × alone / together`.
 fn effective_cores(bench: &Bench, bf: &Blowfish, threads: usize) -> Result<f64> {
-    let mut bufs = vec![vec![0x5au8; 256 << 10]; threads.max(1)];
+    let mut bufs = vec![vec![0x5au8; 2 << 20]; threads.max(1)];
     let runs = bench.run_interleaved_by(2, |i| {
         let t0 = Instant::now();
         if i == 0 {
@@ -430,7 +447,7 @@ mod tests {
             size_bytes: 64 << 10,
             config: BenchConfig::exact(2),
             seed: 1,
-            cores: None,
+            cores: CoreChoice::Measured,
         };
         let m = calibrate(&plan).unwrap();
         for v in [

@@ -254,7 +254,7 @@ mod tests {
                 size_bytes: 64 << 10,
                 config: BenchConfig::exact(2),
                 seed: 1,
-                cores: None,
+                cores: super::super::calibrate::CoreChoice::Logical,
             },
             seed: 1,
         };
