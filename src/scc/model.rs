@@ -14,6 +14,17 @@ use serde::{Deserialize, Serialize};
 /// Blowfish's block: chunks and messages are whole blocks.
 pub const BLOCK: usize = 8;
 
+/// The chunk sizes of `parcrypt scc` by default: 1 KiB to 64 KiB in powers of two.
+pub const DEFAULT_CHUNKS: [usize; 7] = [
+    1 << 10,
+    2 << 10,
+    4 << 10,
+    8 << 10,
+    16 << 10,
+    32 << 10,
+    64 << 10,
+];
+
 /// What to model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SccConfig {
