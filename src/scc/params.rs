@@ -324,9 +324,10 @@ pub fn source(id: ParamId) -> &'static str {
              takes two transfers"
         }
         ParamId::MpbWriteMbps => {
-            "assumed: no published put rate found in the sources searched (SCC EAS, Mattson et al. \
-             SC10 and van der Wijngaart et al. OSR 2011 were not reachable); a P54C writing 32-byte \
-             lines through the write-combine buffer to its own tile, about 43 core cycles per line"
+            "assumed: no published put rate found (only the abstracts of the SCC EAS, Mattson et al. \
+             SC10 and van der Wijngaart et al. OSR 2011 were available here); a P54C writing \
+             32-byte lines through the write-combine buffer to its own tile, about 43 core cycles \
+             per line"
         }
         ParamId::MpbReadMbps => {
             "assumed: no published get rate found (see mpb-write-mbps); the P54C has one \
@@ -336,8 +337,9 @@ pub fn source(id: ParamId) -> &'static str {
         ParamId::HandshakeUs => {
             "assumed: RCCE's send/recv protocol (RCCE_send.c, RCCE_recv.c) per buffer-sized piece: \
              put, set the receiver's sent flag, receiver polls, gets, sets the sender's ready flag, \
-             sender polls; two flag writes (a lock, read, modify and write each with single-bit flags) \
-             and two polls, about 500 core cycles; no published figure found"
+             sender polls; two flag writes (with single-bit flags each takes the target's test-and-set lock, \
+             gets the flag line, sets the bit and puts it back: RCCE_flags.c) and two polls, about \
+             500 core cycles; no published figure found"
         }
         ParamId::BfCyclesPerByteRound => {
             "derived from paper:seed001 Fig. 9: 1.904956 s x 533 MHz / (34 rounds x 2^20 B) = 28.48; \
