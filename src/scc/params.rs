@@ -324,8 +324,8 @@ pub fn source(id: ParamId) -> &'static str {
              takes two transfers"
         }
         ParamId::MpbWriteMbps => {
-            "assumed: no published put rate found (only the abstracts of the SCC EAS, Mattson et al. \
-             SC10 and van der Wijngaart et al. OSR 2011 were available here); a P54C writing \
+            "assumed: no published put rate found (the SCC EAS was not available here, of Mattson et \
+             al. SC10 and van der Wijngaart et al. OSR 2011 only the abstracts); a P54C writing \
              32-byte lines through the write-combine buffer to its own tile, about 43 core cycles \
              per line"
         }
