@@ -20,7 +20,7 @@ fn default_run_prints_sources_points_and_the_optimum() {
         "model:scc",
         "core-mhz",
         "paper:seed001",
-        "Salihundam",
+        "6x4 Mesh Network",
         "assumed",
         "limited_by",
         "optimal chunk among those asked",

@@ -307,9 +307,10 @@ pub fn source(id: ParamId) -> &'static str {
              clock at 1.1 V"
         }
         ParamId::HopCycles => {
-            "published: Salihundam et al., 'A 2 Tb/s 6x4 Mesh Network for a Single-Chip Cloud \
-             Computer With DVFS in 45 nm CMOS', IEEE JSSC 2011: per-hop latency of 4 cycles (16-byte \
-             links); a buffer read crosses the hops twice (request and reply)"
+            "published: 'A 2 Tb/s 6x4 Mesh Network for a Single-Chip Cloud Computer With DVFS in 45 \
+             nm CMOS', IEEE JSSC 2011 (VLSI Symposium 2010 version: S. Kumar et al., 'A 2Tb/s 6x4 \
+             mesh network with DVFS and 2.3Tb/s/W router in 45nm CMOS'): per-hop latency of 4 cycles, \
+             16-byte links; a buffer read crosses the hops twice (request and reply)"
         }
         ParamId::MpbBytes => {
             "published: Howard et al., 'A 48-core IA-32 message-passing processor with DVFS in 45nm \
