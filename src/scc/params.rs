@@ -303,7 +303,7 @@ pub fn source(id: ParamId) -> &'static str {
         ParamId::MeshMhz => {
             "assumed: the paper does not give its mesh clock; 800 MHz is the mesh of Intel sccKit's \
              standard setting Tile533_Mesh800_DDR800 (the sccBmc -i example), the one that runs \
-             tiles at 533 MHz. Howard et al. (ISSCC 2010 / JSSC 2011) give 2 GHz as the nominal mesh \
+             tiles at 533 MHz. Howard et al. (IEEE JSSC 2011, 48-core IA-32 processor) give 2 GHz as the nominal mesh \
              clock at 1.1 V"
         }
         ParamId::HopCycles => {
