@@ -88,6 +88,7 @@ pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<See
     };
     let (s_lo, s_hi) = span(|r, j| r.speedup[j]);
     let (e_lo, e_hi) = span(|r, j| r.energy_ratio[j]);
+    let (t_lo, t_hi) = span(|r, j| r.time_s[j]);
     let seq = cfg.sequential_s();
     let modelled = |value, (low, high), paper: f64| Modelled {
         value,
@@ -113,7 +114,7 @@ pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<See
     Ok(SeedClaims {
         speedup: modelled(base.speedup, (s_lo, s_hi), paper::SPEEDUP),
         energy_ratio: modelled(base.energy.ratio, (e_lo, e_hi), paper::ENERGY_RATIO),
-        time_s: modelled(base.time_s, (seq / s_hi, seq / s_lo), paper::PIPELINE_S),
+        time_s: modelled(base.time_s, (t_lo, t_hi), paper::PIPELINE_S),
         best_chunk: best_chunk(cfg, chunks)?,
         best_chunks_over_sweep: sens
             .rows

@@ -16,6 +16,8 @@ pub struct SensitivityRow {
     pub unit: String,
     /// Values: scaled down, as given, scaled up.
     pub values: [f64; 3],
+    /// Predicted seconds at the claim's chunk for each value.
+    pub time_s: [f64; 3],
     /// Speedup at the claim's chunk for each value.
     pub speedup: [f64; 3],
     /// Energy ratio (sequential / pipelined joules) at the claim's chunk for each value.
@@ -69,6 +71,7 @@ pub fn sensitivity(
     let mut rows = Vec::new();
     for id in ParamId::ALL {
         let mut values = [0.0; 3];
+        let mut time_s = [0.0; 3];
         let mut speedup = [0.0; 3];
         let mut energy_ratio = [0.0; 3];
         let mut best_chunk = [0; 3];
@@ -79,6 +82,7 @@ pub fn sensitivity(
             }
             let p = predict(&c, claim_chunk)?;
             values[j] = c.params.get(id);
+            time_s[j] = p.time_s;
             speedup[j] = p.speedup;
             energy_ratio[j] = p.energy.ratio;
             best_chunk[j] = super::model::best_chunk(&c, chunks)?;
@@ -88,6 +92,7 @@ pub fn sensitivity(
             param: id.name().into(),
             unit: id.unit().into(),
             values,
+            time_s,
             speedup,
             energy_ratio,
             best_chunk,
