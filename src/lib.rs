@@ -27,6 +27,7 @@ pub mod parallel;
 pub mod reliability;
 pub mod report;
 pub mod rsa;
+pub mod scc;
 pub mod study;
 
 pub use error::{Error, Result};

@@ -13,6 +13,8 @@ mod power;
 mod presets;
 mod reliability;
 mod rsa;
+mod scc;
+mod scc_calibrate;
 mod study;
 
 use clap::{Parser, Subcommand};
@@ -55,6 +57,9 @@ enum Command {
     Energy(energy::EnergyArgs),
     /// The processor presets of the power, energy and reliability models.
     Presets(presets::PresetsArgs),
+    /// Seed 001's pipeline on a model of Intel's SCC: time, speedup, energy per chunk size,
+    /// each parameter's source, ±50 % sensitivity, and calibration against this machine.
+    Scc(scc::SccArgs),
 }
 
 /// An error in how the command was called (exit status 2), as opposed to a failure while
@@ -93,6 +98,7 @@ pub fn main() -> i32 {
         Command::Reliability(args) => reliability::run(args),
         Command::Energy(args) => energy::run(args),
         Command::Presets(args) => presets::run(args),
+        Command::Scc(args) => scc::run(args),
     };
     match result {
         Ok(()) => 0,
