@@ -227,6 +227,17 @@ pub fn lshift(r: &mut [Limb], a: &[Limb], count: u32) -> Limb {
     unsafe { gmp::mpn_lshift(r.as_mut_ptr(), a.as_ptr(), sz(a.len()), count) }
 }
 
+/// `r = r << count` for `1 <= count < 64`; the bits shifted out, at the bottom of the limb.
+pub fn lshift_in(r: &mut [Limb], count: u32) -> Limb {
+    assert!(
+        (1..LIMB_BITS).contains(&count) && !r.is_empty(),
+        "mpn lshift"
+    );
+    let p = r.as_mut_ptr();
+    // SAFETY: GMP allows rp == up for mpn_lshift (rp >= up); 1 <= count < GMP_NUMB_BITS.
+    unsafe { gmp::mpn_lshift(p, p, sz(r.len()), count) }
+}
+
 /// Compares two equal-length numbers.
 pub fn cmp(a: &[Limb], b: &[Limb]) -> std::cmp::Ordering {
     assert_eq!(a.len(), b.len(), "mpn cmp sizes");

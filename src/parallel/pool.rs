@@ -336,6 +336,17 @@ impl Pool {
     }
 }
 
+impl std::fmt::Debug for Pool {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Pool")
+            .field("helpers", &self.helpers())
+            .field("spin", &self.spin)
+            .field("pin", &self.pin)
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
 impl Drop for Pool {
     fn drop(&mut self) {
         let helpers = std::mem::take(&mut *self.lock());
@@ -351,9 +362,13 @@ impl Drop for Pool {
     }
 }
 
-/// `f(t)` for `t` in `0..n` concurrently on the global pool (`pinned` or not), results by
-/// index: the `#pragma omp parallel` of the library, with persistent threads instead of a
-/// thread start per call (the drop-in for [`crate::parallel::team`]).
+/// `f(t)` for `t` in `0..n` on the global pool (`pinned` or not), results by index: the
+/// `#pragma omp parallel` of the library, with persistent threads instead of a thread start
+/// per call (the drop-in for [`crate::parallel::team`]).
+///
+/// Tasks run concurrently when helpers are free, but a region that finds the pool busy (or a
+/// helper that is late) runs them one after the other in index order: task `t` may wait for
+/// tasks below `t` (a pipeline's consumer after its producer), never for tasks above it.
 pub fn team<T: Send>(n: usize, pinned: bool, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
     Pool::global(pinned).map(n, n, f)
 }
