@@ -5,6 +5,7 @@ pub mod mpn;
 pub mod parmont;
 pub mod secret;
 pub mod wipe;
+pub mod wrap;
 
 pub use secret::SecretInteger;
 

@@ -396,6 +396,20 @@ pub fn set_integer(x: &mut Integer, limbs: &[Limb]) {
     }
 }
 
+/// `x` = the `len` limbs `fill` writes (any initial contents), reusing x's allocation.
+pub fn write_integer(x: &mut Integer, len: usize, fill: impl FnOnce(&mut [Limb])) {
+    // SAFETY: mpz_limbs_write returns room for at least len (>= 1) limbs of x; the slice covers
+    // exactly those, `fill` may write all of them, and mpz_limbs_finish then sets the size from
+    // len (dropping leading zero limbs). x is not otherwise touched in between.
+    unsafe {
+        let raw = x.as_raw_mut();
+        let p = gmp::mpz_limbs_write(raw, sz(len.max(1)));
+        let buf = std::slice::from_raw_parts_mut(p, len);
+        fill(buf);
+        gmp::mpz_limbs_finish(raw, sz(len));
+    }
+}
+
 /// A new integer with the value of `limbs`.
 pub fn to_integer(limbs: &[Limb]) -> Integer {
     let mut x = Integer::new();

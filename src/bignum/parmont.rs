@@ -12,16 +12,16 @@
 //! | 1. `t = a²` (a = a1·B^h + a0) | `a0²`, `a1²` | `a0·a1` (added twice at B^h) |
 //! | 1'. `t = a·b` | `a·b0` | `a·b1` (at B^h) |
 //! | 2. `q = t mod B^n · m⁻¹ mod B^n` (split at g ≈ 0.6 n) | `t0·i0` (g × g, whole) | `lo(t1·i0) + lo(t0·i1)` (n − g limbs) |
-//! | 3. `q·m mod B^rn − 1` (GMP `mpn_mulmod_bnm1`) | all | — |
+//! | 3. `q·m mod B^rn − 1`, rn = 2h | `q·m mod B^h + 1` | `q·m mod B^h − 1` |
 //!
 //! and then `r = t_hi − (q·m)_hi (+ m)`: REDC with the inverse m⁻¹ (not −m⁻¹), as GMP's
-//! `mpn_redc_n`. Step 3's wrapped product is already half of a full one and GMP splits it
-//! into pieces too small to hand off; it stays on the caller.
+//! `mpn_redc_n`. Step 3's wrapped product is recombined from its two residues ([`wrap`]).
 //!
 //! Values are n-limb, semi-reduced (below B^n) Montgomery residues as in [`super::mont`].
 //! **Variable-time** (the final correction depends on the values).
 use super::mont::MontCtx;
 use super::mpn::{self, Limb};
+use super::wrap;
 use crate::parallel::pool::Pool;
 use rug::Integer;
 
@@ -33,6 +33,9 @@ pub const PARMONT_MIN_LIMBS: usize = 24;
 pub struct ParMont<'p> {
     ctx: MontCtx,
     pool: &'p Pool,
+    /// 2: the caller and one helper; 1: both halves of every step on the caller (the same
+    /// arithmetic, for measuring what the split itself costs).
+    threads: usize,
     n: usize,
     /// m⁻¹ mod B^n.
     ip: Vec<Limb>,
@@ -47,12 +50,53 @@ pub struct ParMont<'p> {
     q: Vec<Limb>,
     y: Vec<Limb>,
     scratch: Vec<Limb>,
+    /// Step 3 split in halves of h = rn/2 limbs (None: rn odd or too small to split).
+    halves: Option<Halves>,
+}
+
+/// The buffers of step 3's two residues (see [`wrap`]).
+#[derive(Debug)]
+struct Halves {
+    /// m mod (B^h − 1) and m mod (B^h + 1).
+    m_minus: Vec<Limb>,
+    m_plus: Vec<Limb>,
+    q_minus: Vec<Limb>,
+    q_plus: Vec<Limb>,
+    x_minus: Vec<Limb>,
+    x_plus: Vec<Limb>,
+    plus_scratch: Vec<Limb>,
+}
+
+impl Halves {
+    fn new(m: &[Limb], rn: usize) -> Option<Self> {
+        let h = rn / 2;
+        if rn % 2 != 0 || h < 8 {
+            return None;
+        }
+        let (mut m_minus, mut m_plus) = (vec![0; h], vec![0; h + 1]);
+        wrap::fold_minus(&mut m_minus, m);
+        wrap::fold_plus(&mut m_plus, m);
+        Some(Self {
+            m_minus,
+            m_plus,
+            q_minus: vec![0; h],
+            q_plus: vec![0; h + 1],
+            x_minus: vec![0; h],
+            x_plus: vec![0; h + 1],
+            plus_scratch: vec![0; 2 * h + 2],
+        })
+    }
 }
 
 impl<'p> ParMont<'p> {
     /// The product for the odd modulus `m > 1` of at least two limbs on `pool`'s caller and
     /// one helper (`None` for an even, unit or one-limb modulus).
     pub fn new(m: &Integer, pool: &'p Pool) -> Option<Self> {
+        Self::with_threads(m, pool, 2)
+    }
+
+    /// As [`ParMont::new`] on `threads` (1 or 2) threads.
+    pub fn with_threads(m: &Integer, pool: &'p Pool, threads: usize) -> Option<Self> {
         let ctx = MontCtx::new(m)?;
         let n = ctx.limbs();
         if n < 2 {
@@ -65,15 +109,17 @@ impl<'p> ParMont<'p> {
             n,
             ip,
             h: n / 2,
-            g: (n * 3).div_ceil(5).max(n.div_ceil(2)).min(n - 1),
+            g: (n * 11).div_ceil(20).max(n.div_ceil(2)).min(n - 1),
             rn,
             t: vec![0; 2 * n],
             side: vec![0; 2 * n],
             q: vec![0; 2 * n],
             y: vec![0; 2 * n.max(rn)],
             scratch: Vec::new(),
+            halves: Halves::new(ctx.m(), rn),
             ctx,
             pool,
+            threads: threads.clamp(1, 2),
         })
     }
 
@@ -105,7 +151,9 @@ impl<'p> ParMont<'p> {
         let (t, side) = (&mut self.t, &mut self.side);
         let (t_lo, t_hi) = t.split_at_mut(2 * h);
         let cross = &mut side[..n];
-        self.pool.join(
+        join(
+            self.pool,
+            self.threads,
             || {
                 mpn::sqr(t_lo, a0);
                 mpn::sqr(t_hi, a1);
@@ -132,8 +180,12 @@ impl<'p> ParMont<'p> {
         let lo = &mut t[..n + h];
         let hi = &mut side[..2 * n - h];
         let a: &[Limb] = x;
-        self.pool
-            .join(|| mpn::mul(lo, a, b0), || mpn::mul(hi, a, b1));
+        join(
+            self.pool,
+            self.threads,
+            || mpn::mul(lo, a, b0),
+            || mpn::mul(hi, a, b1),
+        );
         t[n + h..].fill(0);
         let carry = mpn::add_in(&mut t[h..], &side[..2 * n - h]);
         debug_assert_eq!(carry, 0);
@@ -151,7 +203,9 @@ impl<'p> ParMont<'p> {
             let whole = &mut self.q[..2 * g];
             let (part, rest) = self.side.split_at_mut(w);
             let other = &mut rest[..w];
-            self.pool.join(
+            join(
+                self.pool,
+                self.threads,
                 || mpn::mul(whole, t0, i0),
                 || {
                     mpn::mullo(part, t1, &i0[..w]);
@@ -165,7 +219,34 @@ impl<'p> ParMont<'p> {
         // B^n, since q·m ≡ t there).
         let (rn, l) = (self.rn, 2 * n - self.rn);
         let q = &self.q[..n];
-        mpn::mulmod_bnm1(&mut self.y[..rn], q, self.ctx.m(), &mut self.scratch);
+        match self.halves.as_mut() {
+            Some(hv) => {
+                let scratch = &mut self.scratch;
+                let Halves {
+                    m_minus,
+                    m_plus,
+                    q_minus,
+                    q_plus,
+                    x_minus,
+                    x_plus,
+                    plus_scratch,
+                } = hv;
+                join(
+                    self.pool,
+                    self.threads,
+                    || {
+                        wrap::fold_plus(q_plus, q);
+                        wrap::mul_plus(x_plus, q_plus, m_plus, plus_scratch);
+                    },
+                    || {
+                        wrap::fold_minus(q_minus, q);
+                        mpn::mulmod_bnm1(x_minus, q_minus, m_minus, scratch);
+                    },
+                );
+                wrap::recombine(&mut self.y[..rn], x_minus, x_plus);
+            }
+            None => mpn::mulmod_bnm1(&mut self.y[..rn], q, self.ctx.m(), &mut self.scratch),
+        }
         let (y_lo, y_top) = self.y.split_at_mut(rn);
         let borrow = {
             let d = &mut y_top[..l];
@@ -178,6 +259,20 @@ impl<'p> ParMont<'p> {
         if mpn::sub_in(r, &self.y[n..2 * n]) != 0 {
             mpn::add_in(r, self.ctx.m());
         }
+    }
+}
+
+/// `(a(), b())` on the pool, or one after the other for one thread.
+fn join<A: Send, B: Send>(
+    pool: &Pool,
+    threads: usize,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    if threads < 2 {
+        (a(), b())
+    } else {
+        pool.join(a, b)
     }
 }
 

@@ -9,7 +9,7 @@
 //! | operands | split | why |
 //! |---|---|---|
 //! | below [`PAR_MIN_LIMBS`] | none: `mpz_mul` | a hand-off (~0.1–0.5 µs) costs more than it saves |
-//! | longer ≥ 2 × shorter | the longer operand in `threads` pieces ([`toom::split_longer`]) | equal pieces, a linear sum |
+//! | shorter ≤ ⅔ longer | the longer operand in `threads` pieces ([`toom::split_longer`]) | equal pieces, a linear sum |
 //! | balanced, below [`CRT_MIN_LIMBS`] | Toom-3 top level, p(∞) cut in two ([`toom::toom3`]) | 5 products of n/3 cost ≈ one of n at α ≈ 1.45: the work splits ~evenly |
 //! | from [`CRT_MIN_LIMBS`] (FFT range, α ≈ 1.1) | a·b mod B^N − 1 ‖ a·b mod B^N + 1 ([`crt::crt_product`]) | a Toom split would add work when α ≈ 1; the two residues are GMP's own halves |
 //!
@@ -61,7 +61,8 @@ pub fn split_for(threads: usize, an: usize, bn: usize) -> Split {
         Split::Gmp
     } else if an + bn >= CRT_MIN_LIMBS && bn * 4 >= an {
         Split::Crt
-    } else if an >= 2 * bn {
+    } else if bn <= 2 * an.div_ceil(3) {
+        // b has no third Toom-3 piece: split the longer operand instead.
         Split::Longer
     } else {
         Split::Toom3
