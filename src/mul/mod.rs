@@ -45,6 +45,7 @@ pub mod seed;
 pub mod seq;
 pub mod spawn;
 pub mod toom;
+pub mod toom4;
 
 pub use karatsuba::{Fork, Karatsuba, Serial, sequential};
 

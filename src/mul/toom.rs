@@ -33,10 +33,12 @@ use std::cell::RefCell;
 /// calling thread) so the hot path allocates nothing: on the `parcrypt` binary every freed
 /// GMP block is wiped, and a dozen temporaries per product cost more than the split saves.
 #[derive(Debug, Default)]
-struct Slot {
-    x: Integer,
-    y: Integer,
-    p: Integer,
+pub(super) struct Slot {
+    pub(super) x: Integer,
+    pub(super) y: Integer,
+    pub(super) p: Integer,
+    /// A spare temporary.
+    pub(super) u: Integer,
 }
 
 thread_local! {
@@ -45,7 +47,7 @@ thread_local! {
 
 /// Runs `f` with `n` slots taken from this thread's cache (grown if needed), then puts them
 /// back.
-fn with_slots<R>(n: usize, f: impl FnOnce(Vec<Slot>) -> (Vec<Slot>, R)) -> R {
+pub(super) fn with_slots<R>(n: usize, f: impl FnOnce(Vec<Slot>) -> (Vec<Slot>, R)) -> R {
     let mut slots = SLOTS.with(|c| std::mem::take(&mut *c.borrow_mut()));
     slots.resize_with(slots.len().max(n), Slot::default);
     let rest = slots.split_off(n);
@@ -56,7 +58,7 @@ fn with_slots<R>(n: usize, f: impl FnOnce(Vec<Slot>) -> (Vec<Slot>, R)) -> R {
 }
 
 /// `x = limbs[lo..hi]` (empty beyond the end), reusing x's allocation.
-fn set_piece(x: &mut Integer, l: &[Limb], lo: usize, hi: usize) {
+pub(super) fn set_piece(x: &mut Integer, l: &[Limb], lo: usize, hi: usize) {
     let (lo, hi) = (lo.min(l.len()), hi.min(l.len()));
     mpn::set_integer(x, &l[lo..hi]);
 }
@@ -107,7 +109,7 @@ pub fn toom3(pool: &Pool, threads: usize, a: &[Limb], b: &[Limb], square: bool) 
         let cells: Vec<TakeOnce<Slot>> = slots.into_iter().map(TakeOnce::new).collect();
         let mut done = pool.map(jobs, threads, |j| {
             let mut slot = cells[j].take();
-            let Slot { x, y, p } = &mut slot;
+            let Slot { x, y, p, .. } = &mut slot;
             let point = [-2, 1, -1, 0][j.min(3)];
             match j {
                 0..=2 => {
@@ -153,7 +155,7 @@ pub fn toom3(pool: &Pool, threads: usize, a: &[Limb], b: &[Limb], square: bool) 
 }
 
 /// `p = x·y` (`x²` when `square`), reusing p's allocation.
-fn product(p: &mut Integer, x: &[Limb], y: &[Limb], square: bool) {
+pub(super) fn product(p: &mut Integer, x: &[Limb], y: &[Limb], square: bool) {
     let (x, y) = (mpn::trim(x), mpn::trim(y));
     if x.is_empty() || y.is_empty() {
         p.assign(0);
