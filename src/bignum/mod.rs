@@ -1,7 +1,11 @@
 //! A thin layer over `rug::Integer` (GMP): byte conversions, random integers from any RNG,
 //! and secret integers that are wiped when dropped.
+pub mod mont;
+pub mod mpn;
+pub mod parmont;
 pub mod secret;
 pub mod wipe;
+pub mod wrap;
 
 pub use secret::SecretInteger;
 

@@ -41,11 +41,17 @@ unsafe extern "C" fn wipe_free(ptr: *mut c_void, size: usize) {
     }
 }
 
-/// Zeroes `size` bytes at `ptr` with volatile writes that the optimizer keeps.
+/// Zeroes `size` bytes at `ptr` at `memset` speed, in a way the optimizer keeps: the empty
+/// `asm!` block takes the pointer and may read memory, so the stores before it are not dead
+/// (the `memzero_explicit` idiom). Byte-wise volatile writes did the same at about 1 byte a
+/// cycle, which cost a 1 Mbit product several times its arithmetic (its FFT frees megabytes).
 unsafe fn wipe_bytes(ptr: *mut c_void, size: usize) {
-    // SAFETY: the caller guarantees `ptr` is valid for `size` writable bytes.
-    let bytes = unsafe { std::slice::from_raw_parts_mut(ptr as *mut u8, size) };
-    zeroize::Zeroize::zeroize(bytes);
+    // SAFETY: the caller guarantees `ptr` is valid for `size` writable bytes; the asm block
+    // has no instructions, only a register input.
+    unsafe {
+        std::ptr::write_bytes(ptr.cast::<u8>(), 0, size);
+        std::arch::asm!("/* {0} */", in(reg) ptr, options(nostack, preserves_flags));
+    }
 }
 
 unsafe extern "C" {
@@ -81,6 +87,11 @@ mod tests {
         let mut big: Integer = Integer::from(1) << 5000;
         big += 1;
         big *= &big.clone();
+        // A freed block is zero afterwards: wipe a block by hand and look at it.
+        let mut block = vec![0xa5u8; 1000];
+        // SAFETY: `block` is valid for its length.
+        unsafe { super::wipe_bytes(block.as_mut_ptr().cast(), block.len()) };
+        assert!(block.iter().all(|&b| b == 0));
         let after = Integer::from(3)
             .pow_mod(&Integer::from(1000), &Integer::from(1_000_003))
             .unwrap();

@@ -30,6 +30,8 @@ pub enum BenchCommand {
     Cipher(super::bench_cipher::BenchCipherArgs),
     /// Round-pipelined Blowfish chunk sweep (seed 001, Fig. 8), with per-stage busy/wait times.
     Pipeline(super::bench_cipher::BenchPipelineArgs),
+    /// parcrypt's best sequential and parallel forms against GMP and OpenSSL, interleaved.
+    Peers(super::bench_peers::BenchPeersArgs),
 }
 
 /// Comma-separated thread counts, each at least 1.
@@ -210,6 +212,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Handoff(args) => super::bench_mul::handoff(args),
         BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),
         BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
+        BenchCommand::Peers(args) => super::bench_peers::peers(args),
     }
 }
 

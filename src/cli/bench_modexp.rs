@@ -6,8 +6,8 @@ use super::parse_list;
 use anyhow::Result;
 use clap::Args;
 use parcrypt::bench::{BenchReport, MachineInfo, format_number};
-use parcrypt::modexp::Params;
 use parcrypt::modexp::bench::{ModexpBenchPlan, ModexpRecord, all_method_names};
+use parcrypt::modexp::{Kernel, Params};
 use parcrypt::rsa::latency::{self, LatencyRecord};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
@@ -48,11 +48,19 @@ pub struct BenchModexpArgs {
     /// Pin threads to logical CPUs.
     #[arg(long)]
     pin: bool,
+    /// Modular product of the counted strategies: auto (Montgomery on GMP's mpn layer for odd
+    /// moduli), montgomery, or mpz (mpz_mul + mpz_tdiv_r, the seeds' plain MulMod).
+    #[arg(long, default_value = "auto", value_parser = kernel_arg)]
+    kernel: Kernel,
     /// Seed of the operands.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
     #[command(flatten)]
     opts: RunOpts,
+}
+
+fn kernel_arg(s: &str) -> Result<Kernel, String> {
+    Kernel::parse(s).ok_or_else(|| format!("kernel must be auto, montgomery or mpz, got '{s}'"))
 }
 
 /// Arguments of `bench rsa-private`.
@@ -126,6 +134,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
             cubes: args.cubes,
             slicing: args.slicing.into(),
             pin: args.pin,
+            kernel: args.kernel,
         },
         seed: args.seed,
         config,

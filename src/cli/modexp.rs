@@ -116,6 +116,7 @@ pub fn run(args: ModexpArgs) -> Result<()> {
         cubes: args.cubes,
         slicing: args.slicing.into(),
         pin: args.pin,
+        kernel: Default::default(),
     };
     let outcome = modexp::pow_mod(method.as_ref(), &b, &e, &m, &params)
         .map_err(|e| super::usage(e.to_string()))?;

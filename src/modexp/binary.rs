@@ -3,7 +3,7 @@
 //! For a k-bit exponent: k - 1 squarings and (weight - 1) multiplications, so between k - 1
 //! (e = 2^(k-1)) and 2(k - 1) (all ones) MulMods, 3(k - 1)/2 on average — seed 002's counts.
 //! Variable-time.
-use super::{Counter, ModExp, Outcome, Params};
+use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;
 use rug::Integer;
 
@@ -24,25 +24,13 @@ impl ModExp for Binary {
         base: &Integer,
         exp: &Integer,
         modulus: &Integer,
-        _params: &Params,
+        params: &Params,
     ) -> Result<Outcome> {
-        let mut c = Counter::new("thread 0", modulus);
-        let bits = exp.significant_bits();
-        if bits == 0 {
-            return Ok(Outcome {
-                value: Integer::from(1),
-                counts: vec![c.count],
-            });
-        }
-        let mut x = base.clone();
-        for i in (0..bits - 1).rev() {
-            c.square(&mut x);
-            if exp.get_bit(i) {
-                c.mul(&mut x, base);
-            }
-        }
+        let ring = Ring::new(modulus, params.kernel);
+        let mut c = ring.counter("thread 0");
+        let x = super::chain::binary(&mut c, &ring.enter(base), exp);
         Ok(Outcome {
-            value: x,
+            value: x.map_or_else(|| Integer::from(1), |x| ring.leave(&x)),
             counts: vec![c.count],
         })
     }

@@ -1,19 +1,38 @@
-//! `binary-parmul` (beyond the seeds): left-to-right square-and-multiply whose every product
-//! runs on the lock-free parallel Karatsuba of [`crate::mul`] — the parallelism moves inside
-//! each MulMod instead of splitting the exponent. The reduction stays GMP's `mpz_tdiv_r`.
-//! Products of operands below [`PARMUL_THRESHOLD_BITS`] use GMP directly, since splitting them
-//! costs more than it saves (see `parcrypt bench mul`); with one thread it is `binary`.
-//! Variable-time.
+//! `binary-parmul` (beyond the seeds): left-to-right square-and-multiply whose every MulMod
+//! runs on two threads — the parallelism moves inside each modular product instead of
+//! splitting the exponent. The product is the two-thread Montgomery product of
+//! [`crate::bignum::parmont`] (each REDC step split between the caller and a persistent
+//! helper). Moduli below [`PARMUL_THRESHOLD_BITS`] or even ones, one thread, or an exponent
+//! below 2 run `binary` instead. Variable-time.
 use super::binary::Binary;
+use super::chain::{self, ParCounter};
 use super::{ModExp, Outcome, Params, UnitCount};
+use crate::bignum::mpn::LIMB_BITS;
+use crate::bignum::parmont::{PARMONT_MIN_LIMBS, ParMont};
 use crate::error::Result;
-use crate::mul::{KaraConfig, multiplier};
+use crate::parallel::pool::Pool;
 use rug::Integer;
 
-/// Operand size from which products are split over threads.
-pub const PARMUL_THRESHOLD_BITS: u32 = 8192;
+/// Modulus size from which products are split over two threads.
+pub const PARMUL_THRESHOLD_BITS: u32 = PARMONT_MIN_LIMBS as u32 * LIMB_BITS;
 
-/// Binary exponentiation with parallel multiplications.
+/// The two-thread counted product for `modulus` on the global pool, or `None` when the
+/// parallel product does not apply (fewer than 2 threads, small or even modulus).
+pub fn par_counter<'p>(
+    modulus: &Integer,
+    params: &Params,
+    pool: &'p Pool,
+) -> Option<ParCounter<'p>> {
+    if params.threads < 2 || modulus.significant_bits() < PARMUL_THRESHOLD_BITS {
+        return None;
+    }
+    Some(ParCounter {
+        par: ParMont::new(modulus, pool)?,
+        count: UnitCount::new("2 threads"),
+    })
+}
+
+/// Binary exponentiation with two-thread modular products.
 pub struct BinaryParMul;
 
 impl ModExp for BinaryParMul {
@@ -22,7 +41,7 @@ impl ModExp for BinaryParMul {
     }
 
     fn describe(&self) -> &'static str {
-        "binary, each product on lock-free parallel Karatsuba (large moduli)"
+        "binary, every MulMod on two threads (split Montgomery product; large odd moduli)"
     }
 
     fn is_parallel(&self) -> bool {
@@ -36,35 +55,15 @@ impl ModExp for BinaryParMul {
         modulus: &Integer,
         params: &Params,
     ) -> Result<Outcome> {
-        let bits = exp.significant_bits();
-        if params.threads < 2 || modulus.significant_bits() < PARMUL_THRESHOLD_BITS || bits < 2 {
+        let pool = Pool::global(params.pin);
+        let Some(mut c) = par_counter(modulus, params, pool).filter(|_| *exp >= 2) else {
             return Binary.pow_mod_normalized(base, exp, modulus, params);
-        }
-        let config = KaraConfig {
-            threshold_bits: PARMUL_THRESHOLD_BITS,
-            pin: params.pin,
-            ..KaraConfig::default()
-        }
-        .with_threads(params.threads.min(crate::mul::MAX_HELPERS + 1))?;
-        let mul = multiplier("kara-lockfree", &config)?;
-        let mut count = UnitCount::new(format!(
-            "{} threads",
-            params.threads.min(crate::mul::MAX_HELPERS + 1)
-        ));
-        let mut x = base.clone();
-        for i in (0..bits - 1).rev() {
-            x = mul.mul(&x, &x);
-            x %= modulus;
-            count.squarings += 1;
-            if exp.get_bit(i) {
-                x = mul.mul(&x, base);
-                x %= modulus;
-                count.multiplications += 1;
-            }
-        }
+        };
+        let held = c.par.enter(base);
+        let x = chain::binary(&mut c, &held, exp).expect("exp >= 2");
         Ok(Outcome {
-            value: x,
-            counts: vec![count],
+            value: c.par.leave(&x),
+            counts: vec![c.count],
         })
     }
 }
@@ -75,7 +74,7 @@ mod tests {
     use crate::modexp::pow_mod;
 
     #[test]
-    fn large_moduli_split_products_and_stay_exact() {
+    fn large_moduli_split_products_and_count_like_binary() {
         let mut m: Integer = (Integer::from(1) << 9000) - 1u32;
         m.set_bit(0, true);
         let b = Integer::from(3) << 4000;
@@ -90,6 +89,12 @@ mod tests {
                 o.value,
                 b.clone().pow_mod(&e, &m).unwrap(),
                 "{threads} threads"
+            );
+            let seq = pow_mod(&Binary, &b, &e, &m, &p).unwrap();
+            assert_eq!(o.total_mulmods(), seq.total_mulmods());
+            assert_eq!(
+                o.counts[0].unit,
+                if threads > 1 { "2 threads" } else { "thread 0" }
             );
         }
     }

@@ -1,6 +1,6 @@
 //! `binary-rl`: right-to-left square-and-multiply. The squarings form a chain independent of
 //! the accumulator, which is what `sqmul-pipeline` runs on a second thread. Variable-time.
-use super::{Counter, ModExp, Outcome, Params};
+use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;
 use rug::Integer;
 
@@ -21,12 +21,13 @@ impl ModExp for BinaryRl {
         base: &Integer,
         exp: &Integer,
         modulus: &Integer,
-        _params: &Params,
+        params: &Params,
     ) -> Result<Outcome> {
-        let mut c = Counter::new("thread 0", modulus);
+        let ring = Ring::new(modulus, params.kernel);
+        let mut c = ring.counter("thread 0");
         let bits = exp.significant_bits();
         let mut acc: Option<Integer> = None;
-        let mut square = base.clone();
+        let mut square = ring.enter(base);
         for i in 0..bits {
             if exp.get_bit(i) {
                 match acc.as_mut() {
@@ -39,7 +40,7 @@ impl ModExp for BinaryRl {
             }
         }
         Ok(Outcome {
-            value: acc.unwrap_or_else(|| Integer::from(1)),
+            value: acc.map_or_else(|| Integer::from(1), |a| ring.leave(&a)),
             counts: vec![c.count],
         })
     }

@@ -4,7 +4,7 @@
 //! non-zero digit down to digit 0, and multiplying only at its own digits; then
 //! base^e = Π R_t. Every thread still does about k squarings: the split saves multiplications
 //! only, which bounds the gain over square-and-multiply (1.5k MulMods) near −33 %.
-use super::{Counter, UnitCount};
+use super::{Counter, Ring, UnitCount};
 use rug::Integer;
 
 /// Thread t's part R_t (`None` when all its digits are zero). `entry(d, counter)` gives
@@ -36,9 +36,10 @@ pub fn comb_part<'a>(
     x
 }
 
-/// Π parts mod m on the calling thread, counted as the unit "combine" (1 if no part).
-pub fn combine(parts: Vec<Option<Integer>>, modulus: &Integer) -> (Integer, UnitCount) {
-    let mut c = Counter::new("combine", modulus);
+/// Π parts mod m on the calling thread, counted as the unit "combine" (1 if no part); parts
+/// and result in `ring`'s held form.
+pub fn combine(parts: Vec<Option<Integer>>, ring: &Ring) -> (Integer, UnitCount) {
+    let mut c = ring.counter("combine");
     let mut acc: Option<Integer> = None;
     for p in parts.into_iter().flatten() {
         match acc.as_mut() {
@@ -46,5 +47,5 @@ pub fn combine(parts: Vec<Option<Integer>>, modulus: &Integer) -> (Integer, Unit
             None => acc = Some(p),
         }
     }
-    (acc.unwrap_or_else(|| Integer::from(1)), c.count)
+    (acc.unwrap_or_else(|| ring.one()), c.count)
 }

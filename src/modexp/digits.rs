@@ -54,11 +54,11 @@ pub fn window_or(requested: Option<u32>, k: u32, default: fn(u32) -> u32) -> Res
 }
 
 /// base^i for i in 0..2^r (entry 0 is 1, entry 1 the base), built by 2^r - 2 counted
-/// multiplications.
+/// multiplications; values in the counter's held form.
 pub fn full_table(base: &Integer, r: u32, c: &mut Counter<'_>) -> Vec<Integer> {
     let size = 1usize << r;
     let mut table = Vec::with_capacity(size);
-    table.push(Integer::from(1));
+    table.push(c.one());
     table.push(base.clone());
     for i in 2..size {
         let next = c.product(&table[i - 1], base);
@@ -71,7 +71,7 @@ pub fn full_table(base: &Integer, r: u32, c: &mut Counter<'_>) -> Vec<Integer> {
 /// base^i by left-to-right binary exponentiation with counted MulMods (for small i).
 pub fn small_power(base: &Integer, i: u64, c: &mut Counter<'_>) -> Integer {
     if i == 0 {
-        return Integer::from(1);
+        return c.one();
     }
     let mut x = base.clone();
     for b in (0..63 - i.leading_zeros()).rev() {

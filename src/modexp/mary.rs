@@ -3,7 +3,7 @@
 //! k-bit exponent, L = ceil(k/r) digits: 2^r - 2 table multiplications, r(L - 1) squarings and
 //! at most L - 1 digit multiplications. Variable-time (table index = secret digit).
 use super::digits::{default_mary_window, digits, full_table, window_or};
-use super::{Counter, ModExp, Outcome, Params};
+use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;
 use rug::Integer;
 
@@ -27,7 +27,8 @@ impl ModExp for Mary {
         params: &Params,
     ) -> Result<Outcome> {
         let r = window_or(params.window, exp.significant_bits(), default_mary_window)?;
-        let mut c = Counter::new("thread 0", modulus);
+        let ring = Ring::new(modulus, params.kernel);
+        let mut c = ring.counter("thread 0");
         let ds = digits(exp, r);
         let Some((&top, rest)) = ds.split_last() else {
             return Ok(Outcome {
@@ -35,7 +36,7 @@ impl ModExp for Mary {
                 counts: vec![c.count],
             });
         };
-        let table = full_table(base, r, &mut c);
+        let table = full_table(&ring.enter(base), r, &mut c);
         let mut x = table[top as usize].clone();
         for &d in rest.iter().rev() {
             for _ in 0..r {
@@ -46,7 +47,7 @@ impl ModExp for Mary {
             }
         }
         Ok(Outcome {
-            value: x,
+            value: ring.leave(&x),
             counts: vec![c.count],
         })
     }

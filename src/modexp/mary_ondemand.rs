@@ -9,9 +9,9 @@
 //! Variable-time.
 use super::comb::{comb_part, combine};
 use super::digits::{default_mary_window, digits, window_or};
-use super::{Counter, ModExp, Outcome, Params};
+use super::{Counter, ModExp, Outcome, Params, Ring};
 use crate::error::Result;
-use crate::parallel::team;
+use crate::parallel::pool::team;
 use rug::Integer;
 use std::sync::OnceLock;
 
@@ -40,19 +40,23 @@ impl ModExp for MaryOnDemand {
     ) -> Result<Outcome> {
         let r = window_or(params.window, exp.significant_bits(), default_mary_window)?;
         let ds = digits(exp, r);
+        let ring = Ring::new(modulus, params.kernel);
         let table: Vec<OnceLock<Integer>> = (0..1usize << r).map(|_| OnceLock::new()).collect();
-        let _ = table[1].set(base.clone());
+        let _ = table[1].set(ring.enter(base));
         let nt = params.threads.clamp(1, ds.len().max(1));
         let table = &table;
         let parts = team(nt, params.pin, |t| {
-            let mut c = Counter::new(format!("thread {t}"), modulus);
+            let mut c = ring.counter(format!("thread {t}"));
             let part = comb_part(&ds, r, t, nt, &mut c, |d, c| entry(table, d as usize, c));
             (part, c.count)
         });
         let (parts, mut counts): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
-        let (value, combine_count) = combine(parts, modulus);
+        let (value, combine_count) = combine(parts, &ring);
         counts.push(combine_count);
-        Ok(Outcome { value, counts })
+        Ok(Outcome {
+            value: ring.leave(&value),
+            counts,
+        })
     }
 }
 

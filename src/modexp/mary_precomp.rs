@@ -7,9 +7,9 @@
 //! Thread counts above the work available (table entries, digits) are reduced. Variable-time.
 use super::comb::{comb_part, combine};
 use super::digits::{default_mary_window, digits, small_power, window_or};
-use super::{Counter, ModExp, Outcome, Params};
+use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;
-use crate::parallel::team;
+use crate::parallel::pool::team;
 use rug::Integer;
 
 /// Parallel m-ary with a precomputed table.
@@ -49,10 +49,12 @@ impl ModExp for MaryPrecomp {
         let r = window_or(params.window, exp.significant_bits(), default_mary_window)?;
         let ds = digits(exp, r);
         let size = 1usize << r;
+        let ring = Ring::new(modulus, params.kernel);
+        let base = &ring.enter(base);
         // Phase 1: the table, built by Np threads.
         let ranges = even_ranges(2, size, params.precomp_threads.unwrap_or(params.threads));
         let built = team(ranges.len(), params.pin, |p| {
-            let mut c = Counter::new(format!("precomp {p}"), modulus);
+            let mut c = ring.counter(format!("precomp {p}"));
             let range = ranges[p].clone();
             let mut part = Vec::with_capacity(range.len());
             let mut x = small_power(base, range.start as u64, &mut c);
@@ -62,7 +64,7 @@ impl ModExp for MaryPrecomp {
             }
             (part, c.count)
         });
-        let mut table = vec![Integer::from(1), base.clone()];
+        let mut table = vec![ring.one(), base.clone()];
         let mut counts = Vec::new();
         for (part, count) in built {
             table.extend(part);
@@ -73,15 +75,18 @@ impl ModExp for MaryPrecomp {
         let nt = params.threads.clamp(1, ds.len().max(1));
         let table = &table;
         let parts = team(nt, params.pin, |t| {
-            let mut c = Counter::new(format!("thread {t}"), modulus);
+            let mut c = ring.counter(format!("thread {t}"));
             let part = comb_part(&ds, r, t, nt, &mut c, |d, _| &table[d as usize]);
             (part, c.count)
         });
         let (parts, scan_counts): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
         counts.extend(scan_counts);
-        let (value, combine_count) = combine(parts, modulus);
+        let (value, combine_count) = combine(parts, &ring);
         counts.push(combine_count);
-        Ok(Outcome { value, counts })
+        Ok(Outcome {
+            value: ring.leave(&value),
+            counts,
+        })
     }
 }
 

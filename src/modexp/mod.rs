@@ -14,6 +14,7 @@ pub mod bench;
 pub mod binary;
 pub mod binary_parmul;
 pub mod binary_rl;
+pub mod chain;
 pub mod comb;
 pub mod crsa;
 pub mod digits;
@@ -22,12 +23,16 @@ pub mod mary;
 pub mod mary_ondemand;
 pub mod mary_precomp;
 pub mod montgomery;
+pub mod ring;
 pub mod slice;
 pub mod sliding;
 pub mod sqmul_pipeline;
+pub mod window_parmul;
 
 use crate::error::{Error, Result};
 use rug::Integer;
+
+pub use ring::{Counter, Kernel, Ring};
 use serde::{Deserialize, Serialize};
 
 /// Modular multiplications done by one thread or processing element.
@@ -89,6 +94,9 @@ pub struct Params {
     pub slicing: Slicing,
     /// Pin worker threads to logical CPUs (seed 003 found affinity matters).
     pub pin: bool,
+    /// How the counted MulMods are computed (CRSA and GMP's own methods ignore it).
+    #[serde(default)]
+    pub kernel: Kernel,
 }
 
 impl Default for Params {
@@ -100,6 +108,7 @@ impl Default for Params {
             cubes: None,
             slicing: Slicing::Balanced,
             pin: false,
+            kernel: Kernel::Auto,
         }
     }
 }
@@ -160,6 +169,7 @@ pub fn methods() -> Vec<Box<dyn ModExp>> {
         Box::new(slice::Slice),
         Box::new(sqmul_pipeline::SqMulPipeline),
         Box::new(binary_parmul::BinaryParMul),
+        Box::new(window_parmul::WindowParMul),
         Box::new(crsa::Crsa),
         Box::new(crsa::CrsaPipelined),
         Box::new(crsa::CrsaOptimized),
@@ -221,47 +231,6 @@ pub fn pow_mod(
         b += modulus;
     }
     method.pow_mod_normalized(&b, exp, modulus, params)
-}
-
-/// A counted modular multiplier for one unit (thread or PE): every strategy multiplies through
-/// one of these so the counts cannot drift from the work.
-#[derive(Debug)]
-pub struct Counter<'m> {
-    modulus: &'m Integer,
-    /// The counts so far.
-    pub count: UnitCount,
-}
-
-impl<'m> Counter<'m> {
-    /// A counter for `unit` reducing modulo `modulus`.
-    pub fn new(unit: impl Into<String>, modulus: &'m Integer) -> Self {
-        Self {
-            modulus,
-            count: UnitCount::new(unit),
-        }
-    }
-
-    /// x ← x² mod m (one squaring).
-    pub fn square(&mut self, x: &mut Integer) {
-        x.square_mut();
-        *x %= self.modulus;
-        self.count.squarings += 1;
-    }
-
-    /// x ← x·y mod m (one multiplication).
-    pub fn mul(&mut self, x: &mut Integer, y: &Integer) {
-        *x *= y;
-        *x %= self.modulus;
-        self.count.multiplications += 1;
-    }
-
-    /// x·y mod m as a new integer (one multiplication).
-    pub fn product(&mut self, x: &Integer, y: &Integer) -> Integer {
-        let mut p = Integer::from(x * y);
-        p %= self.modulus;
-        self.count.multiplications += 1;
-        p
-    }
 }
 
 #[cfg(test)]

@@ -11,9 +11,9 @@
 //!
 //! Variable-time.
 use super::comb::combine;
-use super::{Counter, ModExp, Outcome, Params, Slicing};
+use super::{ModExp, Outcome, Params, Ring, Slicing};
 use crate::error::Result;
-use crate::parallel::team;
+use crate::parallel::pool::team;
 use rug::Integer;
 
 /// Parallel slice method.
@@ -76,8 +76,10 @@ impl ModExp for Slice {
         } else {
             slices(bits, params.threads, params.slicing)
         };
+        let ring = Ring::new(modulus, params.kernel);
+        let base = &ring.enter(base);
         let parts = team(cuts.len(), params.pin, |t| {
-            let mut c = Counter::new(format!("thread {t}"), modulus);
+            let mut c = ring.counter(format!("thread {t}"));
             let (lo, hi) = cuts[t];
             let mut x: Option<Integer> = None;
             for i in (lo..hi).rev() {
@@ -99,9 +101,12 @@ impl ModExp for Slice {
             (x, c.count)
         });
         let (parts, mut counts): (Vec<_>, Vec<_>) = parts.into_iter().unzip();
-        let (value, combine_count) = combine(parts, modulus);
+        let (value, combine_count) = combine(parts, &ring);
         counts.push(combine_count);
-        Ok(Outcome { value, counts })
+        Ok(Outcome {
+            value: ring.leave(&value),
+            counts,
+        })
     }
 }
 

@@ -3,15 +3,21 @@
 //! exponent bit is set to the multiplier through a channel; the multiplier folds them into
 //! the accumulator. The squaring chain never waits for the multiplications, so the time is
 //! about max(k squarings, weight multiplications) ≈ k MulMods against 1.5k for binary (−33 %
-//! at best), minus the handoff cost per set bit. With one thread it is `binary-rl`.
+//! at best) and against about 1.15k for GMP's windowed `mpz_powm` on the same modular product
+//! (the default Montgomery kernel), minus the hand-off per set bit.
+//!
+//! Both sides are tasks of the persistent pool ([`crate::parallel::pool`]); the multiplier
+//! polls the channel with backoff instead of blocking in it, so a hand-off costs no system
+//! call. The squarer is task 0 and the channel is unbounded, so when no helper is free the two
+//! run one after the other and the result is the same. With one thread it is `binary-rl`.
 //! Variable-time.
 use super::binary_rl::BinaryRl;
-use super::{Counter, ModExp, Outcome, Params};
+use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;
-use crate::parallel::team;
+use crate::parallel::pool::{TakeOnce, team};
+use crossbeam_utils::Backoff;
 use rug::Integer;
-use std::sync::Mutex;
-use std::sync::mpsc;
+use std::sync::mpsc::{self, TryRecvError};
 
 /// Squarer/multiplier pipeline over two threads.
 pub struct SqMulPipeline;
@@ -41,18 +47,14 @@ impl ModExp for SqMulPipeline {
             // Nothing to overlap: fewer than two set bits, or one thread.
             return BinaryRl.pow_mod_normalized(base, exp, modulus, params);
         }
+        let ring = Ring::new(modulus, params.kernel);
+        let base = &ring.enter(base);
         let (tx, rx) = mpsc::channel::<Integer>();
-        // Each side takes its end of the channel exactly once.
-        let tx = Mutex::new(Some(tx));
-        let rx = Mutex::new(Some(rx));
+        let (tx, rx) = (TakeOnce::new(tx), TakeOnce::new(rx));
         let mut results = team(2, params.pin, |t| {
-            if t == 1 {
-                let tx = tx
-                    .lock()
-                    .ok()
-                    .and_then(|mut g| g.take())
-                    .expect("sender taken once");
-                let mut c = Counter::new("squarer", modulus);
+            if t == 0 {
+                let tx = tx.take();
+                let mut c = ring.counter("squarer");
                 let mut square = base.clone();
                 for i in 0..bits {
                     if exp.get_bit(i) && tx.send(square.clone()).is_err() {
@@ -64,25 +66,31 @@ impl ModExp for SqMulPipeline {
                 }
                 (None, c.count)
             } else {
-                let rx = rx
-                    .lock()
-                    .ok()
-                    .and_then(|mut g| g.take())
-                    .expect("receiver taken once");
-                let mut c = Counter::new("multiplier", modulus);
+                let rx = rx.take();
+                let mut c = ring.counter("multiplier");
                 let mut acc: Option<Integer> = None;
-                for s in rx.iter() {
-                    match acc.as_mut() {
-                        Some(a) => c.mul(a, &s),
-                        None => acc = Some(s),
+                let backoff = Backoff::new();
+                loop {
+                    match rx.try_recv() {
+                        Ok(s) => {
+                            backoff.reset();
+                            match acc.as_mut() {
+                                Some(a) => c.mul(a, &s),
+                                None => acc = Some(s),
+                            }
+                        }
+                        Err(TryRecvError::Empty) => backoff.snooze(),
+                        Err(TryRecvError::Disconnected) => break,
                     }
                 }
                 (acc, c.count)
             }
         });
-        let (squarer, multiplier) = (results.pop().expect("two"), results.pop().expect("two"));
+        let (multiplier, squarer) = (results.pop().expect("two"), results.pop().expect("two"));
         Ok(Outcome {
-            value: multiplier.0.unwrap_or_else(|| Integer::from(1)),
+            value: multiplier
+                .0
+                .map_or_else(|| Integer::from(1), |a| ring.leave(&a)),
             counts: vec![multiplier.1, squarer.1],
         })
     }

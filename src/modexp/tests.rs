@@ -182,6 +182,7 @@ proptest! {
         threads in 1usize..6,
         window in proptest::option::of(1u32..7),
         slicing in 0usize..3,
+        kernel in 0usize..3,
     ) {
         let mut rng = RandState::new();
         rng.seed(&Integer::from(seed));
@@ -191,7 +192,40 @@ proptest! {
         let e = Integer::from(Integer::random_bits(exp_bits, &mut rng));
         let b = Integer::from(Integer::random_bits(mod_bits + 8, &mut rng));
         let slicing = [Slicing::Even, Slicing::Uneven, Slicing::Balanced][slicing];
-        let params = Params { threads, window, slicing, ..Params::default() };
+        let kernel = [Kernel::Auto, Kernel::Mpz, Kernel::Montgomery][kernel];
+        let params = Params { threads, window, slicing, kernel, ..Params::default() };
         check_all(&b, &e, &m, &params);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Moduli large enough for the two-thread product (and the Montgomery kernel's product
+    /// reduction from 68 limbs), both kernels, odd and even.
+    #[test]
+    fn large_moduli_equal_gmp(
+        seed in any::<u32>(),
+        mod_bits in prop_oneof![1500u32..2200, 4300u32..4500, 8100u32..8300],
+        exp_bits in 0u32..200,
+        odd in any::<bool>(),
+        threads in 1usize..4,
+        kernel in 0usize..3,
+    ) {
+        let mut rng = RandState::new();
+        rng.seed(&Integer::from(seed));
+        let mut m = Integer::from(Integer::random_bits(mod_bits, &mut rng));
+        m.set_bit(mod_bits - 1, true);
+        if odd { m.set_bit(0, true); }
+        let e = Integer::from(Integer::random_bits(exp_bits, &mut rng));
+        let b = Integer::from(Integer::random_bits(mod_bits + 8, &mut rng));
+        let kernel = [Kernel::Auto, Kernel::Mpz, Kernel::Montgomery][kernel];
+        let params = Params { threads, kernel, ..Params::default() };
+        let want = gmp(&b, &e, &m);
+        for name in ["binary", "sliding", "mary-precomp", "slice", "sqmul-pipeline",
+                     "binary-parmul", "window-parmul"] {
+            let got = pow_mod(method(name).unwrap().as_ref(), &b, &e, &m, &params).unwrap();
+            prop_assert_eq!(&got.value, &want, "{} {:?}", name, params);
+        }
     }
 }

@@ -1,75 +1,32 @@
 //! `kara-lockfree`: persistent helpers that wait for work by spinning on an atomic flag — the
 //! seed's lock-free "infinite threads", its fastest variant.
 //!
-//! Each helper owns a cache-padded slot: an atomic `state` and two cells (the task in, the
-//! result out). The protocol hands each cell back and forth through `state`, so no lock is
-//! taken and no system call is made while both sides are awake:
+//! The helpers are a [`Pool`] (see [`crate::parallel::pool`] for the hand-off protocol: a
+//! cache-padded atomic state per helper, no lock and no system call while both sides are
+//! awake). The half products of one call are the indices of one pool region: the caller takes
+//! its own share first; the helpers take theirs.
 //!
-//! ```text
-//! caller: write task cell; state = POSTED (release)
-//! helper: CAS POSTED -> TAKEN (acquire), takes the task, computes, writes the result cell;
-//!         state = DONE (release)
-//! caller: sees DONE (acquire), takes the result; state = IDLE
-//! ```
+//! Beyond the seed: when the caller has finished its own share and a helper has not yet
+//! started (descheduled, or still waking from a park), the caller takes its task too and the
+//! helper's slot is reclaimed, so a missing helper costs about a `kara-seq` product instead of
+//! an unbounded wait. [`LockFreeFork::reclaimed`] counts these slots.
 //!
-//! Beyond the seed: when the caller has finished its own share and a helper has not yet taken
-//! its task (descheduled, or still waking from a park), the caller takes it back with a CAS
-//! POSTED -> IDLE and computes it inline, so a missing helper costs about a `kara-seq` product
-//! instead of an unbounded wait. [`LockFreeFork::reclaimed`] counts these.
-//!
-//! Waiting helpers spin with [`Backoff`] (pause instructions, then `yield`) for at most
-//! `spin` (default [`DEFAULT_SPIN`]) and then park, so an idle multiplier costs no CPU. A
-//! parked helper sets its `sleeping` flag first and re-checks `state`; the caller stores
-//! `POSTED` and then reads `sleeping` (both sequentially consistent), so one of them always
-//! sees the other and a wake-up cannot be lost. The caller waiting for a result spins with the
-//! same backoff (its wait is bounded by the product being computed). Drop raises `shutdown`,
-//! unparks and joins every helper.
-//!
-//! As in `kara-pool`, one call at a time uses the helpers; a concurrent caller, or any caller
-//! after a panic inside a call (poisoned busy lock), computes inline.
-use super::karatsuba::{Done, Fork, Karatsuba, Task, run_inline};
-use super::{KaraConfig, start_helper};
+//! Waiting helpers spin with backoff (pause instructions, then `yield`) for at most `spin`
+//! (default [`DEFAULT_SPIN`]) and then park, so an idle multiplier costs no CPU. Drop stops
+//! and joins every helper. As in `kara-pool`, one call at a time uses the helpers; a
+//! concurrent caller computes inline.
+use super::KaraConfig;
+use super::karatsuba::{Done, Fork, Karatsuba, Task};
 use crate::error::Result;
-use crossbeam_utils::{Backoff, CachePadded};
-use std::cell::UnsafeCell;
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use crate::parallel::pool::{Pool, TakeOnce};
+use std::time::Duration;
 
-/// How long an idle helper spins before it parks.
-pub const DEFAULT_SPIN: Duration = Duration::from_micros(200);
-
-const IDLE: u8 = 0;
-const POSTED: u8 = 1;
-const TAKEN: u8 = 2;
-const DONE: u8 = 3;
-
-/// One helper's mailbox. `task` belongs to the caller while `state` is `IDLE`, is published by
-/// `POSTED`, and belongs to whichever side wins the CAS out of `POSTED` (the helper: `TAKEN`,
-/// or the caller: back to `IDLE`); `done` belongs to the helper until it stores `DONE` and then
-/// to the caller until it stores `IDLE`.
-struct Slot {
-    state: CachePadded<AtomicU8>,
-    sleeping: AtomicBool,
-    shutdown: AtomicBool,
-    task: UnsafeCell<Option<Task>>,
-    done: UnsafeCell<Option<Done>>,
-}
-
-// SAFETY: the cells are only touched by the side that owns them according to `state` (see the
-// struct docs); ownership moves with release stores and acquire loads of `state`, so accesses
-// to each cell never overlap. `Task` and `Done` are `Send`.
-unsafe impl Sync for Slot {}
+pub use crate::parallel::pool::DEFAULT_SPIN;
 
 /// Persistent helpers spinning on atomics, parking after `spin` without work.
 pub struct LockFreeFork {
-    slots: Vec<Arc<Slot>>,
-    threads: Vec<JoinHandle<()>>,
-    busy: Mutex<()>,
-    spin: Duration,
-    pinned: bool,
-    reclaimed: AtomicU64,
+    pool: Pool,
+    helpers: usize,
 }
 
 /// The `kara-lockfree` multiplier.
@@ -89,172 +46,63 @@ pub fn with_spin(config: KaraConfig, spin: Duration) -> Result<KaraLockFree> {
 impl LockFreeFork {
     /// Starts `helpers` helpers, pinned to CPUs `1..=helpers` if `pin`.
     pub fn new(helpers: usize, pin: bool, spin: Duration) -> Result<Self> {
-        let mut fork = LockFreeFork {
-            slots: Vec::with_capacity(helpers),
-            threads: Vec::with_capacity(helpers),
-            busy: Mutex::new(()),
-            spin,
-            pinned: pin,
-            reclaimed: AtomicU64::new(0),
-        };
-        for i in 0..helpers {
-            let slot = Arc::new(Slot {
-                state: CachePadded::new(AtomicU8::new(IDLE)),
-                sleeping: AtomicBool::new(false),
-                shutdown: AtomicBool::new(false),
-                task: UnsafeCell::new(None),
-                done: UnsafeCell::new(None),
-            });
-            let mine = Arc::clone(&slot);
-            // On failure `fork` is dropped here, which stops the helpers already started.
-            fork.threads
-                .push(start_helper("kara-lockfree", i, pin, move || {
-                    serve(&mine, spin)
-                })?);
-            fork.slots.push(slot);
-        }
-        Ok(fork)
+        Ok(Self {
+            pool: Pool::new(helpers, pin, spin)?,
+            helpers,
+        })
     }
 
-    /// Tasks the caller took back and computed itself because their helper had not started
-    /// them when the caller was done with its own share.
+    /// Helper slots the caller took back because their helper had not started when the
+    /// caller was done with its own share (it computed their tasks itself).
     pub fn reclaimed(&self) -> u64 {
-        self.reclaimed.load(Ordering::Relaxed)
+        self.pool.stats().reclaimed
     }
 
     /// How many helpers are parked right now (for tests and diagnostics).
     pub fn parked(&self) -> usize {
-        self.slots
-            .iter()
-            .filter(|s| s.sleeping.load(Ordering::SeqCst))
-            .count()
+        self.pool.parked()
     }
 }
 
-/// Waits until this helper has taken posted work (true: `state` is now TAKEN) or shutdown is
-/// asked (false): spin with backoff for at most `spin`, then park until unparked.
-fn wait_for_work(slot: &Slot, spin: Duration) -> bool {
-    let backoff = Backoff::new();
-    let mut spinning_since: Option<Instant> = None;
-    loop {
-        if slot.state.load(Ordering::Relaxed) == POSTED
-            && slot
-                .state
-                .compare_exchange(POSTED, TAKEN, Ordering::Acquire, Ordering::Relaxed)
-                .is_ok()
-        {
-            return true;
-        }
-        if slot.shutdown.load(Ordering::Acquire) {
-            return false;
-        }
-        if !backoff.is_completed() {
-            backoff.snooze();
-            continue;
-        }
-        let since = *spinning_since.get_or_insert_with(Instant::now);
-        if since.elapsed() < spin {
-            backoff.snooze(); // a yield: polite on a shared machine
-            continue;
-        }
-        slot.sleeping.store(true, Ordering::SeqCst);
-        if slot.state.load(Ordering::SeqCst) != POSTED && !slot.shutdown.load(Ordering::SeqCst) {
-            std::thread::park();
-        }
-        slot.sleeping.store(false, Ordering::SeqCst);
-    }
-}
-
-/// A helper's loop.
-fn serve(slot: &Slot, spin: Duration) {
-    while wait_for_work(slot, spin) {
-        // SAFETY: we moved `state` from POSTED to TAKEN (acquire): the caller wrote `task`
-        // before publishing POSTED, can no longer reclaim it, and touches neither cell until
-        // it sees DONE.
-        let task = unsafe { (*slot.task.get()).take() };
-        let Some(task) = task else {
-            unreachable!("POSTED always carries a task");
-        };
-        let done = task.run();
-        // SAFETY: as above; the caller reads `done` only after the release store below.
-        unsafe { *slot.done.get() = Some(done) };
-        slot.state.store(DONE, Ordering::Release);
-    }
+/// What one index of a call's region gives back.
+enum Part<R> {
+    Mine(R),
+    Theirs(Done),
 }
 
 impl Fork for LockFreeFork {
     fn helpers(&self) -> usize {
-        self.slots.len()
+        self.helpers
     }
 
     fn mechanism(&self) -> String {
         format!(
             "persistent helpers spinning on atomics with backoff, parking after {} µs idle{}",
-            self.spin.as_micros(),
-            if self.pinned { ", pinned" } else { "" }
+            self.pool.spin().as_micros(),
+            if self.pool.pinned() { ", pinned" } else { "" }
         )
     }
 
     fn fork<R: Send>(&self, tasks: Vec<Task>, local: impl FnOnce() -> R + Send) -> (Vec<Done>, R) {
-        // Busy with another caller, or poisoned by a panic: compute inline.
-        let Ok(_guard) = self.busy.try_lock() else {
-            return run_inline(tasks, local);
+        assert!(tasks.len() <= self.helpers, "more tasks than helpers");
+        let n = tasks.len() + 1;
+        let local = TakeOnce::new(local);
+        let tasks: Vec<TakeOnce<Task>> = tasks.into_iter().map(TakeOnce::new).collect();
+        let mut parts = self.pool.map(n, n, |i| match i {
+            0 => Part::Mine(local.take()()),
+            _ => Part::Theirs(tasks[i - 1].take().run()),
+        });
+        let Part::Mine(mine) = parts.remove(0) else {
+            unreachable!("index 0 is the caller's share");
         };
-        let posted = tasks.len();
-        assert!(posted <= self.slots.len(), "more tasks than helpers");
-        for ((slot, thread), task) in self.slots.iter().zip(&self.threads).zip(tasks) {
-            debug_assert_eq!(slot.state.load(Ordering::Relaxed), IDLE);
-            // SAFETY: `state` is IDLE (we hold the busy lock and every earlier call left its
-            // slots IDLE): the helper does not touch `task` until it sees POSTED, which the
-            // store below publishes after this write.
-            unsafe { *slot.task.get() = Some(task) };
-            slot.state.store(POSTED, Ordering::SeqCst);
-            if slot.sleeping.load(Ordering::SeqCst) {
-                thread.thread().unpark();
-            }
-        }
-        let mine = local();
-        let done = self.slots[..posted]
-            .iter()
-            .map(|slot| {
-                if slot
-                    .state
-                    .compare_exchange(POSTED, IDLE, Ordering::Acquire, Ordering::Relaxed)
-                    .is_ok()
-                {
-                    // SAFETY: our CAS out of POSTED won, so the helper never took the task and
-                    // the cell is ours again (state IDLE: the helper ignores it).
-                    let task = unsafe { (*slot.task.get()).take() };
-                    self.reclaimed.fetch_add(1, Ordering::Relaxed);
-                    return task
-                        .unwrap_or_else(|| unreachable!("POSTED always carries a task"))
-                        .run();
-                }
-                let backoff = Backoff::new();
-                while slot.state.load(Ordering::Acquire) != DONE {
-                    backoff.snooze();
-                }
-                // SAFETY: `state` is DONE (acquired): the helper wrote `done` before its
-                // release store and will not touch the cells until the next POSTED.
-                let done = unsafe { (*slot.done.get()).take() };
-                slot.state.store(IDLE, Ordering::Release);
-                done.unwrap_or_else(|| unreachable!("DONE always carries a result"))
+        let done = parts
+            .into_iter()
+            .map(|p| match p {
+                Part::Theirs(d) => d,
+                Part::Mine(_) => unreachable!("only index 0 is the caller's share"),
             })
             .collect();
         (done, mine)
-    }
-}
-
-impl Drop for LockFreeFork {
-    fn drop(&mut self) {
-        for (slot, thread) in self.slots.iter().zip(&self.threads) {
-            slot.shutdown.store(true, Ordering::SeqCst);
-            thread.thread().unpark();
-        }
-        for thread in self.threads.drain(..) {
-            // A helper that panicked has nothing left to clean up.
-            let _ = thread.join();
-        }
     }
 }
 
@@ -263,6 +111,7 @@ mod tests {
     use super::*;
     use crate::mul::Multiplier;
     use rug::Integer;
+    use std::time::Instant;
 
     #[test]
     fn helpers_serve_many_calls_park_when_idle_and_stop_on_drop() {
@@ -298,32 +147,10 @@ mod tests {
     #[test]
     fn the_caller_reclaims_tasks_no_helper_took() {
         // Helpers that never take work: every posted task must come back to the caller.
-        let mut fork = LockFreeFork {
-            slots: Vec::new(),
-            threads: Vec::new(),
-            busy: Mutex::new(()),
-            spin: Duration::ZERO,
-            pinned: false,
-            reclaimed: AtomicU64::new(0),
+        let fork = LockFreeFork {
+            pool: Pool::lazy(2),
+            helpers: 2,
         };
-        for i in 0..2 {
-            let slot = Arc::new(Slot {
-                state: CachePadded::new(AtomicU8::new(IDLE)),
-                sleeping: AtomicBool::new(false),
-                shutdown: AtomicBool::new(false),
-                task: UnsafeCell::new(None),
-                done: UnsafeCell::new(None),
-            });
-            let mine = Arc::clone(&slot);
-            let lazy = move || {
-                while !mine.shutdown.load(Ordering::SeqCst) {
-                    std::thread::park();
-                }
-            };
-            fork.threads
-                .push(start_helper("test-lazy", i, false, lazy).unwrap());
-            fork.slots.push(slot);
-        }
         let config = KaraConfig {
             helpers: 2,
             ..KaraConfig::default()

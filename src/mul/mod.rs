@@ -15,6 +15,11 @@
 //! | `kara-lockfree` | [`lockfree`] | persistent helpers spinning on atomics (inf-threadsLF) |
 //! | `kara-rayon` | [`rayon_join`] | `rayon::join` in a dedicated pool |
 //!
+//! Beyond the seed, `par-gmp` ([`par`]) does not keep the Karatsuba split: it picks, by size,
+//! a split whose pieces GMP multiplies with about GMP's own total work (a Toom-3 top level
+//! ([`toom`]), a split of the longer operand, or the B^N ± 1 residues of GMP's FFT range
+//! ([`crt`])), so two threads can approach 2× over `mpz_mul`.
+//!
 //! The algorithm lives once in [`karatsuba`], generic over a [`Fork`]; the split between the
 //! caller and 1–3 helpers is documented there. Persistent helpers are created with the
 //! multiplier and reused by every call; they stop when it is dropped.
@@ -27,16 +32,20 @@
 //! `a · b`; the tests check each against GMP.
 pub mod bench;
 pub mod capacity;
+pub mod crt;
 pub mod gmp;
 pub mod handoff;
 pub mod karatsuba;
 pub mod lockfree;
+pub mod par;
 pub mod pool;
 pub mod rayon_join;
 pub mod scoped;
 pub mod seed;
 pub mod seq;
 pub mod spawn;
+pub mod toom;
+pub mod toom4;
 
 pub use karatsuba::{Fork, Karatsuba, Serial, sequential};
 
@@ -130,7 +139,7 @@ impl KaraConfig {
 }
 
 /// Every method, in the order tables show them.
-pub const METHODS: [&str; 7] = [
+pub const METHODS: [&str; 8] = [
     "gmp",
     "kara-seq",
     "kara-spawn",
@@ -138,6 +147,7 @@ pub const METHODS: [&str; 7] = [
     "kara-pool",
     "kara-lockfree",
     "kara-rayon",
+    "par-gmp",
 ];
 
 /// Whether `method` uses helper threads (and so reads `helpers` and `--threads`).
@@ -157,6 +167,7 @@ pub fn multiplier(name: &str, config: &KaraConfig) -> Result<Box<dyn Multiplier>
         "kara-pool" => Box::new(pool::new(c)?),
         "kara-lockfree" => Box::new(lockfree::new(c)?),
         "kara-rayon" => Box::new(rayon_join::new(c)?),
+        "par-gmp" => Box::new(par::new(c)?),
         _ => return Err(unknown_method(name)),
     })
 }

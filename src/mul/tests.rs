@@ -76,6 +76,42 @@ proptest! {
     }
 }
 
+/// A positive or negative operand of exactly `bits` bits.
+fn sized(bits: u32, seed: u64, negative: bool) -> Integer {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    let mut x = crate::bignum::random_bits(&mut rng, bits);
+    x.set_bit(bits - 1, true);
+    if negative { -x } else { x }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// `par-gmp` on the sizes where it splits: Toom-3, the longer-operand split and the
+    /// B^N ± 1 residues, balanced and unbalanced, squares included.
+    #[test]
+    fn par_gmp_equals_gmp_on_every_split(
+        abits in prop_oneof![2000u32..70_000, 190_000u32..260_000],
+        ratio in prop_oneof![Just(1.0f64), 0.5f64..1.0, 0.01f64..0.5],
+        seed in any::<u64>(),
+        signs in (any::<bool>(), any::<bool>()),
+    ) {
+        let bbits = ((f64::from(abits) * ratio) as u32).max(1);
+        let a = sized(abits, seed, signs.0);
+        let b = sized(bbits, seed ^ 1, signs.1);
+        let m = par_gmp();
+        prop_assert_eq!(m.mul(&a, &b), Integer::from(&a * &b));
+        prop_assert_eq!(m.mul(&b, &a), Integer::from(&a * &b));
+        prop_assert_eq!(m.mul(&a, &a), Integer::from(a.square_ref()));
+    }
+}
+
+fn par_gmp() -> &'static dyn Multiplier {
+    static M: OnceLock<Box<dyn Multiplier>> = OnceLock::new();
+    M.get_or_init(|| multiplier("par-gmp", &KaraConfig::default()).expect("valid"))
+        .as_ref()
+}
+
 #[test]
 fn boundary_table_for_every_method() {
     // BLAKE3-style fixed table: the sizes every backend must get right.

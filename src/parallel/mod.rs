@@ -6,6 +6,7 @@ pub mod bf_pipeline;
 pub mod parc4;
 pub mod parc4i;
 pub mod pblock;
+pub mod pool;
 pub mod schedule;
 pub mod split;
 pub mod team;

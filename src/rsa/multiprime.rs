@@ -173,7 +173,7 @@ impl MultiPrimeKey {
             })
         };
         let residues: Vec<SecretInteger> = if parallel {
-            crate::parallel::team(self.primes.len(), false, residue)
+            crate::parallel::pool::team(self.primes.len(), false, residue)
         } else {
             (0..self.primes.len()).map(residue).collect()
         };

@@ -157,7 +157,7 @@ fn crt(
         SecretInteger::new(pow(&ci, exp, prime))
     };
     let mut halves = if parallel {
-        crate::parallel::team(2, false, half)
+        crate::parallel::pool::team(2, false, half)
     } else {
         vec![half(0), half(1)]
     };

@@ -1,0 +1,377 @@
+//! The rows of `bench peers`: for each piece of work, the peer (GMP in-process, or OpenSSL's
+//! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
+//! Every in-process form is checked against its reference before it is timed.
+use anyhow::{Result, bail};
+use parcrypt::cipher::blowfish::Blowfish;
+use parcrypt::cipher::modes;
+use parcrypt::cipher::rc4::Rc4;
+use parcrypt::modexp::{Params, method, pow_mod};
+use parcrypt::mul::{KaraConfig, Multiplier};
+use parcrypt::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use parcrypt::parallel::parc4::{self, Parc4};
+use parcrypt::parallel::pblock::PBlock;
+use parcrypt::rsa::latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
+use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
+use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
+use rand::{RngCore, SeedableRng};
+use rug::Integer;
+use std::cell::RefCell;
+use std::hint::black_box;
+use std::time::Instant;
+
+/// Every row, in the order of the table.
+pub const ROWS: [&str; 12] = [
+    "product-32k",
+    "product-64k",
+    "product-128k",
+    "product-1m",
+    "modexp-8192",
+    "modexp-16384",
+    "rsa-2048",
+    "rsa-4096",
+    "rc4",
+    "bf-ecb",
+    "bf-cbc",
+    "bf-pipeline",
+];
+
+/// How a row is run.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Threads of the parallel forms.
+    pub threads: usize,
+    /// Seconds per `openssl speed` sample.
+    pub openssl_seconds: u32,
+    /// Target seconds of one in-process sample.
+    pub batch_s: f64,
+    /// Bytes per cipher operation.
+    pub cipher_bytes: usize,
+    /// Seed of operands and keys.
+    pub seed: u64,
+}
+
+/// One timed form: a name and a closure giving seconds per operation for one sample.
+pub struct Form<'a> {
+    /// What runs (`par-gmp`, `GMP mpz_mul`, `OpenSSL sign (openssl speed)`, ...).
+    pub name: String,
+    /// Threads it uses.
+    pub threads: usize,
+    /// One sample: seconds per operation.
+    pub sample: Box<dyn FnMut() -> Result<f64> + 'a>,
+}
+
+/// A row's work and its forms.
+pub struct Row<'a> {
+    /// The row's id ([`ROWS`]).
+    pub id: &'static str,
+    /// What is computed, for people.
+    pub work: String,
+    /// Bytes per operation (cipher rows: shown as MB/s).
+    pub bytes: Option<usize>,
+    /// The peer, parcrypt's sequential form, parcrypt's parallel form.
+    pub peer: Option<Form<'a>>,
+    /// parcrypt's best sequential form.
+    pub seq: Option<Form<'a>>,
+    /// parcrypt's best parallel form.
+    pub par: Option<Form<'a>>,
+    /// The targets: (ratio, at least).
+    pub targets: Vec<(&'static str, f64)>,
+}
+
+/// Repeats `op` until the batch has taken `batch_s`, then the seconds per call.
+fn per_op(batch_s: f64, mut op: impl FnMut()) -> f64 {
+    let started = Instant::now();
+    let mut n = 0u64;
+    loop {
+        op();
+        n += 1;
+        let t = started.elapsed().as_secs_f64();
+        if t >= batch_s {
+            return t / n as f64;
+        }
+    }
+}
+
+fn form<'a>(name: &str, threads: usize, sample: impl FnMut() -> Result<f64> + 'a) -> Form<'a> {
+    Form {
+        name: name.to_string(),
+        threads,
+        sample: Box::new(sample),
+    }
+}
+
+/// The data the rows' closures borrow, built once per row.
+pub enum Data {
+    /// Two operands and the product multiplier.
+    Product(Integer, Integer, Box<dyn Multiplier>),
+    /// Base, exponent, modulus.
+    Modexp(Integer, Integer, Integer),
+    /// A key and a ciphertext.
+    Rsa(Box<RsaPrivateKey>, Integer),
+    /// A key (16 bytes), a nonce, a buffer and the key's Blowfish schedule.
+    Cipher(
+        Vec<u8>,
+        [u8; parc4::NONCE_LEN],
+        RefCell<Vec<u8>>,
+        Box<Blowfish>,
+    ),
+}
+
+/// Builds the data of row `id`.
+pub fn data(id: &str, s: &Setup) -> Result<Data> {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(s.seed ^ id.len() as u64);
+    Ok(match id {
+        "product-32k" | "product-64k" | "product-128k" | "product-1m" => {
+            let bits = product_bits(id);
+            let (a, b) = parcrypt::mul::bench::operands(bits, s.seed);
+            let m = parcrypt::mul::par::new(KaraConfig {
+                helpers: s.threads - 1,
+                ..KaraConfig::default()
+            })?;
+            Data::Product(a, b, Box::new(m))
+        }
+        "modexp-8192" | "modexp-16384" => {
+            let bits = if id == "modexp-8192" { 8192 } else { 16384 };
+            let (b, e, m) = parcrypt::modexp::bench::operands(bits, s.seed);
+            Data::Modexp(b, e, m)
+        }
+        "rsa-2048" | "rsa-4096" => {
+            let bits = if id == "rsa-2048" { 2048 } else { 4096 };
+            let key = RsaPrivateKey::generate(bits, &Integer::from(DEFAULT_E), &mut rng)?;
+            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+            Data::Rsa(Box::new(key), c)
+        }
+        _ => {
+            let mut key = vec![0u8; 16];
+            rng.fill_bytes(&mut key);
+            let mut nonce = [0u8; parc4::NONCE_LEN];
+            rng.fill_bytes(&mut nonce);
+            let mut buf = vec![0u8; s.cipher_bytes.div_ceil(8) * 8];
+            rng.fill_bytes(&mut buf);
+            let bf = Box::new(Blowfish::new(&key)?);
+            Data::Cipher(key, nonce, RefCell::new(buf), bf)
+        }
+    })
+}
+
+fn product_bits(id: &str) -> u32 {
+    match id {
+        "product-32k" => 32768,
+        "product-64k" => 65536,
+        "product-128k" => 131072,
+        _ => 1 << 20,
+    }
+}
+
+/// Row `id` over `data` (from [`data`]), its forms checked against their references.
+pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
+    let (t, batch) = (s.threads, s.batch_s);
+    let secs = s.openssl_seconds;
+    let mut row = Row {
+        id,
+        work: String::new(),
+        bytes: None,
+        peer: None,
+        seq: None,
+        par: None,
+        targets: Vec::new(),
+    };
+    match data {
+        Data::Product(a, b, m) => {
+            let bits = product_bits(id);
+            if m.mul(a, b) != Integer::from(a * b) {
+                bail!("internal error: par-gmp differs from mpz_mul at {bits} bits");
+            }
+            row.work = format!("product, {bits} bits");
+            let m = &**m;
+            row.peer = Some(form("GMP mpz_mul", 1, move || {
+                Ok(per_op(batch, || drop(black_box(Integer::from(a * b)))))
+            }));
+            row.par = Some(form("par-gmp", t, move || {
+                Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
+            }));
+            let at_least = match bits {
+                32768 => Some(1.25),
+                65536 => Some(1.5),
+                b if b >= 1 << 20 => Some(1.7),
+                _ => None,
+            };
+            row.targets.extend(at_least.map(|x| ("peer/par", x)));
+        }
+        Data::Modexp(b, e, m) => {
+            let bits = m.significant_bits();
+            row.work = format!("modexp, {bits}-bit modulus and exponent");
+            let want = Integer::from(b.pow_mod_ref(e, m).expect("e >= 0"));
+            let par = Params {
+                threads: t,
+                ..Params::default()
+            };
+            for (name, p) in [
+                ("sliding", Params::default()),
+                ("window-parmul", par.clone()),
+            ] {
+                if pow_mod(method(name)?.as_ref(), b, e, m, &p)?.value != want {
+                    bail!("internal error: {name} differs from mpz_powm");
+                }
+            }
+            row.peer = Some(form("GMP mpz_powm", 1, move || {
+                Ok(per_op(batch, || {
+                    drop(black_box(Integer::from(b.pow_mod_ref(e, m).expect("e"))))
+                }))
+            }));
+            let seq = method("sliding")?;
+            row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
+                let p = Params::default();
+                Ok(per_op(batch, || {
+                    drop(black_box(pow_mod(seq.as_ref(), b, e, m, &p)))
+                }))
+            }));
+            let pm = method("window-parmul")?;
+            row.par = Some(form("window-parmul", t, move || {
+                Ok(per_op(batch, || {
+                    drop(black_box(pow_mod(pm.as_ref(), b, e, m, &par)))
+                }))
+            }));
+            row.targets.push(("peer/par", 1.0));
+        }
+        Data::Rsa(key, c) => {
+            let bits = key.public().bits();
+            row.work = format!("RSA-{bits} private op (CRT, mpz_powm_sec)");
+            let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
+            let key = &**key;
+            for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
+                if decrypt_unchecked(key, c, op) != want {
+                    bail!("internal error: {op:?} decrypts wrongly");
+                }
+            }
+            row.peer = Some(form("OpenSSL sign (openssl speed)", 1, move || {
+                openssl_sign_seconds(bits, secs)
+                    .ok_or_else(|| anyhow::anyhow!("openssl speed rsa{bits} gave no result"))
+            }));
+            row.seq = Some(form("crt", 1, move || {
+                Ok(per_op(batch, || {
+                    drop(black_box(decrypt_unchecked(
+                        key,
+                        c,
+                        PrivateOp::CrtConstTime,
+                    )))
+                }))
+            }));
+            row.par = Some(form("crt-parallel", 2, move || {
+                Ok(per_op(batch, || {
+                    let op = PrivateOp::CrtConstTimeParallel;
+                    drop(black_box(decrypt_unchecked(key, c, op)))
+                }))
+            }));
+            row.targets
+                .push(("seq/par", if bits <= 2048 { 1.6 } else { 1.85 }));
+            if bits <= 2048 {
+                row.targets.push(("peer/par", 1.0));
+            }
+        }
+        Data::Cipher(key, nonce, buf, bf) => cipher_row(&mut row, s, key, nonce, buf, bf)?,
+    }
+    Ok(row)
+}
+
+/// The cipher rows: RC4 / PARC4, Blowfish ECB / PBlock, Blowfish CBC, the folded pipeline.
+fn cipher_row<'a>(
+    row: &mut Row<'a>,
+    s: &Setup,
+    key: &'a [u8],
+    nonce: &'a [u8; parc4::NONCE_LEN],
+    buf: &'a RefCell<Vec<u8>>,
+    bf: &'a Blowfish,
+) -> Result<()> {
+    let (t, batch, secs) = (s.threads, s.batch_s, s.openssl_seconds);
+    let len = buf.borrow().len();
+    row.bytes = Some(len);
+    let peer = |name: &'static str, evp: &'static str| {
+        form(name, 1, move || {
+            let bps = openssl_cipher_bytes_per_s(evp, 16384, secs)
+                .ok_or_else(|| anyhow::anyhow!("openssl speed -evp {evp} gave no result"))?;
+            Ok(len as f64 / bps)
+        })
+    };
+    match row.id {
+        "rc4" => {
+            row.work = format!("RC4, one stream of {len} B (parallel: PARC4)");
+            let p4 = Parc4::new(key, nonce, parc4::DEFAULT_BLOCK, t)?;
+            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+            p4.apply(0, &mut x);
+            p4.apply_sequential(0, &mut y);
+            if x != y {
+                bail!("internal error: PARC4 differs from its sequential form");
+            }
+            row.peer = Some(peer("OpenSSL RC4 (openssl speed)", "rc4"));
+            row.seq = Some(form("rc4", 1, move || {
+                let mut rc4 = Rc4::new(key)?;
+                Ok(per_op(batch, || rc4.apply_keystream(&mut buf.borrow_mut())))
+            }));
+            row.par = Some(form("parc4", t, move || {
+                Ok(per_op(batch, || p4.apply(0, &mut buf.borrow_mut())))
+            }));
+            row.targets.extend([("peer/seq", 1.0), ("seq/par", 1.9)]);
+        }
+        "bf-ecb" => {
+            row.work = format!("Blowfish-ECB encryption, {len} B");
+            let pb = PBlock::new(bf, t)?;
+            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+            pb.encrypt_ecb(&mut x)?;
+            bf.encrypt_blocks(&mut y)?;
+            if x != y {
+                bail!("internal error: PBlock differs from Blowfish ECB");
+            }
+            row.peer = Some(peer("OpenSSL BF-ECB (openssl speed)", "bf-ecb"));
+            row.seq = Some(form("blowfish-ecb", 1, move || {
+                Ok(per_op(batch, || {
+                    drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
+                }))
+            }));
+            row.par = Some(form("pblock-ecb", t, move || {
+                Ok(per_op(batch, || {
+                    drop(pb.encrypt_ecb(&mut buf.borrow_mut()))
+                }))
+            }));
+        }
+        "bf-cbc" => {
+            row.work = format!("Blowfish-CBC encryption (sequential), {len} B");
+            row.peer = Some(peer("OpenSSL BF-CBC (openssl speed)", "bf-cbc"));
+            row.seq = Some(form("blowfish-cbc", 1, move || {
+                let mut chain = [0u8; 8];
+                Ok(per_op(batch, || {
+                    drop(modes::cbc_encrypt_in_place(
+                        bf,
+                        &mut chain,
+                        &mut buf.borrow_mut(),
+                    ))
+                }))
+            }));
+        }
+        _ => {
+            let config = PipelineConfig {
+                chunk_bytes: 64 * 1024,
+                stages: t + 2,
+                ..PipelineConfig::unfolded(Layout::Encrypt)
+            };
+            row.work = format!("Blowfish-ECB, {len} B: pipeline, {t} folded stages, 64 KiB chunks");
+            let pipe = BfPipeline::new(bf, config)?;
+            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+            pipe.run(&mut x)?;
+            bf.encrypt_blocks(&mut y)?;
+            if x != y {
+                bail!("internal error: the pipeline differs from Blowfish ECB");
+            }
+            row.seq = Some(form("blowfish-ecb", 1, move || {
+                Ok(per_op(batch, || {
+                    drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
+                }))
+            }));
+            row.par = Some(form("bf-pipeline (folded)", t + 2, move || {
+                Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
+            }));
+            row.targets.push(("seq/par", 1.7));
+        }
+    }
+    Ok(())
+}
