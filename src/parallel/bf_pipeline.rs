@@ -45,7 +45,7 @@ pub enum Layout {
 
 impl Layout {
     /// The operations in order, with their names.
-    fn ops(self) -> Vec<(Op, String)> {
+    pub(crate) fn ops(self) -> Vec<(Op, String)> {
         let enc = || {
             (0..16)
                 .map(|i| (Op::Round(i), format!("E{}", i + 1)))
@@ -74,7 +74,7 @@ impl Layout {
 
 /// One pipeline operation on every block of a chunk.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
+pub(crate) enum Op {
     /// A Feistel round with subkey `P[i]`, ending with the swap.
     Round(usize),
     /// Undo the last swap, then `R ^= P[r]`, `L ^= P[l]`.
