@@ -21,13 +21,14 @@
 //! Output equals Blowfish ECB (encrypt, decrypt, or encrypt then decrypt = the input) for any
 //! chunk size (a multiple of 8) and group count; per-group busy, starved and blocked times are
 //! reported in the same [`PipelineStats`] as the seed's layout.
-use super::bf_pipeline::{Layout, Op, PipelineStats, StageStats};
+use super::bf_pipeline::{Layout, PipelineStats, StageStats};
 use super::schedule::static_block;
 use super::spsc::{self, Receiver, Sender};
 use crate::cipher::blowfish::{BLOCK, Blowfish, LANES, check_whole_blocks, join, split};
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
+use zeroize::Zeroize;
 
 /// Default chunk: 64 KiB (a few hundred microseconds of work per group, so a hand-off costs
 /// well under a percent).
@@ -83,47 +84,61 @@ impl FoldedConfig {
     }
 }
 
-/// One operation on a set of lanes, without the seed's swap after each round: rounds
-/// alternate which half they update, as in [`Blowfish::encrypt_words`].
+/// A run of a group's operations, applied to [`LANES`] blocks at once. Rounds are numbered
+/// 0..16 within their direction and use no swap: even rounds do `L ^= K; R ^= F(L)`, odd
+/// rounds `R ^= K; L ^= F(R)`, as in [`Blowfish::encrypt_words`], with `K = P[n]` for
+/// encryption and `P[17 - n]` for decryption.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
-    /// `L ^= P[k]; R ^= F(L)`: the 1st, 3rd, ... round of a direction.
-    Even(usize),
-    /// `R ^= P[k]; L ^= F(R)`: the 2nd, 4th, ... round.
-    Odd(usize),
-    /// The whitening: `(L, R) = (R ^ P[l], L ^ P[r])`.
-    Final { l: usize, r: usize },
+enum Segment {
+    /// Rounds `from..to` of one direction.
+    Rounds {
+        decrypt: bool,
+        from: usize,
+        to: usize,
+    },
+    /// The whitening that ends a direction: `(L, R) = (R ^ P[17], L ^ P[16])` for encryption,
+    /// `(R ^ P[0], L ^ P[1])` for decryption.
+    Final { decrypt: bool },
 }
 
-/// The layout's operations as steps, with their names.
-fn steps(layout: Layout) -> Vec<(Step, String)> {
-    let mut round = 0;
+/// The layout's operations, each as (decrypting?, position 0..=16 in its direction, name);
+/// position 16 is the whitening.
+fn operations(layout: Layout) -> Vec<(bool, usize, String)> {
     layout
         .ops()
         .into_iter()
-        .map(|(op, name)| match op {
-            Op::Round(k) => {
-                round += 1;
-                let step = if round % 2 == 1 {
-                    Step::Even(k)
-                } else {
-                    Step::Odd(k)
-                };
-                (step, name)
-            }
-            Op::Final { r, l } => {
-                round = 0;
-                (Step::Final { l, r }, name)
-            }
+        .enumerate()
+        .map(|(k, (_, name))| {
+            let decrypt = match layout {
+                Layout::Encrypt => false,
+                Layout::Decrypt => true,
+                Layout::EncryptDecrypt => k >= 17,
+            };
+            (decrypt, k % 17, name)
         })
         .collect()
 }
 
+/// Operations `ops` (consecutive) as segments: runs of rounds of one direction, whitenings.
+fn segments(ops: &[(bool, usize, String)]) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    for &(decrypt, n, _) in ops {
+        match out.last_mut() {
+            _ if n == 16 => out.push(Segment::Final { decrypt }),
+            Some(Segment::Rounds { decrypt: d, to, .. }) if *d == decrypt && *to == n => *to += 1,
+            _ => out.push(Segment::Rounds {
+                decrypt,
+                from: n,
+                to: n + 1,
+            }),
+        }
+    }
+    out
+}
+
 /// The operation ranges of the groups (see the module docs).
-fn group_ranges(ops: &[(Step, String)], groups: usize) -> Vec<std::ops::Range<usize>> {
-    let rounds: Vec<usize> = (0..ops.len())
-        .filter(|&k| !matches!(ops[k].0, Step::Final { .. }))
-        .collect();
+fn group_ranges(ops: &[(bool, usize, String)], groups: usize) -> Vec<std::ops::Range<usize>> {
+    let rounds: Vec<usize> = (0..ops.len()).filter(|&k| ops[k].1 < 16).collect();
     if groups > rounds.len() {
         return (0..groups)
             .map(|g| static_block(ops.len(), groups, g))
@@ -144,8 +159,68 @@ fn group_ranges(ops: &[(Step, String)], groups: usize) -> Vec<std::ops::Range<us
 /// One group's share.
 struct GroupPlan {
     name: String,
-    steps: Vec<Step>,
+    kernels: Vec<Kernel>,
     rounds: usize,
+}
+
+/// A segment with its subkeys, ready to run over lanes.
+enum Kernel {
+    /// An odd round first (if the run starts on one), whole (even, odd) pairs, an even round
+    /// last (if it ends on one).
+    Rounds {
+        lead: Option<u32>,
+        pairs: Vec<[u32; 2]>,
+        tail: Option<u32>,
+    },
+    /// The whitening: `(L, R) = (R ^ pl, L ^ pr)`.
+    Final { pl: u32, pr: u32 },
+}
+
+impl Kernel {
+    fn new(bf: &Blowfish, seg: Segment) -> Self {
+        match seg {
+            Segment::Rounds { decrypt, from, to } => {
+                let key = |n: usize| bf.subkey(if decrypt { 17 - n } else { n });
+                let mut n = from;
+                let lead = (n % 2 == 1).then(|| {
+                    n += 1;
+                    key(n - 1)
+                });
+                let mut pairs = Vec::new();
+                while n + 2 <= to {
+                    pairs.push([key(n), key(n + 1)]);
+                    n += 2;
+                }
+                let tail = (n < to).then(|| key(n));
+                Kernel::Rounds { lead, pairs, tail }
+            }
+            Segment::Final { decrypt: false } => Kernel::Final {
+                pl: bf.subkey(17),
+                pr: bf.subkey(16),
+            },
+            Segment::Final { decrypt: true } => Kernel::Final {
+                pl: bf.subkey(0),
+                pr: bf.subkey(1),
+            },
+        }
+    }
+}
+
+impl Drop for Kernel {
+    /// The subkeys are key material.
+    fn drop(&mut self) {
+        match self {
+            Kernel::Rounds { lead, pairs, tail } => {
+                lead.zeroize();
+                pairs.zeroize();
+                tail.zeroize();
+            }
+            Kernel::Final { pl, pr } => {
+                pl.zeroize();
+                pr.zeroize();
+            }
+        }
+    }
 }
 
 /// A folded round pipeline over a Blowfish key schedule.
@@ -178,24 +253,22 @@ impl<'a> FoldedPipeline<'a> {
     }
 
     fn plan(&self) -> Vec<GroupPlan> {
-        let ops = steps(self.config.layout);
+        let ops = operations(self.config.layout);
         group_ranges(&ops, self.config.groups)
             .into_iter()
             .map(|r| {
                 let name = if r.len() == 1 {
-                    ops[r.start].1.clone()
+                    ops[r.start].2.clone()
                 } else {
-                    format!("{}..{}", ops[r.start].1, ops[r.end - 1].1)
+                    format!("{}..{}", ops[r.start].2, ops[r.end - 1].2)
                 };
-                let steps: Vec<Step> = ops[r].iter().map(|(s, _)| *s).collect();
-                let rounds = steps
-                    .iter()
-                    .filter(|s| !matches!(s, Step::Final { .. }))
-                    .count();
                 GroupPlan {
                     name,
-                    steps,
-                    rounds,
+                    kernels: segments(&ops[r.clone()])
+                        .into_iter()
+                        .map(|seg| Kernel::new(self.bf, seg))
+                        .collect(),
+                    rounds: ops[r].iter().filter(|o| o.1 < 16).count(),
                 }
             })
             .collect()
@@ -291,9 +364,9 @@ fn source<'d>(
     for c in data.chunks_mut(chunk) {
         let t0 = Instant::now();
         if is_last {
-            run_chunk::<true, true>(bf, &plan.steps, c);
+            run_chunk::<true, true>(bf, &plan.kernels, c);
         } else {
-            run_chunk::<true, false>(bf, &plan.steps, c);
+            run_chunk::<true, false>(bf, &plan.kernels, c);
         }
         st.busy_s += t0.elapsed().as_secs_f64();
         st.chunks += 1;
@@ -319,9 +392,9 @@ fn relay<'d>(
         let Some(c) = rx.recv() else { break };
         let t1 = Instant::now();
         if is_last {
-            run_chunk::<false, true>(bf, &plan.steps, c);
+            run_chunk::<false, true>(bf, &plan.kernels, c);
         } else {
-            run_chunk::<false, false>(bf, &plan.steps, c);
+            run_chunk::<false, false>(bf, &plan.kernels, c);
         }
         st.recv_wait_s += (t1 - t0).as_secs_f64();
         st.busy_s += t1.elapsed().as_secs_f64();
@@ -333,68 +406,61 @@ fn relay<'d>(
     st
 }
 
-/// Runs `steps` over every block of a chunk, [`LANES`] blocks at a time. `FIRST`: the chunk
-/// holds big-endian blocks (else little-endian half-blocks left by the previous group);
-/// `LAST`: write big-endian blocks (else little-endian half-blocks for the next group).
-fn run_chunk<const FIRST: bool, const LAST: bool>(bf: &Blowfish, steps: &[Step], chunk: &mut [u8]) {
+/// Runs a group's kernels over every block of a chunk, [`LANES`] blocks at a time. `FIRST`:
+/// the chunk holds big-endian blocks (else little-endian half-blocks left by the previous
+/// group); `LAST`: write big-endian blocks (else little-endian half-blocks for the next group).
+fn run_chunk<const FIRST: bool, const LAST: bool>(
+    bf: &Blowfish,
+    kernels: &[Kernel],
+    chunk: &mut [u8],
+) {
     let mut groups = chunk.chunks_exact_mut(BLOCK * LANES);
     for g in &mut groups {
-        run_blocks::<LANES, FIRST, LAST>(bf, steps, g);
+        run_blocks::<LANES, FIRST, LAST>(bf, kernels, g);
     }
     for b in groups.into_remainder().chunks_exact_mut(BLOCK) {
-        run_blocks::<1, FIRST, LAST>(bf, steps, b);
+        run_blocks::<1, FIRST, LAST>(bf, kernels, b);
     }
 }
 
 #[inline(always)]
 fn run_blocks<const N: usize, const FIRST: bool, const LAST: bool>(
     bf: &Blowfish,
-    steps: &[Step],
+    kernels: &[Kernel],
     bytes: &mut [u8],
 ) {
     let (mut l, mut r) = ([0u32; N], [0u32; N]);
     for (x, block) in bytes.chunks_exact(BLOCK).enumerate() {
         (l[x], r[x]) = if FIRST { split(block) } else { split_le(block) };
     }
-    let mut k = 0;
-    while k < steps.len() {
-        match (steps[k], steps.get(k + 1)) {
-            // The common case: two rounds in one pass, as the sequential interleaved loop.
-            (Step::Even(a), Some(&Step::Odd(b))) => {
-                let (pa, pb) = (bf.subkey(a), bf.subkey(b));
-                for x in 0..N {
-                    l[x] ^= pa;
-                    r[x] ^= bf.f(l[x]);
+    for kernel in kernels {
+        match kernel {
+            Kernel::Rounds { lead, pairs, tail } => {
+                if let Some(k) = *lead {
+                    odd(bf, k, &mut l, &mut r);
                 }
-                for x in 0..N {
-                    r[x] ^= pb;
-                    l[x] ^= bf.f(r[x]);
+                // The usual counts (16 rounds, or 8: two groups per direction) fully
+                // unrolled, as the sequential loop is.
+                if let Ok(p) = <&[[u32; 2]; 8]>::try_from(pairs.as_slice()) {
+                    pairs_unrolled(bf, p, &mut l, &mut r);
+                } else if let Ok(p) = <&[[u32; 2]; 4]>::try_from(pairs.as_slice()) {
+                    pairs_unrolled(bf, p, &mut l, &mut r);
+                } else {
+                    for &[a, b] in pairs {
+                        even(bf, a, &mut l, &mut r);
+                        odd(bf, b, &mut l, &mut r);
+                    }
                 }
-                k += 2;
-                continue;
-            }
-            (Step::Even(a), _) => {
-                let p = bf.subkey(a);
-                for x in 0..N {
-                    l[x] ^= p;
-                    r[x] ^= bf.f(l[x]);
+                if let Some(k) = *tail {
+                    even(bf, k, &mut l, &mut r);
                 }
             }
-            (Step::Odd(a), _) => {
-                let p = bf.subkey(a);
-                for x in 0..N {
-                    r[x] ^= p;
-                    l[x] ^= bf.f(r[x]);
-                }
-            }
-            (Step::Final { l: kl, r: kr }, _) => {
-                let (pl, pr) = (bf.subkey(kl), bf.subkey(kr));
+            &Kernel::Final { pl, pr } => {
                 for x in 0..N {
                     (l[x], r[x]) = (r[x] ^ pl, l[x] ^ pr);
                 }
             }
         }
-        k += 1;
     }
     for (x, block) in bytes.chunks_exact_mut(BLOCK).enumerate() {
         if LAST {
@@ -402,6 +468,38 @@ fn run_blocks<const N: usize, const FIRST: bool, const LAST: bool>(
         } else {
             join_le(block, l[x], r[x]);
         }
+    }
+}
+
+/// An even round (`L ^= k; R ^= F(L)`) on every lane.
+#[inline(always)]
+fn even<const N: usize>(bf: &Blowfish, k: u32, l: &mut [u32; N], r: &mut [u32; N]) {
+    for x in 0..N {
+        l[x] ^= k;
+        r[x] ^= bf.f(l[x]);
+    }
+}
+
+/// An odd round (`R ^= k; L ^= F(R)`) on every lane.
+#[inline(always)]
+fn odd<const N: usize>(bf: &Blowfish, k: u32, l: &mut [u32; N], r: &mut [u32; N]) {
+    for x in 0..N {
+        r[x] ^= k;
+        l[x] ^= bf.f(r[x]);
+    }
+}
+
+/// `P` pairs of rounds (even then odd) with the given subkeys, unrolled.
+#[inline(always)]
+fn pairs_unrolled<const N: usize, const P: usize>(
+    bf: &Blowfish,
+    keys: &[[u32; 2]; P],
+    l: &mut [u32; N],
+    r: &mut [u32; N],
+) {
+    for &[a, b] in keys {
+        even(bf, a, l, r);
+        odd(bf, b, l, r);
     }
 }
 
