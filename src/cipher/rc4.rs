@@ -15,7 +15,7 @@
 //! - `S` is kept as `[u32; 256]` (entries below 256), as OpenSSL's `RC4_INT` layout: word
 //!   loads and stores, each entry alone in its 4 bytes, so a store never overlaps a later
 //!   load of a neighbouring entry (byte entries measured about 1.4x slower here);
-//! - on x86-64, whole 16-byte blocks go through [`x86::apply_blocks`], 16 steps unrolled in
+//! - on x86-64, whole 16-byte blocks go through `x86::apply_blocks`, 16 steps unrolled in
 //!   inline assembly: `i` and `j` live in the low bytes of 64-bit registers whose upper bits
 //!   stay zero, so `add j8, si8` both wraps mod 256 and leaves a ready index (no
 //!   zero-extension on the `j` chain), and each output byte goes straight from `S` into a
