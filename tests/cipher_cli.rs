@@ -338,8 +338,8 @@ fn benchmarks_write_machine_and_results() {
     assert_eq!(results[0]["size_bytes"], 65536);
     let j = d.s("pipe.json");
     let mut args = vec![
-        "bench", "pipeline", "--chunk", "64,4096", "--stages", "36,4", "--size", "16KiB", "--json",
-        &j,
+        "bench", "pipeline", "--chunk", "64,4096", "--stages", "36,4", "--groups", "2", "--size",
+        "16KiB", "--json", &j,
     ];
     args.extend(quick);
     let out = parcrypt(&args);
@@ -357,8 +357,13 @@ fn benchmarks_write_machine_and_results() {
         .as_array()
         .unwrap()
         .clone();
-    assert_eq!(results.len(), 5);
+    // blowfish-ecb, bf-pipeline x4 (36 and 4 stages), bf-folded x2 (2 groups).
+    assert_eq!(results.len(), 7);
     assert_eq!(results[1]["stages"], 36);
+    assert_eq!(
+        (&results[5]["alg"], &results[5]["stages"]),
+        (&"bf-folded".into(), &2.into())
+    );
 }
 
 #[test]

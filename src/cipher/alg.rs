@@ -34,7 +34,7 @@ pub enum Algorithm {
     PblockEcb,
     /// PBlock CTR.
     PblockCtr,
-    /// Round-pipelined Blowfish ECB (seed 001); threads = compute stages (1..=17).
+    /// Round-pipelined Blowfish ECB (seed 001), folded: threads = stage groups (1..=17).
     BfPipeline,
     /// RC4, sequential.
     Rc4,
@@ -117,7 +117,7 @@ impl Algorithm {
     /// Has a chunk size: pipeline chunk, PARC4 block or PARC4-I segment.
     pub fn default_chunk(self) -> Option<usize> {
         match self {
-            Algorithm::BfPipeline => Some(8192),
+            Algorithm::BfPipeline => Some(crate::parallel::bf_folded::DEFAULT_CHUNK),
             Algorithm::Parc4 => Some(parc4::DEFAULT_BLOCK),
             Algorithm::Parc4i => Some(parc4i::DEFAULT_SEGMENT),
             _ => None,
@@ -181,7 +181,7 @@ pub struct CipherSpec {
     pub nonce: Option<Vec<u8>>,
     /// Padding of ECB/CBC.
     pub padding: Padding,
-    /// Threads (pipeline: compute stages); `None` is the default ([`CipherSpec::threads`]).
+    /// Threads (pipeline: stage groups); `None` is the default ([`CipherSpec::threads`]).
     pub threads: Option<usize>,
     /// Pipeline chunk, PARC4 block or PARC4-I segment in bytes; `None` is the default.
     pub chunk: Option<usize>,
@@ -201,12 +201,12 @@ impl CipherSpec {
         }
     }
 
-    /// Threads in use: as given, else the logical core count for parallel algorithms, 17
-    /// compute stages for the pipeline, and 1 for sequential ones.
+    /// Threads in use: as given, else the logical core count for parallel algorithms (for
+    /// the pipeline: stage groups of the folded pipeline), and 1 for sequential ones.
     pub fn threads(&self, direction: Direction) -> usize {
         match (self.threads, self.algorithm) {
             (Some(t), _) => t,
-            (None, Algorithm::BfPipeline) => 17,
+            (None, Algorithm::BfPipeline) => crate::bench::logical_cores().clamp(1, 17),
             (None, a) if a.is_parallel(direction) => crate::bench::logical_cores().max(1),
             (None, _) => 1,
         }
@@ -265,7 +265,7 @@ impl CipherSpec {
         }
         if a == Algorithm::BfPipeline && threads > 17 {
             return bad(format!(
-                "bf-pipeline on files has 17 round stages; --threads (compute stages) must be 1 to 17, got {threads}"
+                "bf-pipeline on files has 17 operations; --threads (stage groups) must be 1 to 17, got {threads}"
             ));
         }
         match (self.chunk, a.default_chunk()) {
@@ -350,7 +350,11 @@ mod tests {
         assert!(Algorithm::BlowfishCbc.is_parallel(Direction::Decrypt));
         assert!(!Algorithm::BlowfishCbc.is_parallel(Direction::Encrypt));
         let s = CipherSpec::new(Algorithm::BfPipeline, b"abcd");
-        assert_eq!((s.threads(Direction::Encrypt), s.chunk()), (17, Some(8192)));
+        let cores = crate::bench::logical_cores().clamp(1, 17);
+        assert_eq!(
+            (s.threads(Direction::Encrypt), s.chunk()),
+            (cores, Some(65536))
+        );
         assert_eq!(CipherSpec::new(Algorithm::Rc4, b"k").chunk(), None);
     }
 }

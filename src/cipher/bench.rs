@@ -14,7 +14,8 @@ use super::tsc::Tsc;
 use super::{Rc4, Rc4a};
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
 use crate::error::{Error, Result};
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use crate::parallel::bf_pipeline::Layout;
 use crate::parallel::parc4::Parc4;
 use crate::parallel::parc4i::Parc4i;
 use crate::parallel::pblock::PBlock;
@@ -63,7 +64,7 @@ pub struct CipherBenchPlan {
 pub struct CipherBenchRecord {
     /// Algorithm.
     pub alg: Algorithm,
-    /// Threads (for `bf-pipeline`: compute stages; two more threads do input and output).
+    /// Threads (for `bf-pipeline`: stage groups of the folded pipeline, one thread each).
     pub threads: usize,
     /// Encrypt or decrypt.
     pub op: Direction,
@@ -146,9 +147,7 @@ impl CipherBenchPlan {
         for &t in &self.threads {
             crate::parallel::split::check_threads(t)?;
             if self.algorithms.contains(&Algorithm::BfPipeline) && t > 17 {
-                return bad(format!(
-                    "bf-pipeline has at most 17 compute stages, got {t}"
-                ));
+                return bad(format!("bf-pipeline has at most 17 stage groups, got {t}"));
             }
         }
         if let Some(c) = self.chunk {
@@ -184,17 +183,16 @@ fn transform(
     let pb = PBlock::new(&m.bf, if reference { 1 } else { threads })?.pinned(plan.pin);
     match a {
         Algorithm::BfPipeline if !reference => {
-            let config = PipelineConfig {
-                layout: if enc {
-                    Layout::Encrypt
-                } else {
-                    Layout::Decrypt
-                },
-                chunk_bytes: chunk.expect("has chunk"),
-                stages: threads + 2,
-                capacity: 2,
+            let layout = if enc {
+                Layout::Encrypt
+            } else {
+                Layout::Decrypt
             };
-            BfPipeline::new(&m.bf, config)?.run(buf)?;
+            let config = FoldedConfig {
+                chunk_bytes: chunk.expect("has chunk"),
+                ..FoldedConfig::new(layout, threads)
+            };
+            FoldedPipeline::new(&m.bf, config)?.run(buf)?;
         }
         Algorithm::BlowfishEcb | Algorithm::PblockEcb | Algorithm::BfPipeline => {
             if enc {
@@ -333,10 +331,7 @@ pub fn run(
                 self_speedup: ratio(median_of((a, 1))),
                 tsc_cycles_per_byte: (!ticks.is_empty())
                     .then(|| ticks[ticks.len() / 2] as f64 / size as f64),
-                oversubscribed: crate::bench::oversubscribed(match a {
-                    Algorithm::BfPipeline => t + 2,
-                    _ => t,
-                }),
+                oversubscribed: crate::bench::oversubscribed(t),
                 verified: true,
                 wide_spread: s.wide_spread,
                 note: s.note().unwrap_or_default(),

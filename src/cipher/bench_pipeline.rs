@@ -6,9 +6,13 @@
 //! passing over a mesh) and found an 8 KB optimum and a 27x speedup. Here the stages are
 //! threads on however many cores the machine has, so the sweep shows what a round pipeline
 //! costs when stages outnumber cores; the per-stage busy and wait times say where time goes.
+//! [`run_with_folded`] adds rows of the folded pipeline
+//! ([`FoldedPipeline`](crate::parallel::bf_folded::FoldedPipeline): the rounds folded into a
+//! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
 use super::blowfish::{BLOCK, Blowfish};
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
 use crate::error::{Error, Result};
+use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
 use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -34,11 +38,13 @@ pub struct PipelineBenchPlan {
 /// One configuration's result; the field names are the JSON/CSV columns.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PipelineBenchRecord {
-    /// `bf-pipeline`, or `blowfish-ecb` for the sequential baseline.
+    /// `bf-pipeline` (the seed's layout), `bf-folded` (stage groups), or `blowfish-ecb` for
+    /// the sequential baseline.
     pub alg: String,
-    /// Threads: one per stage (1 for the baseline).
+    /// Threads: one per stage or stage group (1 for the baseline).
     pub threads: usize,
-    /// Stages in all, input and output included (1 for the baseline).
+    /// Stages in all, input and output included (`bf-folded`: stage groups; 1 for the
+    /// baseline).
     pub stages: usize,
     /// Round operations per compute stage, as `min-max`.
     pub rounds_per_stage: String,
@@ -70,7 +76,8 @@ pub struct PipelineBenchRecord {
     pub mean_send_wait: f64,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
-    /// Output equalled the input and the midpoint equalled Blowfish ECB.
+    /// Output equalled the input and the midpoint equalled Blowfish ECB (`bf-folded`: its
+    /// encryption alone equalled Blowfish ECB).
     pub verified: bool,
     /// Statistical warning, empty if none.
     pub note: String,
@@ -120,9 +127,53 @@ impl PipelineBenchPlan {
 /// the baseline).
 pub fn run(
     plan: &PipelineBenchPlan,
+    progress: impl FnMut(usize, usize, &str),
+) -> Result<(Vec<PipelineBenchRecord>, Vec<PipelineStats>)> {
+    run_with_folded(plan, &[], progress)
+}
+
+/// A pipeline under test: the seed's layout or the folded one.
+enum Piped<'a> {
+    Seed(BfPipeline<'a>),
+    Folded(FoldedPipeline<'a>),
+}
+
+impl Piped<'_> {
+    fn label(&self) -> String {
+        match self {
+            Piped::Seed(p) => format!(
+                "{} stages, chunk {}",
+                p.config().stages,
+                p.config().chunk_bytes
+            ),
+            Piped::Folded(p) => format!(
+                "folded {} groups, chunk {}",
+                p.config().groups,
+                p.config().chunk_bytes
+            ),
+        }
+    }
+
+    fn run(&self, data: &mut [u8]) -> Result<PipelineStats> {
+        match self {
+            Piped::Seed(p) => p.run(data),
+            Piped::Folded(p) => p.run(data),
+        }
+    }
+}
+
+/// [`run`], plus the folded pipeline with each of `groups` stage groups (1 to 34) at every
+/// chunk size of the plan, after the seed's configurations.
+pub fn run_with_folded(
+    plan: &PipelineBenchPlan,
+    groups: &[usize],
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<(Vec<PipelineBenchRecord>, Vec<PipelineStats>)> {
     plan.validate()?;
+    let folded = folded_configurations(plan, groups);
+    for c in &folded {
+        c.validate()?;
+    }
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
     let mut key = [0u8; 16];
     rng.fill_bytes(&mut key);
@@ -132,35 +183,40 @@ pub fn run(
     let mut ecb = input.clone();
     bf.encrypt_blocks(&mut ecb)?;
     let configs = plan.configurations();
-    let pipelines = configs
-        .iter()
-        .map(|c| BfPipeline::new(&bf, *c))
-        .collect::<Result<Vec<_>>>()?;
-    for p in &pipelines {
+    let mut pipelines = Vec::with_capacity(configs.len() + folded.len());
+    for c in &configs {
+        let p = BfPipeline::new(&bf, *c)?;
         let (mut out, mut mid) = (input.clone(), vec![0u8; input.len()]);
         p.run_tapped(&mut out, &mut mid)?;
         if out != input || mid != ecb {
             return Err(Error::InvalidParameter(format!(
-                "internal error: pipeline {:?} gave a wrong result",
-                p.config()
+                "internal error: pipeline {c:?} gave a wrong result"
             )));
         }
+        pipelines.push(Piped::Seed(p));
+    }
+    for c in &folded {
+        let mut out = input.clone();
+        FoldedPipeline::new(&bf, *c)?.run(&mut out)?;
+        let mut enc = input.clone();
+        let only_encrypt = FoldedConfig {
+            layout: Layout::Encrypt,
+            ..*c
+        };
+        FoldedPipeline::new(&bf, only_encrypt)?.run(&mut enc)?;
+        if out != input || enc != ecb {
+            return Err(Error::InvalidParameter(format!(
+                "internal error: folded pipeline {c:?} gave a wrong result"
+            )));
+        }
+        pipelines.push(Piped::Folded(FoldedPipeline::new(&bf, *c)?));
     }
     let mut work = input;
     let bench = Bench::new(plan.config)?;
-    let total = (configs.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
+    let total = (pipelines.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut done = 0usize;
-    let labels: Vec<String> = pipelines
-        .iter()
-        .map(|p| {
-            format!(
-                "{} stages, chunk {}",
-                p.config().stages,
-                p.config().chunk_bytes
-            )
-        })
-        .collect();
-    let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); configs.len()];
+    let labels: Vec<String> = pipelines.iter().map(Piped::label).collect();
+    let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); pipelines.len()];
     // Run 0 is sequential Blowfish (encrypt then decrypt); run i > 0 is pipeline i − 1.
     let measurements = bench.run_interleaved_by(1 + pipelines.len(), |i| {
         let label = if i == 0 {
@@ -229,7 +285,18 @@ pub fn run(
             })
             .cloned()
             .unwrap_or_default();
-        let mut r = record(s, "bf-pipeline", p.config().stages);
+        let mut r = match p {
+            Piped::Seed(p) => {
+                let mut r = record(s, "bf-pipeline", p.config().stages);
+                r.chunk_bytes = Some(p.config().chunk_bytes);
+                r
+            }
+            Piped::Folded(p) => {
+                let mut r = record(s, "bf-folded", p.config().groups);
+                r.chunk_bytes = Some(p.config().chunk_bytes);
+                r
+            }
+        };
         let compute: Vec<usize> = st
             .stages
             .iter()
@@ -242,7 +309,6 @@ pub fn run(
             (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
             _ => "-".into(),
         };
-        r.chunk_bytes = Some(p.config().chunk_bytes);
         let frac = |f: &dyn Fn(&crate::parallel::bf_pipeline::StageStats) -> f64| {
             let n = st.stages.len().max(1) as f64;
             st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
@@ -258,6 +324,21 @@ pub fn run(
         medians.push(st);
     }
     Ok((records, medians))
+}
+
+/// The folded configurations: encrypt+decrypt, every group count, every chunk of the plan.
+fn folded_configurations(plan: &PipelineBenchPlan, groups: &[usize]) -> Vec<FoldedConfig> {
+    let mut out = Vec::new();
+    for &g in groups {
+        for &chunk_bytes in &plan.chunks {
+            out.push(FoldedConfig {
+                chunk_bytes,
+                capacity: plan.capacity.max(1),
+                ..FoldedConfig::new(Layout::EncryptDecrypt, g)
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -286,6 +367,43 @@ mod tests {
         assert_eq!(recs[3].rounds_per_stage, "17");
         assert!(stats.iter().all(|s| !s.stages.is_empty()));
         assert!(recs.iter().all(|r| r.verified && r.size_bytes == 10_000));
+    }
+
+    #[test]
+    fn folded_rows_follow_the_seed_rows() {
+        let plan = PipelineBenchPlan {
+            chunks: vec![64, 1000 * 8],
+            stages: vec![4],
+            size_bytes: 10_000,
+            capacity: 0,
+            seed: 2,
+            config: BenchConfig::exact(1),
+        };
+        let (recs, stats) = run_with_folded(&plan, &[1, 2], |_, _, _| {}).unwrap();
+        let algs: Vec<&str> = recs.iter().map(|r| r.alg.as_str()).collect();
+        assert_eq!(
+            algs,
+            [
+                "blowfish-ecb",
+                "bf-pipeline",
+                "bf-pipeline",
+                "bf-folded",
+                "bf-folded",
+                "bf-folded",
+                "bf-folded"
+            ]
+        );
+        assert_eq!(
+            (recs[3].stages, recs[3].rounds_per_stage.as_str()),
+            (1, "32")
+        );
+        assert_eq!(
+            (recs[5].stages, recs[5].rounds_per_stage.as_str()),
+            (2, "16")
+        );
+        assert_eq!(recs[6].chunk_bytes, Some(8000));
+        assert_eq!((stats[2].stages.len(), stats[4].stages.len()), (1, 2));
+        assert!(run_with_folded(&plan, &[35], |_, _, _| {}).is_err());
     }
 
     #[test]

@@ -13,7 +13,8 @@ use super::blowfish::{BLOCK, Blowfish, check_whole_blocks};
 use super::modes::{self, Padding};
 use super::{Rc4, Rc4a};
 use crate::error::{Error, Result};
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use crate::parallel::bf_pipeline::Layout;
 use crate::parallel::parc4::Parc4;
 use crate::parallel::parc4i::Parc4i;
 use crate::parallel::pblock::PBlock;
@@ -117,17 +118,16 @@ impl Engine {
                 let bf = bf.expect("blowfish");
                 match self.algorithm {
                     Algorithm::BfPipeline => {
-                        let config = PipelineConfig {
-                            layout: if enc {
-                                Layout::Encrypt
-                            } else {
-                                Layout::Decrypt
-                            },
-                            chunk_bytes: self.chunk.expect("has chunk"),
-                            stages: self.threads + 2,
-                            capacity: 2,
+                        let layout = if enc {
+                            Layout::Encrypt
+                        } else {
+                            Layout::Decrypt
                         };
-                        BfPipeline::new(bf, config)?.run(piece)?;
+                        let config = FoldedConfig {
+                            chunk_bytes: self.chunk.expect("has chunk"),
+                            ..FoldedConfig::new(layout, self.threads)
+                        };
+                        FoldedPipeline::new(bf, config)?.run(piece)?;
                     }
                     _ => {
                         let pb = PBlock::new(bf, self.threads)?;

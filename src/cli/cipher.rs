@@ -59,11 +59,13 @@ pub struct CipherArgs {
     #[arg(long)]
     no_pad: bool,
     /// Threads (parallel algorithms and CBC decryption; default: all CPUs). For bf-pipeline:
-    /// compute stages, 1-17 (default 17: one per round).
-    #[arg(long, value_parser = threads)]
+    /// stage groups of the folded round pipeline, 1-17 (default: all CPUs; 17 = one
+    /// operation per group); `--groups` is the same option.
+    #[arg(long, visible_alias = "groups", value_parser = threads)]
     threads: Option<usize>,
-    /// bf-pipeline chunk (multiple of 8, default 8192), parc4 block (default 65536) or
-    /// parc4i segment (multiple of 256, default 65536), in bytes. Decrypt with the same value.
+    /// bf-pipeline chunk (multiple of 8, default 65536), parc4 block (default 65536) or
+    /// parc4i segment (multiple of 256, default 65536), in bytes. Decrypt parc4 and parc4i
+    /// with the same value (bf-pipeline's output does not depend on it).
     #[arg(long, value_parser = chunk)]
     chunk: Option<usize>,
     /// Input file.

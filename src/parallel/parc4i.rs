@@ -16,9 +16,11 @@
 //! block would make PARC4-I slower than RC4A on any core count. Why not one keystream shared
 //! by the blocks: that would be a two-time pad. The segment size is part of the format.
 //!
-//! The sequential form, [`Parc4i::apply_sequential`], uses the 2-byte reference generator
-//! ([`Rc4a::apply_keystream`]) segment after segment; the parallel form uses the unrolled
-//! generator on every thread. Equality of the two checks the unrolling and the split at once.
+//! The sequential form, [`Parc4i::apply_sequential`], runs [`Rc4a::apply_keystream`] segment
+//! after segment; the parallel form runs the seed's 4-byte unrolled generator
+//! ([`Rc4a::apply_keystream_x4`]) on every thread. Both generators share RC4A's fast loop and
+//! are proptested against the textbook one-step generator; equality of the two forms checks
+//! the split.
 use super::parc4::{NONCE_LEN, check_nonce, derive_block_key};
 use super::split::{check_threads, for_each_piece};
 use crate::cipher::rc4::check_key;
@@ -94,8 +96,8 @@ impl Parc4i {
         Rc4a::new(&key[..]).expect("32-byte key")
     }
 
-    /// The sequential form: segment after segment on the calling thread, with the 2-byte
-    /// reference generator. `data` starts at segment `first_segment` of the message.
+    /// The sequential form: segment after segment on the calling thread, with
+    /// [`Rc4a::apply_keystream`]. `data` starts at segment `first_segment` of the message.
     pub fn apply_sequential(&self, first_segment: u64, data: &mut [u8]) {
         for (k, seg) in data.chunks_mut(self.segment).enumerate() {
             self.generator(first_segment.wrapping_add(k as u64))
