@@ -461,16 +461,33 @@ mod tests {
         }
         assert!(m.wake_s >= 0.0 && m.idle_wake_s >= 0.0 && m.cores >= 1 && m.method.len() == 6);
         assert!(m.effective_cores > 0.0 && m.cores <= crate::bench::logical_cores());
-        // The fitted hand-off costs reproduce the relays they were fitted on.
-        for (threads, measured) in [(RELAY_LONG, m.relay_long_s), (RELAY_SHORT, m.relay_short_s)] {
-            let sim = simulate(&relay_scenario(&m, threads).unwrap())
+        // A live run only checks the fit gives usable costs: under load the two relays can
+        // disagree (a burst during one of them), so how well they are reproduced is tested on
+        // known values below, not on this machine's timings.
+        assert!(m.wake_s.is_finite() && m.idle_wake_s.is_finite());
+    }
+
+    #[test]
+    fn fitted_handoffs_reproduce_relays_made_from_known_costs() {
+        let mut known = machine(2);
+        known.wake_s = 3e-6;
+        known.idle_wake_s = 1e-6;
+        let relay = |m: &MachineParams, threads| {
+            simulate(&relay_scenario(m, threads).unwrap())
                 .unwrap()
-                .total_s;
-            // Bisection hits its relay; the other one's fit moves it a little; a relay the
-            // simulation cannot make as fast leaves a zero cost and a slower simulation.
+                .total_s
+        };
+        let mut m = known.clone();
+        m.relay_long_s = relay(&known, RELAY_LONG);
+        m.relay_short_s = relay(&known, RELAY_SHORT);
+        m.wake_s = 0.0;
+        m.idle_wake_s = 0.0;
+        fit_handoffs(&mut m).unwrap();
+        for (threads, want) in [(RELAY_LONG, m.relay_long_s), (RELAY_SHORT, m.relay_short_s)] {
+            let got = relay(&m, threads);
             assert!(
-                (sim / measured - 1.0).abs() < 0.25 || sim > measured,
-                "{threads}: {sim} vs {measured}"
+                (got / want - 1.0).abs() < 0.05,
+                "{threads}: {got} vs {want}"
             );
         }
     }
