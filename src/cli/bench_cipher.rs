@@ -35,7 +35,9 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("size '{s}' must be a whole number with an optional unit"))?;
     match n.checked_mul(mult) {
         Some(0) => Err(format!("size must be at least 1 byte, got '{s}'")),
-        Some(v) => Ok(v),
+        Some(v) => parcrypt::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
+            .map(|()| v)
+            .map_err(|e| e.to_string()),
         None => Err(format!("size '{s}' is too large")),
     }
 }
