@@ -235,15 +235,11 @@ pub fn run(
     }
     progress(selected.len(), selected.len(), "results", last_ran);
     // Keep what earlier runs finished here, in report order.
-    let all = experiments::all();
-    for exp in &all {
-        if selected.iter().all(|s| s.id() != exp.id()) {
-            if let Some(done) = load_finished(&state_of(exp.id()), exp.id()) {
-                resumed.push(done.result.id.clone());
-                outputs.push(done);
-            }
-        }
+    for done in finished_elsewhere(&selected, state_of) {
+        resumed.push(done.result.id.clone());
+        outputs.push(done);
     }
+    let all = experiments::all();
     let rank = |id: &str| all.iter().position(|e| e.id() == id);
     outputs.sort_by_key(|o| rank(&o.result.id));
     let mut claims = Vec::new();
@@ -264,6 +260,19 @@ pub fn run(
     };
     write_outputs(&study, &opts.out)?;
     Ok(study)
+}
+
+/// The experiments not in `selected` that an earlier run finished (state file at
+/// `state_of(id)`), in report order.
+fn finished_elsewhere(
+    selected: &[Box<dyn Experiment>],
+    state_of: impl Fn(&str) -> PathBuf,
+) -> Vec<Output> {
+    experiments::all()
+        .iter()
+        .filter(|exp| selected.iter().all(|s| s.id() != exp.id()))
+        .filter_map(|exp| load_finished(&state_of(exp.id()), exp.id()))
+        .collect()
 }
 
 /// Seconds the resumed experiments took when they ran.
@@ -355,6 +364,33 @@ mod tests {
         let mut foreign = all.clone();
         foreign.push(fed("seed000-parsa2", Evidence::unavailable("x")));
         assert!(judge_experiment(exp, &foreign).is_err());
+    }
+
+    /// `--only seed002` over a folder where seed000-power was finished keeps seed000-power;
+    /// a stale or foreign state file is not kept.
+    #[test]
+    fn a_partial_run_keeps_the_folders_other_finished_experiments() {
+        let dir = tempfile::tempdir().unwrap();
+        let state_of = |id: &str| dir.path().join(format!("{id}.quick.json"));
+        let ctx = Context::new(Profile::Quick);
+        let power = experiments::all()
+            .into_iter()
+            .find(|e| e.id() == "seed000-power")
+            .unwrap();
+        let out = power.run(&ctx).unwrap();
+        let json = serde_json::to_vec(&out).unwrap();
+        std::fs::write(state_of("seed000-power"), &json).unwrap();
+        // The same output filed under another experiment's name is not that experiment.
+        std::fs::write(state_of("seed000-energy"), &json).unwrap();
+        std::fs::write(state_of("seed000-mttf"), b"{ truncated").unwrap();
+        let kept = finished_elsewhere(&select(&["seed002".into()]).unwrap(), state_of);
+        let ids: Vec<&str> = kept.iter().map(|o| o.result.id.as_str()).collect();
+        assert_eq!(ids, ["seed000-power"]);
+        let kept = finished_elsewhere(&select(&["seed000".into()]).unwrap(), state_of);
+        assert!(
+            kept.is_empty(),
+            "selected experiments are run or resumed, not kept"
+        );
     }
 
     /// The experiments that only model or do arithmetic run in well under a second: run
