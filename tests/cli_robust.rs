@@ -121,7 +121,7 @@ fn physical_inputs_out_of_range_are_one_line() {
             &["power", "--freq", "1e9", "--interpolate"],
             "at most 10000",
         ),
-        (&["power", "--freq", "-5"], "above 0"),
+        (&["power", "--freq", "-5"], "positive number of MHz"),
         (&["power", "--node", "0"], "0 nm"),
     ] {
         assert_one_line_error(&parcrypt(args), 2, needle);

@@ -60,7 +60,7 @@ pub fn mhz(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 10_000.0 => Ok(v),
         _ => Err(format!(
-            "frequency must be a number of MHz above 0 and at most 10000 (10 GHz), got '{s}'"
+            "frequency must be a positive number of MHz, at most 10000 (10 GHz), got '{s}'"
         )),
     }
 }
