@@ -14,9 +14,14 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>> {
     })
 }
 
+/// Permissions of an output that is not secret: owner read-write, everyone else read.
+pub const PUBLIC_MODE: u32 = 0o644;
+
 /// Writes `data` to `path` atomically: a temporary file beside it, then a rename.
 ///
-/// `mode` sets Unix permissions on the new file (for example `0o600` for private keys).
+/// `mode` sets Unix permissions on the new file: `Some(0o600)` for private keys and
+/// decrypted plaintext; `None` gives [`PUBLIC_MODE`] (0644: reports, CSV, JSON, ciphertext),
+/// as a file made by most tools would be. (The temporary file itself starts as 0600.)
 pub fn write_atomic(path: &Path, data: &[u8], mode: Option<u32>) -> Result<()> {
     let io_err = |source| Error::Io {
         path: path.to_path_buf(),
@@ -32,8 +37,9 @@ pub fn write_atomic(path: &Path, data: &[u8], mode: Option<u32>) -> Result<()> {
         .tempfile_in(dir)
         .map_err(io_err)?;
     #[cfg(unix)]
-    if let Some(mode) = mode {
+    {
         use std::os::unix::fs::PermissionsExt;
+        let mode = mode.unwrap_or(PUBLIC_MODE);
         tmp.as_file()
             .set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(io_err)?;
@@ -58,6 +64,20 @@ mod tests {
         assert_eq!(std::fs::read(&out).unwrap(), b"hello");
         let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(names.len(), 1, "only the output file remains");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn outputs_are_0644_unless_a_mode_is_given() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let mode = |name: &str, m: Option<u32>| {
+            let p = dir.path().join(name);
+            write_atomic(&p, b"x", m).unwrap();
+            std::fs::metadata(&p).unwrap().permissions().mode() & 0o777
+        };
+        assert_eq!(mode("report.md", None), 0o644);
+        assert_eq!(mode("key.pem", Some(0o600)), 0o600);
     }
 
     #[test]

@@ -3,7 +3,22 @@
 mod cli;
 
 fn main() {
+    restore_default_sigpipe();
     // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).
     parcrypt::bignum::wipe::install();
     std::process::exit(cli::main());
+}
+
+/// Rust ignores SIGPIPE, so a write to a closed pipe (`parcrypt presets | head -1`) fails with
+/// EPIPE and `println!` panics. Restoring the default action makes the kernel end the process
+/// quietly (status 141 in the shell), as `cat` or `ls` do. Done once here rather than by
+/// handling EPIPE at every print: it covers every subcommand, present and future, and output
+/// files are unaffected (written atomically, a destination is never left half-written).
+fn restore_default_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called first in main, before any thread exists; SIG_DFL is a valid disposition
+    // for SIGPIPE and no handler of ours is replaced.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
 }

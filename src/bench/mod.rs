@@ -15,6 +15,7 @@
 //! - [`export`](mod@export): a [`BenchReport`] written as JSON, CSV, Markdown or a plain
 //!   table by the [`Exporter`] that [`exporter_for`] picks; files are written atomically
 //!   ([`export()`]), tables for the screen come from [`render`].
+//! - [`memory`]: the machine's memory, checked before a benchmark allocates its buffers.
 //! - [`progress`]: a progress bar on stderr for long sweeps, hidden when not on a terminal.
 //!
 //! ```
@@ -29,6 +30,7 @@ pub mod export;
 pub mod grid;
 pub mod harness;
 pub mod machine;
+pub mod memory;
 pub mod progress;
 pub mod stats;
 

@@ -1,10 +1,59 @@
 //! A progress bar for long sweeps: a thin wrapper over `indicatif` that draws on stderr, and
 //! draws nothing when stderr is not a terminal, when the user asked for quiet, or in tests.
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+//!
+//! What it shows is kept true: the count never passes the total (a total that was an
+//! estimate grows instead), the time left is the mean of the steps measured so far times the
+//! steps left (steps skipped without work, like a resumed experiment, do not count), a
+//! spinner turns while a long step runs, and the bar is cleared when it finishes, so nothing
+//! printed afterwards is glued to it.
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
 
-/// Template of the bar: label, elapsed time, bar, count, time left, message.
-const TEMPLATE: &str = "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {eta}) {msg}";
+/// Template of the bar: spinner, label, elapsed time, bar, count, time left, message.
+const TEMPLATE: &str =
+    "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {measured_eta}) {msg}";
+
+/// How often the spinner turns while a step runs.
+const TICK: Duration = Duration::from_millis(250);
+
+/// Time spent on the steps that did work, for the time left.
+#[derive(Debug)]
+struct Timing {
+    /// When the last step ended (or the bar started).
+    mark: Instant,
+    /// Total time of the measured steps.
+    measured: Duration,
+    /// Steps measured.
+    steps: u64,
+}
+
+impl Timing {
+    /// Seconds left: the mean measured step times the steps left, less the time already
+    /// spent on the current step; `None` before any step was measured.
+    fn eta(&self, pos: u64, len: u64) -> Option<Duration> {
+        if self.steps == 0 {
+            return None;
+        }
+        let left = len.saturating_sub(pos);
+        let mean = self.measured.as_secs_f64() / self.steps as f64;
+        let remaining = mean * left as f64 - self.mark.elapsed().as_secs_f64();
+        Some(Duration::from_secs_f64(remaining.max(0.0)))
+    }
+}
+
+/// `1h02m`, `3m05s`, `42s`.
+fn short_duration(d: Duration) -> String {
+    let s = d.as_secs();
+    if s >= 3600 {
+        format!("{}h{:02}m", s / 3600, (s % 3600) / 60)
+    } else if s >= 60 {
+        format!("{}m{:02}s", s / 60, s % 60)
+    } else {
+        format!("{s}s")
+    }
+}
 
 /// A progress bar over a known number of steps (benchmarks in a sweep, points of a grid).
 ///
@@ -12,6 +61,7 @@ const TEMPLATE: &str = "{prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta
 #[derive(Debug, Clone)]
 pub struct Progress {
     bar: ProgressBar,
+    timing: Arc<Mutex<Timing>>,
 }
 
 impl Progress {
@@ -23,12 +73,56 @@ impl Progress {
         } else {
             ProgressDrawTarget::stderr()
         };
+        let timing = Arc::new(Mutex::new(Timing {
+            mark: Instant::now(),
+            measured: Duration::ZERO,
+            steps: 0,
+        }));
+        let shared = Arc::clone(&timing);
+        let eta = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+            let t = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            let text = match t.eta(state.pos(), state.len().unwrap_or(0)) {
+                Some(d) => short_duration(d),
+                None => "?".to_string(),
+            };
+            let _ = w.write_str(&text);
+        };
         let style = ProgressStyle::with_template(TEMPLATE)
             .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key("measured_eta", eta)
             .progress_chars("=> ");
-        let bar = ProgressBar::with_draw_target(Some(total), target).with_style(style);
+        // Cleared also when dropped unfinished (an error ends the command): the error line
+        // must not be glued to a half-drawn bar.
+        let bar = ProgressBar::with_draw_target(Some(total), target)
+            .with_style(style)
+            .with_finish(ProgressFinish::AndClear);
         bar.set_prefix(label.to_string());
-        Self { bar }
+        if !bar.is_hidden() {
+            bar.enable_steady_tick(TICK);
+        }
+        Self { bar, timing }
+    }
+
+    fn timing(&self) -> std::sync::MutexGuard<'_, Timing> {
+        self.timing.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Moves to `done` steps, the steps in between having taken the time since the last
+    /// move (`measured`) or no real work (`!measured`). Grows the total if `done` passes it.
+    fn advance(&self, done: u64, measured: bool) {
+        let pos = self.bar.position();
+        if done > self.total() {
+            self.bar.set_length(done);
+        }
+        let mut t = self.timing();
+        if done > pos && measured {
+            let spent = t.mark.elapsed();
+            t.measured += spent;
+            t.steps += done - pos;
+        }
+        t.mark = Instant::now();
+        drop(t);
+        self.bar.set_position(done);
     }
 
     /// A bar that counts but never draws (tests, `--quiet`).
@@ -38,12 +132,25 @@ impl Progress {
 
     /// Advances by `steps`.
     pub fn inc(&self, steps: u64) {
-        self.bar.inc(steps);
+        self.advance(self.position() + steps, true);
     }
 
-    /// Sets the number of steps done.
+    /// Sets the number of steps done (the total grows if `done` passes it).
     pub fn set_position(&self, done: u64) {
-        self.bar.set_position(done);
+        self.advance(done, true);
+    }
+
+    /// Sets the steps done and the total, for sweeps whose total is an estimate that the
+    /// work refines (runs until a minimum time). The count never passes the total.
+    pub fn set_position_of(&self, done: u64, total: u64) {
+        self.bar.set_length(total.max(done));
+        self.advance(done, true);
+    }
+
+    /// Marks steps done without measuring them (work resumed from disk), so they do not
+    /// shorten the time left.
+    pub fn skip_to(&self, done: u64) {
+        self.advance(done, false);
     }
 
     /// Sets the text after the bar (e.g. the benchmark now running).
@@ -56,9 +163,10 @@ impl Progress {
         self.bar.suspend(f)
     }
 
-    /// Stops the bar and leaves its final state on screen.
+    /// Stops the bar and removes it from the screen, so what is printed next starts on a
+    /// clean line (the same as [`Progress::finish_and_clear`]).
     pub fn finish(&self) {
-        self.bar.finish();
+        self.bar.finish_and_clear();
     }
 
     /// Stops the bar and removes it from the screen.
@@ -114,6 +222,42 @@ mod tests {
         assert_eq!(progress.suspend(|| 7), 7);
         progress.finish_and_clear();
         assert!(progress.is_finished());
+    }
+
+    #[test]
+    fn the_count_never_passes_the_total() {
+        let progress = Progress::hidden(4);
+        progress.set_position(141);
+        assert_eq!((progress.position(), progress.total()), (141, 141));
+        let progress = Progress::hidden(4);
+        progress.set_position_of(5, 6);
+        assert_eq!((progress.position(), progress.total()), (5, 6));
+        progress.set_position_of(9, 6);
+        assert_eq!((progress.position(), progress.total()), (9, 9));
+    }
+
+    #[test]
+    fn time_left_comes_from_measured_steps_only() {
+        let t = Timing {
+            mark: Instant::now(),
+            measured: Duration::from_secs(20),
+            steps: 2,
+        };
+        let eta = t.eta(6, 10).unwrap().as_secs_f64();
+        assert!((39.0..=40.0).contains(&eta), "{eta}");
+        let none = Timing {
+            mark: Instant::now(),
+            measured: Duration::ZERO,
+            steps: 0,
+        };
+        assert!(none.eta(3, 10).is_none());
+        let progress = Progress::hidden(10);
+        progress.skip_to(5);
+        assert_eq!(progress.timing().steps, 0, "skipped steps are not measured");
+        progress.set_position(6);
+        assert_eq!(progress.timing().steps, 1);
+        assert_eq!(short_duration(Duration::from_secs(3725)), "1h02m");
+        assert_eq!(short_duration(Duration::from_secs(185)), "3m05s");
     }
 
     #[test]

@@ -141,6 +141,11 @@ impl CipherBenchPlan {
         if self.size_bytes == 0 {
             return bad("size must be at least 1 byte".into());
         }
+        // The input, the reference and the working copy are held at once.
+        crate::bench::memory::check_fits(
+            3 * self.buffer_bytes() as u128,
+            &format!("--size {} (3 buffers)", self.size_bytes),
+        )?;
         if self.threads.is_empty() {
             return bad("at least one thread count is needed".into());
         }

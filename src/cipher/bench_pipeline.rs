@@ -91,6 +91,11 @@ impl PipelineBenchPlan {
                 "need at least one chunk, one stage count and a positive size".into(),
             ));
         }
+        // The input, its ECB reference, the output and the tapped middle are held at once.
+        crate::bench::memory::check_fits(
+            4 * self.size_bytes.div_ceil(8) as u128 * 8,
+            &format!("--size {} (4 buffers)", self.size_bytes),
+        )?;
         for &chunk_bytes in &self.chunks {
             for &stages in &self.stages {
                 PipelineConfig {

@@ -265,8 +265,8 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     let total = plan.configurations().len();
     let progress = args.opts.progress(total, "bench rsa");
-    let records = parcrypt::rsa::bench::run(&key, &plan, |done, _, label| {
-        progress.set_position(done as u64);
+    let records = parcrypt::rsa::bench::run(&key, &plan, |done, total, label| {
+        progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
     progress.finish();

@@ -35,7 +35,9 @@ pub fn parse_size(s: &str) -> Result<usize, String> {
         .map_err(|_| format!("size '{s}' must be a whole number with an optional unit"))?;
     match n.checked_mul(mult) {
         Some(0) => Err(format!("size must be at least 1 byte, got '{s}'")),
-        Some(v) => Ok(v),
+        Some(v) => parcrypt::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
+            .map(|()| v)
+            .map_err(|e| e.to_string()),
         None => Err(format!("size '{s}' is too large")),
     }
 }
@@ -241,8 +243,8 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
     let total = plan.configurations().len() as u64 * per_config;
     let progress = Progress::new(total, "bench cipher", args.common.quiet);
-    let records = parcrypt::cipher::bench::run(&plan, |done, _, label| {
-        progress.set_position(done as u64);
+    let records = parcrypt::cipher::bench::run(&plan, |done, total, label| {
+        progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
     progress.finish_and_clear();
@@ -367,8 +369,8 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
     let total = (rows as u64 + 1) * per_config;
     let progress = Progress::new(total, "bench pipeline", args.common.quiet);
     let (records, stats) =
-        parcrypt::cipher::bench_pipeline::run_with_folded(&plan, &groups, |done, _, label| {
-            progress.set_position(done as u64);
+        parcrypt::cipher::bench_pipeline::run_with_folded(&plan, &groups, |done, total, label| {
+            progress.set_position_of(done as u64, total as u64);
             progress.set_message(label);
         })?;
     progress.finish_and_clear();

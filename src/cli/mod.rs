@@ -18,7 +18,7 @@ mod scc;
 mod scc_calibrate;
 mod study;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::fmt;
 
 /// parcrypt — a parallel cryptography lab: run the seed papers' algorithms sequentially and in
@@ -83,7 +83,10 @@ pub fn usage(msg: impl Into<String>) -> anyhow::Error {
 
 /// Runs the command line and returns the process exit status.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
+    let parsed = allow_negative_values(Cli::command())
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => return clap_exit(e),
     };
@@ -112,6 +115,20 @@ pub fn main() -> i32 {
             }
         }
     }
+}
+
+/// Lets every option that takes a value take a negative number (`--base -5`, `--temp-c -10`):
+/// where a negative value makes no sense, the option's parser refuses it with one line naming
+/// the option, instead of clap reading `-5` as an unknown flag.
+fn allow_negative_values(cmd: clap::Command) -> clap::Command {
+    cmd.mut_args(|arg| {
+        if arg.get_action().takes_values() {
+            arg.allow_negative_numbers(true)
+        } else {
+            arg
+        }
+    })
+    .mut_subcommands(allow_negative_values)
 }
 
 /// Library errors that are really about the arguments given (0 threads, chunk 0, ...).

@@ -14,7 +14,7 @@ pub struct ModexpArgs {
     /// Method (see --list).
     #[arg(long, required_unless_present = "list")]
     method: Option<String>,
-    /// Base, hex.
+    /// Base, hex; negative allowed (`-5` is taken modulo --mod).
     #[arg(long, required_unless_present = "list")]
     base: Option<String>,
     /// Exponent, hex.
@@ -80,12 +80,25 @@ pub fn parse_hex(what: &str, s: &str) -> Result<Integer> {
         .unwrap_or(t);
     let digits: String = t.chars().filter(|&c| c != '_').collect();
     if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
+        let sign = if t.starts_with('-') {
+            " (negative values make no sense here)"
+        } else {
+            ""
+        };
         return Err(super::usage(format!(
-            "--{what} must be a hex number, got '{s}'"
+            "--{what} must be a non-negative hex number, got '{s}'{sign}"
         )));
     }
     Integer::from_str_radix(&digits, 16)
         .map_err(|_| super::usage(format!("--{what}: bad hex '{s}'")))
+}
+
+/// Parses a hex integer that may be negative (`-5`, `-0x1f`).
+pub fn parse_signed_hex(what: &str, s: &str) -> Result<Integer> {
+    match s.trim().strip_prefix('-') {
+        Some(rest) => parse_hex(what, rest).map(|v| -v),
+        None => parse_hex(what, s),
+    }
 }
 
 /// Runs `parcrypt modexp`.
@@ -105,10 +118,20 @@ pub fn run(args: ModexpArgs) -> Result<()> {
     };
     let method = modexp::method(name).map_err(|e| super::usage(e.to_string()))?;
     let (b, e, m) = (
-        parse_hex("base", b)?,
+        parse_signed_hex("base", b)?,
         parse_hex("exp", e)?,
         parse_hex("mod", m)?,
     );
+    // A negative base is the residue of the same class: -5 mod m = m - 5.
+    let b = if b < 0 && m > 0 {
+        let r = Integer::from(&b % &m);
+        if r < 0 { r + &m } else { r }
+    } else {
+        b
+    };
+    if b < 0 {
+        return Err(super::usage("--mod must be positive"));
+    }
     let params = Params {
         threads: args.threads,
         window: args.window,
@@ -147,5 +170,8 @@ mod tests {
         assert!(parse_hex("x", "").is_err());
         assert!(parse_hex("x", "12g").is_err());
         assert!(parse_hex("x", "-5").is_err());
+        assert_eq!(parse_signed_hex("x", "-5").unwrap(), -5);
+        assert_eq!(parse_signed_hex("x", "-0x1f").unwrap(), -31);
+        assert!(parse_signed_hex("x", "--5").is_err());
     }
 }

@@ -58,9 +58,9 @@ impl PointArgs {
 /// A clock in MHz: a positive number.
 pub fn mhz(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v.is_finite() => Ok(v),
+        Ok(v) if v > 0.0 && v <= 10_000.0 => Ok(v),
         _ => Err(format!(
-            "frequency must be a positive number of MHz, got '{s}'"
+            "frequency must be a positive number of MHz, at most 10000 (10 GHz), got '{s}'"
         )),
     }
 }

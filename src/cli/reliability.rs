@@ -5,7 +5,12 @@ use anyhow::Result;
 use clap::Args;
 use parcrypt::energy::units::celsius_to_kelvin;
 use parcrypt::reliability::assess::{Assessment, TemperatureChoice, assess, compare};
+use parcrypt::reliability::thermal;
 use serde::Serialize;
+use std::path::Path;
+
+/// Where Linux shows its temperature sensors.
+const SYS: &str = "/sys";
 
 use super::power::{PointArgs, energy_error, mhz};
 
@@ -20,11 +25,12 @@ pub struct ReliabilityArgs {
     /// Compare with this named state (profile presets).
     #[arg(long)]
     vs_state: Option<String>,
-    /// Junction temperature of the --freq point, C (instead of the thermal model).
-    #[arg(long)]
+    /// Junction temperature of the --freq point, C (instead of the thermal model);
+    /// -55 to 150 C, the widest range silicon parts are rated for.
+    #[arg(long, value_parser = junction_celsius)]
     temp_c: Option<f64>,
-    /// Junction temperature of the compared point, C.
-    #[arg(long)]
+    /// Junction temperature of the compared point, C (-55 to 150).
+    #[arg(long, value_parser = junction_celsius)]
     vs_temp_c: Option<f64>,
     /// Take the temperature from this machine's sensors (this-machine only, single point).
     #[arg(long)]
@@ -32,6 +38,23 @@ pub struct ReliabilityArgs {
     /// Print JSON.
     #[arg(long)]
     json: bool,
+}
+
+/// Junction temperatures silicon parts are rated for (military grade: -55 to 150 C); the
+/// RAMP models are calibrated far inside this range, and outside it they mean nothing.
+const JUNCTION_C: std::ops::RangeInclusive<f64> = -55.0..=150.0;
+
+/// A junction temperature in C within [`JUNCTION_C`].
+fn junction_celsius(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if JUNCTION_C.contains(&v) => Ok(v),
+        Ok(v) => Err(format!(
+            "junction temperature {v} C is outside {} to {} C (the rated range of silicon)",
+            JUNCTION_C.start(),
+            JUNCTION_C.end()
+        )),
+        Err(_) => Err(format!("temperature must be a number of C, got '{s}'")),
+    }
 }
 
 #[derive(Serialize)]
@@ -57,9 +80,14 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
     }
     let temp = |c: Option<f64>| match c {
         Some(c) => TemperatureChoice::Given(celsius_to_kelvin(c)),
-        None if args.sensors => TemperatureChoice::Sensors("/sys".into()),
+        None if args.sensors => TemperatureChoice::Sensors(SYS.into()),
         None => TemperatureChoice::Model,
     };
+    if args.sensors && args.temp_c.is_none() && thermal::hottest(Path::new(SYS)).is_none() {
+        eprintln!(
+            "note: --sensors: no temperature sensor found under {SYS} (thermal zones, hwmon); using the thermal model"
+        );
+    }
     let this_q = args.point.query(None, None);
     if comparing {
         let other_q = parcrypt::energy::power_model::PowerQuery {

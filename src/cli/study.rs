@@ -111,11 +111,20 @@ fn run_study(args: RunArgs) -> Result<()> {
         out: args.out.clone(),
         only,
     };
+    // One step per experiment, as many as the header says; the message names the one running.
     let total = study::select(&opts.only)?.len();
-    let progress = parcrypt::bench::Progress::new(total as u64 + 1, "study", args.quiet);
-    let results = study::run(&opts, |done, _, id| {
-        progress.set_position(done as u64);
-        progress.set_message(id.to_string());
+    let progress = parcrypt::bench::Progress::new(total as u64, "study", args.quiet);
+    let results = study::run(&opts, |done, _, id, measured| {
+        if measured {
+            progress.set_position(done as u64);
+        } else {
+            progress.skip_to(done as u64);
+        }
+        progress.set_message(if id == "results" {
+            "writing results and report".to_string()
+        } else {
+            id.to_string()
+        });
     })?;
     parcrypt::report::write(&results, &args.out)?;
     progress.finish();

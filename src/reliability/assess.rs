@@ -104,7 +104,13 @@ pub fn assess(
                 source: format!("{} (now, whatever the machine is doing)", t.source),
                 ..t
             })
-            .unwrap_or_else(modelled),
+            .unwrap_or_else(|| {
+                let t = modelled();
+                Temperature {
+                    source: format!("{} (no temperature sensor found)", t.source),
+                    ..t
+                }
+            }),
         TemperatureChoice::Given(k) => Temperature {
             kelvin: *k,
             source: "given".into(),

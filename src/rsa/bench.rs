@@ -176,6 +176,17 @@ impl RsaBenchPlan {
     }
 }
 
+impl RsaBenchPlan {
+    /// Refuses a batch whose integers would not fit in this machine's memory: the messages,
+    /// their ciphertexts, the expected results and one run's outputs are held at once.
+    pub fn check_memory(&self, modulus_bits: u64) -> Result<()> {
+        crate::bench::memory::check_fits(
+            4 * crate::bench::memory::integers_bytes(self.messages, modulus_bits),
+            &format!("--messages {} of {modulus_bits} bits", self.messages),
+        )
+    }
+}
+
 /// Prepared inputs of a benchmark: the batch and its expected output.
 struct Prepared {
     inputs: Vec<Integer>,
@@ -231,6 +242,7 @@ pub fn run_with_meter(
     progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<RsaBenchRecord>> {
     plan.validate()?;
+    plan.check_memory(u64::from(key.public().bits()))?;
     let prepared = prepare(key, plan);
     let transform = match plan.op {
         BatchOp::Encrypt => Transform::Encrypt(key.public()),

@@ -194,25 +194,34 @@ fn io_err(path: &Path) -> impl Fn(std::io::Error) -> Error + '_ {
     }
 }
 
-/// Runs the study and writes results.json and the CSVs. `progress(done, total, id)` is called
-/// before each experiment.
+/// Runs the study and writes results.json and the CSVs.
+///
+/// `progress(done, total, id, measured)` is called before each selected experiment (`id`
+/// is the one starting) and once more at the end (`id` = "results"); `measured` says whether
+/// the step that just ended ran (true) or was resumed from disk (false).
+///
+/// Experiments finished in `opts.out` by earlier runs of the same profile but not selected
+/// now (`--only`) are kept: results.json and the report cover everything finished there.
 pub fn run(
     opts: &StudyOptions,
-    mut progress: impl FnMut(usize, usize, &str),
+    mut progress: impl FnMut(usize, usize, &str, bool),
 ) -> Result<StudyResults> {
     let started = Instant::now();
     let selected = select(&opts.only)?;
     let state_dir = opts.out.join("experiments");
     std::fs::create_dir_all(&state_dir).map_err(io_err(&state_dir))?;
+    let state_of = |id: &str| state_dir.join(format!("{id}.{}.json", opts.profile.name()));
     let ctx = Context::new(opts.profile);
     let mut outputs = Vec::new();
     let mut resumed = Vec::new();
+    let mut last_ran = true;
     for (i, exp) in selected.iter().enumerate() {
-        progress(i, selected.len(), exp.id());
-        let state = state_dir.join(format!("{}.{}.json", exp.id(), opts.profile.name()));
-        if let Some(done) = load_finished(&state) {
+        progress(i, selected.len(), exp.id(), last_ran);
+        let state = state_of(exp.id());
+        if let Some(done) = load_finished(&state, exp.id()) {
             resumed.push(done.result.id.clone());
             outputs.push(done);
+            last_ran = false;
             continue;
         }
         let t0 = Instant::now();
@@ -222,8 +231,17 @@ pub fn run(
             .map_err(|e| Error::Export(format!("{}: {e}", exp.id())))?;
         write_atomic(&state, &json, None)?;
         outputs.push(out);
+        last_ran = true;
     }
-    progress(selected.len(), selected.len(), "results");
+    progress(selected.len(), selected.len(), "results", last_ran);
+    // Keep what earlier runs finished here, in report order.
+    for done in finished_elsewhere(&selected, state_of) {
+        resumed.push(done.result.id.clone());
+        outputs.push(done);
+    }
+    let all = experiments::all();
+    let rank = |id: &str| all.iter().position(|e| e.id() == id);
+    outputs.sort_by_key(|o| rank(&o.result.id));
     let mut claims = Vec::new();
     for o in &outputs {
         claims.extend(judge_experiment(&o.result.id, &o.evidence)?);
@@ -244,6 +262,19 @@ pub fn run(
     Ok(study)
 }
 
+/// The experiments not in `selected` that an earlier run finished (state file at
+/// `state_of(id)`), in report order.
+fn finished_elsewhere(
+    selected: &[Box<dyn Experiment>],
+    state_of: impl Fn(&str) -> PathBuf,
+) -> Vec<Output> {
+    experiments::all()
+        .iter()
+        .filter(|exp| selected.iter().all(|s| s.id() != exp.id()))
+        .filter_map(|exp| load_finished(&state_of(exp.id()), exp.id()))
+        .collect()
+}
+
 /// Seconds the resumed experiments took when they ran.
 fn outputs_elapsed(resumed: &[String], experiments: &[ExperimentResult]) -> f64 {
     experiments
@@ -253,10 +284,13 @@ fn outputs_elapsed(resumed: &[String], experiments: &[ExperimentResult]) -> f64 
         .sum()
 }
 
-/// An experiment finished by an earlier run, if its file is there and readable.
-fn load_finished(path: &Path) -> Option<Output> {
+/// Experiment `id` as finished by an earlier run, if its file is there, readable, about that
+/// experiment, and still feeds exactly the claims the registry gives it (a state file from
+/// before the registry changed is run again rather than failing the whole study).
+fn load_finished(path: &Path, id: &str) -> Option<Output> {
     let bytes = std::fs::read(path).ok()?;
-    serde_json::from_slice(&bytes).ok()
+    let out: Output = serde_json::from_slice(&bytes).ok()?;
+    (out.result.id == id && judge_experiment(id, &out.evidence).is_ok()).then_some(out)
 }
 
 /// Writes results.json and the CSVs.
@@ -330,6 +364,33 @@ mod tests {
         let mut foreign = all.clone();
         foreign.push(fed("seed000-parsa2", Evidence::unavailable("x")));
         assert!(judge_experiment(exp, &foreign).is_err());
+    }
+
+    /// `--only seed002` over a folder where seed000-power was finished keeps seed000-power;
+    /// a stale or foreign state file is not kept.
+    #[test]
+    fn a_partial_run_keeps_the_folders_other_finished_experiments() {
+        let dir = tempfile::tempdir().unwrap();
+        let state_of = |id: &str| dir.path().join(format!("{id}.quick.json"));
+        let ctx = Context::new(Profile::Quick);
+        let power = experiments::all()
+            .into_iter()
+            .find(|e| e.id() == "seed000-power")
+            .unwrap();
+        let out = power.run(&ctx).unwrap();
+        let json = serde_json::to_vec(&out).unwrap();
+        std::fs::write(state_of("seed000-power"), &json).unwrap();
+        // The same output filed under another experiment's name is not that experiment.
+        std::fs::write(state_of("seed000-energy"), &json).unwrap();
+        std::fs::write(state_of("seed000-mttf"), b"{ truncated").unwrap();
+        let kept = finished_elsewhere(&select(&["seed002".into()]).unwrap(), state_of);
+        let ids: Vec<&str> = kept.iter().map(|o| o.result.id.as_str()).collect();
+        assert_eq!(ids, ["seed000-power"]);
+        let kept = finished_elsewhere(&select(&["seed000".into()]).unwrap(), state_of);
+        assert!(
+            kept.is_empty(),
+            "selected experiments are run or resumed, not kept"
+        );
     }
 
     /// The experiments that only model or do arithmetic run in well under a second: run

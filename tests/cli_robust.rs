@@ -1,0 +1,256 @@
+//! Issue 10's bad inputs (items 5, 7, 8 and 10) as a user would meet them: a closed pipe,
+//! sizes beyond the machine's memory, negative numbers, physical inputs out of range, file
+//! modes, a missing sensor, and README/module docs that must match the program. Each failure
+//! is one line on stderr with a non-zero exit (2 for usage), no output file, never a panic.
+use common::{assert_one_line_error, parcrypt};
+use std::process::{Command, Stdio};
+
+mod common;
+
+/// Runs parcrypt with its stdout a pipe whose reading end is already closed.
+fn run_into_closed_pipe(args: &[&str]) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_parcrypt"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run parcrypt");
+    drop(child.stdout.take());
+    child.wait_with_output().expect("wait for parcrypt")
+}
+
+#[test]
+fn a_closed_pipe_ends_every_command_quietly() {
+    for args in [
+        &["presets"][..],
+        &["power", "--json"],
+        &["reliability"],
+        &["modexp", "--list"],
+        &["bench", "handoff", "--runs", "5", "--warmup", "1"],
+    ] {
+        let out = run_into_closed_pipe(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::ExitStatusExt;
+            let quiet = out.status.code() == Some(0) || out.status.signal() == Some(13);
+            assert!(quiet, "{args:?}: {:?}, stderr: {stderr}", out.status);
+        }
+        assert!(
+            !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn sizes_beyond_the_machines_memory_are_refused_before_allocating() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("c.json");
+    // 10^8 GiB: more than any machine has; the parser refuses it before any work.
+    let out = parcrypt(&[
+        "bench",
+        "cipher",
+        "--alg",
+        "rc4",
+        "--size",
+        "100000000GiB",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert_one_line_error(&out, 2, "MemTotal");
+    let out = parcrypt(&[
+        "bench",
+        "rsa",
+        "--bits",
+        "512",
+        "--messages",
+        "400000000000",
+        "--threads",
+        "1",
+    ]);
+    assert_one_line_error(&out, 2, "MemTotal");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--messages 400000000000"),
+        "the line names what was asked"
+    );
+    assert!(std::fs::read_dir(dir.path()).unwrap().next().is_none());
+}
+
+#[test]
+fn negative_numbers_are_values_where_they_make_sense_and_one_line_elsewhere() {
+    // (-5)^3 mod 0x65 = 0x4d.
+    let out = parcrypt(&[
+        "modexp", "--method", "binary", "--base", "-5", "--exp", "3", "--mod", "65",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "4d");
+    let out = parcrypt(&[
+        "modexp", "--method", "binary", "--base", "5", "--exp", "-3", "--mod", "65",
+    ]);
+    assert_one_line_error(&out, 2, "--exp must be a non-negative hex number");
+    let out = parcrypt(&[
+        "modexp",
+        "--method",
+        "binary",
+        "--base",
+        "5",
+        "--exp",
+        "3",
+        "--mod",
+        "65",
+        "--threads",
+        "-1",
+    ]);
+    assert_one_line_error(&out, 2, "positive integer, got '-1'");
+}
+
+#[test]
+fn physical_inputs_out_of_range_are_one_line() {
+    for (args, needle) in [
+        (
+            &["reliability", "--temp-c", "500"][..],
+            "outside -55 to 150 C",
+        ),
+        (&["reliability", "--temp-c", "-300"], "outside -55 to 150 C"),
+        (
+            &["power", "--freq", "1e9", "--interpolate"],
+            "at most 10000",
+        ),
+        (&["power", "--freq", "-5"], "positive number of MHz"),
+        (&["power", "--node", "0"], "0 nm"),
+    ] {
+        assert_one_line_error(&parcrypt(args), 2, needle);
+    }
+    let ok = parcrypt(&["reliability", "--temp-c", "-10", "--preset", "core2duo"]);
+    assert!(!String::from_utf8_lossy(&ok.stderr).contains("unexpected argument"));
+}
+
+#[test]
+fn sensors_say_when_none_was_found() {
+    let out = parcrypt(&["reliability", "--sensors"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    // Whatever this machine has, the output and the note agree.
+    let fell_back = stdout.contains("no temperature sensor found");
+    assert_eq!(
+        fell_back,
+        stderr.contains("no temperature sensor found under")
+    );
+    if fell_back {
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn reports_are_0644_and_private_keys_0600() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let mode = |name: &str| {
+        std::fs::metadata(dir.path().join(name))
+            .unwrap()
+            .permissions()
+            .mode()
+            & 0o777
+    };
+    let json = dir.path().join("scc.json");
+    let out = parcrypt(&["scc", "--json", json.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(mode("scc.json"), 0o644);
+    let key = dir.path().join("k.pem");
+    let out = parcrypt(&[
+        "rsa",
+        "keygen",
+        "--bits",
+        "1024",
+        "--out",
+        key.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(mode("k.pem"), 0o600);
+    assert_eq!(mode("k.pub.pem"), 0o644);
+}
+
+#[test]
+fn the_readme_counts_the_strategies_modexp_lists() {
+    let out = parcrypt(&["modexp", "--list"]);
+    let listed = String::from_utf8_lossy(&out.stdout).lines().count();
+    let readme = include_str!("../README.md");
+    let said = readme
+        .split("one of ")
+        .skip(1)
+        .find_map(|rest| rest.strip_suffix_before(" strategies"))
+        .expect("README says how many strategies modexp has");
+    assert_eq!(
+        said, listed,
+        "README's strategy count against `modexp --list`"
+    );
+}
+
+#[test]
+fn the_readme_gives_ctr_modes_iv_and_nonce_to_parc4_only() {
+    let readme = include_str!("../README.md");
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| `parcrypt cipher encrypt"))
+        .expect("README's cipher row");
+    assert!(row.contains("`--iv` (8 bytes) is the CBC IV and the CTR modes' initial counter"));
+    assert!(row.contains("`--nonce` (16 bytes) is for `parc4`/`parc4i` only"));
+    let help = parcrypt(&["cipher", "encrypt", "--help"]);
+    let help = String::from_utf8_lossy(&help.stdout);
+    assert!(help.contains("CTR initial counter") && help.contains("(parc4, parc4i)"));
+}
+
+#[test]
+fn the_module_map_names_every_module() {
+    let lib = include_str!("../src/lib.rs");
+    let map: String = lib
+        .lines()
+        .filter(|l| l.starts_with("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let modules: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';'))
+        .collect();
+    assert!(modules.len() >= 16, "{modules:?}");
+    for m in modules {
+        assert!(
+            map.contains(&format!("`{m}`")),
+            "lib.rs's module map lacks {m}"
+        );
+    }
+}
+
+/// "14 strategies" → 14.
+trait CountBefore {
+    fn strip_suffix_before(&self, word: &str) -> Option<usize>;
+}
+
+impl CountBefore for str {
+    fn strip_suffix_before(&self, word: &str) -> Option<usize> {
+        let (number, _) = self.split_once(word)?;
+        number.trim().parse().ok()
+    }
+}
