@@ -63,7 +63,7 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
     let fixture: Value = serde_json::from_slice(&std::fs::read(FIXTURE).unwrap()).unwrap();
     assert_eq!(rows.len(), fixture["results"].as_array().unwrap().len());
     let mpi: Vec<&Value> = rows.iter().filter(|r| r[0] == "mpi").collect();
-    assert!(!mpi.is_empty() && mpi.iter().all(|r| r[1] == 2.0 && r[2] == 1.0));
+    assert!(!mpi.is_empty() && mpi.iter().all(|r| r[1] == 2 && r[2] == 1));
     assert!(rows.iter().any(|r| r[0] == "threads"));
     // The figures are the file's, not re-measured.
     let first_mpi = fixture["results"]

@@ -297,13 +297,13 @@ fn experiment(
     for r in rows {
         table.push(vec![
             text(&r.backend),
-            num(r.ranks as f64),
-            num(r.hosts as f64),
+            Value::from(r.ranks),
+            Value::from(r.hosts),
             text(&r.configuration),
             num(r.median_s),
             num(r.min_s),
             num(r.max_s),
-            num(r.runs as f64),
+            Value::from(r.runs),
             num(r.speedup),
             r.extra.map_or(Value::Null, num),
         ]);
@@ -446,7 +446,7 @@ mod tests {
         let t = &e[0].table;
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[1][0], "mpi");
-        assert_eq!(t.rows[1][1], 2.0);
+        assert_eq!(t.rows[1][1], 2);
         assert_eq!(t.rows[1][9], 12.5);
         let names: Vec<&str> = e[0].charts[0]
             .series

@@ -46,6 +46,8 @@ pub struct Validation {
     pub points: Vec<Predicted>,
     /// The parameters measured here.
     pub machine: MachineParams,
+    /// Seconds the calibration took (what the model adds to the study's time).
+    pub calibration_s: f64,
 }
 
 impl Validation {
@@ -93,6 +95,7 @@ pub fn validate(
     message: usize,
     capacity: usize,
 ) -> Result<Validation> {
+    let started = std::time::Instant::now();
     let machine = calibrate(&CalibrationPlan {
         chunk_bytes: 16 << 10,
         size_bytes: message,
@@ -113,7 +116,11 @@ pub fn validate(
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    Ok(Validation { points, machine })
+    Ok(Validation {
+        points,
+        machine,
+        calibration_s: started.elapsed().as_secs_f64(),
+    })
 }
 
 /// The three figures on the modelled SCC, swept.
@@ -294,7 +301,10 @@ pub fn summary(f: &SccFigures, v: Option<&Validation>) -> String {
                 if let Some(first) = s.get_mut(0..1) {
                     first.make_ascii_uppercase();
                 }
-                s
+                format!(
+                    "{s}; calibrating took {:.1} s of this experiment's time",
+                    v.calibration_s
+                )
             }
         )
     )
@@ -361,6 +371,7 @@ mod tests {
         let v = Validation {
             points: vec![p(1.0, 1.5), p(2.0, 1.0)],
             machine: m,
+            calibration_s: 1.0,
         };
         assert!((v.mean_abs() - 0.5).abs() < 1e-12 && (v.max_abs() - 0.5).abs() < 1e-12);
         assert!(v.sentence().contains("mean |error| 50 %"));
