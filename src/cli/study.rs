@@ -52,6 +52,10 @@ struct RunArgs {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// An MPI run to show beside the thread figures: the JSON of `mpirun -n N parcrypt-mpi
+    /// <program> --json FILE` (repeatable; the `*.json` in OUT/mpi/ are read too).
+    #[arg(long, value_name = "FILE")]
+    mpi_results: Vec<PathBuf>,
 }
 
 fn seeds_list(s: &str) -> Result<Vec<String>, String> {
@@ -97,6 +101,8 @@ fn run_study(args: RunArgs) -> Result<()> {
         Profile::Quick
     };
     let only = args.only.unwrap_or_default();
+    // A bad MPI file is refused before anything is said or written.
+    study::experiments::mpi_runs::find_and_load(&args.mpi_results, &args.out)?;
     let expected = study::estimate(&only, profile)?;
     eprintln!(
         "parcrypt study --{}: {} experiments, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
@@ -110,6 +116,7 @@ fn run_study(args: RunArgs) -> Result<()> {
         profile,
         out: args.out.clone(),
         only,
+        mpi_results: args.mpi_results,
     };
     // One step per experiment, as many as the header says; the message names the one running.
     let total = study::select(&opts.only)?.len();

@@ -167,6 +167,74 @@ pub fn handshake_window(
     Ok(window)
 }
 
+/// Time at `claim` over the least time at any other of `chunks` (below 1 when `claim` is the
+/// fastest of them): the figure the 8 KB-optimum claim is judged on.
+pub fn optimum_ratio(cfg: &SccConfig, chunks: &[usize], claim: usize) -> Result<f64> {
+    let mut others = f64::INFINITY;
+    for &c in chunks.iter().filter(|&&c| c != claim) {
+        others = others.min(super::model::time_s(cfg, c)?);
+    }
+    Ok(super::model::time_s(cfg, claim)? / others)
+}
+
+/// One figure of the model over the ±factor sweep: its value as given, its range when each
+/// parameter in turn is scaled by 1 − factor and 1 + factor, and the parameter that moves it
+/// most.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Swept {
+    /// The figure with the parameters as given.
+    pub value: f64,
+    /// Smallest over the sweep (the value as given included).
+    pub low: f64,
+    /// Largest over the sweep.
+    pub high: f64,
+    /// The parameter with the largest |figure up − figure down|.
+    pub most_sensitive: String,
+    /// That parameter's (figure up − figure down) / figure as given (signed).
+    pub swing: f64,
+}
+
+/// `figure` over the ±`factor` sweep of every parameter, one at a time (a parameter that is
+/// zero stays zero, as in [`sensitivity`]).
+pub fn sweep_figure(
+    cfg: &SccConfig,
+    factor: f64,
+    figure: impl Fn(&SccConfig) -> Result<f64>,
+) -> Result<Swept> {
+    if !(factor > 0.0 && factor < 1.0) {
+        return Err(crate::error::Error::InvalidParameter(format!(
+            "sensitivity factor must be between 0 and 1, got {factor}"
+        )));
+    }
+    let value = figure(cfg)?;
+    let (mut low, mut high) = (value, value);
+    let mut top = (String::from("none"), 0.0f64);
+    for id in ParamId::ALL {
+        let mut at = [value; 2];
+        for (j, scale) in [1.0 - factor, 1.0 + factor].into_iter().enumerate() {
+            if cfg.params.get(id) == 0.0 {
+                continue;
+            }
+            let mut c = cfg.clone();
+            c.params = cfg.params.scaled(id, scale)?;
+            at[j] = figure(&c)?;
+            low = low.min(at[j]);
+            high = high.max(at[j]);
+        }
+        let swing = (at[1] - at[0]) / value;
+        if swing.abs() > top.1.abs() {
+            top = (id.name().to_string(), swing);
+        }
+    }
+    Ok(Swept {
+        value,
+        low,
+        high,
+        most_sensitive: top.0,
+        swing: top.1,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,5 +279,39 @@ mod tests {
             assert_eq!(best_chunk(&c, &chunks).unwrap(), 8192, "{us}");
         }
         assert_eq!(handshake_window(&whole, &chunks, 12345).unwrap(), None);
+    }
+
+    #[test]
+    fn the_generic_sweep_matches_the_sensitivity_table() {
+        let cfg = SccConfig::default();
+        let chunks = [1024, 8192, 65536];
+        let c = seed_claims(&cfg, &chunks, 0.5).unwrap();
+        let s = sweep_figure(&cfg, 0.5, |c| Ok(predict(c, 8192)?.speedup)).unwrap();
+        assert_eq!(
+            (s.value, s.low, s.high),
+            (c.speedup.value, c.speedup.low, c.speedup.high)
+        );
+        assert_eq!(s.most_sensitive, c.sensitivity.most_sensitive_speedup);
+        let e = sweep_figure(&cfg, 0.5, |c| Ok(predict(c, 8192)?.energy.ratio)).unwrap();
+        assert_eq!((e.low, e.high), (c.energy_ratio.low, c.energy_ratio.high));
+        assert_eq!(e.most_sensitive, c.sensitivity.most_sensitive_energy);
+        assert!(sweep_figure(&cfg, 1.0, |_| Ok(1.0)).is_err());
+        // A figure no parameter moves has no most sensitive parameter.
+        let flat = sweep_figure(&cfg, 0.5, |_| Ok(2.0)).unwrap();
+        assert_eq!(
+            (flat.low, flat.high, flat.most_sensitive.as_str()),
+            (2.0, 2.0, "none")
+        );
+    }
+
+    #[test]
+    fn the_optimum_ratio_is_below_one_exactly_when_the_claim_is_fastest() {
+        let cfg = SccConfig::default();
+        let chunks = [1024, 8192, 65536];
+        let best = best_chunk(&cfg, &chunks).unwrap();
+        assert!(optimum_ratio(&cfg, &chunks, best).unwrap() < 1.0);
+        for c in chunks.iter().filter(|&&c| c != best) {
+            assert!(optimum_ratio(&cfg, &chunks, *c).unwrap() > 1.0);
+        }
     }
 }

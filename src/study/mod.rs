@@ -169,6 +169,9 @@ pub struct StudyOptions {
     pub out: PathBuf,
     /// Only these seeds (ids from [`SEEDS`]); empty = all.
     pub only: Vec<String>,
+    /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
+    /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`]).
+    pub mpi_results: Vec<PathBuf>,
 }
 
 /// The experiments `only` selects, checking the seed names.
@@ -208,6 +211,8 @@ pub fn run(
 ) -> Result<StudyResults> {
     let started = Instant::now();
     let selected = select(&opts.only)?;
+    // Read before anything is written: a bad MPI file stops the study with no output.
+    let mpi_runs = experiments::mpi_runs::find_and_load(&opts.mpi_results, &opts.out)?;
     let state_dir = opts.out.join("experiments");
     std::fs::create_dir_all(&state_dir).map_err(io_err(&state_dir))?;
     let state_of = |id: &str| state_dir.join(format!("{id}.{}.json", opts.profile.name()));
@@ -248,7 +253,10 @@ pub fn run(
     }
     let order = |c: &ClaimResult| claims::all().iter().position(|r| r.id == c.id);
     claims.sort_by_key(order);
-    let experiments: Vec<ExperimentResult> = outputs.into_iter().map(|o| o.result).collect();
+    let mut experiments: Vec<ExperimentResult> = outputs.into_iter().map(|o| o.result).collect();
+    // Each MPI run goes after its seed's thread experiments.
+    experiments.extend(mpi_runs);
+    experiments.sort_by_key(|e| SEEDS.iter().position(|s| *s == e.seed));
     let study = StudyResults {
         machine: ctx.machine,
         profile: opts.profile,

@@ -1,11 +1,13 @@
 //! The experiments of the study, one file per seed paper (or part of one), and the helpers
 //! they share. Each experiment measures or models, builds its table and charts, and returns
 //! evidence for the claims the registry gives it; none decides a verdict.
+pub mod mpi_runs;
 pub mod seed000;
 pub mod seed000_dse;
 pub mod seed000_model;
 pub mod seed000_mttf;
 pub mod seed001;
+pub mod seed001_scc;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;

@@ -1,6 +1,8 @@
 //! Seed 001: Blowfish pipelined round by round (36 stages), against sequential Blowfish:
 //! time against chunk size (Fig. 8), the speedup of Section V, and the paper's own power and
-//! energy figures (Figs. 10–11).
+//! energy figures (Figs. 10–11); beside them the SCC model's figures for the same claims
+//! ([`super::seed001_scc`]), validated against this sweep.
+use super::seed001_scc as scc;
 use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
     quality_note, round_config, runs_text,
@@ -28,6 +30,8 @@ const STAGES: [usize; 2] = [paper::STAGES, 4];
 const SEQ: &str = "sequential";
 /// Runs per configuration and round (the round keeps the fastest).
 const REPEATS: u32 = 1;
+/// Chunks each channel holds.
+const CAPACITY: usize = 2;
 
 fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
@@ -39,7 +43,7 @@ fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
         chunks: CHUNKS.to_vec(),
         stages: STAGES.to_vec(),
         size_bytes: paper::MESSAGE_BYTES,
-        capacity: 2,
+        capacity: CAPACITY,
         seed: 1,
         config: round_config(i, REPEATS),
     };
@@ -61,8 +65,9 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            Profile::Quick => 15.0,
-            Profile::Full => 600.0,
+            // The SCC model takes well under a second; calibrating it on this machine a few.
+            Profile::Quick => 20.0,
+            Profile::Full => 605.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -78,7 +83,19 @@ impl Experiment for Pipeline {
             "ci_low",
             "ci_high",
             "speedup",
+            "calibrated_model_s",
+            "model_error_pct",
         ]);
+        let measured: Vec<(usize, usize, f64)> = STAGES
+            .iter()
+            .flat_map(|&st| CHUNKS.iter().map(move |&c| (st, c)))
+            .map(|(st, c)| {
+                let m = rounds.median(&key(st, c)).map_or(f64::NAN, |e| e.value);
+                (st, c, m)
+            })
+            .collect();
+        let validation = scc::validate(&measured, paper::MESSAGE_BYTES, CAPACITY)?;
+        let figures = scc::figures()?;
         let mut chart = Chart::line(
             "Fig. 8 — pipeline time against chunk size",
             "chunk (bytes)",
@@ -99,6 +116,10 @@ impl Experiment for Pipeline {
                     hi,
                     num(s),
                 ]);
+                let [model_s, error] = scc::validation_cells(Some(&validation), st, c);
+                if let Some(row) = table.rows.last_mut() {
+                    row.extend([model_s, error]);
+                }
                 points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
             }
             chart = chart.with(Series {
@@ -106,6 +127,7 @@ impl Experiment for Pipeline {
                 points,
                 provenance: Provenance::Measured,
             });
+            chart = chart.with(scc::validation_series(&validation, st));
         }
         chart.references.push(Reference {
             label: "paper: best chunk 8 KB".into(),
@@ -123,16 +145,24 @@ impl Experiment for Pipeline {
             summary: format!(
                 "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to sequential \
                  Blowfish), with 36 stages as on the SCC and folded into 4 stages to fit this machine's {} CPUs; sequential \
-                 Blowfish (encrypt + decrypt) takes {seq:.4} s here. {}",
+                 Blowfish (encrypt + decrypt) takes {seq:.4} s here. {} {}",
                 ctx.machine.logical_cores,
-                quality_note(&quality, &runs_text(REPEATS))
+                quality_note(&quality, &runs_text(REPEATS)),
+                scc::summary(&figures, Some(&validation))
             ),
             table,
-            charts: vec![chart],
+            charts: vec![chart, scc::chart(&figures)],
             quality: Some(quality),
             elapsed_s: 0.0,
         };
         let mut evidence = timing_evidence(ctx, &rounds);
+        let here = ["seed001-sv-speedup", "seed001-fig8-best-chunk"].map(|id| {
+            evidence
+                .iter()
+                .find(|f| f.claim == id)
+                .and_then(|f| measured_text(&f.evidence))
+        });
+        evidence.extend(scc::evidence(&figures, Some(&validation), here));
         evidence.extend(paper_evidence()?);
         Ok(Output { result, evidence })
     }
@@ -188,6 +218,15 @@ fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
         fed("seed001-fig8-best-chunk", fig8),
         fed("seed001-sv-speedup", sv),
     ]
+}
+
+/// This machine's measured figure for a claim, to show beside the modelled one: the estimate
+/// with its interval, or what was shown beside when the claim could not be judged here.
+fn measured_text(e: &Evidence) -> Option<String> {
+    match e.estimates.first() {
+        Some(x) => Some(format!("{} over {} rounds", x.text("×"), e.runs)),
+        None => e.beside.clone().or_else(|| e.unavailable.clone()),
+    }
 }
 
 /// The paper's own figures: the layout, the SCC, and power and energy.
