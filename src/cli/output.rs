@@ -1,6 +1,7 @@
 //! Where a command's results go: `--json F`, `--csv F`, `--markdown F` name a file, `-` names
 //! stdout. Every target is checked before any work starts, so a bad path costs nothing.
 use anyhow::Result;
+use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
 /// A file to write, or stdout (`-`).
@@ -71,6 +72,60 @@ pub fn check(targets: &[(&str, Option<&Output>)]) -> Result<()> {
         }
     }
     Ok(())
+}
+
+/// What stdout shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Text for people.
+    Table,
+    /// JSON.
+    Json,
+}
+
+/// The output options of the one-result commands (`power`, `reliability`, `presets`,
+/// `energy`): `--format` for what is shown, `--json F` for a file.
+#[derive(Args, Debug, Clone)]
+pub struct ReportOpts {
+    /// What is shown: text for people, or JSON.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+    /// Write the result as JSON to F; `-` (or `--json` alone) prints it on stdout instead of
+    /// the text.
+    #[arg(long, value_name = "F", value_parser = parse, num_args = 0..=1,
+          default_missing_value = "-")]
+    pub json: Option<Output>,
+}
+
+impl ReportOpts {
+    /// Checks the file target before any work.
+    pub fn check(&self) -> Result<()> {
+        check(&[("--json", self.json.as_ref())])
+    }
+
+    /// Whether the result is shown as JSON (`--format json`).
+    pub fn show_json(&self) -> bool {
+        self.format == Format::Json
+    }
+
+    /// Shows the result, as JSON or `text()`, on stdout; JSON to stdout with `--json -`
+    /// replaces the text there; then writes the `--json` file.
+    pub fn emit<T: serde::Serialize>(
+        &self,
+        value: &T,
+        text: impl FnOnce() -> String,
+    ) -> Result<()> {
+        let json = format!("{}\n", serde_json::to_string_pretty(value)?);
+        match &self.json {
+            Some(Output::Stdout) => print!("{json}"),
+            _ if self.show_json() => print!("{json}"),
+            _ => print!("{}", text()),
+        }
+        if let Some(target @ Output::File(_)) = &self.json {
+            target.write(&json)?;
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
