@@ -282,7 +282,8 @@ fn unreadable_input_unwritable_output_and_in_equals_out_are_refused() {
         "--out",
         "/nonexistent-parcrypt-dir/k.pem",
     ]);
-    assert_error(&r, 1, "nonexistent-parcrypt-dir");
+    // A missing folder is a usage error, found before any work.
+    assert_error(&r, 2, "nonexistent-parcrypt-dir");
 }
 
 #[test]
@@ -344,7 +345,8 @@ fn bench_rsa_usage_errors_exit_2() {
         "--min-time",
         "0",
     ]);
-    assert_error(&r, 1, "nonexistent-parcrypt-dir");
+    // A missing folder is a usage error, found before any work.
+    assert_error(&r, 2, "nonexistent-parcrypt-dir");
 }
 
 #[test]
