@@ -52,6 +52,42 @@ pub fn write_atomic(path: &Path, data: &[u8], mode: Option<u32>) -> Result<()> {
     Ok(())
 }
 
+/// Checks, before any work, that `path` could be written by [`write_atomic`]: its folder
+/// exists, is a folder and takes a new file, and `path` itself is not a folder.
+///
+/// The error is [`Error::InvalidParameter`] (a usage error), naming the path and the reason.
+pub fn check_writable(path: &Path) -> Result<()> {
+    let bad = |why: String| {
+        Err(Error::InvalidParameter(format!(
+            "{}: {why}",
+            path.display()
+        )))
+    };
+    if path.as_os_str().is_empty() {
+        return Err(Error::InvalidParameter("empty output file name".into()));
+    }
+    if path.is_dir() {
+        return bad("is a folder, not a file".into());
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.exists() {
+        return bad(format!("folder {} does not exist", dir.display()));
+    }
+    if !dir.is_dir() {
+        return bad(format!("{} is not a folder", dir.display()));
+    }
+    match tempfile::Builder::new()
+        .prefix(".parcrypt-probe-")
+        .tempfile_in(dir)
+    {
+        Ok(_) => Ok(()),
+        Err(e) => bad(format!("cannot write in {}: {e}", dir.display())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +125,26 @@ mod tests {
                 .contains("/nonexistent-dir-parcrypt/out.bin")
         );
         assert!(!out.exists());
+    }
+
+    #[test]
+    fn writable_paths_are_checked_before_any_work() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(check_writable(&dir.path().join("out.json")).is_ok());
+        let folder = check_writable(dir.path()).unwrap_err().to_string();
+        assert!(folder.contains("is a folder"), "{folder}");
+        let missing = check_writable(&dir.path().join("no/out.json"))
+            .unwrap_err()
+            .to_string();
+        assert!(missing.contains("does not exist"), "{missing}");
+        assert!(matches!(
+            check_writable(Path::new("")),
+            Err(Error::InvalidParameter(_))
+        ));
+        assert_eq!(
+            std::fs::read_dir(dir.path()).unwrap().count(),
+            0,
+            "no probe left"
+        );
     }
 }

@@ -344,7 +344,8 @@ fn bench_rsa_usage_errors_exit_2() {
         "--min-time",
         "0",
     ]);
-    assert_error(&r, 1, "nonexistent-parcrypt-dir");
+    // A missing folder is a usage error, found before any work.
+    assert_error(&r, 2, "nonexistent-parcrypt-dir");
 }
 
 #[test]

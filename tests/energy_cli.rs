@@ -365,7 +365,7 @@ fn energy_measures_any_command_and_keeps_its_exit_status() {
     let tree = tempfile::tempdir().unwrap();
     powercap(tree.path(), 5_000_000);
     let out = parcrypt_env(
-        &["energy", "--json", "--", "true"],
+        &["energy", "--format", "json", "--", "true"],
         &[("PARCRYPT_POWERCAP_ROOT", tree.path().to_str().unwrap())],
     );
     let v: Value = serde_json::from_slice(&out.stderr).unwrap();

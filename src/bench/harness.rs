@@ -77,7 +77,33 @@ pub struct Measurement {
     pub samples: Vec<Seconds>,
 }
 
+/// A [`Summary`] with the samples it summarises (seconds, run order): what a record needs for
+/// its statistics and its per-run `times`. Derefs to the summary.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Sampled {
+    /// Statistics of `times`.
+    pub summary: Summary,
+    /// Every measured run's time, in order.
+    pub times: Vec<Seconds>,
+}
+
+impl std::ops::Deref for Sampled {
+    type Target = Summary;
+
+    fn deref(&self) -> &Summary {
+        &self.summary
+    }
+}
+
 impl Measurement {
+    /// Statistics of the samples with the samples themselves (`None` when there are none).
+    pub fn sampled(&self) -> Option<Sampled> {
+        Some(Sampled {
+            summary: self.summary()?,
+            times: self.samples.clone(),
+        })
+    }
+
     /// Statistics of the samples (`None` only when there are none).
     pub fn summary(&self) -> Option<Summary> {
         Summary::from_samples(&self.samples)

@@ -84,6 +84,10 @@ pub struct CipherBenchRecord {
     pub ci95_high_s: Seconds,
     /// Measured runs.
     pub runs: usize,
+    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Throughput at the median, MB/s (10^6 bytes).
     pub mb_per_s: f64,
     /// The sequential form this is compared with.
@@ -314,7 +318,8 @@ pub fn run(
         .iter()
         .zip(&summaries)
         .zip(&mut ticks)
-        .map(|((&(a, t), s), ticks)| {
+        .zip(&measurements)
+        .map(|(((&(a, t), s), ticks), m)| {
             let base = a.sequential_form();
             let ratio = |other: Option<f64>| other.map_or(f64::NAN, |o| o / s.median);
             ticks.sort_unstable();
@@ -330,6 +335,7 @@ pub fn run(
                 ci95_low_s: s.ci95_low,
                 ci95_high_s: s.ci95_high,
                 runs: s.runs,
+                times: m.samples.clone(),
                 mb_per_s: size as f64 / s.median / 1e6,
                 baseline: base,
                 speedup: ratio(median_of((base, 1))),

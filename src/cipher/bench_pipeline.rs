@@ -60,6 +60,10 @@ pub struct PipelineBenchRecord {
     pub max_s: Seconds,
     /// Measured runs.
     pub runs: usize,
+    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Message bytes / median, MB/s (10^6 bytes; each byte encrypted and decrypted).
     pub mb_per_s: f64,
     /// Sequential median / this median.
@@ -254,7 +258,7 @@ pub fn run_with_folded(
         .collect::<Result<Vec<Summary>>>()?;
     let size = work.len();
     let base = summaries[0].median;
-    let record = |s: &Summary, alg: &str, stages: usize| PipelineBenchRecord {
+    let record = |s: &Summary, times: &[Seconds], alg: &str, stages: usize| PipelineBenchRecord {
         alg: alg.into(),
         threads: stages,
         stages,
@@ -265,6 +269,7 @@ pub fn run_with_folded(
         min_s: s.min,
         max_s: s.max,
         runs: s.runs,
+        times: times.to_vec(),
         mb_per_s: size as f64 / s.median / 1e6,
         speedup: base / s.median,
         bottleneck: "-".into(),
@@ -276,9 +281,19 @@ pub fn run_with_folded(
         verified: true,
         note: s.note().unwrap_or_default(),
     };
-    let mut records = vec![record(&summaries[0], "blowfish-ecb", 1)];
+    let mut records = vec![record(
+        &summaries[0],
+        &measurements[0].samples,
+        "blowfish-ecb",
+        1,
+    )];
     let mut medians = Vec::new();
-    for ((p, s), runs) in pipelines.iter().zip(&summaries[1..]).zip(stats) {
+    for (((p, s), runs), m) in pipelines
+        .iter()
+        .zip(&summaries[1..])
+        .zip(stats)
+        .zip(&measurements[1..])
+    {
         // Statistics of the run whose wall time is closest to the median, warm-ups excluded.
         let measured = &runs[runs.len() - s.runs..];
         let st = measured
@@ -292,12 +307,12 @@ pub fn run_with_folded(
             .unwrap_or_default();
         let mut r = match p {
             Piped::Seed(p) => {
-                let mut r = record(s, "bf-pipeline", p.config().stages);
+                let mut r = record(s, &m.samples, "bf-pipeline", p.config().stages);
                 r.chunk_bytes = Some(p.config().chunk_bytes);
                 r
             }
             Piped::Folded(p) => {
-                let mut r = record(s, "bf-folded", p.config().groups);
+                let mut r = record(s, &m.samples, "bf-folded", p.config().groups);
                 r.chunk_bytes = Some(p.config().chunk_bytes);
                 r
             }

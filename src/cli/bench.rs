@@ -1,15 +1,18 @@
 //! `parcrypt bench ...`: timed sweeps printed as a table and exported as JSON, CSV or Markdown.
+use super::output::{self, Output};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bench::{BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress};
+use parcrypt::bench::{
+    BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress, render, render_report,
+};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::bench::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use rug::Integer;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The benchmarks.
 #[derive(Subcommand, Debug)]
@@ -122,50 +125,62 @@ pub struct BenchRsaArgs {
     opts: RunOpts,
 }
 
-/// Repetition and output options shared by every benchmark.
+/// Repetition and output options shared by every benchmark, with the same defaults in every
+/// `bench` subcommand.
 #[derive(Args, Debug, Clone)]
 pub struct RunOpts {
     /// Warm-up runs per configuration (not measured).
     #[arg(long, default_value_t = 1)]
     pub warmup: u32,
     /// Fewest measured runs per configuration.
-    #[arg(long, default_value = "3", value_parser = positive)]
+    #[arg(long, default_value = "5", value_parser = positive)]
     pub runs: usize,
     /// Least measured seconds per configuration.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value = "0.5", value_parser = seconds)]
     pub min_time: f64,
     /// Most measured runs per configuration.
-    #[arg(long, default_value = "50", value_parser = positive)]
+    #[arg(long, default_value = "1000", value_parser = positive)]
     pub max_runs: usize,
-    /// Write results as JSON: {"machine": {...}, "results": [...]}.
-    #[arg(long)]
-    pub json: Option<PathBuf>,
-    /// Write results as CSV.
-    #[arg(long)]
-    pub csv: Option<PathBuf>,
-    /// Print the table as Markdown instead of plain text.
-    #[arg(long)]
-    pub markdown: bool,
+    /// Write the results as JSON to F (`-`: stdout): {"machine": {...}, "results": [...]},
+    /// each record with its per-run `times` in seconds beside the summary.
+    #[arg(long, value_name = "F", value_parser = output::parse)]
+    pub json: Option<Output>,
+    /// Write the results as CSV to F (`-`: stdout); units in the column names.
+    #[arg(long, value_name = "F", value_parser = output::parse)]
+    pub csv: Option<Output>,
+    /// Write the table as Markdown to F (`-`: stdout, instead of the plain table).
+    #[arg(long, value_name = "F", value_parser = output::parse)]
+    pub markdown: Option<Output>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
 }
 
+/// A number of seconds: finite and not negative.
+pub fn seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!(
+            "must be a non-negative number of seconds, got '{s}'"
+        )),
+    }
+}
+
 impl RunOpts {
-    /// The harness configuration, after checking the options; also fails early (before minutes
-    /// of measuring) when an output file could not be written.
+    /// The harness configuration, after checking the options and every output target, so a
+    /// bad path fails before minutes of measuring.
     pub fn config(&self) -> Result<BenchConfig> {
-        if !(self.min_time.is_finite() && self.min_time >= 0.0) {
-            return Err(super::usage(
-                "--min-time must be a non-negative number of seconds",
-            ));
-        }
         if self.max_runs < self.runs {
-            return Err(super::usage("--max-runs must be at least --runs"));
+            return Err(super::usage(format!(
+                "--max-runs ({}) must be at least --runs ({})",
+                self.max_runs, self.runs
+            )));
         }
-        for path in [&self.json, &self.csv].into_iter().flatten() {
-            check_writable(path)?;
-        }
+        output::check(&[
+            ("--json", self.json.as_ref()),
+            ("--csv", self.csv.as_ref()),
+            ("--markdown", self.markdown.as_ref()),
+        ])?;
         Ok(BenchConfig {
             warmup_runs: self.warmup,
             min_runs: self.runs as u32,
@@ -174,29 +189,37 @@ impl RunOpts {
         })
     }
 
+    /// Whether the tables and notes for people go to stdout: not when an output is `-`.
+    pub fn screen(&self) -> bool {
+        ![&self.json, &self.csv, &self.markdown]
+            .into_iter()
+            .any(|o| *o == Some(Output::Stdout))
+    }
+
     /// A progress bar over `total` steps (hidden with --quiet or off a terminal).
     pub fn progress(&self, total: usize, label: &str) -> Progress {
         Progress::new(total as u64, label, self.quiet)
     }
 
-    /// Prints `rows` as the screen table (plain or Markdown).
+    /// The main table: printed plain for people (unless stdout is taken), and as Markdown
+    /// where --markdown says.
     pub fn print_table<T: serde::Serialize>(&self, rows: &[T]) -> Result<()> {
-        let format = if self.markdown {
-            ExportFormat::Markdown
-        } else {
-            ExportFormat::Table
-        };
-        print!("{}", parcrypt::bench::render(rows, format)?);
+        if self.screen() {
+            print!("{}", render(rows, ExportFormat::Table)?);
+        }
+        if let Some(target) = &self.markdown {
+            target.write(&render(rows, ExportFormat::Markdown)?)?;
+        }
         Ok(())
     }
 
-    /// Writes the JSON and CSV files asked for.
+    /// Writes the JSON and CSV outputs asked for.
     pub fn write_files<R: serde::Serialize>(&self, report: &BenchReport<R>) -> Result<()> {
-        if let Some(path) = &self.json {
-            parcrypt::bench::export(report, ExportFormat::Json, path)?;
+        if let Some(target) = &self.json {
+            target.write(&render_report(report, ExportFormat::Json)?)?;
         }
-        if let Some(path) = &self.csv {
-            parcrypt::bench::export(report, ExportFormat::Csv, path)?;
+        if let Some(target) = &self.csv {
+            target.write(&render_report(report, ExportFormat::Csv)?)?;
         }
         Ok(())
     }
@@ -214,19 +237,6 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
         BenchCommand::Peers(args) => super::bench_peers::peers(args),
     }
-}
-
-/// Fails early (before minutes of measuring) when an output file could not be written.
-fn check_writable(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".parcrypt-probe-")
-        .tempfile_in(dir)
-        .map(drop)
-        .with_context(|| format!("{}: cannot write here", path.display()))
 }
 
 fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
@@ -270,26 +280,30 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         progress.set_message(label);
     })?;
     progress.finish();
-    println!(
-        "{}-bit RSA {} of {} messages{}; {}",
-        key.public().bits(),
-        match plan.op {
-            BatchOp::Encrypt => "encryption".to_string(),
-            BatchOp::Decrypt => format!(
-                "decryption ({})",
-                args.private_op
-                    .to_possible_value()
-                    .map(|v| v.get_name().to_string())
-                    .unwrap_or_default()
-            ),
-        },
-        plan.messages,
-        if plan.pin { ", pinned" } else { "" },
-        machine.one_line()
-    );
+    if args.opts.screen() {
+        println!(
+            "{}-bit RSA {} of {} messages{}; {}",
+            key.public().bits(),
+            match plan.op {
+                BatchOp::Encrypt => "encryption".to_string(),
+                BatchOp::Decrypt => format!(
+                    "decryption ({})",
+                    args.private_op
+                        .to_possible_value()
+                        .map(|v| v.get_name().to_string())
+                        .unwrap_or_default()
+                ),
+            },
+            plan.messages,
+            if plan.pin { ", pinned" } else { "" },
+            machine.one_line()
+        );
+    }
     args.opts.print_table(&screen_rows(&records))?;
-    for note in summary_notes(&records) {
-        println!("{note}");
+    if args.opts.screen() {
+        for note in summary_notes(&records) {
+            println!("{note}");
+        }
     }
     args.opts.write_files(&BenchReport {
         machine,

@@ -1,15 +1,15 @@
 //! `parcrypt bench cipher` (seed 004, Tables 2-3) and `parcrypt bench pipeline` (seed 001,
 //! Figs. 8-9): throughput tables, the papers' figures beside them, JSON/CSV export.
+use super::bench::RunOpts;
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::bench::{BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress, render};
+use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render};
 use parcrypt::cipher::bench::{CipherBenchPlan, CipherBenchRecord, SEED_004};
 use parcrypt::cipher::bench_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use parcrypt::cipher::{Algorithm, Direction};
 use parcrypt::parallel::bf_pipeline::PipelineStats;
 use serde::Serialize;
-use std::path::PathBuf;
 
 /// A byte count: `4096`, `64KiB`, `1MiB`, `1MB` (10^6), `2GiB`, case-insensitive; at least 1.
 pub fn parse_size(s: &str) -> Result<usize, String> {
@@ -79,97 +79,12 @@ fn alg_list(s: &str) -> Result<List<Algorithm>, String> {
     .map(List)
 }
 
-/// Fails early (before minutes of measuring) when an output file could not be written.
-fn check_writable(path: &std::path::Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".parcrypt-probe-")
-        .tempfile_in(dir)
-        .map(drop)
-        .map_err(|e| anyhow::anyhow!("{}: cannot write here: {e}", path.display()))
-}
-
-fn positive(s: &str) -> Result<usize, String> {
-    parse_positive(s, "value")
-}
-
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum OpArg {
     /// Encrypt.
     Encrypt,
     /// Decrypt (CBC decryption is the parallel one).
     Decrypt,
-}
-
-/// Repetition and output options shared by both benchmarks.
-#[derive(Args, Debug)]
-pub struct Common {
-    /// Warm-up runs per configuration (not measured).
-    #[arg(long, default_value_t = 1)]
-    warmup: u32,
-    /// Fewest measured runs per configuration.
-    #[arg(long, default_value = "5", value_parser = positive)]
-    runs: usize,
-    /// Least measured seconds per configuration.
-    #[arg(long, default_value_t = 0.5)]
-    min_time: f64,
-    /// Most measured runs per configuration.
-    #[arg(long, default_value = "50", value_parser = positive)]
-    max_runs: usize,
-    /// Seed of the random key and data.
-    #[arg(long, default_value_t = 2024)]
-    seed: u64,
-    /// Write results as JSON: {"machine": {...}, "results": [...]}.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// Write results as CSV.
-    #[arg(long)]
-    csv: Option<PathBuf>,
-    /// Print tables as Markdown.
-    #[arg(long)]
-    markdown: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
-}
-
-impl Common {
-    fn config(&self) -> Result<BenchConfig> {
-        if !(self.min_time.is_finite() && self.min_time >= 0.0) {
-            return Err(usage("--min-time must be a non-negative number of seconds"));
-        }
-        if self.max_runs < self.runs {
-            return Err(usage("--max-runs must be at least --runs"));
-        }
-        Ok(BenchConfig {
-            warmup_runs: self.warmup,
-            min_runs: self.runs as u32,
-            min_time: self.min_time,
-            max_runs: self.max_runs as u32,
-        })
-    }
-
-    fn format(&self) -> ExportFormat {
-        if self.markdown {
-            ExportFormat::Markdown
-        } else {
-            ExportFormat::Table
-        }
-    }
-
-    fn write<R: Serialize>(&self, machine: MachineInfo, results: Vec<R>) -> Result<()> {
-        let report = BenchReport { machine, results };
-        if let Some(path) = &self.json {
-            parcrypt::bench::export(&report, ExportFormat::Json, path)?;
-        }
-        if let Some(path) = &self.csv {
-            parcrypt::bench::export(&report, ExportFormat::Csv, path)?;
-        }
-        Ok(())
-    }
 }
 
 /// Arguments of `bench cipher`.
@@ -193,8 +108,11 @@ pub struct BenchCipherArgs {
     /// Pin worker threads to CPUs.
     #[arg(long)]
     pin: bool,
+    /// Seed of the random key and data.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
     #[command(flatten)]
-    common: Common,
+    opts: RunOpts,
 }
 
 /// Arguments of `bench pipeline`.
@@ -216,8 +134,11 @@ pub struct BenchPipelineArgs {
     /// Chunks each channel holds (0 = rendezvous, like the seed's synchronous send).
     #[arg(long, default_value_t = 1)]
     capacity: usize,
+    /// Seed of the random key and data.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
     #[command(flatten)]
-    common: Common,
+    opts: RunOpts,
 }
 
 /// `bench cipher`.
@@ -232,32 +153,34 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
             OpArg::Decrypt => Direction::Decrypt,
         },
         pin: args.pin,
-        seed: args.common.seed,
-        config: args.common.config()?,
+        seed: args.seed,
+        config: args.opts.config()?,
     };
     plan.validate().map_err(|e| usage(e.to_string()))?;
-    for path in [&args.common.json, &args.common.csv].into_iter().flatten() {
-        check_writable(path)?;
-    }
     let machine = MachineInfo::detect();
     let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
     let total = plan.configurations().len() as u64 * per_config;
-    let progress = Progress::new(total, "bench cipher", args.common.quiet);
+    let progress = Progress::new(total, "bench cipher", args.opts.quiet);
     let records = parcrypt::cipher::bench::run(&plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
     progress.finish_and_clear();
-    println!(
-        "{} bytes per run; {}",
-        plan.buffer_bytes(),
-        machine.one_line()
-    );
-    print!("{}", cipher_table(&records, args.common.format())?);
-    for line in cipher_notes(&records) {
-        println!("{line}");
+    let screen = args.opts.screen();
+    if screen {
+        println!(
+            "{} bytes per run; {}",
+            plan.buffer_bytes(),
+            machine.one_line()
+        );
     }
-    args.common.write(machine, records)
+    args.opts.print_table(&cipher_rows(&records))?;
+    if screen {
+        for line in cipher_notes(&records) {
+            println!("{line}");
+        }
+    }
+    args.opts.write_files(&BenchReport::new(machine, records))
 }
 
 #[derive(Serialize)]
@@ -275,8 +198,8 @@ struct CipherRow {
     flags: String,
 }
 
-fn cipher_table(records: &[CipherBenchRecord], format: ExportFormat) -> Result<String> {
-    let rows: Vec<CipherRow> = records
+fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
+    records
         .iter()
         .map(|r| CipherRow {
             alg: r.alg,
@@ -300,8 +223,7 @@ fn cipher_table(records: &[CipherBenchRecord], format: ExportFormat) -> Result<S
             .collect::<Vec<_>>()
             .join(","),
         })
-        .collect();
-    Ok(render(&rows, format)?)
+        .collect()
 }
 
 fn cipher_notes(records: &[CipherBenchRecord]) -> Vec<String> {
@@ -348,8 +270,8 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
         stages: args.stages.0,
         size_bytes: args.size,
         capacity: args.capacity,
-        seed: args.common.seed,
-        config: args.common.config()?,
+        seed: args.seed,
+        config: args.opts.config()?,
     };
     plan.validate().map_err(|e| usage(e.to_string()))?;
     let groups = args
@@ -360,31 +282,30 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
             "folded pipeline stage groups must be 1 to 34, got {g}"
         )));
     }
-    for path in [&args.common.json, &args.common.csv].into_iter().flatten() {
-        check_writable(path)?;
-    }
     let machine = MachineInfo::detect();
     let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
     let rows = plan.configurations().len() + groups.len() * plan.chunks.len();
     let total = (rows as u64 + 1) * per_config;
-    let progress = Progress::new(total, "bench pipeline", args.common.quiet);
+    let progress = Progress::new(total, "bench pipeline", args.opts.quiet);
     let (records, stats) =
         parcrypt::cipher::bench_pipeline::run_with_folded(&plan, &groups, |done, total, label| {
             progress.set_position_of(done as u64, total as u64);
             progress.set_message(label);
         })?;
     progress.finish_and_clear();
-    println!(
-        "Blowfish encrypt+decrypt of {} bytes; {}",
-        records[0].size_bytes,
-        machine.one_line()
-    );
-    print!("{}", pipeline_table(&records, args.common.format())?);
-    print!(
-        "{}",
-        pipeline_notes(&records, &stats, args.common.format())?
-    );
-    args.common.write(machine, records)
+    let screen = args.opts.screen();
+    if screen {
+        println!(
+            "Blowfish encrypt+decrypt of {} bytes; {}",
+            records[0].size_bytes,
+            machine.one_line()
+        );
+    }
+    args.opts.print_table(&pipeline_rows(&records))?;
+    if screen {
+        print!("{}", pipeline_notes(&records, &stats)?);
+    }
+    args.opts.write_files(&BenchReport::new(machine, records))
 }
 
 #[derive(Serialize)]
@@ -407,8 +328,8 @@ fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-fn pipeline_table(records: &[PipelineBenchRecord], format: ExportFormat) -> Result<String> {
-    let rows: Vec<PipelineRow> = records
+fn pipeline_rows(records: &[PipelineBenchRecord]) -> Vec<PipelineRow> {
+    records
         .iter()
         .map(|r| PipelineRow {
             alg: r.alg.clone(),
@@ -428,8 +349,7 @@ fn pipeline_table(records: &[PipelineBenchRecord], format: ExportFormat) -> Resu
                 String::new()
             },
         })
-        .collect();
-    Ok(render(&rows, format)?)
+        .collect()
 }
 
 #[derive(Serialize)]
@@ -442,11 +362,7 @@ struct StageRow {
     send_wait_ms: f64,
 }
 
-fn pipeline_notes(
-    records: &[PipelineBenchRecord],
-    stats: &[PipelineStats],
-    format: ExportFormat,
-) -> Result<String> {
+fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> Result<String> {
     let mut out = String::from(
         "busy / recv_wait / send_wait: mean over stages of the share of wall time working / starved / blocked by the next stage.\n\
          bf-pipeline: the seed's layout (input, one thread per round or folded round range, output; std channels); \
@@ -489,7 +405,7 @@ fn pipeline_notes(
                 send_wait_ms: s.send_wait_s * 1e3,
             })
             .collect();
-        out += &render(&rows, format)?;
+        out += &render(&rows, ExportFormat::Table)?;
     }
     Ok(out)
 }

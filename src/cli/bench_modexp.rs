@@ -146,15 +146,20 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
         progress.set_message(label);
     })?;
     progress.finish();
-    println!(
-        "modular exponentiation, exponent as long as the modulus; {}",
-        machine.one_line()
-    );
+    let screen = args.opts.screen();
+    if screen {
+        println!(
+            "modular exponentiation, exponent as long as the modulus; {}",
+            machine.one_line()
+        );
+    }
     let rows: Vec<ModexpRow> = records.iter().map(modexp_row).collect();
     args.opts.print_table(&rows)?;
-    println!(
-        "vs_binary: time change against square-and-multiply (negative = faster), the seeds' convention"
-    );
+    if screen {
+        println!(
+            "vs_binary: time change against square-and-multiply (negative = faster), the seeds' convention"
+        );
+    }
     args.opts.write_files(&BenchReport {
         machine,
         results: records,
@@ -223,18 +228,21 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
         },
     )?;
     progress.finish();
-    println!(
-        "RSA private-key latency, one operation at a time ({}); {}",
-        if args.variable_time {
-            "mpz_powm, variable-time"
-        } else {
-            "mpz_powm_sec, constant-time"
-        },
-        machine.one_line()
-    );
+    let screen = args.opts.screen();
+    if screen {
+        println!(
+            "RSA private-key latency, one operation at a time ({}); {}",
+            if args.variable_time {
+                "mpz_powm, variable-time"
+            } else {
+                "mpz_powm_sec, constant-time"
+            },
+            machine.one_line()
+        );
+    }
     let rows: Vec<LatencyRow> = records.iter().map(latency_row).collect();
     args.opts.print_table(&rows)?;
-    if args.openssl_seconds > 0 && records.iter().all(|r| r.openssl_sign_s.is_none()) {
+    if screen && args.openssl_seconds > 0 && records.iter().all(|r| r.openssl_sign_s.is_none()) {
         println!("note: openssl speed was not available; no OpenSSL comparison");
     }
     args.opts.write_files(&BenchReport {

@@ -9,7 +9,6 @@ use parcrypt::mul::bench::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
 use parcrypt::mul::capacity::CAPACITY_BITS;
 use parcrypt::mul::handoff::HandoffRecord;
 use parcrypt::mul::{KaraConfig, METHODS, is_parallel, seed};
-use std::path::PathBuf;
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -57,70 +56,15 @@ pub struct BenchMulArgs {
     /// Seed of the operands.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
-    /// Warm-up samples per configuration (not measured).
-    #[arg(long, default_value_t = 1)]
-    warmup: u32,
-    /// Fewest samples per configuration.
-    #[arg(long, default_value = "10", value_parser = positive)]
-    runs: usize,
-    /// Least measured seconds per configuration.
-    #[arg(long, default_value_t = 0.3)]
-    min_time: f64,
-    /// Most samples per configuration.
-    #[arg(long, default_value = "200", value_parser = positive)]
-    max_runs: usize,
     #[command(flatten)]
-    out: OutOpts,
+    opts: RunOpts,
 }
 
-fn positive(s: &str) -> Result<usize, String> {
-    super::parse_positive(s, "value")
-}
-
-/// Output options of both benchmarks.
-#[derive(Args, Debug)]
-pub struct OutOpts {
-    /// Write results as JSON: {"machine": {...}, "results": [...]}.
-    #[arg(long)]
-    json: Option<PathBuf>,
-    /// Write results as CSV.
-    #[arg(long)]
-    csv: Option<PathBuf>,
-    /// Print the table as Markdown instead of plain text.
-    #[arg(long)]
-    markdown: bool,
-    /// No progress bar.
-    #[arg(long)]
-    quiet: bool,
-}
-
-impl OutOpts {
-    /// The shared benchmark options with these outputs and the given repetition rules.
-    fn run_opts(&self, warmup: u32, runs: usize, min_time: f64, max_runs: usize) -> RunOpts {
-        RunOpts {
-            warmup,
-            runs,
-            min_time,
-            max_runs,
-            json: self.json.clone(),
-            csv: self.csv.clone(),
-            markdown: self.markdown,
-            quiet: self.quiet,
-        }
-    }
-}
-
-/// Arguments of `bench handoff`.
+/// Arguments of `bench handoff` (one run is one activation sample).
 #[derive(Args, Debug)]
 pub struct BenchHandoffArgs {
-    /// Samples per activation kind.
-    #[arg(long, default_value = "2000", value_parser = positive)]
-    runs: usize,
-    /// Warm-up samples per kind (not measured).
-    #[arg(long, default_value_t = 50)]
-    warmup: u32,
     #[command(flatten)]
-    out: OutOpts,
+    opts: RunOpts,
 }
 
 /// The columns shown on screen for `bench mul` (the files keep every field).
@@ -145,9 +89,7 @@ struct MulRow {
 
 /// Runs `bench mul`.
 pub fn mul(args: BenchMulArgs) -> Result<()> {
-    let opts = args
-        .out
-        .run_opts(args.warmup, args.runs, args.min_time, args.max_runs);
+    let opts = &args.opts;
     let config = opts.config()?;
     if !(args.batch_ms.is_finite() && args.batch_ms > 0.0) {
         return Err(super::usage("--batch-ms must be a positive number"));
@@ -176,20 +118,25 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
         progress.set_message(label);
     })?;
     progress.finish_and_clear();
-    println!(
-        "Big-integer products, depth {}, threshold {} bits{}; times per product; {}",
-        plan.kara.depth,
-        plan.kara.threshold_bits,
-        if plan.kara.pin {
-            ", pinned helpers"
-        } else {
-            ""
-        },
-        machine.one_line()
-    );
+    let screen = opts.screen();
+    if screen {
+        println!(
+            "Big-integer products, depth {}, threshold {} bits{}; times per product; {}",
+            plan.kara.depth,
+            plan.kara.threshold_bits,
+            if plan.kara.pin {
+                ", pinned helpers"
+            } else {
+                ""
+            },
+            machine.one_line()
+        );
+    }
     opts.print_table(&mul_rows(&records))?;
-    for note in mul_notes(&records, &plan) {
-        println!("{note}");
+    if screen {
+        for note in mul_notes(&records, &plan) {
+            println!("{note}");
+        }
     }
     opts.write_files(&BenchReport::new(machine, records))
 }
@@ -325,7 +272,7 @@ struct HandoffRow {
 
 /// Runs `bench handoff`.
 pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
-    let opts = args.out.run_opts(args.warmup, args.runs, 0.0, args.runs);
+    let opts = &args.opts;
     let config: BenchConfig = opts.config()?;
     let machine = MachineInfo::detect();
     let kinds = parcrypt::mul::handoff::Activation::ALL.len();
@@ -335,8 +282,14 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
         progress.set_message(label);
     })?;
     progress.finish_and_clear();
-    println!("Thread activation, µs; {}", machine.one_line());
+    let screen = opts.screen();
+    if screen {
+        println!("Thread activation, µs; {}", machine.one_line());
+    }
     opts.print_table(&handoff_rows(&records))?;
+    if !screen {
+        return opts.write_files(&BenchReport::new(machine, records));
+    }
     println!(
         "seed_us: the seed's range over i7-2600, E5-2650 v2 and i7-6800K (C++, pinned threads)."
     );

@@ -308,6 +308,11 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
     }
     progress.finish();
     let after = capacity();
+    if !args.opts.screen() {
+        args.opts
+            .print_table(&records.iter().map(screen).collect::<Vec<_>>())?;
+        return args.opts.write_files(&BenchReport::new(machine, records));
+    }
     println!(
         "parcrypt against its peers, {} thread(s) for the parallel forms; {}",
         args.threads,

@@ -1,11 +1,11 @@
 //! `parcrypt dse`: the design-space exploration — the Pareto front over time, energy and MTTF,
 //! the best configuration per objective, and seed 000's Table 8 choices recomputed.
+use super::output::Output;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo};
 use parcrypt::dse::{self, Evaluation, Objective, workload};
-use std::path::PathBuf;
 
 /// Arguments of `parcrypt dse`.
 #[derive(Args, Debug)]
@@ -25,9 +25,18 @@ pub struct DseArgs {
     /// Time the workload with bigger units (slower, steadier).
     #[arg(long)]
     thorough: bool,
-    /// Write every evaluation as JSON: {"machine": {...}, "results": [...]}.
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Write every evaluation as JSON to F (`-`: stdout, instead of the text):
+    /// {"machine": {...}, "results": [...]}.
+    #[arg(long, value_name = "F", value_parser = super::output::parse)]
+    json: Option<Output>,
+}
+
+/// One measured thread count of the workload, as shown.
+#[derive(serde::Serialize)]
+struct Measured {
+    threads: usize,
+    time_s: f64,
+    speedup: f64,
 }
 
 fn names(s: &str) -> Result<std::vec::Vec<String>, String> {
@@ -88,6 +97,7 @@ fn describe(e: &Evaluation) -> String {
 
 /// Runs `parcrypt dse`.
 pub fn run(args: DseArgs) -> Result<()> {
+    super::output::check(&[("--json", args.json.as_ref())])?;
     let objective = Objective::parse(&args.objective).map_err(|e| super::usage(e.to_string()))?;
     if !workload::WORKLOADS.contains(&args.workload.as_str()) {
         return Err(super::usage(format!(
@@ -107,49 +117,84 @@ pub fn run(args: DseArgs) -> Result<()> {
     )?;
     let evals =
         dse::explore(&work, &args.presets, &args.nodes).map_err(|e| super::usage(e.to_string()))?;
-    println!(
-        "workload: {} — measured here: {:.4} s on 1 thread, speedups {:?}; Amdahl s = {:.3}; clock here {:.0} MHz ({})",
-        work.unit,
-        work.t1_s,
-        work.speedups
-            .iter()
-            .map(|(t, s)| format!("{t}: {s:.2}"))
-            .collect::<Vec<_>>(),
-        work.serial_fraction,
-        work.here_mhz,
-        work.here_mhz_source
-    );
-    println!(
+    let report = BenchReport {
+        machine,
+        results: evals,
+    };
+    if args.json != Some(Output::Stdout) {
+        print!("{}", text(&work, objective, &report.results)?);
+    }
+    if let Some(target) = &args.json {
+        target.write(&parcrypt::bench::render_report(
+            &report,
+            ExportFormat::Json,
+        )?)?;
+    }
+    Ok(())
+}
+
+/// Everything `dse` shows people: the workload measured here, the best configuration per
+/// objective, the Pareto front and Table 8's choices.
+fn text(work: &workload::Workload, objective: Objective, evals: &[Evaluation]) -> Result<String> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let measured: Vec<Measured> = work
+        .speedups
+        .iter()
+        .map(|&(threads, speedup)| Measured {
+            threads,
+            time_s: work.t1_s / speedup,
+            speedup,
+        })
+        .collect();
+    writeln!(
+        out,
+        "workload: {}, measured here (clock {:.0} MHz, {}):",
+        work.unit, work.here_mhz, work.here_mhz_source
+    )?;
+    out += &parcrypt::bench::render(&measured, ExportFormat::Table)?;
+    writeln!(
+        out,
+        "Amdahl serial fraction fitted to the most threads: s = {:.3}",
+        work.serial_fraction
+    )?;
+    writeln!(
+        out,
         "all other figures are modelled: time ∝ 1/f with the Amdahl fit, power from the calibrated model, MTTF from RAMP\n"
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "best for {}: {}",
         objective.name(),
-        dse::best(&evals, objective, |_| true).map_or("-".into(), describe)
-    );
+        dse::best(evals, objective, |_| true).map_or("-".into(), describe)
+    )?;
     for o in Objective::ALL.into_iter().filter(|o| *o != objective) {
-        println!(
+        writeln!(
+            out,
             "best for {}: {}",
             o.name(),
-            dse::best(&evals, o, |_| true).map_or("-".into(), describe)
-        );
+            dse::best(evals, o, |_| true).map_or("-".into(), describe)
+        )?;
     }
-    println!(
+    writeln!(
+        out,
         "\nPareto front over time, energy and MTTF ({} of {} configurations), fastest first:",
         evals.iter().filter(|e| e.pareto).count(),
         evals.len()
-    );
+    )?;
     let mut front: Vec<&Evaluation> = evals.iter().filter(|e| e.pareto).collect();
     front.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     let rows: Vec<Row> = front.iter().map(|e| row(e)).collect();
-    print!("{}", parcrypt::bench::render(&rows, ExportFormat::Table)?);
-    println!(
+    out += &parcrypt::bench::render(&rows, ExportFormat::Table)?;
+    writeln!(
+        out,
         "\nseed 000 Table 8 (PaRSA-n, n = hardware threads): energy-optimal against power-optimal.\n\
          By construction of the model: time ∝ 1/f scales every configuration of a preset alike and the power \
          is Tables 4-7's, so the workload measured here cannot move these choices."
-    );
-    for (name, en, pw) in dse::table8(&evals) {
-        println!(
+    )?;
+    for (name, en, pw) in dse::table8(evals) {
+        writeln!(
+            out,
             "  {name}: energy-optimal {} nm {} MHz{}; power-optimal {} nm {} MHz{} — {}",
             en.node_nm,
             en.mhz,
@@ -162,17 +207,7 @@ pub fn run(args: DseArgs) -> Result<()> {
             } else {
                 "they differ (as the paper's Table 8)"
             }
-        );
-    }
-    if let Some(path) = &args.json {
-        parcrypt::bench::export(
-            &BenchReport {
-                machine,
-                results: evals,
-            },
-            ExportFormat::Json,
-            path,
         )?;
     }
-    Ok(())
+    Ok(out)
 }

@@ -2,14 +2,14 @@
 //! the joules, watts and seconds it took and where the figure came from (`measured:rapl` or
 //! `model:<preset>`), then exits with the command's own status.
 //!
-//! The report goes to stderr (like `time`), so the command's stdout stays its own; `--json`
-//! prints it as JSON there, `--output FILE` also writes it to a file. `auto` falls back to the
+//! The report goes to stderr (like `time`), so the command's stdout stays its own; `--format
+//! json` prints it as JSON there, `--json F` writes it to a file (`--output F` is the old name),
+//! `--json -` prints it on stdout after the command's own output. `auto` falls back to the
 //! model when RAPL cannot be read, and says so; `rapl` fails instead.
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use parcrypt::energy::meter::{MeterChoice, Reading, open_meter, powercap_root};
 use serde::Serialize;
-use std::path::PathBuf;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
@@ -38,12 +38,12 @@ pub struct EnergyArgs {
     /// The preset and operating point the model meter uses.
     #[command(flatten)]
     point: PointArgs,
-    /// Print the report as JSON (on stderr).
-    #[arg(long)]
-    json: bool,
-    /// Also write the report as JSON to this file.
-    #[arg(long)]
-    output: Option<PathBuf>,
+    /// The report (on stderr with --format; --json F writes it to a file, - to stdout).
+    #[command(flatten)]
+    out: super::output::ReportOpts,
+    /// The old name of --json F.
+    #[arg(long, hide = true, value_parser = super::output::parse)]
+    output: Option<super::output::Output>,
     /// The command to measure, after `--`.
     #[arg(last = true, required = true, value_name = "COMMAND")]
     command: Vec<String>,
@@ -63,6 +63,10 @@ struct Report<'a> {
 
 /// Runs `parcrypt energy`; on success the process exits with the command's status.
 pub fn run(args: EnergyArgs) -> Result<()> {
+    super::output::check(&[
+        ("--json", args.out.json.as_ref()),
+        ("--output", args.output.as_ref()),
+    ])?;
     let preset = args.point.preset()?;
     let choice = match args.meter {
         MeterArg::Auto => MeterChoice::Auto,
@@ -104,10 +108,10 @@ pub fn run(args: EnergyArgs) -> Result<()> {
         profile,
     };
     let json = serde_json::to_string_pretty(&report)?;
-    if let Some(path) = &args.output {
-        parcrypt::io::write_atomic(path, format!("{json}\n").as_bytes(), None)?;
+    for target in [&args.out.json, &args.output].into_iter().flatten() {
+        target.write(&format!("{json}\n"))?;
     }
-    if args.json {
+    if args.out.show_json() {
         eprintln!("{json}");
     } else {
         if let Some(why) = &opened.fallback {
@@ -125,6 +129,8 @@ pub fn run(args: EnergyArgs) -> Result<()> {
             reading.joules, reading.watts, reading.seconds, reading.source
         );
     }
+    // exit() skips destructors: flush what `--json -` printed.
+    std::io::Write::flush(&mut std::io::stdout())?;
     std::process::exit(exit_code);
 }
 

@@ -10,6 +10,7 @@ mod dse;
 mod energy;
 mod modexp;
 mod mul;
+mod output;
 mod power;
 mod presets;
 mod reliability;

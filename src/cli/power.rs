@@ -97,9 +97,9 @@ pub struct PowerArgs {
     /// Which model.
     #[arg(long, value_enum, default_value_t = ModelArg::Calibrated)]
     model: ModelArg,
-    /// Print JSON: {"p_dynamic_w", "p_leak_w", "p_total_w", "area_mm2", "source", ...}.
-    #[arg(long)]
-    json: bool,
+    /// JSON: {"p_dynamic_w", "p_leak_w", "p_total_w", "area_mm2", "source", ...}.
+    #[command(flatten)]
+    out: super::output::ReportOpts,
 }
 
 fn active(s: &str) -> Result<f64, String> {
@@ -111,6 +111,7 @@ fn active(s: &str) -> Result<f64, String> {
 
 /// Runs `parcrypt power`.
 pub fn run(args: PowerArgs) -> Result<()> {
+    args.out.check()?;
     let preset = args.point.preset()?;
     let query = PowerQuery {
         active_cores: args.active_cores,
@@ -122,12 +123,7 @@ pub fn run(args: PowerArgs) -> Result<()> {
         ..args.point.query(None, None)
     };
     let e = estimate(&preset, &query).map_err(energy_error)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&e)?);
-    } else {
-        print!("{}", render(&e));
-    }
-    Ok(())
+    args.out.emit(&e, || render(&e))
 }
 
 /// The estimate for people.

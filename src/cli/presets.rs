@@ -12,9 +12,8 @@ pub struct PresetsArgs {
     /// `this-machine` profile (TOML) to describe instead of the one found by default.
     #[arg(long)]
     profile: Option<PathBuf>,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: super::output::ReportOpts,
 }
 
 /// One preset as listed.
@@ -36,6 +35,7 @@ struct Listed {
 
 /// Runs `parcrypt presets`.
 pub fn run(args: PresetsArgs) -> Result<()> {
+    args.out.check()?;
     let mut listed = Vec::new();
     for name in PRESET_NAMES {
         let p =
@@ -66,30 +66,36 @@ pub fn run(args: PresetsArgs) -> Result<()> {
             notes: p.notes.clone(),
         });
     }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&listed)?);
-        return Ok(());
-    }
-    for l in &listed {
+    args.out.emit(&listed, || text(&listed))
+}
+
+/// The presets for people.
+fn text(listed: &[Listed]) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for l in listed {
         let seed = l
             .seed
             .as_deref()
             .map(|s| format!("seed {s}"))
             .unwrap_or("detected".into());
-        println!(
+        let _ = writeln!(
+            out,
             "{:13} {:9} {} cores x {} threads, {}",
             l.name, seed, l.cores, l.threads_per_core, l.description
         );
         if l.states.is_empty() {
             let f: Vec<String> = l.frequencies_mhz.iter().map(|f| f.to_string()).collect();
-            println!(
+            let _ = writeln!(
+                out,
                 "{:23} nodes {} nm; clocks {} MHz",
                 "",
                 join(&l.nodes_nm),
                 f.join(", ")
             );
         } else {
-            println!(
+            let _ = writeln!(
+                out,
                 "{:23} node {} nm; states {}",
                 "",
                 join(&l.nodes_nm),
@@ -97,10 +103,10 @@ pub fn run(args: PresetsArgs) -> Result<()> {
             );
         }
         for n in &l.notes {
-            println!("{:23} {n}", "");
+            let _ = writeln!(out, "{:23} {n}", "");
         }
     }
-    Ok(())
+    out
 }
 
 fn join(v: &[u32]) -> String {

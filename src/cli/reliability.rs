@@ -35,9 +35,8 @@ pub struct ReliabilityArgs {
     /// Take the temperature from this machine's sensors (this-machine only, single point).
     #[arg(long)]
     sensors: bool,
-    /// Print JSON.
-    #[arg(long)]
-    json: bool,
+    #[command(flatten)]
+    out: super::output::ReportOpts,
 }
 
 /// Junction temperatures silicon parts are rated for (military grade: -55 to 150 C); the
@@ -68,6 +67,7 @@ struct Output<'a> {
 
 /// Runs `parcrypt reliability`.
 pub fn run(args: ReliabilityArgs) -> Result<()> {
+    args.out.check()?;
     let preset = args.point.preset()?;
     let comparing = args.vs_freq.is_some() || args.vs_state.is_some();
     if args.sensors && (comparing || preset.name != "this-machine") {
@@ -102,44 +102,38 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
             (&temp(args.temp_c), &temp(args.vs_temp_c)),
         )
         .map_err(energy_error)?;
-        if args.json {
-            let out = Output {
-                this: &cmp.this,
-                other: Some(&cmp.other),
-                change_pct: Some(&cmp.change),
-            };
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            print!("{}", render(&cmp.this));
-            print!("{}", render(&cmp.other));
+        let out = Output {
+            this: &cmp.this,
+            other: Some(&cmp.other),
+            change_pct: Some(&cmp.change),
+        };
+        args.out.emit(&out, || {
             let c = &cmp.change;
-            println!(
-                "MTTF of {} MHz over {} MHz: EM {} %, SM {} %, TDDB {} %, TC {} %, combined {} %",
+            format!(
+                "{}{}MTTF of {} MHz over {} MHz: EM {} %, SM {} %, TDDB {} %, TC {} %, combined {} %\nreference: {}\n",
+                render(&cmp.this),
+                render(&cmp.other),
                 cmp.this.power.freq_mhz,
                 cmp.other.power.freq_mhz,
                 pct(c.em_pct),
                 pct(c.sm_pct),
                 pct(c.tddb_pct),
                 pct(c.tc_pct),
-                pct(c.combined_pct)
-            );
-            println!("reference: {}", cmp.this.reference);
-        }
+                pct(c.combined_pct),
+                cmp.this.reference
+            )
+        })
     } else {
         let a = assess(&preset, &this_q, &temp(args.temp_c)).map_err(energy_error)?;
-        if args.json {
-            let out = Output {
-                this: &a,
-                other: None,
-                change_pct: None,
-            };
-            println!("{}", serde_json::to_string_pretty(&out)?);
-        } else {
-            print!("{}", render(&a));
-            println!("reference: {}", a.reference);
-        }
+        let out = Output {
+            this: &a,
+            other: None,
+            change_pct: None,
+        };
+        args.out.emit(&out, || {
+            format!("{}reference: {}\n", render(&a), a.reference)
+        })
     }
-    Ok(())
 }
 
 fn render(a: &Assessment) -> String {

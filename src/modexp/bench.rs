@@ -57,6 +57,10 @@ pub struct ModexpRecord {
     pub ci95_high_s: Seconds,
     /// Measured runs.
     pub runs: usize,
+    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Modular multiplications in total (squarings included); none for GMP.
     pub mulmods: Option<u64>,
     /// Modular multiplications on the critical path: the sum over phases (precomputation,
@@ -225,8 +229,12 @@ pub fn run_with_meter(
                 .unwrap_or(f64::NAN)
         };
         let (t_binary, t_gmp) = (median_of("binary"), median_of("gmp"));
-        for ((((meth, params), s), o), tally) in
-            configs.iter().zip(&summaries).zip(&outcomes).zip(&tallies)
+        for (((((meth, params), s), o), tally), m) in configs
+            .iter()
+            .zip(&summaries)
+            .zip(&outcomes)
+            .zip(&tallies)
+            .zip(&measurements)
         {
             let counted = !o.counts.is_empty();
             let energy = tally.fields(plan.config.warmup_runs as usize, None);
@@ -240,6 +248,7 @@ pub fn run_with_meter(
                 ci95_low_s: s.ci95_low,
                 ci95_high_s: s.ci95_high,
                 runs: s.runs,
+                times: m.samples.clone(),
                 mulmods: counted.then(|| o.total_mulmods()),
                 critical_mulmods: counted.then(|| critical_path(&o.counts)),
                 vs_binary_pct: (s.median / t_binary - 1.0) * 100.0,

@@ -13,7 +13,7 @@ use super::comm::{Backoff, Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::record::{MpiFields, RankEnergy, combine};
 use super::wire::{Reader, put_integer, put_u64};
-use crate::bench::{Bench, BenchConfig, Summary};
+use crate::bench::{Bench, BenchConfig, Sampled};
 use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::parallel::schedule::{guided_grab, static_block};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
@@ -234,7 +234,7 @@ pub fn run(
     }
 }
 
-type Driven = (Vec<Summary>, Vec<RunStats>, Vec<EnergyTally>);
+type Driven = (Vec<Sampled>, Vec<RunStats>, Vec<EnergyTally>);
 
 /// Rank 0: SeRSA (run 0) and every configuration, interleaved by the harness.
 fn drive(
@@ -300,7 +300,7 @@ fn drive(
     let summaries = measurements
         .iter()
         .map(|m| {
-            m.summary()
+            m.sampled()
                 .ok_or_else(|| MpiError::Protocol("no samples".into()))
         })
         .collect::<MpiResult<Vec<_>>>()?;
@@ -504,7 +504,7 @@ fn records(
     plan: &BatchPlan,
     key: &RsaPrivateKey,
     configs: &[ScheduleSpec],
-    summaries: &[Summary],
+    summaries: &[Sampled],
     stats: &[RunStats],
     tallies: &[EnergyTally],
 ) -> MpiResult<Vec<BatchRecord>> {
@@ -554,6 +554,7 @@ fn records(
                 ci95_low_s: s.ci95_low,
                 ci95_high_s: s.ci95_high,
                 runs: s.runs,
+                times: s.times.clone(),
                 speedup,
                 efficiency: speedup / (workers * threads) as f64,
                 msgs_per_s: plan.messages as f64 / s.median,

@@ -176,6 +176,7 @@ pub fn run(
                     ci95_low_s: s.ci95_low,
                     ci95_high_s: s.ci95_high,
                     runs: s.runs,
+                    times: m[i].samples.clone(),
                     mb_per_s: len as f64 / s.median / 1e6,
                     baseline: spec.algorithm.sequential_form(),
                     speedup: summaries[0].median / s.median,

@@ -9,7 +9,7 @@ use super::comm::{Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::pipeline::{hop_latency, run_once, thread_hop_latency};
 use super::record::{MpiFields, RankEnergy, combine};
-use crate::bench::{Bench, BenchConfig, Summary};
+use crate::bench::{Bench, BenchConfig, Sampled};
 use crate::cipher::bench_pipeline::PipelineBenchRecord;
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
@@ -129,7 +129,7 @@ pub fn run(ranks: &Ranks, plan: &PipelinePlan) -> MpiResult<Option<Vec<PipelineM
 
 /// Per configuration: the summary, every run's (wall, per-stage statistics), the energy.
 type Driven = (
-    Vec<Summary>,
+    Vec<Sampled>,
     Vec<Vec<(f64, Vec<StageStats>)>>,
     Vec<EnergyTally>,
 );
@@ -241,7 +241,7 @@ fn drive(
     let summaries = measurements
         .iter()
         .map(|m| {
-            m.summary()
+            m.sampled()
                 .ok_or_else(|| MpiError::Protocol("no samples".into()))
         })
         .collect::<MpiResult<Vec<_>>>()?;
@@ -276,7 +276,7 @@ fn records(
     ranks: &Ranks,
     plan: &PipelinePlan,
     size: usize,
-    summaries: &[Summary],
+    summaries: &[Sampled],
     stats: &[Vec<(f64, Vec<StageStats>)>],
     tallies: &[EnergyTally],
     hops: &[(f64, f64)],
@@ -336,6 +336,7 @@ fn records(
                     min_s: s.min,
                     max_s: s.max,
                     runs: s.runs,
+                    times: s.times.clone(),
                     mb_per_s: size as f64 / s.median / 1e6,
                     speedup: base / s.median,
                     bottleneck: bottleneck.map_or("-".into(), |b| b.name.clone()),

@@ -64,6 +64,10 @@ pub struct MulBenchRecord {
     pub ci95_high_s: Seconds,
     /// Measured samples (batches).
     pub runs: usize,
+    /// Every measured run's time, seconds per product (the batch's time / its length), in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Products per sample.
     pub batch: u64,
     /// This median / GMP's median at the same size, same run (< 1: faster than GMP).
@@ -265,8 +269,12 @@ fn measure_all(
             .iter()
             .position(|&(m, _)| m == "kara-seq")
             .map(|i| summaries[i].median);
-        for (((&(method, _), s), &n), m) in
-            configs.iter().zip(&summaries).zip(&reps).zip(&multipliers)
+        for ((((&(method, _), s), &n), m), measured) in configs
+            .iter()
+            .zip(&summaries)
+            .zip(&reps)
+            .zip(&multipliers)
+            .zip(&measurements)
         {
             records.push(MulBenchRecord {
                 method: method.to_string(),
@@ -279,6 +287,7 @@ fn measure_all(
                 ci95_low_s: s.ci95_low,
                 ci95_high_s: s.ci95_high,
                 runs: s.runs,
+                times: per_item_times(&measured.samples, n),
                 batch: n,
                 vs_gmp: s.median / gmp,
                 vs_kara_seq: seq.map(|q| s.median / q),
@@ -294,6 +303,12 @@ fn measure_all(
     }
     progress(plan.bits.len(), plan.bits.len(), "done");
     Ok(records)
+}
+
+/// A batch's times divided by its length: the times of one item.
+pub fn per_item_times(samples: &[Seconds], n: u64) -> Vec<Seconds> {
+    let k = 1.0 / n.max(1) as f64;
+    samples.iter().map(|t| t * k).collect()
 }
 
 /// A batch's statistics divided by its length: the statistics of one item.
@@ -420,6 +435,7 @@ mod tests {
             ci95_low_s: 1.0,
             ci95_high_s: 1.0,
             runs: 1,
+            times: vec![1.0],
             batch: 1,
             vs_gmp,
             vs_kara_seq: None,

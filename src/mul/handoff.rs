@@ -90,6 +90,10 @@ pub struct HandoffRecord {
     pub max_s: Seconds,
     /// Samples.
     pub runs: usize,
+    /// Every measured run's time, seconds per activation, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Activations averaged in one sample (1, or [`ROUND_TRIPS`] for the lock-free handoff).
     pub per_sample: u32,
     /// Every thread involved was pinned as intended.
@@ -100,8 +104,9 @@ pub struct HandoffRecord {
     pub note: String,
 }
 
-/// Measures one activation `config.min_runs`..`max_runs` times (warm-ups first).
-pub fn measure(what: Activation, config: &BenchConfig) -> Result<(Summary, bool)> {
+/// Measures one activation `config.min_runs`..`max_runs` times (warm-ups first): the
+/// statistics and the times of one activation per sample, and whether the pins held.
+pub fn measure(what: Activation, config: &BenchConfig) -> Result<(Summary, bool, Vec<Seconds>)> {
     let bench = Bench::new(*config)?;
     let (measurement, pinned, per) = match what {
         Activation::Spawn => {
@@ -127,7 +132,11 @@ pub fn measure(what: Activation, config: &BenchConfig) -> Result<(Summary, bool)
     let summary = measurement
         .summary()
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
-    Ok((super::bench::per_item(&summary, per), pinned))
+    Ok((
+        super::bench::per_item(&summary, per),
+        pinned,
+        super::bench::per_item_times(&measurement.samples, per),
+    ))
 }
 
 /// Runs every activation; `progress(done, total, name)` before each.
@@ -138,7 +147,7 @@ pub fn run(
     let mut out = Vec::new();
     for (i, what) in Activation::ALL.into_iter().enumerate() {
         progress(i, Activation::ALL.len(), what.name());
-        let (s, pinned) = measure(what, config)?;
+        let (s, pinned, times) = measure(what, config)?;
         let mut notes: Vec<String> = s.note().into_iter().collect();
         if what.pins() && !pinned {
             notes.push("pinning failed: threads ran where the scheduler put them".into());
@@ -154,6 +163,7 @@ pub fn run(
             min_s: s.min,
             max_s: s.max,
             runs: s.runs,
+            times,
             per_sample: if what == Activation::LockFreeHandoff {
                 ROUND_TRIPS
             } else {

@@ -88,6 +88,10 @@ pub struct RsaBenchRecord {
     pub ci95_high_s: Seconds,
     /// Measured runs.
     pub runs: usize,
+    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Baseline median / this median (baseline: 1 thread, `static`, same invocation).
     pub speedup: f64,
     /// speedup / threads.
@@ -299,7 +303,14 @@ pub fn run_with_meter(
         let baseline = records.first().map_or(summary.median, |b| b.median_s);
         let energy = tally.fields(plan.config.warmup_runs as usize, Some(batch_bytes));
         records.push(record(
-            key, plan, threads, spec, &summary, baseline, stats, energy,
+            key,
+            plan,
+            threads,
+            spec,
+            (&summary, &measurement.samples),
+            baseline,
+            stats,
+            energy,
         ));
     }
     Ok(records)
@@ -324,7 +335,7 @@ fn record(
     plan: &RsaBenchPlan,
     threads: usize,
     spec: ScheduleSpec,
-    s: &Summary,
+    (s, times): (&Summary, &[Seconds]),
     baseline_median: Seconds,
     stats: &RunStats,
     energy: EnergyFields,
@@ -350,6 +361,7 @@ fn record(
         ci95_low_s: s.ci95_low,
         ci95_high_s: s.ci95_high,
         runs: s.runs,
+        times: times.to_vec(),
         speedup,
         efficiency: speedup / threads as f64,
         msgs_per_s: plan.messages as f64 / s.median,

@@ -57,6 +57,10 @@ pub struct LatencyRecord {
     pub max_s: Seconds,
     /// Measured runs.
     pub runs: usize,
+    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
+    /// `times`); written by JSON only, the tables keep the summary.
+    #[serde(default)]
+    pub times: Vec<Seconds>,
     /// Operations per second at the median.
     pub ops_per_s: f64,
     /// Sequential CRT's median / this median.
@@ -270,7 +274,7 @@ pub fn run_with_meter(
             .position(|n| n == "crt")
             .expect("crt is always run")]
         .median;
-        for ((n, s), tally) in names.iter().zip(&summaries).zip(&tallies) {
+        for (((n, s), tally), m) in names.iter().zip(&summaries).zip(&tallies).zip(&ms) {
             let threads = method_threads(n);
             let block = f64::from(b.div_ceil(8));
             let energy = tally.fields(config.warmup_runs as usize, Some(block));
@@ -283,6 +287,7 @@ pub fn run_with_meter(
                 min_s: s.min,
                 max_s: s.max,
                 runs: s.runs,
+                times: m.samples.clone(),
                 ops_per_s: 1.0 / s.median,
                 speedup_vs_crt: t_crt / s.median,
                 openssl_sign_s: openssl,

@@ -46,11 +46,17 @@ impl<'de> Deserialize<'de> for OrderedFields {
     }
 }
 
-/// A record's fields in order; an error names the first field that is not flat.
+/// The field of a record that holds its per-run samples (hyperfine's name): a list, written
+/// by JSON only; the tables keep the summary beside it.
+pub(super) const SAMPLES_FIELD: &str = "times";
+
+/// A record's fields in order, without its per-run samples ([`SAMPLES_FIELD`]); an error
+/// names the first field that is not flat.
 pub(super) fn fields<R: Serialize>(record: &R) -> Result<Fields, String> {
     let json = serde_json::to_string(record).map_err(|e| e.to_string())?;
-    let OrderedFields(fields) =
+    let OrderedFields(mut fields) =
         serde_json::from_str(&json).map_err(|e: serde_json::Error| e.to_string())?;
+    fields.retain(|(name, v)| !(name == SAMPLES_FIELD && matches!(v, Value::Array(_))));
     if let Some((name, _)) = fields
         .iter()
         .find(|(_, v)| matches!(v, Value::Array(_) | Value::Object(_)))
@@ -134,6 +140,19 @@ mod tests {
             .map(|(n, _)| n)
             .collect();
         assert_eq!(names, ["zeta", "schedule", "threads", "alpha"]);
+    }
+
+    #[test]
+    fn per_run_samples_stay_out_of_tables() {
+        let record = serde_json::json!({"median_s": 1.0, "times": [1.0, 2.0]});
+        let names: Vec<String> = fields(&record)
+            .unwrap()
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(names, ["median_s"]);
+        let other_list = serde_json::json!({"sizes": [1, 2]});
+        assert!(fields(&other_list).is_err());
     }
 
     #[test]

@@ -7,7 +7,8 @@
 //! [`MachineInfo::one_line`]); their records must be *flat*: every field a number, string,
 //! bool, unit enum or `Option` of one, the same fields in every record. `#[serde(flatten)]`
 //! is fine (a record can flatten its parameters and a [`Summary`](super::Summary)); a nested
-//! struct, list or map is an error. Columns appear in field order.
+//! struct, list or map is an error, except a record's per-run samples, the list named
+//! `times` (as in hyperfine's export), which JSON alone writes. Columns appear in field order.
 mod columns;
 mod csv;
 mod flat;

@@ -218,12 +218,12 @@ impl Table {
         self.rows.push(row);
     }
 
-    /// The table as CSV text.
+    /// The table as CSV data ([`csv_cell`]); the machine is in results.json beside it.
     pub fn to_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let _ = w.write_record(&self.columns);
         for row in &self.rows {
-            let cells: Vec<String> = row.iter().map(cell_text).collect();
+            let cells: Vec<String> = row.iter().map(csv_cell).collect();
             let _ = w.write_record(&cells);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
@@ -239,6 +239,24 @@ pub fn cell_text(v: &serde_json::Value) -> String {
         },
         serde_json::Value::String(s) => s.clone(),
         serde_json::Value::Null => "-".into(),
+        other => other.to_string(),
+    }
+}
+
+/// A cell as CSV data: numbers at full precision (the shortest text that reads back
+/// exactly), whole numbers as integers, and an empty cell for a missing value (null, or the
+/// `-` and `—` the report shows for one).
+pub fn csv_cell(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                format!("{}", f as i64)
+            }
+            _ => n.to_string(),
+        },
+        serde_json::Value::String(s) if matches!(s.trim(), "-" | "—" | "") => String::new(),
+        serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => String::new(),
         other => other.to_string(),
     }
 }
@@ -262,6 +280,9 @@ mod tests {
     fn tables_become_csv() {
         let mut t = Table::new(&["a", "b"]);
         t.push(vec![serde_json::json!(1.5), serde_json::json!("x")]);
-        assert_eq!(t.to_csv(), "a,b\n1.500,x\n");
+        t.push(vec![serde_json::json!(2.0), serde_json::json!(null)]);
+        t.push(vec![serde_json::json!(0.123456789), serde_json::json!("-")]);
+        t.push(vec![serde_json::json!(7), serde_json::json!("—")]);
+        assert_eq!(t.to_csv(), "a,b\n1.5,x\n2,\n0.123456789,\n7,\n");
     }
 }
