@@ -5,10 +5,10 @@
 //!
 //! By default the report is rendered from a small fixture with a chart of every kind; with
 //! `PARCRYPT_REPORT_DIR=DIR` the test checks DIR/report.html instead (e.g. a real study's).
+use parcrypt::study::model::Chart;
 use parcrypt::study::model::{
     ExperimentResult, Point, Profile, Provenance, Series, StudyResults, Table,
 };
-use parcrypt::study::model::Chart;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -19,10 +19,15 @@ fn browser() -> Option<PathBuf> {
         return Some(p.into());
     }
     let path = std::env::var_os("PATH")?;
-    ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
-        .iter()
-        .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
-        .find(|p| p.is_file())
+    [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ]
+    .iter()
+    .flat_map(|n| std::env::split_paths(&path).map(move |d| d.join(n)))
+    .find(|p| p.is_file())
 }
 
 /// Records every console error, page error, failed resource, policy violation and request,
@@ -55,24 +60,86 @@ fn fixture() -> StudyResults {
             "Thread activation (long names, values over decades)",
             "mechanism",
             "wake-up (µs)",
-            cats(&["condvar-other-core", "condvar-same-core", "spin-other-core", "lock-free"]),
+            cats(&[
+                "condvar-other-core",
+                "condvar-same-core",
+                "spin-other-core",
+                "lock-free",
+            ]),
         )
-        .with(Series::new("measured", vec![ci(0.0, 40.0), ci(1.0, 25.0), ci(2.0, 2.0), ci(3.0, 0.05)], Provenance::Measured)),
-        Chart::line("Karatsuba against GMP", "size (bits)", "time ratio (×)", true)
-            .with(Series::new("kara-lockfree (ours)", (9..14).map(|k| ci(2f64.powi(k), 100.0 / f64::from(k * k - 70))).collect(), Provenance::Measured))
-            .with(Series::from_xy("kara-lockfree (paper, 3 threads)", [(1024.0, 0.9), (4096.0, 0.7)], Provenance::Paper))
-            .reference("GMP", 1.0),
-        Chart::line("Pareto front: energy against time", "time (s)", "energy (J)", true)
-            .steps()
-            .with(Series::from_xy("arm-a9", [(0.031, 9.0), (0.04, 6.0), (0.07, 4.0)], Provenance::Modelled("DSE".into())))
-            .with(Series::from_xy("core-i7", [], Provenance::Modelled("DSE".into()))),
-        Chart::stacked("Pipeline stages", "stage", "time (s)", cats(&["1", "2", "3"]))
-            .with(Series::from_xy("busy", [(0.0, 2.0), (1.0, 2.5), (2.0, 1.0)], Provenance::Measured))
-            .with(Series::from_xy("wait", [(0.0, 0.5), (1.0, 0.2), (2.0, 1.4)], Provenance::Measured))
-            .with(Series::from_xy("send", [(0.0, 0.2), (1.0, 0.2), (2.0, 0.3)], Provenance::Measured)),
+        .with(Series::new(
+            "measured",
+            vec![ci(0.0, 40.0), ci(1.0, 25.0), ci(2.0, 2.0), ci(3.0, 0.05)],
+            Provenance::Measured,
+        )),
+        Chart::line(
+            "Karatsuba against GMP",
+            "size (bits)",
+            "time ratio (×)",
+            true,
+        )
+        .with(Series::new(
+            "kara-lockfree (ours)",
+            (9..14)
+                .map(|k| ci(2f64.powi(k), 100.0 / f64::from(k * k - 70)))
+                .collect(),
+            Provenance::Measured,
+        ))
+        .with(Series::from_xy(
+            "kara-lockfree (paper, 3 threads)",
+            [(1024.0, 0.9), (4096.0, 0.7)],
+            Provenance::Paper,
+        ))
+        .reference("GMP", 1.0),
+        Chart::line(
+            "Pareto front: energy against time",
+            "time (s)",
+            "energy (J)",
+            true,
+        )
+        .steps()
+        .with(Series::from_xy(
+            "arm-a9",
+            [(0.031, 9.0), (0.04, 6.0), (0.07, 4.0)],
+            Provenance::Modelled("DSE".into()),
+        ))
+        .with(Series::from_xy(
+            "core-i7",
+            [],
+            Provenance::Modelled("DSE".into()),
+        )),
+        Chart::stacked(
+            "Pipeline stages",
+            "stage",
+            "time (s)",
+            cats(&["1", "2", "3"]),
+        )
+        .with(Series::from_xy(
+            "busy",
+            [(0.0, 2.0), (1.0, 2.5), (2.0, 1.0)],
+            Provenance::Measured,
+        ))
+        .with(Series::from_xy(
+            "wait",
+            [(0.0, 0.5), (1.0, 0.2), (2.0, 1.4)],
+            Provenance::Measured,
+        ))
+        .with(Series::from_xy(
+            "send",
+            [(0.0, 0.2), (1.0, 0.2), (2.0, 0.3)],
+            Provenance::Measured,
+        )),
         Chart::line("Speedup against threads", "threads", "speedup (×)", false)
-            .with(Series::new("PaRSA", vec![ci(1.0, 1.0), ci(2.0, 1.8), ci(4.0, 3.1)], Provenance::Measured))
-            .with(Series::from_xy("ideal", [(1.0, 1.0), (2.0, 2.0), (4.0, 4.0)], Provenance::Modelled("linear".into())))
+            .with(Series::new(
+                "PaRSA",
+                vec![ci(1.0, 1.0), ci(2.0, 1.8), ci(4.0, 3.1)],
+                Provenance::Measured,
+            ))
+            .with(Series::from_xy(
+                "ideal",
+                [(1.0, 1.0), (2.0, 2.0), (4.0, 4.0)],
+                Provenance::Modelled("linear".into()),
+            ))
             .reference("paper: 3.5 ×", 3.5)
             .note("Ideal: speedup equal to the thread count."),
     ];
@@ -100,7 +167,11 @@ fn fixture() -> StudyResults {
 
 /// Runs `cmd` for at most 90 s; its stdout.
 fn run(cmd: &mut Command) -> String {
-    let mut child = cmd.stdout(Stdio::piped()).stderr(Stdio::null()).spawn().expect("start Chromium");
+    let mut child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start Chromium");
     let mut out = child.stdout.take().expect("stdout");
     let reader = std::thread::spawn(move || {
         let mut s = String::new();
@@ -172,9 +243,15 @@ fn report_opens_in_chromium_without_errors_or_requests() {
     };
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
     let policy = "default-src 'none'; style-src 'unsafe-inline'";
-    assert!(html.contains(policy), "the report must forbid every request");
+    assert!(
+        html.contains(policy),
+        "the report must forbid every request"
+    );
     for needle in [" src=", "<link", "url(", "@import", "<script"] {
-        assert!(!html.contains(needle), "report.html refers to something outside it: {needle}");
+        assert!(
+            !html.contains(needle),
+            "report.html refers to something outside it: {needle}"
+        );
     }
     // A copy with the probe (the policy widened just enough for it to run).
     let probed = html
@@ -186,11 +263,17 @@ fn report_opens_in_chromium_without_errors_or_requests() {
     let dom = run(chromium(&exe, &profile).arg("--dump-dom").arg(&probe_file));
     let problems: Vec<String> =
         serde_json::from_str(&attribute(&dom, "data-problems").expect("the probe ran")).unwrap();
-    assert!(problems.is_empty(), "report.html in Chromium: {problems:#?}");
+    assert!(
+        problems.is_empty(),
+        "report.html in Chromium: {problems:#?}"
+    );
     let charts = attribute(&dom, "data-charts").unwrap();
     let (all, drawn) = charts.split_once('/').unwrap();
     assert_eq!(all, drawn, "charts drawn / present");
-    assert_eq!(all.parse::<usize>().unwrap(), html.matches("<div class=\"chart\">").count());
+    assert_eq!(
+        all.parse::<usize>().unwrap(),
+        html.matches("<div class=\"chart\">").count()
+    );
     let height: u32 = attribute(&dom, "data-height").unwrap().parse().unwrap();
     let shot = out.join("report.png");
     let _ = std::fs::remove_file(&shot);
@@ -198,6 +281,15 @@ fn report_opens_in_chromium_without_errors_or_requests() {
         .arg(format!("--screenshot={}", shot.display()))
         .arg(format!("--window-size=1200,{}", height.clamp(600, 16000)))
         .arg(dir.join("report.html")));
-    assert!(std::fs::metadata(&shot).map(|m| m.len() > 10_000).unwrap_or(false), "no screenshot");
-    eprintln!("report_browser: {} charts, no errors, no requests; screenshot {}", all, shot.display());
+    assert!(
+        std::fs::metadata(&shot)
+            .map(|m| m.len() > 10_000)
+            .unwrap_or(false),
+        "no screenshot"
+    );
+    eprintln!(
+        "report_browser: {} charts, no errors, no requests; screenshot {}",
+        all,
+        shot.display()
+    );
 }

@@ -51,7 +51,13 @@ impl Axis {
             return self;
         }
         let at = |t: f64| (self.to(t) - lo) / (hi - lo) * px;
-        let size = |t: f64| if along { text_px(&number(t)) + 6.0 } else { 16.0 };
+        let size = |t: f64| {
+            if along {
+                text_px(&number(t)) + 6.0
+            } else {
+                16.0
+            }
+        };
         let widest = self.ticks.iter().map(|&t| size(t)).fold(0.0, f64::max);
         let mut kept: Vec<f64> = Vec::new();
         for &t in &self.ticks {
@@ -68,7 +74,11 @@ impl Axis {
 /// and no trailing zeros, very large or small ones in e-notation.
 pub fn number(v: f64) -> String {
     if v == 0.0 || !v.is_finite() {
-        return if v.is_finite() { "0".into() } else { v.to_string() };
+        return if v.is_finite() {
+            "0".into()
+        } else {
+            v.to_string()
+        };
     }
     let a = v.abs();
     if !(1e-4..1e7).contains(&a) {
@@ -130,7 +140,10 @@ pub fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
         }
     }
     if v.len() < 3 {
-        v = nice_ticks(lo, hi, 4).into_iter().filter(|t| *t > 0.0).collect();
+        v = nice_ticks(lo, hi, 4)
+            .into_iter()
+            .filter(|t| *t > 0.0)
+            .collect();
     }
     v
 }
@@ -142,9 +155,16 @@ pub fn value_axis(values: &[f64], mode: ValueAxis, allow_log: bool) -> Axis {
     let v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     let (min, max) = v
         .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| (a.min(x), b.max(x)));
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &x| {
+            (a.min(x), b.max(x))
+        });
     if v.is_empty() {
-        return Axis { log: false, lo: 0.0, hi: 1.0, ticks: nice_ticks(0.0, 1.0, 5) };
+        return Axis {
+            log: false,
+            lo: 0.0,
+            hi: 1.0,
+            ticks: nice_ticks(0.0, 1.0, 5),
+        };
     }
     let positive = min > 0.0;
     let log = allow_log
@@ -160,7 +180,12 @@ pub fn value_axis(values: &[f64], mode: ValueAxis, allow_log: bool) -> Axis {
         if hi <= lo {
             hi = lo * 10.0;
         }
-        return Axis { log: true, lo, hi, ticks: log_ticks(lo, hi) };
+        return Axis {
+            log: true,
+            lo,
+            hi,
+            ticks: log_ticks(lo, hi),
+        };
     }
     let (lo, hi) = if mode == ValueAxis::Fit {
         let pad = ((max - min) * 0.1).max(max.abs() * 0.01).max(1e-12);
@@ -170,14 +195,27 @@ pub fn value_axis(values: &[f64], mode: ValueAxis, allow_log: bool) -> Axis {
     };
     let hi = if hi > lo { hi } else { lo + 1.0 };
     let ticks = nice_ticks(lo, hi, 5);
-    let step = if ticks.len() > 1 { ticks[1] - ticks[0] } else { hi - lo };
+    let step = if ticks.len() > 1 {
+        ticks[1] - ticks[0]
+    } else {
+        hi - lo
+    };
     // Extend to the tick just outside the data at either end.
-    let lo2 = if ticks[0] > lo + 1e-12 { ticks[0] - step } else { lo };
+    let lo2 = if ticks[0] > lo + 1e-12 {
+        ticks[0] - step
+    } else {
+        lo
+    };
     let last = *ticks.last().unwrap_or(&hi);
     let hi2 = if last < hi - 1e-12 { last + step } else { hi };
     let mut ticks = nice_ticks(lo2, hi2, 5);
     ticks.retain(|t| *t >= lo2 - 1e-12 && *t <= hi2 + 1e-12);
-    Axis { log: false, lo: lo2, hi: hi2, ticks }
+    Axis {
+        log: false,
+        lo: lo2,
+        hi: hi2,
+        ticks,
+    }
 }
 
 /// The x axis of a line chart over the x values `xs`: logarithmic when `log` (and all are
@@ -188,19 +226,42 @@ pub fn x_axis(xs: &[f64], log: bool) -> Axis {
     d.sort_by(f64::total_cmp);
     d.dedup();
     let (Some(&min), Some(&max)) = (d.first(), d.last()) else {
-        return Axis { log: false, lo: 0.0, hi: 1.0, ticks: vec![0.0, 1.0] };
+        return Axis {
+            log: false,
+            lo: 0.0,
+            hi: 1.0,
+            ticks: vec![0.0, 1.0],
+        };
     };
     let log = log && min > 0.0 && max > min;
     if log {
         let pad = ((max / min).log10() * 0.04).max(0.02);
         let (lo, hi) = (min / 10f64.powf(pad), max * 10f64.powf(pad));
         let ticks = if d.len() <= 12 { d } else { log_ticks(lo, hi) };
-        return Axis { log: true, lo, hi, ticks };
+        return Axis {
+            log: true,
+            lo,
+            hi,
+            ticks,
+        };
     }
-    let span = if max > min { max - min } else { max.abs().max(1.0) };
+    let span = if max > min {
+        max - min
+    } else {
+        max.abs().max(1.0)
+    };
     let (lo, hi) = (min - span * 0.04, max + span * 0.04);
-    let ticks = if d.len() <= 12 { d } else { nice_ticks(lo, hi, 6) };
-    Axis { log: false, lo, hi, ticks }
+    let ticks = if d.len() <= 12 {
+        d
+    } else {
+        nice_ticks(lo, hi, 6)
+    };
+    Axis {
+        log: false,
+        lo,
+        hi,
+        ticks,
+    }
 }
 
 #[cfg(test)]
@@ -220,8 +281,14 @@ mod tests {
 
     #[test]
     fn ticks_are_round_numbers() {
-        assert_eq!(nice_ticks(0.0, 10.0, 5), vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]);
-        assert_eq!(log_ticks(1.0, 1000.0), vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]);
+        assert_eq!(
+            nice_ticks(0.0, 10.0, 5),
+            vec![0.0, 2.0, 4.0, 6.0, 8.0, 10.0]
+        );
+        assert_eq!(
+            log_ticks(1.0, 1000.0),
+            vec![1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
+        );
     }
 
     #[test]

@@ -5,9 +5,9 @@ use super::style::{Look, Marker, Source};
 use super::{Frame, err};
 use crate::error::Result;
 use crate::study::model::{Chart, ChartKind, Point};
+use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
-use plotters::coord::CoordTranslate;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
@@ -173,8 +173,11 @@ fn error_bar(cc: &mut Ctx, frame: &Frame, along: f64, p: &Point, colour: RGBColo
         };
         EmptyElement::at(frame.at(along, v)) + PathElement::new(c, style)
     };
-    cc.draw_series([PathElement::new(vec![frame.at(along, lo), frame.at(along, hi)], style)])
-        .map_err(err)?;
+    cc.draw_series([PathElement::new(
+        vec![frame.at(along, lo), frame.at(along, hi)],
+        style,
+    )])
+    .map_err(err)?;
     cc.draw_series([cap(lo), cap(hi)]).map_err(err)?;
     Ok(())
 }
@@ -189,7 +192,10 @@ fn lines(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> 
             .filter(|p| !frame.x.log || p.x > 0.0)
             .collect();
         pts.sort_by(|a, b| a.x.total_cmp(&b.x));
-        let xy: Vec<(f64, f64)> = pts.iter().map(|p| (frame.x.to(p.x), frame.y.to(p.y))).collect();
+        let xy: Vec<(f64, f64)> = pts
+            .iter()
+            .map(|p| (frame.x.to(p.x), frame.y.to(p.y)))
+            .collect();
         let path: Vec<(f64, f64)> = if chart.steps {
             let mut v = Vec::new();
             for (i, &(x, y)) in xy.iter().enumerate() {
@@ -204,7 +210,8 @@ fn lines(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> 
         };
         match look.kind {
             Source::Measured => {
-                cc.draw_series(LineSeries::new(path, look.stroke())).map_err(err)?;
+                cc.draw_series(LineSeries::new(path, look.stroke()))
+                    .map_err(err)?;
             }
             Source::Modelled => {
                 cc.draw_series(DashedLineSeries::new(path, 7, 4, look.stroke()))
@@ -229,7 +236,9 @@ fn band(n: usize, k: usize) -> (f64, f64) {
 }
 
 fn bars(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
-    let drawn: Vec<usize> = (0..chart.series.len()).filter(|&i| looks[i].is_some()).collect();
+    let drawn: Vec<usize> = (0..chart.series.len())
+        .filter(|&i| looks[i].is_some())
+        .collect();
     let base = frame.y.to(0f64.clamp(frame.y.lo, frame.y.hi));
     for (k, &i) in drawn.iter().enumerate() {
         let (s, look) = (&chart.series[i], looks[i].unwrap_or_else(|| unreachable!()));
@@ -241,16 +250,26 @@ fn bars(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> R
             }
             let c = frame.slot(p.x as usize);
             let (a, b) = (frame.at(c + off, base), frame.at(c + off + width, y));
-            cc.draw_series([Rectangle::new([a, b], look.bar_fill())]).map_err(err)?;
-            cc.draw_series([Rectangle::new([a, b], look.bar_outline())]).map_err(err)?;
-            error_bar(cc, frame, c + off + width / 2.0, p, RGBColor(0x22, 0x22, 0x22))?;
+            cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
+                .map_err(err)?;
+            cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
+                .map_err(err)?;
+            error_bar(
+                cc,
+                frame,
+                c + off + width / 2.0,
+                p,
+                RGBColor(0x22, 0x22, 0x22),
+            )?;
         }
     }
     Ok(())
 }
 
 fn dots(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
-    let drawn: Vec<usize> = (0..chart.series.len()).filter(|&i| looks[i].is_some()).collect();
+    let drawn: Vec<usize> = (0..chart.series.len())
+        .filter(|&i| looks[i].is_some())
+        .collect();
     for (k, &i) in drawn.iter().enumerate() {
         let (s, look) = (&chart.series[i], looks[i].unwrap_or_else(|| unreachable!()));
         let (off, width) = band(drawn.len(), k);
@@ -261,7 +280,12 @@ fn dots(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> R
             }
             let along = frame.slot(p.x as usize) + off + width / 2.0;
             error_bar(cc, frame, along, p, look.colour)?;
-            marker(cc.plotting_area(), frame.at(along, y), look.marker, look.marker_style())?;
+            marker(
+                cc.plotting_area(),
+                frame.at(along, y),
+                look.marker,
+                look.marker_style(),
+            )?;
         }
     }
     Ok(())
@@ -279,8 +303,10 @@ fn stacked(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -
             let c = frame.slot(i);
             let (a, b) = (frame.at(c - 0.35, top[i]), frame.at(c + 0.35, top[i] + p.y));
             top[i] += p.y;
-            cc.draw_series([Rectangle::new([a, b], look.bar_fill())]).map_err(err)?;
-            cc.draw_series([Rectangle::new([a, b], look.bar_outline())]).map_err(err)?;
+            cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
+                .map_err(err)?;
+            cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
+                .map_err(err)?;
         }
     }
     Ok(())
@@ -291,23 +317,38 @@ fn references(cc: &mut Ctx, chart: &Chart, frame: &Frame) -> Result<()> {
     let style = ShapeStyle::from(&REFERENCE).stroke_width(1);
     let font = ("sans-serif", 11).into_font().color(&REFERENCE);
     for r in &chart.references {
-        let (axis, along) = if r.on_x { (&frame.x, &frame.y) } else { (&frame.y, &frame.x) };
-        if !r.value.is_finite() || (axis.log && r.value <= 0.0) || r.value < axis.lo || r.value > axis.hi {
+        let (axis, along) = if r.on_x {
+            (&frame.x, &frame.y)
+        } else {
+            (&frame.y, &frame.x)
+        };
+        if !r.value.is_finite()
+            || (axis.log && r.value <= 0.0)
+            || r.value < axis.lo
+            || r.value > axis.hi
+        {
             continue;
         }
         let v = axis.to(r.value);
         let (a, b) = (along.to(along.lo), along.to(along.hi));
         // A horizontal value line, unless it is an x reference or the bars lie down.
         let vertical = r.on_x != frame.horizontal;
-        let (p, q) = if vertical { ((v, a), (v, b)) } else { ((a, v), (b, v)) };
-        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style)).map_err(err)?;
+        let (p, q) = if vertical {
+            ((v, a), (v, b))
+        } else {
+            ((a, v), (b, v))
+        };
+        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style))
+            .map_err(err)?;
         let (anchor, offset) = if vertical {
             (Pos::new(HPos::Left, VPos::Top), (4, 2))
         } else {
             (Pos::new(HPos::Right, VPos::Bottom), (-4, -3))
         };
-        cc.draw_series([EmptyElement::at(q) + Text::new(r.label.clone(), offset, font.clone().pos(anchor))])
-            .map_err(err)?;
+        cc.draw_series([
+            EmptyElement::at(q) + Text::new(r.label.clone(), offset, font.clone().pos(anchor))
+        ])
+        .map_err(err)?;
     }
     Ok(())
 }

@@ -69,16 +69,18 @@ pub fn height(entries: &[Entry]) -> u32 {
 
 /// Draws `entries` on `area`.
 pub fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, entries: &[Entry]) -> Result<()> {
-    let font = TextStyle::from(("sans-serif", 12).into_font())
-        .pos(Pos::new(HPos::Left, VPos::Center));
+    let font =
+        TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     for e in entries {
         let y = (e.row * ROW + ROW / 2) as i32;
         let mid = (e.x + SAMPLE / 2, y);
         match e.sample {
             Sample::Bar => {
                 let r = [(e.x + 6, y - 6), (e.x + SAMPLE - 6, y + 6)];
-                area.draw(&Rectangle::new(r, e.look.bar_fill())).map_err(err)?;
-                area.draw(&Rectangle::new(r, e.look.bar_outline())).map_err(err)?;
+                area.draw(&Rectangle::new(r, e.look.bar_fill()))
+                    .map_err(err)?;
+                area.draw(&Rectangle::new(r, e.look.bar_outline()))
+                    .map_err(err)?;
             }
             Sample::Line => {
                 let ends = [(e.x, y), (e.x + SAMPLE, y)];
@@ -103,8 +105,12 @@ pub fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, entries: &[Entry]) -> Res
                 marker(area, mid, e.look.marker, e.look.marker_style())?;
             }
         }
-        area.draw(&Text::new(e.label.clone(), (e.x + SAMPLE + 6, y), font.clone()))
-            .map_err(err)?;
+        area.draw(&Text::new(
+            e.label.clone(),
+            (e.x + SAMPLE + 6, y),
+            font.clone(),
+        ))
+        .map_err(err)?;
     }
     Ok(())
 }

@@ -62,7 +62,11 @@ impl Frame {
             }
         }
         values.extend(chart.references.iter().filter(|r| !r.on_x).map(|r| r.value));
-        let mode = if stacked { ValueAxis::Zero } else { chart.value_axis };
+        let mode = if stacked {
+            ValueAxis::Zero
+        } else {
+            chart.value_axis
+        };
         let y = axis::value_axis(&values, mode, !stacked);
         if bars {
             let n = chart.categories.len().max(1);
@@ -72,7 +76,11 @@ impl Frame {
                 hi: n as f64 - 0.5,
                 ticks: (0..n).map(|i| i as f64).collect(),
             };
-            let widest = chart.categories.iter().map(|c| text_px(c)).fold(0.0, f64::max);
+            let widest = chart
+                .categories
+                .iter()
+                .map(|c| text_px(c))
+                .fold(0.0, f64::max);
             let horizontal = widest + 8.0 > (f64::from(W) - 110.0) / n as f64;
             if horizontal {
                 let band = (chart.series.len() as u32 * 9 + 12).max(24);
@@ -129,7 +137,11 @@ impl Frame {
         if i < 0.0 || i as usize >= n || (v - i).abs() > 1e-6 {
             return String::new();
         }
-        let i = if self.horizontal { n - 1 - i as usize } else { i as usize };
+        let i = if self.horizontal {
+            n - 1 - i as usize
+        } else {
+            i as usize
+        };
         self.categories[i].clone()
     }
 
@@ -144,12 +156,20 @@ impl Frame {
 
     /// `(along, value)` in drawing units → the plot's `(x, y)`.
     pub fn at(&self, along: f64, value: f64) -> (f64, f64) {
-        if self.horizontal { (value, along) } else { (along, value) }
+        if self.horizontal {
+            (value, along)
+        } else {
+            (along, value)
+        }
     }
 }
 
 fn left_for(y: &Axis) -> u32 {
-    let widest = y.key_points().iter().map(|&t| text_px(&y.label(t))).fold(0.0, f64::max);
+    let widest = y
+        .key_points()
+        .iter()
+        .map(|&t| text_px(&y.label(t)))
+        .fold(0.0, f64::max);
     widest as u32 + 38
 }
 
@@ -177,7 +197,11 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
     if frame.y.log {
         s.push_str(" Logarithmic value axis.");
     }
-    if chart.series.iter().any(|s| s.points.iter().any(|p| p.y_low.is_some())) {
+    if chart
+        .series
+        .iter()
+        .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
+    {
         s.push_str(" Error bars: 95 % intervals.");
     }
     if !chart.note.is_empty() {
@@ -205,30 +229,48 @@ pub fn render(chart: &Chart) -> Result<String> {
         root.fill(&WHITE).map_err(err)?;
         let bold = ("sans-serif", 15).into_font().style(FontStyle::Bold);
         for (i, line) in title.iter().enumerate() {
-            root.draw(&Text::new(line.clone(), (12, 8 + 20 * i as i32), bold.clone()))
-                .map_err(err)?;
+            root.draw(&Text::new(
+                line.clone(),
+                (12, 8 + 20 * i as i32),
+                bold.clone(),
+            ))
+            .map_err(err)?;
         }
         let (_, rest) = root.split_vertically(top);
         let (plot, rest) = rest.split_vertically(plot_h);
         let (legend_area, note_area) = rest.split_vertically(legend_h);
         if empty {
-            plot.draw(&Text::new("no data", (W as i32 / 2 - 30, 20), ("sans-serif", 13)))
-                .map_err(err)?;
+            plot.draw(&Text::new(
+                "no data",
+                (W as i32 / 2 - 30, 20),
+                ("sans-serif", 13),
+            ))
+            .map_err(err)?;
         } else {
             draw::plot(&plot, chart, &frame, &looks)?;
             legend::draw(&legend_area, &entries)?;
         }
-        let grey = ("sans-serif", 11).into_font().color(&RGBColor(0x55, 0x55, 0x55));
+        let grey = ("sans-serif", 11)
+            .into_font()
+            .color(&RGBColor(0x55, 0x55, 0x55));
         for (i, line) in notes.iter().enumerate() {
             note_area
-                .draw(&Text::new(line.clone(), (12, 2 + 15 * i as i32), grey.clone()))
+                .draw(&Text::new(
+                    line.clone(),
+                    (12, 2 + 15 * i as i32),
+                    grey.clone(),
+                ))
                 .map_err(err)?;
         }
         root.present().map_err(err)?;
     }
     let label = format!(
         r#"<svg role="img" aria-label="{}" "#,
-        chart.title.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;")
+        chart
+            .title
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
     );
     Ok(buf.replacen("<svg ", &label, 1))
 }

@@ -103,8 +103,13 @@ fn lighten(c: RGBColor) -> RGBColor {
 }
 
 /// The part of a series name that names the thing, not the source: "CRT" of "CRT (paper)".
+/// A name that starts with a source ("paper (low)") is its own stem.
 pub fn stem(name: &str) -> &str {
-    name.split(" (").next().unwrap_or(name).trim()
+    let st = name.split(" (").next().unwrap_or(name).trim();
+    match st {
+        "paper" | "ours" | "measured" | "model" | "modelled" => name,
+        _ => st,
+    }
 }
 
 /// The look of each series of `chart`, in order; series that share a stem share colour and
@@ -144,16 +149,29 @@ mod tests {
     #[test]
     fn ours_and_the_papers_share_a_look_and_empty_series_get_none() {
         let c = Chart::line("t", "x", "y", false)
-            .with(Series::from_xy("CRT (paper)", [(1.0, 2.0)], Provenance::Paper))
+            .with(Series::from_xy(
+                "CRT (paper)",
+                [(1.0, 2.0)],
+                Provenance::Paper,
+            ))
             .with(Series::from_xy("core-i7", [], Provenance::Measured))
-            .with(Series::from_xy("CRT (ours)", [(1.0, 2.5)], Provenance::Measured))
-            .with(Series::from_xy("binary", [(1.0, 3.0)], Provenance::Measured));
+            .with(Series::from_xy(
+                "CRT (ours)",
+                [(1.0, 2.5)],
+                Provenance::Measured,
+            ))
+            .with(Series::from_xy(
+                "binary",
+                [(1.0, 3.0)],
+                Provenance::Measured,
+            ));
         let l = looks(&c);
         let (a, b, d) = (l[0].unwrap(), l[2].unwrap(), l[3].unwrap());
         assert!(l[1].is_none());
         assert_eq!((a.colour, a.marker), (b.colour, b.marker));
         assert_ne!(a.marker, d.marker);
         assert_eq!(a.kind, Source::Paper);
+        assert_eq!(stem("paper (low)"), "paper (low)");
         assert!(!a.marker_style().filled && b.marker_style().filled);
     }
 }
