@@ -11,6 +11,9 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// A tick's label from its position.
+type Label<'a> = dyn Fn(&f64) -> String + 'a;
+
 type Ctx<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
 
 /// A linear coordinate (in drawing units) with our own ticks.
@@ -113,7 +116,7 @@ pub fn plot(
         .map_err(err)?;
     let x_label = |t: &f64| frame.x_label(*t);
     let y_label = |t: &f64| frame.y.label(*t);
-    let (hf, vf): (&dyn Fn(&f64) -> String, &dyn Fn(&f64) -> String) = if frame.horizontal {
+    let (hf, vf): (&Label, &Label) = if frame.horizontal {
         (&y_label, &x_label)
     } else {
         (&x_label, &y_label)
