@@ -242,21 +242,14 @@ fn report_opens_in_chromium_without_errors_or_requests() {
         }
     };
     let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
-    let policy = "default-src 'none'; style-src 'unsafe-inline'";
-    assert!(
-        html.contains(policy),
-        "the report must forbid every request"
-    );
     for needle in [" src=", "<link", "url(", "@import", "<script"] {
         assert!(
             !html.contains(needle),
             "report.html refers to something outside it: {needle}"
         );
     }
-    // A copy with the probe (the policy widened just enough for it to run).
-    let probed = html
-        .replacen("<head>", &format!("<head>{PROBE}"), 1)
-        .replacen(policy, &format!("{policy}; script-src 'unsafe-inline'"), 1);
+    // A copy with the probe.
+    let probed = html.replacen("<head>", &format!("<head>{PROBE}"), 1);
     let probe_file = out.join("probe.html");
     std::fs::write(&probe_file, probed).unwrap();
     let profile = out.join("chromium-profile");

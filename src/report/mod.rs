@@ -1,6 +1,6 @@
 //! The study's report: Markdown for reading in a terminal or a repository, and one
-//! self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts, and a
-//! content security policy that forbids any request) rendered
+//! self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts, no
+//! network; tests/report_browser.rs checks it in Chromium) rendered
 //! from a template. Both open with the machine and the verdicts counted per kind, then a
 //! table of every claim (ours with its interval, the rule, the kind, the verdict), then give
 //! each seed paper a section: its experiments with how sure they are, charts, claims, data.
