@@ -1,12 +1,13 @@
 //! The study's report: Markdown for reading in a terminal or a repository, and one
-//! self-contained HTML file (inline SVG charts, inline CSS, no scripts, no network) rendered
+//! self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts, no
+//! network; tests/report_browser.rs checks it in Chromium) rendered
 //! from a template. Both open with the machine and the verdicts counted per kind, then a
 //! table of every claim (ours with its interval, the rule, the kind, the verdict), then give
 //! each seed paper a section: its experiments with how sure they are, charts, claims, data.
 //!
 //! The report reads the study's plain data model ([`crate::study::model`]) and nothing else
 //! of the study, which never imports the report.
-pub mod svg;
+pub mod plot;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
@@ -286,7 +287,7 @@ pub fn html(study: &StudyResults) -> Result<String> {
         .filter_map(|seed| {
             let exps: Vec<Value> = experiments_of(study, seed)
                 .map(|e| {
-                    let charts: Vec<Value> = e.charts.iter().map(|c| Value::from_safe_string(svg::render(c))).collect();
+                    let charts: Vec<Value> = e.charts.iter().map(|c| Value::from_safe_string(plot::render(c).unwrap_or_else(|err| format!("<p>{}</p>", err.to_string().replace('&', "&amp;").replace('<', "&lt;"))))).collect();
                     let rows: Vec<Vec<String>> = e.table.rows.iter().map(|r| r.iter().map(cell_text).collect()).collect();
                     context! {
                         id => e.id, title => e.title, answers => e.answers,

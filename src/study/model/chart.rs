@@ -76,7 +76,9 @@ impl From<(f64, f64)> for Point {
 /// One line or bar group of a chart.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Series {
-    /// Legend text.
+    /// Legend text. Series whose names agree up to a " (" (e.g. "CRT (ours)" and
+    /// "CRT (paper)") share a colour and marker; their provenance tells them apart.
+    /// The paper's series are drawn as hollow markers, modelled ones with dashed lines.
     pub name: String,
     /// Points, in x order for line charts.
     pub points: Vec<Point>,
@@ -85,17 +87,26 @@ pub struct Series {
 }
 
 impl Series {
+    /// A series of points (with or without intervals).
+    pub fn new(name: impl Into<String>, points: Vec<Point>, provenance: Provenance) -> Self {
+        Self {
+            name: name.into(),
+            points,
+            provenance,
+        }
+    }
+
     /// A series from `(x, y)` pairs.
     pub fn from_xy(
         name: impl Into<String>,
         points: impl IntoIterator<Item = (f64, f64)>,
         provenance: Provenance,
     ) -> Self {
-        Self {
-            name: name.into(),
-            points: points.into_iter().map(Point::from).collect(),
+        Self::new(
+            name,
+            points.into_iter().map(Point::from).collect(),
             provenance,
-        }
+        )
     }
 }
 
@@ -118,7 +129,11 @@ pub enum ChartKind {
     /// Lines with markers over a numeric x axis.
     Line,
     /// Grouped bars over categorical x values (the points' x are indices into `categories`).
+    /// On a logarithmic value axis bars become dots (a bar's length means nothing there).
     Bar,
+    /// Bars over categorical x values with the series stacked (e.g. busy, waiting and
+    /// sending time of each pipeline stage).
+    Stacked,
 }
 
 /// A chart in the style of the paper's figure it answers.
@@ -141,6 +156,37 @@ pub struct Chart {
     /// The paper's reference values, drawn as lines.
     #[serde(default)]
     pub references: Vec<Reference>,
+    /// How the value axis (y; the bars' length) is scaled.
+    #[serde(default, skip_serializing_if = "ValueAxis::is_auto")]
+    pub value_axis: ValueAxis,
+    /// Line series join their markers by a staircase (Pareto fronts: each step holds until
+    /// the next point) instead of straight lines.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub steps: bool,
+    /// A sentence under the chart: a normalisation, a caveat.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+/// How a chart's value axis is scaled.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueAxis {
+    /// Logarithmic when the positive values span two decades or more, else linear from zero.
+    #[default]
+    Auto,
+    /// Linear, from zero (ratios, speedups).
+    Zero,
+    /// Logarithmic (base 10).
+    Log,
+    /// Linear, fitted to the data (only where the chart says why, e.g. temperatures).
+    Fit,
+}
+
+impl ValueAxis {
+    fn is_auto(&self) -> bool {
+        *self == ValueAxis::Auto
+    }
 }
 
 impl Chart {
@@ -155,6 +201,9 @@ impl Chart {
             categories: vec![],
             series: vec![],
             references: vec![],
+            value_axis: ValueAxis::Auto,
+            steps: false,
+            note: String::new(),
         }
     }
 
@@ -174,7 +223,63 @@ impl Chart {
             categories,
             series: vec![],
             references: vec![],
+            value_axis: ValueAxis::Auto,
+            steps: false,
+            note: String::new(),
         }
+    }
+
+    /// A stacked bar chart over `categories` with no series yet.
+    pub fn stacked(
+        title: impl Into<String>,
+        x_label: &str,
+        y_label: &str,
+        categories: Vec<String>,
+    ) -> Self {
+        Self {
+            kind: ChartKind::Stacked,
+            ..Self::bar(title, x_label, y_label, categories)
+        }
+    }
+
+    /// A logarithmic value axis.
+    pub fn log_y(mut self) -> Self {
+        self.value_axis = ValueAxis::Log;
+        self
+    }
+
+    /// A linear value axis from zero, even where the values span decades.
+    pub fn zero_y(mut self) -> Self {
+        self.value_axis = ValueAxis::Zero;
+        self
+    }
+
+    /// A linear value axis fitted to the data, not starting at zero.
+    pub fn fit_y(mut self) -> Self {
+        self.value_axis = ValueAxis::Fit;
+        self
+    }
+
+    /// Line series as staircases (a Pareto front, its points sorted by x).
+    pub fn steps(mut self) -> Self {
+        self.steps = true;
+        self
+    }
+
+    /// A sentence under the chart.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.note = note.into();
+        self
+    }
+
+    /// Adds a vertical reference line at the paper's x value.
+    pub fn reference_x(mut self, label: impl Into<String>, value: f64) -> Self {
+        self.references.push(Reference {
+            label: label.into(),
+            value,
+            on_x: true,
+        });
+        self
     }
 
     /// Adds a series.
@@ -230,10 +335,12 @@ impl Table {
     }
 }
 
-/// A cell as text: numbers with up to 4 significant digits, strings as they are.
+/// A cell as text: whole numbers as integers (a count of threads is "2", not "2.000"),
+/// others with up to 4 significant digits, strings as they are.
 pub fn cell_text(v: &serde_json::Value) -> String {
     match v {
         serde_json::Value::Number(n) => match n.as_f64() {
+            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
             Some(f) if n.is_f64() => crate::bench::format_number(f),
             _ => n.to_string(),
         },

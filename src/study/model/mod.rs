@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 
 mod chart;
 
-pub use chart::{Chart, ChartKind, Point, Provenance, Reference, Series, Table, cell_text};
+pub use chart::{
+    Chart, ChartKind, Point, Provenance, Reference, Series, Table, ValueAxis, cell_text,
+};
 
 /// What kind of claim this is, which decides which verdicts it can get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

@@ -1,0 +1,279 @@
+//! The report's charts, drawn with plotters' SVG backend (text is left to the browser, so no
+//! font files are needed): the frame (title, orientation, axes and their size), then the data
+//! ([`draw`]), the legend under the plot ([`legend`]) and the notes under that (where the
+//! values came from, a logarithmic axis, the chart's own note).
+pub mod axis;
+mod draw;
+mod legend;
+pub mod style;
+
+use crate::error::{Error, Result};
+use crate::study::model::{Chart, ChartKind, ValueAxis};
+use axis::{Axis, text_px};
+use plotters::prelude::*;
+
+/// Width of every chart, pixels.
+pub const W: u32 = 760;
+const PLOT_H: u32 = 330;
+
+fn err(e: impl std::fmt::Display) -> Error {
+    Error::Export(format!("chart: {e}"))
+}
+
+/// Where everything goes: the orientation, the axes and the sizes around the plot.
+pub(crate) struct Frame {
+    /// Bars lying down, categories on the vertical axis (when their names are long).
+    pub horizontal: bool,
+    /// Bar or stacked bar chart.
+    pub bars: bool,
+    /// The category axis (bars) or the x axis (lines), in data units.
+    pub x: Axis,
+    /// The value axis.
+    pub y: Axis,
+    /// Category names (bars).
+    pub categories: Vec<String>,
+    /// Height of the plot, axes and labels included.
+    pub height: u32,
+    /// Width of the left label area.
+    pub left: u32,
+}
+
+impl Frame {
+    fn new(chart: &Chart) -> Self {
+        let bars = chart.kind != ChartKind::Line;
+        let stacked = chart.kind == ChartKind::Stacked;
+        let mut values: Vec<f64> = Vec::new();
+        if stacked {
+            for i in 0..chart.categories.len() {
+                let sum: f64 = chart
+                    .series
+                    .iter()
+                    .flat_map(|s| s.points.iter())
+                    .filter(|p| p.x as usize == i && p.y.is_finite())
+                    .map(|p| p.y.max(0.0))
+                    .sum();
+                values.push(sum);
+            }
+        } else {
+            for p in chart.series.iter().flat_map(|s| s.points.iter()) {
+                if p.x.is_finite() {
+                    values.extend([Some(p.y), p.y_low, p.y_high].into_iter().flatten());
+                }
+            }
+        }
+        values.extend(chart.references.iter().filter(|r| !r.on_x).map(|r| r.value));
+        let mode = if stacked {
+            ValueAxis::Zero
+        } else {
+            chart.value_axis
+        };
+        let y = axis::value_axis(&values, mode, !stacked);
+        if bars {
+            let n = chart.categories.len().max(1);
+            let x = Axis {
+                log: false,
+                lo: -0.5,
+                hi: n as f64 - 0.5,
+                ticks: (0..n).map(|i| i as f64).collect(),
+            };
+            let widest = chart
+                .categories
+                .iter()
+                .map(|c| text_px(c))
+                .fold(0.0, f64::max);
+            let horizontal = widest + 8.0 > (f64::from(W) - 110.0) / n as f64;
+            if horizontal {
+                let band = (chart.series.len() as u32 * 9 + 12).max(24);
+                let y = y.thin(f64::from(W) - widest - 80.0, true);
+                return Self {
+                    horizontal,
+                    bars,
+                    x,
+                    y,
+                    categories: chart.categories.clone(),
+                    height: n as u32 * band + 70,
+                    left: (widest as u32 + 40).min(W / 2),
+                };
+            }
+            let y = y.thin(f64::from(PLOT_H) - 70.0, false);
+            let left = left_for(&y);
+            return Self {
+                horizontal,
+                bars,
+                x,
+                y,
+                categories: chart.categories.clone(),
+                height: PLOT_H,
+                left,
+            };
+        }
+        let xs: Vec<f64> = chart
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().filter(|p| p.y.is_finite()).map(|p| p.x))
+            .chain(chart.references.iter().filter(|r| r.on_x).map(|r| r.value))
+            .collect();
+        let y = y.thin(f64::from(PLOT_H) - 70.0, false);
+        let left = left_for(&y);
+        let x = axis::x_axis(&xs, chart.log_x).thin(f64::from(W - left) - 30.0, true);
+        Self {
+            horizontal: false,
+            bars,
+            x,
+            y,
+            categories: vec![],
+            height: PLOT_H,
+            left,
+        }
+    }
+
+    /// The label of a tick on the category or x axis (drawing units).
+    fn x_label(&self, v: f64) -> String {
+        if !self.bars {
+            return self.x.label(v);
+        }
+        let n = self.categories.len();
+        let i = v.round();
+        if i < 0.0 || i as usize >= n || (v - i).abs() > 1e-6 {
+            return String::new();
+        }
+        let i = if self.horizontal {
+            n - 1 - i as usize
+        } else {
+            i as usize
+        };
+        self.categories[i].clone()
+    }
+
+    /// A category's position on its axis (the first category on top when lying down).
+    pub fn slot(&self, i: usize) -> f64 {
+        if self.horizontal {
+            (self.categories.len().max(1) - 1 - i) as f64
+        } else {
+            i as f64
+        }
+    }
+
+    /// `(along, value)` in drawing units → the plot's `(x, y)`.
+    pub fn at(&self, along: f64, value: f64) -> (f64, f64) {
+        if self.horizontal {
+            (value, along)
+        } else {
+            (along, value)
+        }
+    }
+}
+
+fn left_for(y: &Axis) -> u32 {
+    let widest = y
+        .key_points()
+        .iter()
+        .map(|&t| text_px(&y.label(t)))
+        .fold(0.0, f64::max);
+    widest as u32 + 38
+}
+
+/// Splits `text` into lines of at most `chars` characters, at spaces.
+fn wrap(text: &str, chars: usize) -> Vec<String> {
+    let mut lines: Vec<String> = Vec::new();
+    for word in text.split_whitespace() {
+        match lines.last_mut() {
+            Some(l) if l.chars().count() + 1 + word.chars().count() <= chars => {
+                l.push(' ');
+                l.push_str(word);
+            }
+            _ => lines.push(word.to_string()),
+        }
+    }
+    lines
+}
+
+/// The lines under a chart: where its values came from, its scale, its own note.
+fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
+    let mut labels: Vec<String> = chart.series.iter().map(|s| s.provenance.label()).collect();
+    labels.sort();
+    labels.dedup();
+    let mut s = format!("Values: {}.", labels.join("; "));
+    if frame.y.log {
+        s.push_str(" Logarithmic value axis.");
+    }
+    if chart
+        .series
+        .iter()
+        .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
+    {
+        s.push_str(" Error bars: 95 % intervals.");
+    }
+    if !chart.note.is_empty() {
+        s.push(' ');
+        s.push_str(&chart.note);
+    }
+    wrap(&s, (f64::from(W) / 6.2) as usize)
+}
+
+/// Renders `chart` as one `<svg>` element.
+pub fn render(chart: &Chart) -> Result<String> {
+    let looks = style::looks(chart);
+    let frame = Frame::new(chart);
+    let entries = legend::entries(chart, &looks, &frame);
+    let legend_h = legend::height(&entries);
+    let title = wrap(&chart.title, (f64::from(W) / 8.6) as usize);
+    let notes = notes(chart, &frame);
+    let empty = looks.iter().all(Option::is_none);
+    let top = 10 + 20 * title.len() as u32;
+    let plot_h = if empty { 60 } else { frame.height };
+    let total = top + plot_h + legend_h + 15 * notes.len() as u32 + 8;
+    let mut buf = String::new();
+    {
+        let root = SVGBackend::with_string(&mut buf, (W, total)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let bold = ("sans-serif", 15).into_font().style(FontStyle::Bold);
+        for (i, line) in title.iter().enumerate() {
+            root.draw(&Text::new(
+                line.clone(),
+                (12, 8 + 20 * i as i32),
+                bold.clone(),
+            ))
+            .map_err(err)?;
+        }
+        let (_, rest) = root.split_vertically(top);
+        let (plot, rest) = rest.split_vertically(plot_h);
+        let (legend_area, note_area) = rest.split_vertically(legend_h);
+        if empty {
+            plot.draw(&Text::new(
+                "no data",
+                (W as i32 / 2 - 30, 20),
+                ("sans-serif", 13),
+            ))
+            .map_err(err)?;
+        } else {
+            draw::plot(&plot, chart, &frame, &looks)?;
+            legend::draw(&legend_area, &entries)?;
+        }
+        let grey = ("sans-serif", 11)
+            .into_font()
+            .color(&RGBColor(0x55, 0x55, 0x55));
+        for (i, line) in notes.iter().enumerate() {
+            note_area
+                .draw(&Text::new(
+                    line.clone(),
+                    (12, 2 + 15 * i as i32),
+                    grey.clone(),
+                ))
+                .map_err(err)?;
+        }
+        root.present().map_err(err)?;
+    }
+    let label = format!(
+        r#"<svg role="img" aria-label="{}" "#,
+        chart
+            .title
+            .replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+    );
+    Ok(buf.replacen("<svg ", &label, 1))
+}
+
+#[cfg(test)]
+mod tests;
