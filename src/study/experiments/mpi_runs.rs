@@ -140,16 +140,14 @@ struct Row {
 impl Row {
     /// "mpi: 2 ranks on 1 host" or "threads".
     fn label(&self) -> String {
-        if self.backend == "mpi" {
-            format!(
-                "mpi: {} rank{} on {} host{}",
-                self.ranks,
-                if self.ranks == 1 { "" } else { "s" },
-                self.hosts,
-                if self.hosts == 1 { "" } else { "s" }
-            )
-        } else {
-            self.backend.clone()
+        let n = |k: u64, what: &str| format!("{k} {what}{}", if k == 1 { "" } else { "s" });
+        match self.backend.as_str() {
+            "mpi" => format!(
+                "mpi: {} on {}",
+                n(self.ranks, "rank"),
+                n(self.hosts, "host")
+            ),
+            other => other.to_string(),
         }
     }
 }
@@ -464,18 +462,16 @@ mod tests {
         };
         assert!(why(vec![]).contains("no 'results'"));
         assert!(why(vec![record("threads", 1, None)]).contains("no result with backend 'mpi'"));
-        let mut r = record("mpi", 2, Some(8));
-        r["backend"] = "openmp".into();
-        assert!(why(vec![r]).contains("'backend'"));
-        let mut r = record("mpi", 2, Some(8));
-        r["hosts"] = 3.into();
-        assert!(why(vec![r]).contains("more hosts"));
-        let mut r = record("mpi", 2, Some(8));
-        r["verified"] = false.into();
-        assert!(why(vec![r]).contains("not verified"));
-        let mut r = record("mpi", 2, Some(8));
-        r["median_s"] = 1.0.into();
-        assert!(why(vec![r]).contains("between min_s and max_s"));
+        for (key, value, needle) in [
+            ("backend", Value::from("openmp"), "'backend'"),
+            ("hosts", Value::from(3), "more hosts"),
+            ("verified", Value::from(false), "not verified"),
+            ("median_s", Value::from(1.0), "between min_s and max_s"),
+        ] {
+            let mut r = record("mpi", 2, Some(8));
+            r[key] = value;
+            assert!(why(vec![r]).contains(needle), "{key}");
+        }
         assert!(why(vec![serde_json::json!({"x": 1})]).contains("no known program"));
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("x.json");
