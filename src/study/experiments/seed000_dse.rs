@@ -267,22 +267,215 @@ fn charts(work: &workload::Workload, evals: &[Evaluation]) -> Result<Vec<Chart>>
             ))
         },
     );
-    let front = dse::DEFAULT_PRESETS.iter().fold(
+    Ok(vec![clock, time_energy(evals), energy_mttf(evals)])
+}
+
+/// The points no other beats on both axes (x always smaller is better; y smaller, or larger
+/// when `more_y_is_better`), sorted by x: a Pareto front in two dimensions, ready to be drawn
+/// as a staircase. Non-finite points are left out.
+fn front_2d(
+    points: impl IntoIterator<Item = (f64, f64)>,
+    more_y_is_better: bool,
+) -> Vec<(f64, f64)> {
+    let better = |a: f64, b: f64| if more_y_is_better { a > b } else { a < b };
+    let mut v: Vec<(f64, f64)> = points
+        .into_iter()
+        .filter(|(x, y)| x.is_finite() && y.is_finite())
+        .collect();
+    // By x, and among equal x the best y first, so that it alone is kept.
+    v.sort_by(|a, b| {
+        a.0.total_cmp(&b.0).then(if more_y_is_better {
+            b.1.total_cmp(&a.1)
+        } else {
+            a.1.total_cmp(&b.1)
+        })
+    });
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for p in v {
+        if out.last().is_none_or(|q| better(p.1, q.1)) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Adds the 2-D front of `evals` over `xy` to `chart` as one series, and each preset's own
+/// front beside it where that preset has a point off the overall front (the other
+/// configurations worth seeing: each preset's best trade-offs). Returns the overall front.
+fn with_fronts(
+    chart: Chart,
+    evals: &[Evaluation],
+    xy: fn(&Evaluation) -> (f64, f64),
+    more_y_is_better: bool,
+    name: &str,
+) -> (Chart, Vec<(f64, f64)>) {
+    let front = front_2d(evals.iter().map(xy), more_y_is_better);
+    let mut chart = chart
+        .steps()
+        .with(Series::from_xy(name, front.iter().copied(), model("DSE")));
+    for p in dse::DEFAULT_PRESETS {
+        let own = front_2d(
+            evals.iter().filter(|e| e.preset == p).map(xy),
+            more_y_is_better,
+        );
+        if own.iter().any(|q| !front.contains(q)) {
+            chart = chart.with(Series::from_xy(
+                format!("{p} (its own front)"),
+                own,
+                model("DSE"),
+            ));
+        }
+    }
+    (chart, front)
+}
+
+/// The configuration at `at` of a projection, for people.
+fn named(evals: &[Evaluation], xy: fn(&Evaluation) -> (f64, f64), at: (f64, f64)) -> String {
+    evals.iter().find(|e| xy(e) == at).map_or("-".into(), |e| {
+        format!(
+            "{} {} nm {} MHz {} threads{}",
+            e.preset,
+            e.node_nm,
+            e.mhz,
+            e.threads,
+            if e.power_gating { " gated" } else { "" }
+        )
+    })
+}
+
+/// The time–energy projection of the exploration: its 2-D front as a staircase.
+fn time_energy(evals: &[Evaluation]) -> Chart {
+    let xy: fn(&Evaluation) -> (f64, f64) = |e| (e.time_s, e.energy_j);
+    let (chart, front) = with_fronts(
         Chart::line(
-            "Pareto front: energy against time",
+            "Pareto front: energy against time (all presets)",
             "time per unit (s)",
             "energy per unit (J)",
             true,
         ),
-        |c, p| {
-            let mut v: Vec<(f64, f64)> = evals
-                .iter()
-                .filter(|e| e.pareto && e.preset == *p)
-                .map(|e| (e.time_s, e.energy_j))
-                .collect();
-            v.sort_by(|a, b| a.0.total_cmp(&b.0));
-            c.with(Series::from_xy(*p, v, model("DSE")))
-        },
+        evals,
+        xy,
+        false,
+        "Pareto front (time, energy)",
     );
-    Ok(vec![clock, front])
+    let what = match front.as_slice() {
+        [one] => format!(
+            "one configuration ({}) is both the fastest and the least energy, since the model's energy falls \
+             with the clock (time ∝ 1/f), so the front is that point",
+            named(evals, xy, *one)
+        ),
+        _ => format!("{} configurations no other beats on both", front.len()),
+    };
+    chart.note(format!(
+        "Of {} configurations (four presets, every node, clock, thread count and gating) {what}; each \
+         step holds a point's energy until the next improves on it.",
+        evals.len()
+    ))
+}
+
+/// The energy–MTTF projection of the exploration: its 2-D front (less energy, longer MTTF)
+/// as a staircase.
+fn energy_mttf(evals: &[Evaluation]) -> Chart {
+    let (chart, front) = with_fronts(
+        Chart::line(
+            "Pareto front: MTTF against energy (all presets)",
+            "energy per unit (J)",
+            "combined MTTF (years, normalised)",
+            true,
+        ),
+        evals,
+        |e| (e.energy_j, e.mttf_years),
+        true,
+        "Pareto front (energy, MTTF)",
+    );
+    chart.note(format!(
+        "{} of {} configurations no other beats on both energy and MTTF. MTTF is normalised: at each preset's \
+         reference (85 °C junction, 45 °C ambient, nominal voltage, highest clock) all four mechanisms together \
+         last {} years, so only ratios mean anything.",
+        front.len(),
+        evals.len(),
+        // Failure rates add: four mechanisms of equal MTTF last a quarter of it together.
+        crate::reliability::ramp::PER_MECHANISM_YEARS / 4.0
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::model::ChartKind;
+
+    fn work() -> workload::Workload {
+        workload::Workload {
+            name: "parsa".into(),
+            unit: "test".into(),
+            t1_s: 1.0,
+            speedups: vec![(1, 1.0), (2, 1.9)],
+            serial_fraction: 0.05,
+            ht_factor: workload::DEFAULT_HT_FACTOR,
+            here_mhz: 2400.0,
+            here_mhz_source: "test".into(),
+        }
+    }
+
+    #[test]
+    fn a_2d_front_keeps_only_undominated_points_sorted_by_x() {
+        let pts = [
+            (3.0, 1.0),
+            (1.0, 5.0),
+            (2.0, 2.0),
+            (2.5, 4.0),
+            (1.0, 6.0),
+            (f64::NAN, 0.0),
+        ];
+        assert_eq!(
+            front_2d(pts, false),
+            vec![(1.0, 5.0), (2.0, 2.0), (3.0, 1.0)]
+        );
+        assert_eq!(front_2d(pts, true), vec![(1.0, 6.0)]);
+        assert_eq!(
+            front_2d([(1.0, 1.0), (2.0, 3.0), (1.5, 0.5), (4.0, 2.0)], true),
+            vec![(1.0, 1.0), (2.0, 3.0)]
+        );
+    }
+
+    #[test]
+    fn the_exploration_gives_both_projections_as_staircases_that_render() {
+        let presets: Vec<String> = dse::DEFAULT_PRESETS.iter().map(|s| s.to_string()).collect();
+        let evals = dse::explore(&work(), &presets, &[]).unwrap();
+        let charts = charts(&work(), &evals).unwrap();
+        assert_eq!(charts.len(), 3);
+        for (chart, of) in charts[1..].iter().zip([
+            (|e: &Evaluation| (e.time_s, e.energy_j, e.energy_j))
+                as fn(&Evaluation) -> (f64, f64, f64),
+            |e: &Evaluation| (e.energy_j, -e.mttf_years, e.mttf_years),
+        ]) {
+            assert!(chart.steps && chart.kind == ChartKind::Line && !chart.note.is_empty());
+            let front = &chart.series[0].points;
+            eprintln!(
+                "{}: {} series; {}",
+                chart.title,
+                chart.series.len(),
+                chart.note
+            );
+            assert!(!front.is_empty(), "{}", chart.title);
+            assert!(front.windows(2).all(|w| w[0].x < w[1].x));
+            // Nothing explored beats a point of the front on both axes.
+            for p in front {
+                let y = if chart.title.contains("MTTF") {
+                    -p.y
+                } else {
+                    p.y
+                };
+                assert!(!evals.iter().any(|e| {
+                    let (x, ey, _) = of(e);
+                    x <= p.x && ey <= y && (x < p.x || ey < y)
+                }));
+            }
+            let svg = crate::report::plot::render(chart).unwrap();
+            assert!(
+                svg.contains("Pareto front")
+                    && svg.contains("normalised") == chart.title.contains("MTTF")
+            );
+        }
+    }
 }
