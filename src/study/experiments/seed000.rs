@@ -409,7 +409,7 @@ impl Experiment for ThreadScaling {
             "ci_high",
             "oversubscribed",
         ]);
-        let mut points = Vec::new();
+        let (mut points, mut speedups) = (Vec::new(), Vec::new());
         for &t in &threads {
             let k = if t == 1 {
                 SERSA.to_string()
@@ -429,6 +429,9 @@ impl Experiment for ThreadScaling {
             ]);
             if let Some(e) = red {
                 points.push(Point::with_ci(t as f64, e.value, e.low, e.high));
+            }
+            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
+                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
             }
         }
         let quality = rounds.quality();
@@ -463,13 +466,34 @@ impl Experiment for ThreadScaling {
         ] {
             chart = chart.reference(format!("paper, PaRSA-{t}: {pct} %"), pct);
         }
-        r.charts = vec![chart];
+        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
         r.quality = Some(quality);
         Ok(Output {
             result: r,
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
+fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
+    Chart::line(
+        "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
+        "threads",
+        "speedup (×)",
+        true,
+    )
+    .zero_y()
+    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
+    .with(Series::from_xy(
+        "ideal (speedup = threads)",
+        threads.iter().map(|&t| (t as f64, t as f64)),
+        Provenance::Modelled("linear scaling".into()),
+    ))
+    .note(format!(
+        "Speedup = SeRSA time / PaRSA time per paired round. This machine has {cores} logical CPUs: above that \
+         the threads time-share and the ideal line is out of reach by construction."
+    ))
 }
 
 fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {

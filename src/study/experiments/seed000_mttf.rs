@@ -107,6 +107,7 @@ impl Experiment for Reliability {
 fn mttf_charts() -> Result<Vec<Chart>> {
     let i7 = preset("core-i7", None).map_err(energy_err)?;
     let (mut temp, mut mech) = (Vec::new(), vec![Vec::new(); 4]);
+    let mut reference = String::new();
     for mhz in i7.frequencies(22) {
         let q = PowerQuery {
             node_nm: Some(22),
@@ -115,6 +116,7 @@ fn mttf_charts() -> Result<Vec<Chart>> {
         };
         let a = assess(&i7, &q, &TemperatureChoice::Model).map_err(energy_err)?;
         temp.push((mhz, a.temperature.kelvin - 273.15));
+        reference = a.reference;
         for (i, y) in [
             a.mttf.em_years,
             a.mttf.sm_years,
@@ -136,7 +138,11 @@ fn mttf_charts() -> Result<Vec<Chart>> {
             false,
         ),
         |c, (name, pts)| c.with(Series::from_xy(*name, pts, m())),
-    );
+    )
+    .note(format!(
+        "MTTF is normalised, not absolute: RAMP's laws fix it only up to a constant, so {reference}; \
+         only ratios between clocks (Table 9's percentages) mean anything."
+    ));
     Ok(vec![
         Chart::line(
             "Fig. 15 — modelled temperature against clock (Core i7, 22 nm)",
