@@ -98,6 +98,33 @@ fn batch_rsa_over_2_and_4_ranks_equals_sersa_for_every_schedule() {
     }
 }
 
+/// Chunks above Open MPI's eager limit (4 KiB) both ways at once: rank 0 replying with a large
+/// chunk while the worker sends large results used to deadlock (each send waiting for the
+/// other's receive; seen with 256 RSA-2048 messages). 600 messages of 64 bytes give guided
+/// chunks of many KiB.
+#[test]
+fn batch_rsa_with_chunks_past_the_eager_limit_does_not_deadlock() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.json");
+    let args = [
+        "rsa",
+        "--bits",
+        "512",
+        "--messages",
+        "600",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--timeout",
+        "60",
+        "--json",
+        path.to_str().unwrap(),
+    ];
+    let stdout = ok(&mpirun(2, &[], &args));
+    assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
+}
+
 #[test]
 fn the_round_pipeline_over_ranks_round_trips_and_reports_hops() {
     let dir = tempfile::tempdir().unwrap();

@@ -11,6 +11,7 @@
 //! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's.
 use super::comm::{Backoff, Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
+use super::nb::PendingSend;
 use super::record::{MpiFields, RankEnergy, combine};
 use super::wire::{Reader, put_integer, put_u64};
 use crate::bench::{Bench, BenchConfig, Sampled};
@@ -374,7 +375,12 @@ fn master_run(
             // Every worker ends with LOOKAHEAD empty replies, one per request in flight.
             let mut finished = 0;
             let mut backoff = Backoff::new();
+            // Replies leave without waiting for their receive: a chunk above the eager limit
+            // would otherwise block rank 0 while the worker blocks sending its results, each
+            // waiting for the other's receive (a deadlock seen with 256 messages on 2 ranks).
+            let mut replies: Vec<PendingSend> = Vec::new();
             while finished < (size - 1) * LOOKAHEAD {
+                replies.retain_mut(|p| !p.test());
                 let Some((src, msg)) = ranks.try_recv(None, tag::WORK) else {
                     if backoff.waited() > ranks.timeout().as_secs_f64() {
                         return Err(MpiError::Timeout {
@@ -404,7 +410,11 @@ fn master_run(
                         Vec::new()
                     }
                 };
-                ranks.send(src, tag::WORK, &reply);
+                replies.push(PendingSend::start(ranks.world(), src, tag::WORK, reply));
+            }
+            // Every worker receives all its replies before it reports, so these complete.
+            for p in replies {
+                p.finish();
             }
             if let Some(h) = local {
                 let (done, st) = h

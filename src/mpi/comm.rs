@@ -158,6 +158,7 @@ impl Ranks {
         let (universe, _provided) = mpi::initialize_with_threading(Threading::Funneled)
             .ok_or_else(|| MpiError::Protocol("MPI was already initialized".into()))?;
         let world = universe.world();
+        super::nb::set_send_timeout(timeout);
         let rank = world.rank() as usize;
         let size = world.size() as usize;
         let mut ranks = Ranks {

@@ -11,6 +11,38 @@ use mpi::raw::AsRaw;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::Equivalence;
 use std::os::raw::{c_int, c_void};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Seconds a send may wait for its receive before the job is ended (the run's `--timeout`,
+/// set by [`super::comm::Ranks::init`]); until set, sends wait without limit.
+static SEND_TIMEOUT_S: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// Bounds every later [`PendingSend::finish`] (and drop) by `timeout`.
+pub fn set_send_timeout(timeout: std::time::Duration) {
+    SEND_TIMEOUT_S.store(timeout.as_secs().max(1), Ordering::Relaxed);
+}
+
+/// Waits (probing and sleeping) until `send` has completed; past the send timeout a receiver
+/// is taken to be hung or dead, and the whole job ends with one line and exit status 1
+/// (a send cannot be cancelled portably, and its buffer may not be freed while MPI reads it).
+fn wait_or_abort<T: Equivalence>(send: &mut PendingSend<T>) {
+    let mut backoff = Backoff::new();
+    let limit = SEND_TIMEOUT_S.load(Ordering::Relaxed) as f64;
+    while !send.test() {
+        if backoff.waited() > limit {
+            eprintln!(
+                "error: a send waited {:.0} s for its receive (a hung or dead rank; --timeout)",
+                backoff.waited()
+            );
+            // SAFETY: MPI is initialized (a send is in flight); MPI_Abort ends every rank.
+            unsafe {
+                ffi::MPI_Abort(ffi::RSMPI_COMM_WORLD, 1);
+            }
+            std::process::exit(1);
+        }
+        backoff.pause();
+    }
+}
 
 /// One `MPI_Isend` in flight and the buffer it reads from.
 pub struct PendingSend<T: Equivalence = u8> {
@@ -65,10 +97,7 @@ impl<T: Equivalence> PendingSend<T> {
     /// seconds waited.
     pub fn finish(mut self) -> (Vec<T>, f64) {
         let started = std::time::Instant::now();
-        let mut backoff = Backoff::new();
-        while !self.test() {
-            backoff.pause();
-        }
+        wait_or_abort(&mut self);
         (
             std::mem::take(&mut self.buf),
             started.elapsed().as_secs_f64(),
@@ -79,9 +108,6 @@ impl<T: Equivalence> PendingSend<T> {
 impl<T: Equivalence> Drop for PendingSend<T> {
     fn drop(&mut self) {
         // The buffer may be freed only once MPI no longer reads it.
-        let mut backoff = Backoff::new();
-        while !self.test() {
-            backoff.pause();
-        }
+        wait_or_abort(self);
     }
 }

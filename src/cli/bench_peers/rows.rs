@@ -7,7 +7,8 @@ use parcrypt::cipher::modes;
 use parcrypt::cipher::rc4::Rc4;
 use parcrypt::modexp::{Params, method, pow_mod};
 use parcrypt::mul::{KaraConfig, Multiplier};
-use parcrypt::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use parcrypt::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::parallel::bf_pipeline::Layout;
 use parcrypt::parallel::parc4::{self, Parc4};
 use parcrypt::parallel::pblock::PBlock;
 use parcrypt::rsa::latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
@@ -349,13 +350,14 @@ fn cipher_row<'a>(
             }));
         }
         _ => {
-            let config = PipelineConfig {
+            // The folded pipeline (issue 11 item 5): `t` stage groups, `t` threads in all,
+            // the calling thread running the first group; no input or output threads.
+            let config = FoldedConfig {
                 chunk_bytes: 64 * 1024,
-                stages: t + 2,
-                ..PipelineConfig::unfolded(Layout::Encrypt)
+                ..FoldedConfig::new(Layout::Encrypt, t)
             };
             row.work = format!("Blowfish-ECB, {len} B: pipeline, {t} folded stages, 64 KiB chunks");
-            let pipe = BfPipeline::new(bf, config)?;
+            let pipe = FoldedPipeline::new(bf, config)?;
             let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
             pipe.run(&mut x)?;
             bf.encrypt_blocks(&mut y)?;
@@ -367,7 +369,7 @@ fn cipher_row<'a>(
                     drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
                 }))
             }));
-            row.par = Some(form("bf-pipeline (folded)", t + 2, move || {
+            row.par = Some(form("bf-pipeline (folded)", t, move || {
                 Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
             }));
             row.targets.push(("seq/par", 1.7));
