@@ -123,6 +123,8 @@ fn physical_inputs_out_of_range_are_one_line() {
         ),
         (&["power", "--freq", "-5"], "positive number of MHz"),
         (&["power", "--node", "0"], "0 nm"),
+        (&["scc", "--mpb-bytes", "1e30"], "at most 1 GiB"),
+        (&["scc", "--size", "100000M"], "at most 1 GiB"),
     ] {
         assert_one_line_error(&parcrypt(args), 2, needle);
     }
@@ -189,6 +191,33 @@ fn reports_are_0644_and_private_keys_0600() {
     );
     assert_eq!(mode("k.pem"), 0o600);
     assert_eq!(mode("k.pub.pem"), 0o644);
+    // A ciphertext is public like any output; the recovered plaintext is the owner's only.
+    std::fs::write(dir.path().join("p.bin"), b"attack at dawn").unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    for (dir_cmd, from, to) in [("encrypt", "p.bin", "p.enc"), ("decrypt", "p.enc", "p.dec")] {
+        let out = parcrypt(&[
+            "cipher",
+            dir_cmd,
+            "--alg",
+            "blowfish-cbc",
+            "--key",
+            "00112233445566778899aabbccddeeff",
+            "--iv",
+            "0001020304050607",
+            "--in",
+            &path(from),
+            "--out",
+            &path(to),
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert_eq!(mode("p.enc"), 0o644);
+    assert_eq!(mode("p.dec"), 0o600);
+    assert_eq!(std::fs::read(path("p.dec")).unwrap(), b"attack at dawn");
 }
 
 #[test]
@@ -253,4 +282,45 @@ impl CountBefore for str {
         let (number, _) = self.split_once(word)?;
         number.trim().parse().ok()
     }
+}
+
+/// `study --only` into a folder that holds another seed's finished experiments adds to them:
+/// the report, results.json and the CSVs keep both (issue 10: it used to replace them).
+#[test]
+fn study_only_adds_to_a_folder_and_keeps_what_was_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    for seed in ["seed002", "seed004"] {
+        let run = parcrypt(&["study", "--quick", "--quiet", "--only", seed, "--out", out]);
+        assert!(
+            run.status.success(),
+            "{seed}: {}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    let results: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path().join("results.json")).unwrap()).unwrap();
+    let ids: Vec<&str> = results["experiments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["id"].as_str())
+        .collect();
+    for seed in ["seed002", "seed004"] {
+        assert!(
+            ids.iter().any(|id| id.starts_with(seed)),
+            "{seed} missing from {ids:?}"
+        );
+    }
+    let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
+    for claim in ["| seed002 | Table 1 |", "| seed004 |"] {
+        assert!(report.contains(claim), "{claim} gone from the report");
+    }
+    assert!(dir.path().join("seed002-table1.csv").exists());
+    assert!(
+        std::fs::read_dir(dir.path())
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .any(|e| e.file_name().to_string_lossy().starts_with("seed004-"))
+    );
 }

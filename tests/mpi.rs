@@ -186,11 +186,11 @@ fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
     let key = "00112233445566778899";
     for (alg, extra) in [
         ("pblock-ecb", vec![]),
-        ("pblock-ctr", vec!["--iv-hex", "0001020304050607"]),
+        ("pblock-ctr", vec!["--iv", "0001020304050607"]),
         (
             "parc4",
             vec![
-                "--nonce-hex",
+                "--nonce",
                 "000102030405060708090a0b0c0d0e0f",
                 "--chunk",
                 "4096",
@@ -198,7 +198,7 @@ fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
         ),
     ] {
         let out = dir.path().join(format!("{alg}.out"));
-        let mut args = vec!["cipher", "--alg", alg, "--key-hex", key, "--in", inp];
+        let mut args = vec!["cipher", "--alg", alg, "--key", key, "--in", inp];
         args.extend(["--out", out.to_str().unwrap(), "--threads", "2"]);
         args.extend(extra.iter().copied());
         ok(&mpirun(4, &["--oversubscribe"], &args));
@@ -224,7 +224,7 @@ fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
         "cipher",
         "--alg",
         "pblock-ecb",
-        "--key-hex",
+        "--key",
         key,
         "--in",
         inp,
@@ -269,7 +269,7 @@ fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
         "--alg",
         "pblock-ecb",
         "--decrypt",
-        "--key-hex",
+        "--key",
         key,
         "--in",
         bad.to_str().unwrap(),

@@ -285,7 +285,8 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 /// Transforms the file `input` into `output`: streamed, written to a temporary file beside
-/// `output` and renamed over it only when complete. `output` must not be `input`.
+/// `output` and renamed over it only when complete. `output` must not be `input`. A
+/// ciphertext is left with mode 0644, a decrypted file with 0600 (Unix).
 pub fn transform_file(
     spec: &CipherSpec,
     direction: Direction,
@@ -335,6 +336,15 @@ pub fn transform_file(
     };
     writer.inner.flush().map_err(out_err)?;
     drop(writer);
+    // Ciphertext is as public as any other output (0644, as `write_atomic` gives); recovered
+    // plaintext stays readable by its owner only (0600, the temporary file's own mode).
+    #[cfg(unix)]
+    if direction == Direction::Encrypt {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(crate::io::PUBLIC_MODE))
+            .map_err(out_err)?;
+    }
     tmp.as_file().sync_all().map_err(out_err)?;
     tmp.persist(output).map_err(|e| out_err(e.error))?;
     Ok(outcome)

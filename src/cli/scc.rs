@@ -20,8 +20,8 @@ pub struct SccArgs {
     /// Chunk sizes, comma-separated; K and M are binary (the seed's 8 KB is 8192 bytes).
     #[arg(long, default_value = "1K,2K,4K,8K,16K,32K,64K", value_parser = size_list)]
     chunk: Sizes,
-    /// Message size (the seed's 1 MB, read as 1 MiB).
-    #[arg(long, default_value = "1M", value_parser = binary_size)]
+    /// Message size, at most 1 GiB (the seed's 1 MB, read as 1 MiB).
+    #[arg(long, default_value = "1M", value_parser = message_size)]
     size: usize,
     /// Stages in all, input and output included (36 = one round per stage, as the seed).
     #[arg(long, default_value_t = 36)]
@@ -136,6 +136,17 @@ fn binary_size(s: &str) -> Result<usize, String> {
         Some(0) => Err(format!("size must be at least 1 byte, got '{s}'")),
         Some(v) => Ok(v),
         None => Err(format!("size '{s}' is not a number of bytes")),
+    }
+}
+
+/// A message size of at most 1 GiB: the model steps through every chunk of it for each chunk
+/// size of the fine sweep (64 MiB takes a few seconds, 1 GiB about a minute).
+fn message_size(s: &str) -> Result<usize, String> {
+    match binary_size(s)? {
+        v if v > 1 << 30 => Err(format!(
+            "message size must be at most 1 GiB (1024M), got '{s}'"
+        )),
+        v => Ok(v),
     }
 }
 

@@ -5,6 +5,9 @@
 use crate::error::{Error, Result};
 use serde::{Deserialize, Serialize};
 
+/// One gibibyte, the bound of the buffer sizes.
+const GIB: f64 = (1u64 << 30) as f64;
+
 /// Where a parameter's value comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -117,6 +120,16 @@ impl ParamId {
         matches!(self, ParamId::IoCyclesPerByte | ParamId::MpbReservedBytes)
     }
 
+    /// The largest value that still describes a chip (a buffer of at most 1 GiB, clocks of at
+    /// most 100 GHz), if the parameter has such a bound.
+    pub fn max(self) -> Option<(f64, &'static str)> {
+        match self {
+            ParamId::MpbBytes | ParamId::MpbReservedBytes => Some((GIB, "1 GiB")),
+            ParamId::CoreMhz | ParamId::MeshMhz => Some((1e5, "100000 MHz")),
+            _ => None,
+        }
+    }
+
     /// Looks a parameter up by its name.
     pub fn parse(name: &str) -> Result<ParamId> {
         ParamId::ALL
@@ -225,6 +238,12 @@ impl SccParams {
                     "positive"
                 },
                 id.unit()
+            )));
+        }
+        if let Some((_, text)) = id.max().filter(|(max, _)| value > *max) {
+            return Err(Error::InvalidParameter(format!(
+                "--{} must be at most {text}, got {value}",
+                id.name()
             )));
         }
         let mut next = self.clone();

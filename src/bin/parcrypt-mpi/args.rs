@@ -167,14 +167,14 @@ pub struct CipherArgs {
     /// Output file, written by rank 0 once everything succeeded (never partially).
     #[arg(long = "out")]
     pub output: PathBuf,
-    /// Key as hex.
-    #[arg(long)]
+    /// Key in hex, as `parcrypt cipher --key` (`--key-hex` is the same option).
+    #[arg(long = "key", alias = "key-hex")]
     pub key_hex: String,
-    /// CTR initial counter as 16 hex digits (pblock-ctr).
-    #[arg(long)]
+    /// CTR initial counter as 16 hex digits (pblock-ctr), as `parcrypt cipher --iv`.
+    #[arg(long = "iv", alias = "iv-hex")]
     pub iv_hex: Option<String>,
-    /// PARC4 nonce as 32 hex digits.
-    #[arg(long)]
+    /// PARC4 nonce as 32 hex digits, as `parcrypt cipher --nonce`.
+    #[arg(long = "nonce", alias = "nonce-hex")]
     pub nonce_hex: Option<String>,
     /// PARC4 block bytes.
     #[arg(long)]

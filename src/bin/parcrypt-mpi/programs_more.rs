@@ -117,16 +117,16 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
     let hex = |s: &str, what: &str| {
         hex_bytes(s).ok_or_else(|| usage(format!("{what} must be hex digits, got '{s}'")))
     };
-    let mut spec = CipherSpec::new(algorithm, &hex(&a.key_hex, "--key-hex")?);
+    let mut spec = CipherSpec::new(algorithm, &hex(&a.key_hex, "--key")?);
     if let Some(iv) = &a.iv_hex {
-        let iv = hex(iv, "--iv-hex")?;
+        let iv = hex(iv, "--iv")?;
         spec.iv = Some(
             iv.try_into()
-                .map_err(|_| usage("--iv-hex must be 8 bytes (16 hex digits)"))?,
+                .map_err(|_| usage("--iv must be 8 bytes (16 hex digits)"))?,
         );
     }
     if let Some(n) = &a.nonce_hex {
-        spec.nonce = Some(hex(n, "--nonce-hex")?);
+        spec.nonce = Some(hex(n, "--nonce")?);
     }
     spec.chunk = a.chunk;
     spec.threads = Some(a.threads);
