@@ -75,6 +75,9 @@ pub struct Row<'a> {
     pub seq: Option<Form<'a>>,
     /// parcrypt's best parallel form.
     pub par: Option<Form<'a>>,
+    /// The ceiling: as many independent copies of the sequential kernel (the sequential form,
+    /// or GMP's product where parcrypt has none) as the parallel form has threads, at once.
+    pub ceiling: Option<Form<'a>>,
     /// The targets: (ratio, at least).
     pub targets: Vec<(&'static str, f64)>,
 }
@@ -99,6 +102,41 @@ fn form<'a>(name: &str, threads: usize, sample: impl FnMut() -> Result<f64> + 'a
         threads,
         sample: Box::new(sample),
     }
+}
+
+/// `t` copies of one sequential operation at once, one per thread, each with its own state
+/// (`make`), started together: seconds per operation at the machine's whole throughput,
+/// `1 / Σ rate`. No parallel form of that operation can do better on this machine now, so
+/// its ratio to the single copy is the ceiling of a speedup over it.
+fn copies<'a, S>(
+    name: &str,
+    t: usize,
+    batch_s: f64,
+    make: impl Fn() -> Result<S> + Sync + 'a,
+    op: impl Fn(&mut S) + Sync + 'a,
+) -> Form<'a> {
+    form(&format!("{t} × {name}"), t, move || {
+        let start = std::sync::Barrier::new(t);
+        let one = || -> Result<f64> {
+            let made = make();
+            start.wait();
+            let mut state = made?;
+            Ok(per_op(batch_s, || op(&mut state)))
+        };
+        let per_op_each: Vec<f64> = std::thread::scope(|s| {
+            let helpers: Vec<_> = (1..t).map(|_| s.spawn(one)).collect();
+            let mine = one();
+            let mut all = vec![mine];
+            for h in helpers {
+                all.push(
+                    h.join()
+                        .unwrap_or_else(|_| Err(anyhow::anyhow!("a copy panicked"))),
+                );
+            }
+            all.into_iter().collect::<Result<Vec<f64>>>()
+        })?;
+        Ok(1.0 / per_op_each.iter().map(|x| 1.0 / x).sum::<f64>())
+    })
 }
 
 /// The data the rows' closures borrow, built once per row.
@@ -175,6 +213,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         peer: None,
         seq: None,
         par: None,
+        ceiling: None,
         targets: Vec::new(),
     };
     match data {
@@ -191,6 +230,13 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             row.par = Some(form("par-gmp", t, move || {
                 Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
             }));
+            row.ceiling = Some(copies(
+                "mpz_mul",
+                t,
+                batch,
+                || Ok(()),
+                move |_| drop(black_box(Integer::from(a * b))),
+            ));
             let at_least = match bits {
                 32768 => Some(1.25),
                 65536 => Some(1.5),
@@ -227,6 +273,21 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                     drop(black_box(pow_mod(seq.as_ref(), b, e, m, &p)))
                 }))
             }));
+            row.ceiling = Some(copies(
+                "sliding",
+                t,
+                batch,
+                || Ok(method("sliding")?),
+                move |seq| {
+                    drop(black_box(pow_mod(
+                        seq.as_ref(),
+                        b,
+                        e,
+                        m,
+                        &Params::default(),
+                    )))
+                },
+            ));
             let pm = method("window-parmul")?;
             row.par = Some(form("window-parmul", t, move || {
                 Ok(per_op(batch, || {
@@ -264,6 +325,19 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                     drop(black_box(decrypt_unchecked(key, c, op)))
                 }))
             }));
+            row.ceiling = Some(copies(
+                "crt",
+                2,
+                batch,
+                || Ok(()),
+                move |_| {
+                    drop(black_box(decrypt_unchecked(
+                        key,
+                        c,
+                        PrivateOp::CrtConstTime,
+                    )))
+                },
+            ));
             row.targets
                 .push(("seq/par", if bits <= 2048 { 1.6 } else { 1.85 }));
             if bits <= 2048 {
@@ -287,6 +361,17 @@ fn cipher_row<'a>(
     let (t, batch, secs) = (s.threads, s.batch_s, s.openssl_seconds);
     let len = buf.borrow().len();
     row.bytes = Some(len);
+    // Each copy of the ceiling works on its own buffer.
+    let proto = buf.borrow().clone();
+    let ecb_copies = |proto: Vec<u8>| {
+        copies(
+            "blowfish-ecb",
+            t,
+            batch,
+            move || Ok(proto.clone()),
+            move |b: &mut Vec<u8>| drop(bf.encrypt_blocks(b)),
+        )
+    };
     let peer = |name: &'static str, evp: &'static str| {
         form(name, 1, move || {
             let bps = openssl_cipher_bytes_per_s(evp, 16384, secs)
@@ -312,6 +397,13 @@ fn cipher_row<'a>(
             row.par = Some(form("parc4", t, move || {
                 Ok(per_op(batch, || p4.apply(0, &mut buf.borrow_mut())))
             }));
+            row.ceiling = Some(copies(
+                "rc4",
+                t,
+                batch,
+                move || Ok((Rc4::new(key)?, proto.clone())),
+                |(rc4, b): &mut (Rc4, Vec<u8>)| rc4.apply_keystream(b),
+            ));
             row.targets.extend([("peer/seq", 1.0), ("seq/par", 1.9)]);
         }
         "bf-ecb" => {
@@ -334,6 +426,7 @@ fn cipher_row<'a>(
                     drop(pb.encrypt_ecb(&mut buf.borrow_mut()))
                 }))
             }));
+            row.ceiling = Some(ecb_copies(proto));
         }
         "bf-cbc" => {
             row.work = format!("Blowfish-CBC encryption (sequential), {len} B");
@@ -372,6 +465,7 @@ fn cipher_row<'a>(
             row.par = Some(form("bf-pipeline (folded)", t, move || {
                 Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
             }));
+            row.ceiling = Some(ecb_copies(proto));
             row.targets.push(("seq/par", 1.7));
         }
     }
