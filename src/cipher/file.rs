@@ -12,12 +12,12 @@ use super::alg::{Algorithm, CipherSpec, Direction};
 use super::blowfish::{BLOCK, Blowfish, check_whole_blocks};
 use super::modes::{self, Padding};
 use super::{Rc4, Rc4a};
+use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use crate::cipher::parallel::bf_pipeline::Layout;
+use crate::cipher::parallel::parc4::Parc4;
+use crate::cipher::parallel::parc4i::Parc4i;
+use crate::cipher::parallel::pblock::PBlock;
 use crate::error::{Error, Result};
-use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::parallel::bf_pipeline::Layout;
-use crate::parallel::parc4::Parc4;
-use crate::parallel::parc4i::Parc4i;
-use crate::parallel::pblock::PBlock;
 use std::io::{Read, Write};
 use std::path::Path;
 

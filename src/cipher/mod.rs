@@ -1,6 +1,6 @@
 //! Symmetric ciphers of seeds 001 and 004 in their sequential forms — Blowfish (ECB, CBC, CTR,
 //! PKCS#7 padding), RC4 and RC4A — the references every parallel form in
-//! [`parallel`](crate::parallel) is tested against; plus the file streamer and the benchmarks.
+//! [`parallel`](mod@parallel) is tested against; plus the file streamer and the benchmarks.
 //!
 //! **RC4, RC4A and Blowfish are broken or outdated** and are here for study only: RC4's
 //! keystream biases allow plaintext recovery (RFC 7465 bans it from TLS), and Blowfish's 64-bit
@@ -11,6 +11,7 @@
 //!   interleaved; [`modes`]: ECB, CBC, CTR and PKCS#7.
 //! - [`rc4`], [`rc4a`]: the stream ciphers; [`rc4a`] documents how parcrypt derives RC4A's
 //!   second key.
+//! - [`parallel`](mod@parallel): PBlock, the Blowfish round pipeline, PARC4 and PARC4-I.
 //! - [`alg`]: the algorithm names of the command line and what each needs; [`file`](mod@file): any of
 //!   them over a file or stream in bounded memory.
 //! - [`bench`](mod@bench), [`bench_pipeline`], [`tsc`]: the throughput benchmark, the round-pipeline chunk
@@ -22,6 +23,7 @@ pub mod blowfish;
 mod blowfish_consts;
 pub mod file;
 pub mod modes;
+pub mod parallel;
 pub mod rc4;
 pub mod rc4a;
 pub mod tsc;

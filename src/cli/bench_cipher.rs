@@ -7,8 +7,8 @@ use clap::{Args, ValueEnum};
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render};
 use parcrypt::cipher::bench::{CipherBenchPlan, CipherBenchRecord, SEED_004};
 use parcrypt::cipher::bench_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
+use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 use parcrypt::cipher::{Algorithm, Direction};
-use parcrypt::parallel::bf_pipeline::PipelineStats;
 use serde::Serialize;
 
 /// A byte count: `4096`, `64KiB`, `1MiB`, `1MB` (10^6), `2GiB`, case-insensitive; at least 1.

@@ -141,7 +141,7 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
             let mut data = vec![0x5au8; size];
             let mut medians = Vec::new();
             for &t in &threads {
-                let pb = crate::parallel::pblock::PBlock::new(&bf, t)?;
+                let pb = crate::cipher::parallel::pblock::PBlock::new(&bf, t)?;
                 let m = bench.run_timed(|| {
                     let s = Instant::now();
                     std::hint::black_box(pb.encrypt_ecb(&mut data).ok());

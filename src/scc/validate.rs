@@ -6,8 +6,8 @@ use super::calibrate::{CalibrationPlan, MachineParams, calibrate, machine_scenar
 use super::des::simulate;
 use crate::bench::{Bench, BenchConfig, MachineInfo, Summary};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use crate::error::{Error, Result};
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 

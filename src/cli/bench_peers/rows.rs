@@ -4,13 +4,13 @@
 use anyhow::{Result, bail};
 use parcrypt::cipher::blowfish::Blowfish;
 use parcrypt::cipher::modes;
+use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::cipher::parallel::bf_pipeline::Layout;
+use parcrypt::cipher::parallel::parc4::{self, Parc4};
+use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
 use parcrypt::modexp::{Params, method, pow_mod};
 use parcrypt::mul::{KaraConfig, Multiplier};
-use parcrypt::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use parcrypt::parallel::bf_pipeline::Layout;
-use parcrypt::parallel::parc4::{self, Parc4};
-use parcrypt::parallel::pblock::PBlock;
 use parcrypt::rsa::latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};

@@ -250,7 +250,7 @@ fn paper_evidence() -> Result<Vec<Fed>> {
         |d: f64| (sw + d * 0.005) * paper::SEQUENTIAL_S / ((pw - d * 0.005) * (pt - d * 0.00005));
     let energy = Estimate::new(ratio(0.0), ratio(-1.0), ratio(1.0));
     Ok(vec![
-        fed("seed001-s3-layout", Evidence::report("src/parallel/bf_pipeline.rs")
+        fed("seed001-s3-layout", Evidence::report("src/cipher/parallel/bf_pipeline.rs")
             .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
         fed("seed001-s3-scc", Evidence::report("encoded in the scc preset")),
         fed("seed001-fig10-power", Evidence::report("scc preset (solved from the paper's two wattages)")
