@@ -1,6 +1,6 @@
 //! Parallel machinery shared by every algorithm — OpenMP-style loop schedules, thread teams and
 //! pools, thread pinning, a static buffer split, a lock-free SPSC ring. It knows no algorithm:
-//! the parallel cipher forms built on it are in [`cipher::parallel`](crate::cipher::parallel).
+//! the parallel cipher forms built on it live in `cipher::parallel`.
 pub mod affinity;
 pub mod pool;
 pub mod schedule;
