@@ -13,7 +13,8 @@
 //!   second key.
 //! - [`parallel`](mod@parallel): PBlock, the Blowfish round pipeline, PARC4 and PARC4-I.
 //! - [`alg`]: the algorithm names of the command line and what each needs; [`file`](mod@file): any of
-//!   them over a file or stream in bounded memory.
+//!   them over a file or stream in bounded memory; [`dispatch`]: the one place an algorithm is
+//!   applied to a piece of a message, used by files and benchmarks.
 //! - [`bench`](mod@bench), [`bench_pipeline`], [`tsc`]: the throughput benchmark, the round-pipeline chunk
 //!   sweep (seed 001, Fig. 8), and the time-stamp counter for cycles per byte.
 pub mod alg;
@@ -21,6 +22,7 @@ pub mod bench;
 pub mod bench_pipeline;
 pub mod blowfish;
 mod blowfish_consts;
+pub mod dispatch;
 pub mod file;
 pub mod modes;
 pub mod parallel;
