@@ -3,12 +3,12 @@ use super::output::{self, Output};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use parcrypt::bench::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use parcrypt::bench::{
     BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress, render, render_report,
 };
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::bench::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use rug::Integer;
@@ -275,7 +275,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     let total = plan.configurations().len();
     let progress = args.opts.progress(total, "bench rsa");
-    let records = parcrypt::rsa::bench::run(&key, &plan, |done, total, label| {
+    let records = parcrypt::bench::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;

@@ -4,10 +4,10 @@ use super::bench::{RunOpts, Threads, threads_list};
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
+use parcrypt::bench::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
+use parcrypt::bench::suites::mul_handoff::HandoffRecord;
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
-use parcrypt::mul::bench::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
 use parcrypt::mul::capacity::CAPACITY_BITS;
-use parcrypt::mul::handoff::HandoffRecord;
 use parcrypt::mul::{KaraConfig, METHODS, is_parallel, seed};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
@@ -113,7 +113,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     plan.validate()?;
     let machine = MachineInfo::detect();
     let progress = opts.progress(plan.bits.len(), "bench mul");
-    let records = parcrypt::mul::bench::run(&plan, |done, _, label| {
+    let records = parcrypt::bench::suites::mul::run(&plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;
@@ -275,9 +275,9 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
     let opts = &args.opts;
     let config: BenchConfig = opts.config()?;
     let machine = MachineInfo::detect();
-    let kinds = parcrypt::mul::handoff::Activation::ALL.len();
+    let kinds = parcrypt::bench::suites::mul_handoff::Activation::ALL.len();
     let progress = opts.progress(kinds, "bench handoff");
-    let records = parcrypt::mul::handoff::run(&config, |done, _, label| {
+    let records = parcrypt::bench::suites::mul_handoff::run(&config, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;

@@ -7,7 +7,7 @@ use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
     quality_note, round_config, runs_text,
 };
-use crate::cipher::bench_pipeline::PipelineBenchPlan;
+use crate::bench::suites::cipher_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -47,7 +47,7 @@ fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, _) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
+    let (recs, _) = crate::bench::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
     let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {

@@ -7,11 +7,11 @@
 //! Timed runs transform the buffer in place (no copy inside the timed region) and run
 //! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
-use super::alg::{Algorithm, Direction};
-use super::blowfish::{BLOCK, Blowfish};
-use super::dispatch::Runner;
-use super::tsc::Tsc;
+use crate::bench::tsc::Tsc;
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::cipher::alg::{Algorithm, Direction};
+use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::cipher::dispatch::Runner;
 use crate::error::{Error, Result};
 use crate::study::claims::seed004::TABLES_2_3 as T;
 use rand::{RngCore, SeedableRng};

@@ -9,8 +9,8 @@
 //! [`run_with_folded`] adds rows of the folded pipeline
 //! ([`FoldedPipeline`](crate::cipher::parallel::bf_folded::FoldedPipeline): the rounds folded into a
 //! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
-use super::blowfish::{BLOCK, Blowfish};
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
 use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use crate::error::{Error, Result};
