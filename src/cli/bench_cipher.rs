@@ -1,6 +1,6 @@
 //! `parcrypt bench cipher` (seed 004, Tables 2-3) and `parcrypt bench pipeline` (seed 001,
 //! Figs. 8-9): throughput tables, the papers' figures beside them, JSON/CSV export.
-use super::bench::RunOpts;
+use super::bench_opts::{RunOpts, flags};
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
@@ -214,14 +214,7 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             vs: r.baseline.to_string(),
             speedup: r.speedup,
             self_speedup: r.self_speedup,
-            flags: [
-                r.oversubscribed.then_some("oversubscribed"),
-                r.wide_spread.then_some("wide-spread"),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(","),
+            flags: flags(r.oversubscribed, r.wide_spread),
         })
         .collect()
 }

@@ -1,6 +1,6 @@
 //! `parcrypt bench modexp` and `parcrypt bench rsa-private`: exponentiation strategies against
 //! `binary` and `gmp`, and single-operation RSA private-key latency.
-use super::bench::{RunOpts, Threads, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, threads_list};
 use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
@@ -100,17 +100,6 @@ struct ModexpRow {
     vs_gmp: f64,
     seed_claim: String,
     flags: String,
-}
-
-fn flags(oversubscribed: bool, wide: bool) -> String {
-    [
-        oversubscribed.then_some("oversubscribed"),
-        wide.then_some("wide-spread"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(",")
 }
 
 /// Runs `bench modexp`.

@@ -4,6 +4,7 @@ mod bench;
 mod bench_cipher;
 mod bench_modexp;
 mod bench_mul;
+mod bench_opts;
 mod bench_peers;
 mod cipher;
 mod dse;
