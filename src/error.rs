@@ -37,7 +37,50 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// An error of the energy and reliability models (unknown preset, node or clock, RAPL or
+    /// cpufreq trouble), kept whole: its message, its cause and whether it is a usage error.
+    #[error(transparent)]
+    Energy(#[from] crate::energy::EnergyError),
+}
+
+impl Error {
+    /// Whether the error is about how the library was called (a parameter out of range, an
+    /// unknown preset, node or clock): the command line exits with 2 for these.
+    pub fn is_usage(&self) -> bool {
+        match self {
+            Self::InvalidParameter(_) => true,
+            Self::Energy(e) => e.is_usage(),
+            _ => false,
+        }
+    }
 }
 
 /// Shorthand for results of this library.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::energy::EnergyError;
+
+    #[test]
+    fn energy_errors_convert_whole() {
+        let unknown: Error = EnergyError::UnknownPreset {
+            name: "nope".into(),
+            known: "core-i7".into(),
+        }
+        .into();
+        assert_eq!(
+            unknown.to_string(),
+            "unknown preset 'nope' (known: core-i7)"
+        );
+        assert!(unknown.is_usage());
+        let io = std::io::Error::new(std::io::ErrorKind::NotFound, "gone");
+        let read: Error = EnergyError::read("/proc/stat", io).into();
+        assert!(matches!(read, Error::Energy(EnergyError::Read { .. })));
+        assert!(!read.is_usage());
+        let source = std::error::Error::source(&read).expect("the I/O cause is kept");
+        assert_eq!(source.to_string(), "gone");
+        assert!(Error::InvalidParameter("x".into()).is_usage());
+    }
+}

@@ -5,22 +5,38 @@
 //! pipelined and data-parallel ciphers) in sequential and parallel forms, each verified against
 //! its sequential reference, and measures them on the user's machine.
 //!
-//! Module map (every module):
-//! - [`bignum`]: GMP helpers, Montgomery arithmetic and secret integers wiped on drop;
+//! Module map (every module, with its sub-folders; each folder is one concern: `parallel` knows
+//! no algorithm, and the measured operations in `rsa`, `modexp`, `mul` and `cipher` know
+//! nothing of energy, their benchmarks living in `bench/suites/`):
+//! - [`bignum`]: GMP helpers, Montgomery arithmetic and secret integers wiped on drop
+//!   (`bignum/mpn/`: the limb-level kernels' tests);
 //! - [`mul`]: big-integer products, GMP and the Karatsuba/Toom family, sequential and parallel;
-//! - [`modexp`]: modular exponentiation strategies, sequential and parallel (CRSA included);
+//! - [`modexp`]: modular exponentiation strategies, sequential and parallel (`modexp/crsa/`:
+//!   CRSA on a hypercube);
 //! - [`rsa`]: keys (multi-prime too), PEM/DER, textbook RSA, OAEP, SeRSA/PaRSA batches;
-//! - [`parallel`]: OpenMP-style loop schedules, thread pools and pinning; PBlock, the Blowfish
-//!   round pipeline, PARC4, PARC4-I;
-//! - [`cipher`]: Blowfish, RC4, RC4A, their modes, files and benchmarks;
+//! - [`parallel`]: generic machinery only — OpenMP-style loop schedules, thread teams and
+//!   pools, pinning, static splits, an SPSC ring (`parallel/pool/`, `parallel/schedule/`: their
+//!   tests);
+//! - [`cipher`]: Blowfish, RC4, RC4A, their modes, the one encryption dispatch and files
+//!   (`cipher/parallel/`: PBlock, the Blowfish round pipeline, PARC4, PARC4-I);
 //! - [`scc`]: seed 001's pipeline on a model of Intel's SCC;
-//! - [`energy`]: power models, presets, meters (RAPL) and DVFS;
+//! - [`energy`]: power models, presets, meters (RAPL) and DVFS (`energy/meter/`,
+//!   `energy/power_model/`);
 //! - [`reliability`]: RAMP lifetimes (EM, SM, TDDB, TC) and temperatures;
 //! - [`dse`]: design-space exploration over time, energy and MTTF;
-//! - [`bench`]: the benchmark harness, machine information, progress and exporters;
-//! - [`study`]: every paper's experiments and claims, judged; [`report`]: its HTML/Markdown;
-//! - `mpi` (feature `mpi`): the seed systems over MPI ranks;
-//! - [`io`]: atomic file output; [`error`]: the library's typed errors.
+//! - [`bench`]: the benchmark harness, machine information, progress and the TSC
+//!   (`bench/export/`: JSON, CSV, Markdown and tables; `bench/suites/`: every benchmark's plan,
+//!   records with their energy fields, and run);
+//! - [`study`]: every paper's experiments and claims, judged (`study/claims/`,
+//!   `study/experiments/`, `study/model/`); [`report`]: its HTML/Markdown (`report/plot/`: the
+//!   charts);
+//! - `mpi` (feature `mpi`): the seed systems over MPI ranks (the `parcrypt-mpi` program is in
+//!   `src/bin/parcrypt-mpi/`);
+//! - [`io`]: atomic file output; [`error`]: the library's one error type, with `From` for the
+//!   energy models' errors.
+//!
+//! The `parcrypt` command (`src/main.rs`, `src/cli/`: one file per subcommand, shared option
+//! groups beside them) uses only this library's public items.
 #![warn(missing_docs)]
 
 pub mod bench;

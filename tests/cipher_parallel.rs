@@ -7,12 +7,12 @@
 use parcrypt::cipher::alg::CipherSpec;
 use parcrypt::cipher::file::transform_bytes_in_pieces;
 use parcrypt::cipher::modes::{self, Padding};
+use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
+use parcrypt::cipher::parallel::parc4::Parc4;
+use parcrypt::cipher::parallel::parc4i::Parc4i;
+use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::{Algorithm, Blowfish, Direction};
-use parcrypt::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use parcrypt::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
-use parcrypt::parallel::parc4::Parc4;
-use parcrypt::parallel::parc4i::Parc4i;
-use parcrypt::parallel::pblock::PBlock;
 use parcrypt::parallel::split::pieces;
 use proptest::prelude::*;
 

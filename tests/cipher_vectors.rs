@@ -4,9 +4,9 @@
 //! self-generated vectors, labelled so; and the RustCrypto `blowfish` and `rc4` crates as
 //! independent oracles. A missing vector file fails the test.
 use parcrypt::cipher::modes::{self, Padding};
+use parcrypt::cipher::parallel::parc4::Parc4;
+use parcrypt::cipher::parallel::parc4i::Parc4i;
 use parcrypt::cipher::{Blowfish, Rc4, Rc4a, rc4a};
-use parcrypt::parallel::parc4::Parc4;
-use parcrypt::parallel::parc4i::Parc4i;
 use proptest::prelude::*;
 
 macro_rules! vectors {

@@ -2,9 +2,9 @@
 //! threads), and [`CipherSpec`]: a complete, checked choice of algorithm and parameters.
 use super::Padding;
 use super::blowfish::{BLOCK, MAX_KEY, MIN_KEY};
+use crate::cipher::parallel::{parc4, parc4i};
 use crate::error::{Error, Result};
 use crate::parallel::split::check_threads;
-use crate::parallel::{parc4, parc4i};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
@@ -117,7 +117,7 @@ impl Algorithm {
     /// Has a chunk size: pipeline chunk, PARC4 block or PARC4-I segment.
     pub fn default_chunk(self) -> Option<usize> {
         match self {
-            Algorithm::BfPipeline => Some(crate::parallel::bf_folded::DEFAULT_CHUNK),
+            Algorithm::BfPipeline => Some(crate::cipher::parallel::bf_folded::DEFAULT_CHUNK),
             Algorithm::Parc4 => Some(parc4::DEFAULT_BLOCK),
             Algorithm::Parc4i => Some(parc4i::DEFAULT_SEGMENT),
             _ => None,

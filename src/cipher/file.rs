@@ -8,16 +8,11 @@
 //! [`transform_file`] writes to a temporary file beside the destination and renames it only
 //! on success: an error (bad padding, a ciphertext that is not whole blocks, a full disk)
 //! leaves no output file. It refuses to write over its input.
-use super::alg::{Algorithm, CipherSpec, Direction};
+use super::alg::{CipherSpec, Direction};
 use super::blowfish::{BLOCK, Blowfish, check_whole_blocks};
+use super::dispatch::{Position, Runner};
 use super::modes::{self, Padding};
-use super::{Rc4, Rc4a};
 use crate::error::{Error, Result};
-use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::parallel::bf_pipeline::Layout;
-use crate::parallel::parc4::Parc4;
-use crate::parallel::parc4i::Parc4i;
-use crate::parallel::pblock::PBlock;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -33,77 +28,44 @@ pub struct Outcome {
     pub bytes_out: u64,
 }
 
-/// The per-algorithm state carried from piece to piece.
-enum State {
-    /// ECB, PBlock-ECB or the pipeline: no state between pieces.
-    Ecb,
-    /// CBC: the chaining block.
-    Cbc([u8; BLOCK]),
-    /// CTR and PBlock-CTR: the IV and the next block index.
-    Ctr([u8; BLOCK], u64),
-    /// RC4's running state (boxed: 258 bytes).
-    Rc4(Box<Rc4>),
-    /// RC4A's running state (boxed: 520 bytes).
-    Rc4a(Box<Rc4a>),
-    /// PARC4 / PARC4-I: the next block or segment index.
-    Parc4(Parc4, u64),
-    Parc4i(Parc4i, u64),
-}
-
 /// A validated spec turned into a running transform.
 struct Engine {
-    algorithm: Algorithm,
-    direction: Direction,
+    runner: Runner,
     padding: Padding,
-    threads: usize,
-    chunk: Option<usize>,
     bf: Option<Blowfish>,
-    state: State,
+    pos: Position,
 }
 
 impl Engine {
     fn new(spec: &CipherSpec, direction: Direction) -> Result<Self> {
         spec.validate(direction)?;
         let a = spec.algorithm;
-        let threads = spec.threads(direction);
+        let runner = Runner {
+            algorithm: a,
+            direction,
+            threads: spec.threads(direction),
+            chunk: spec.chunk(),
+            pin: false,
+            reference: false,
+        };
         let bf = a
             .is_blowfish()
             .then(|| Blowfish::new(&spec.key))
             .transpose()?;
         let nonce = spec.nonce.as_deref().unwrap_or_default();
-        let chunk = spec.chunk();
-        let state = match a {
-            Algorithm::BlowfishEcb | Algorithm::PblockEcb | Algorithm::BfPipeline => State::Ecb,
-            Algorithm::BlowfishCbc => State::Cbc(spec.iv.expect("validated")),
-            Algorithm::BlowfishCtr | Algorithm::PblockCtr => {
-                State::Ctr(spec.iv.expect("validated"), 0)
-            }
-            Algorithm::Rc4 => State::Rc4(Box::new(Rc4::new(&spec.key)?)),
-            Algorithm::Rc4a => State::Rc4a(Box::new(Rc4a::new(&spec.key)?)),
-            Algorithm::Parc4 => State::Parc4(
-                Parc4::new(&spec.key, nonce, chunk.expect("has chunk"), threads)?,
-                0,
-            ),
-            Algorithm::Parc4i => State::Parc4i(
-                Parc4i::new(&spec.key, nonce, chunk.expect("has chunk"), threads)?,
-                0,
-            ),
-        };
+        let pos = runner.start(&spec.key, spec.iv, nonce)?;
         Ok(Self {
-            algorithm: a,
-            direction,
+            runner,
             padding: spec.padding,
-            threads,
-            chunk,
             bf,
-            state,
+            pos,
         })
     }
 
     /// Piece sizes must keep blocks, PARC4 blocks and PARC4-I segments whole.
     fn piece_bytes(&self, target: usize) -> usize {
-        let unit = match self.state {
-            State::Parc4(..) | State::Parc4i(..) => self.chunk.expect("has chunk"),
+        let unit = match self.pos {
+            Position::Parc4(..) | Position::Parc4i(..) => self.runner.chunk.expect("has chunk"),
             _ => BLOCK,
         };
         target.max(1).div_ceil(unit) * unit
@@ -111,66 +73,15 @@ impl Engine {
 
     /// Transforms a piece that is not the last (whole blocks by construction).
     fn process(&mut self, piece: &mut [u8]) -> Result<()> {
-        let enc = self.direction == Direction::Encrypt;
-        let bf = self.bf.as_ref();
-        match &mut self.state {
-            State::Ecb => {
-                let bf = bf.expect("blowfish");
-                match self.algorithm {
-                    Algorithm::BfPipeline => {
-                        let layout = if enc {
-                            Layout::Encrypt
-                        } else {
-                            Layout::Decrypt
-                        };
-                        let config = FoldedConfig {
-                            chunk_bytes: self.chunk.expect("has chunk"),
-                            ..FoldedConfig::new(layout, self.threads)
-                        };
-                        FoldedPipeline::new(bf, config)?.run(piece)?;
-                    }
-                    _ => {
-                        let pb = PBlock::new(bf, self.threads)?;
-                        if enc {
-                            pb.encrypt_ecb(piece)?
-                        } else {
-                            pb.decrypt_ecb(piece)?
-                        }
-                    }
-                }
-            }
-            State::Cbc(chain) => {
-                let bf = bf.expect("blowfish");
-                if enc {
-                    modes::cbc_encrypt_in_place(bf, chain, piece)?;
-                } else {
-                    PBlock::new(bf, self.threads)?.decrypt_cbc(chain, piece)?;
-                }
-            }
-            State::Ctr(iv, next) => {
-                PBlock::new(bf.expect("blowfish"), self.threads)?.apply_ctr(iv, *next, piece);
-                *next = next.wrapping_add((piece.len() / BLOCK) as u64);
-            }
-            State::Rc4(rc4) => rc4.apply_keystream(piece),
-            State::Rc4a(rc4a) => rc4a.apply_keystream(piece),
-            State::Parc4(p, next) => {
-                p.apply(*next, piece);
-                *next += piece.len().div_ceil(p.block_bytes()) as u64;
-            }
-            State::Parc4i(p, next) => {
-                p.apply(*next, piece);
-                *next += piece.len().div_ceil(p.segment_bytes()) as u64;
-            }
-        }
-        Ok(())
+        self.runner.apply(self.bf.as_ref(), &mut self.pos, piece)
     }
 
     /// Transforms the last piece (possibly empty), adding or checking padding.
     fn finish(&mut self, last: &mut Vec<u8>) -> Result<()> {
-        if !self.algorithm.pads() {
+        if !self.runner.algorithm.pads() {
             return self.process(last);
         }
-        match self.direction {
+        match self.runner.direction {
             Direction::Encrypt => {
                 match self.padding {
                     Padding::Pkcs7 => modes::pkcs7_pad(last),

@@ -1,14 +1,12 @@
 //! `parcrypt bench ...`: timed sweeps printed as a table and exported as JSON, CSV or Markdown.
-use super::output::{self, Output};
+use super::bench_opts::{RunOpts, Threads, flags, positive, threads_list};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bench::{
-    BenchConfig, BenchReport, ExportFormat, MachineInfo, Progress, render, render_report,
-};
+use parcrypt::bench::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
+use parcrypt::bench::{BenchReport, MachineInfo};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::bench::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use rug::Integer;
@@ -37,19 +35,12 @@ pub enum BenchCommand {
     Peers(super::bench_peers::BenchPeersArgs),
 }
 
-/// Comma-separated thread counts, each at least 1.
-#[derive(Clone, Debug)]
-pub struct Threads(pub Vec<usize>);
 /// Comma-separated schedules.
 #[derive(Clone, Debug)]
 pub struct Schedules(Vec<Schedule>);
 /// Comma-separated chunk sizes; `default` is the schedule's OpenMP default.
 #[derive(Clone, Debug)]
 pub struct Chunks(Vec<Option<usize>>);
-
-pub fn threads_list(s: &str) -> Result<Threads, String> {
-    parse_list(s, "thread", |t| parse_positive(t, "thread count")).map(Threads)
-}
 
 fn schedule_list(s: &str) -> Result<Schedules, String> {
     parse_list(s, "schedule", |t| {
@@ -64,10 +55,6 @@ fn chunk_list(s: &str) -> Result<Chunks, String> {
         _ => parse_positive(t, "chunk size").map(Some),
     })
     .map(Chunks)
-}
-
-fn positive(s: &str) -> Result<usize, String> {
-    parse_positive(s, "value")
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -125,106 +112,6 @@ pub struct BenchRsaArgs {
     opts: RunOpts,
 }
 
-/// Repetition and output options shared by every benchmark, with the same defaults in every
-/// `bench` subcommand.
-#[derive(Args, Debug, Clone)]
-pub struct RunOpts {
-    /// Warm-up runs per configuration (not measured).
-    #[arg(long, default_value_t = 1)]
-    pub warmup: u32,
-    /// Fewest measured runs per configuration.
-    #[arg(long, default_value = "5", value_parser = positive)]
-    pub runs: usize,
-    /// Least measured seconds per configuration.
-    #[arg(long, default_value = "0.5", value_parser = seconds)]
-    pub min_time: f64,
-    /// Most measured runs per configuration.
-    #[arg(long, default_value = "1000", value_parser = positive)]
-    pub max_runs: usize,
-    /// Write the results as JSON to F (`-`: stdout): {"machine": {...}, "results": [...]},
-    /// each record with its per-run `times` in seconds beside the summary.
-    #[arg(long, value_name = "F", value_parser = output::parse)]
-    pub json: Option<Output>,
-    /// Write the results as CSV to F (`-`: stdout); units in the column names.
-    #[arg(long, value_name = "F", value_parser = output::parse)]
-    pub csv: Option<Output>,
-    /// Write the table as Markdown to F (`-`: stdout, instead of the plain table).
-    #[arg(long, value_name = "F", value_parser = output::parse)]
-    pub markdown: Option<Output>,
-    /// No progress bar.
-    #[arg(long)]
-    pub quiet: bool,
-}
-
-/// A number of seconds: finite and not negative.
-pub fn seconds(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
-        _ => Err(format!(
-            "must be a non-negative number of seconds, got '{s}'"
-        )),
-    }
-}
-
-impl RunOpts {
-    /// The harness configuration, after checking the options and every output target, so a
-    /// bad path fails before minutes of measuring.
-    pub fn config(&self) -> Result<BenchConfig> {
-        if self.max_runs < self.runs {
-            return Err(super::usage(format!(
-                "--max-runs ({}) must be at least --runs ({})",
-                self.max_runs, self.runs
-            )));
-        }
-        output::check(&[
-            ("--json", self.json.as_ref()),
-            ("--csv", self.csv.as_ref()),
-            ("--markdown", self.markdown.as_ref()),
-        ])?;
-        Ok(BenchConfig {
-            warmup_runs: self.warmup,
-            min_runs: self.runs as u32,
-            min_time: self.min_time,
-            max_runs: self.max_runs as u32,
-        })
-    }
-
-    /// Whether the tables and notes for people go to stdout: not when an output is `-`.
-    pub fn screen(&self) -> bool {
-        ![&self.json, &self.csv, &self.markdown]
-            .into_iter()
-            .any(|o| *o == Some(Output::Stdout))
-    }
-
-    /// A progress bar over `total` steps (hidden with --quiet or off a terminal).
-    pub fn progress(&self, total: usize, label: &str) -> Progress {
-        Progress::new(total as u64, label, self.quiet)
-    }
-
-    /// The main table: printed plain for people (unless stdout is taken), and as Markdown
-    /// where --markdown says.
-    pub fn print_table<T: serde::Serialize>(&self, rows: &[T]) -> Result<()> {
-        if self.screen() {
-            print!("{}", render(rows, ExportFormat::Table)?);
-        }
-        if let Some(target) = &self.markdown {
-            target.write(&render(rows, ExportFormat::Markdown)?)?;
-        }
-        Ok(())
-    }
-
-    /// Writes the JSON and CSV outputs asked for.
-    pub fn write_files<R: serde::Serialize>(&self, report: &BenchReport<R>) -> Result<()> {
-        if let Some(target) = &self.json {
-            target.write(&render_report(report, ExportFormat::Json)?)?;
-        }
-        if let Some(target) = &self.csv {
-            target.write(&render_report(report, ExportFormat::Csv)?)?;
-        }
-        Ok(())
-    }
-}
-
 /// Runs a benchmark subcommand.
 pub fn run(cmd: BenchCommand) -> Result<()> {
     match cmd {
@@ -275,7 +162,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     let total = plan.configurations().len();
     let progress = args.opts.progress(total, "bench rsa");
-    let records = parcrypt::rsa::bench::run(&key, &plan, |done, total, label| {
+    let records = parcrypt::bench::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
@@ -345,14 +232,7 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             speedup: r.speedup,
             efficiency: r.efficiency,
             imbalance: r.imbalance,
-            flags: [
-                r.oversubscribed.then_some("oversubscribed"),
-                r.wide_spread.then_some("wide-spread"),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(","),
+            flags: flags(r.oversubscribed, r.wide_spread),
         })
         .collect()
 }

@@ -1,14 +1,14 @@
 //! `parcrypt bench cipher` (seed 004, Tables 2-3) and `parcrypt bench pipeline` (seed 001,
 //! Figs. 8-9): throughput tables, the papers' figures beside them, JSON/CSV export.
-use super::bench::RunOpts;
+use super::bench_opts::{RunOpts, flags};
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
+use parcrypt::bench::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
+use parcrypt::bench::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render};
-use parcrypt::cipher::bench::{CipherBenchPlan, CipherBenchRecord, SEED_004};
-use parcrypt::cipher::bench_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
+use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 use parcrypt::cipher::{Algorithm, Direction};
-use parcrypt::parallel::bf_pipeline::PipelineStats;
 use serde::Serialize;
 
 /// A byte count: `4096`, `64KiB`, `1MiB`, `1MB` (10^6), `2GiB`, case-insensitive; at least 1.
@@ -161,7 +161,7 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
     let total = plan.configurations().len() as u64 * per_config;
     let progress = Progress::new(total, "bench cipher", args.opts.quiet);
-    let records = parcrypt::cipher::bench::run(&plan, |done, total, label| {
+    let records = parcrypt::bench::suites::cipher::run(&plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
@@ -214,14 +214,7 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             vs: r.baseline.to_string(),
             speedup: r.speedup,
             self_speedup: r.self_speedup,
-            flags: [
-                r.oversubscribed.then_some("oversubscribed"),
-                r.wide_spread.then_some("wide-spread"),
-            ]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(","),
+            flags: flags(r.oversubscribed, r.wide_spread),
         })
         .collect()
 }
@@ -230,7 +223,7 @@ fn cipher_notes(records: &[CipherBenchRecord]) -> Vec<String> {
     let mut notes = vec![
         "MB = 10^6 bytes; speedup = the `vs` algorithm at 1 thread / this; self_speedup = this algorithm at 1 thread / this.".to_string(),
     ];
-    if let Some(tsc) = parcrypt::cipher::tsc::Tsc::detect() {
+    if let Some(tsc) = parcrypt::bench::tsc::Tsc::detect() {
         notes.push(format!(
             "tsc_c_per_b: time-stamp-counter ticks per byte; the TSC ticks at {:.2} GHz, a constant reference rate, not the core's clock.",
             tsc.ticks_per_second(0.02) / 1e9
@@ -287,11 +280,14 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
     let rows = plan.configurations().len() + groups.len() * plan.chunks.len();
     let total = (rows as u64 + 1) * per_config;
     let progress = Progress::new(total, "bench pipeline", args.opts.quiet);
-    let (records, stats) =
-        parcrypt::cipher::bench_pipeline::run_with_folded(&plan, &groups, |done, total, label| {
+    let (records, stats) = parcrypt::bench::suites::cipher_pipeline::run_with_folded(
+        &plan,
+        &groups,
+        |done, total, label| {
             progress.set_position_of(done as u64, total as u64);
             progress.set_message(label);
-        })?;
+        },
+    )?;
     progress.finish_and_clear();
     let screen = args.opts.screen();
     if screen {

@@ -1,14 +1,14 @@
 //! `parcrypt bench modexp` and `parcrypt bench rsa-private`: exponentiation strategies against
 //! `binary` and `gmp`, and single-operation RSA private-key latency.
-use super::bench::{RunOpts, Threads, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, threads_list};
 use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
+use parcrypt::bench::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
+use parcrypt::bench::suites::rsa_latency::{self, LatencyRecord};
 use parcrypt::bench::{BenchReport, MachineInfo, format_number};
-use parcrypt::modexp::bench::{ModexpBenchPlan, ModexpRecord, all_method_names};
 use parcrypt::modexp::{Kernel, Params};
-use parcrypt::rsa::latency::{self, LatencyRecord};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -102,17 +102,6 @@ struct ModexpRow {
     flags: String,
 }
 
-fn flags(oversubscribed: bool, wide: bool) -> String {
-    [
-        oversubscribed.then_some("oversubscribed"),
-        wide.then_some("wide-spread"),
-    ]
-    .into_iter()
-    .flatten()
-    .collect::<Vec<_>>()
-    .join(",")
-}
-
 /// Runs `bench modexp`.
 pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     let config = args.opts.config()?;
@@ -141,7 +130,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench modexp");
-    let records = parcrypt::modexp::bench::run(&plan, |done, _, label| {
+    let records = parcrypt::bench::suites::modexp::run(&plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;
@@ -206,8 +195,8 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     let config = args.opts.config()?;
     let methods = args
         .methods
-        .unwrap_or_else(|| latency::METHODS.iter().map(|s| s.to_string()).collect());
-    latency::check_methods(&methods).map_err(|e| super::usage(e.to_string()))?;
+        .unwrap_or_else(|| rsa_latency::METHODS.iter().map(|s| s.to_string()).collect());
+    rsa_latency::check_methods(&methods).map_err(|e| super::usage(e.to_string()))?;
     if let Some(b) = args.bits.iter().find(|b| *b % 64 != 0 || **b < 512) {
         return Err(super::usage(format!(
             "RSA sizes must be multiples of 64 from 512, got {b}"
@@ -215,7 +204,7 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     }
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(args.bits.len(), "bench rsa-private");
-    let records = latency::run(
+    let records = rsa_latency::run(
         &args.bits,
         &methods,
         !args.variable_time,

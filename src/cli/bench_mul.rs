@@ -1,14 +1,15 @@
 //! `parcrypt bench mul` (the Karatsuba family against GMP `mpz_mul`, seed 003) and
 //! `parcrypt bench handoff` (thread-activation costs), each printed beside the seed's figures.
-use super::bench::{RunOpts, Threads, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, threads_list};
+use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
+use parcrypt::bench::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
+use parcrypt::bench::suites::mul_handoff::HandoffRecord;
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
-use parcrypt::mul::bench::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
 use parcrypt::mul::capacity::CAPACITY_BITS;
-use parcrypt::mul::handoff::HandoffRecord;
-use parcrypt::mul::{KaraConfig, METHODS, is_parallel, seed};
+use parcrypt::mul::{METHODS, is_parallel, seed};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -41,15 +42,8 @@ pub struct BenchMulArgs {
     /// Threads in all (caller + helpers, 1 to 4) for the parallel methods, comma-separated.
     #[arg(long, default_value = "2", value_parser = threads_list)]
     threads: Threads,
-    /// Karatsuba levels (1 = the seed's karaMul).
-    #[arg(long, default_value_t = 1)]
-    depth: u32,
-    /// Products below this many bits go straight to GMP.
-    #[arg(long, default_value_t = 0)]
-    threshold: u32,
-    /// Pin persistent helper threads to CPUs.
-    #[arg(long)]
-    pin: bool,
+    #[command(flatten)]
+    kara: KaraOpts,
     /// Target milliseconds of one sample (a batch of products, divided afterwards).
     #[arg(long, default_value_t = 10.0)]
     batch_ms: f64,
@@ -100,12 +94,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
             .methods
             .unwrap_or_else(|| METHODS.iter().map(|m| m.to_string()).collect()),
         threads: args.threads.0,
-        kara: KaraConfig {
-            depth: args.depth,
-            threshold_bits: args.threshold,
-            pin: args.pin,
-            ..KaraConfig::default()
-        },
+        kara: args.kara.config(),
         seed: args.seed,
         config,
         batch_s: args.batch_ms / 1e3,
@@ -113,7 +102,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     plan.validate()?;
     let machine = MachineInfo::detect();
     let progress = opts.progress(plan.bits.len(), "bench mul");
-    let records = parcrypt::mul::bench::run(&plan, |done, _, label| {
+    let records = parcrypt::bench::suites::mul::run(&plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;
@@ -162,14 +151,7 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 seed_vs_gmp: s.and_then(|s| s.vs_gmp).map(|f| round(1.0 + f)),
                 seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
                 capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
-                flags: [
-                    r.oversubscribed.then_some("oversubscribed"),
-                    r.wide_spread.then_some("wide-spread"),
-                ]
-                .into_iter()
-                .flatten()
-                .collect::<Vec<_>>()
-                .join(","),
+                flags: flags(r.oversubscribed, r.wide_spread),
             }
         })
         .collect()
@@ -275,9 +257,9 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
     let opts = &args.opts;
     let config: BenchConfig = opts.config()?;
     let machine = MachineInfo::detect();
-    let kinds = parcrypt::mul::handoff::Activation::ALL.len();
+    let kinds = parcrypt::bench::suites::mul_handoff::Activation::ALL.len();
     let progress = opts.progress(kinds, "bench handoff");
-    let records = parcrypt::mul::handoff::run(&config, |done, _, label| {
+    let records = parcrypt::bench::suites::mul_handoff::run(&config, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;

@@ -10,7 +10,7 @@
 //! time, as ours), 16 KiB per call for the ciphers.
 mod rows;
 
-use super::bench::RunOpts;
+use super::bench_opts::RunOpts;
 use anyhow::{Result, bail};
 use clap::Args;
 use parcrypt::bench::{Bench, BenchReport, MachineInfo, Summary, format_seconds};

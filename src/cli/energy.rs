@@ -13,7 +13,7 @@ use serde::Serialize;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
-use super::power::{PointArgs, energy_error};
+use super::power::PointArgs;
 
 /// How often the meter is polled while the command runs.
 const POLL_EVERY: Duration = Duration::from_secs(10);
@@ -74,11 +74,11 @@ pub fn run(args: EnergyArgs) -> Result<()> {
         MeterArg::Model => MeterChoice::Model,
     };
     let query = args.point.query(None, None);
-    let mut opened = open_meter(choice, &preset, &query, &powercap_root()).map_err(energy_error)?;
+    let mut opened = open_meter(choice, &preset, &query, &powercap_root())?;
     let (program, rest) = args.command.split_first().expect("clap requires a command");
     let mut cmd = std::process::Command::new(program);
     cmd.args(rest);
-    opened.meter.start().map_err(energy_error)?;
+    opened.meter.start()?;
     let mut child = cmd
         .spawn()
         .with_context(|| format!("cannot run '{program}'"))?;
@@ -91,11 +91,11 @@ pub fn run(args: EnergyArgs) -> Result<()> {
     let status = loop {
         match rx.recv_timeout(POLL_EVERY) {
             Ok(status) => break status.with_context(|| format!("waiting for '{program}'"))?,
-            Err(RecvTimeoutError::Timeout) => opened.meter.poll().map_err(energy_error)?,
+            Err(RecvTimeoutError::Timeout) => opened.meter.poll()?,
             Err(RecvTimeoutError::Disconnected) => anyhow::bail!("lost track of '{program}'"),
         }
     };
-    let reading = opened.meter.stop().map_err(energy_error)?;
+    let reading = opened.meter.stop()?;
     let exit_code = exit_code(&status);
     let profile = (preset.name == "this-machine" && reading.source.starts_with("model:"))
         .then(|| preset.notes.first().cloned())

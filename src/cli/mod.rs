@@ -4,6 +4,7 @@ mod bench;
 mod bench_cipher;
 mod bench_modexp;
 mod bench_mul;
+mod bench_opts;
 mod bench_peers;
 mod cipher;
 mod dse;
@@ -132,12 +133,16 @@ fn allow_negative_values(cmd: clap::Command) -> clap::Command {
     .mut_subcommands(allow_negative_values)
 }
 
-/// Library errors that are really about the arguments given (0 threads, chunk 0, ...).
+/// Library errors that are really about the arguments given (0 threads, chunk 0, an unknown
+/// preset, node or clock, ...).
 fn is_library_usage_error(err: &anyhow::Error) -> bool {
-    matches!(
-        err.downcast_ref::<parcrypt::Error>(),
-        Some(parcrypt::Error::InvalidParameter(_))
-    )
+    if let Some(e) = err.downcast_ref::<parcrypt::Error>() {
+        e.is_usage()
+    } else if let Some(e) = err.downcast_ref::<parcrypt::energy::EnergyError>() {
+        e.is_usage()
+    } else {
+        false
+    }
 }
 
 /// The whole error chain on one line: "context: cause: cause".

@@ -6,6 +6,32 @@ use clap::Args;
 use parcrypt::mul::{KaraConfig, METHODS, multiplier};
 use rug::Integer;
 
+/// The Karatsuba options `mul` and `bench mul` share.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct KaraOpts {
+    /// Karatsuba levels (1 = the seed's karaMul).
+    #[arg(long, default_value_t = 1)]
+    depth: u32,
+    /// Products below this many bits go straight to GMP.
+    #[arg(long, default_value_t = 0)]
+    threshold: u32,
+    /// Pin persistent helper threads to CPUs.
+    #[arg(long)]
+    pin: bool,
+}
+
+impl KaraOpts {
+    /// The multipliers' configuration (threads as the default; each command sets its own).
+    pub fn config(&self) -> KaraConfig {
+        KaraConfig {
+            depth: self.depth,
+            threshold_bits: self.threshold,
+            pin: self.pin,
+            ..KaraConfig::default()
+        }
+    }
+}
+
 /// Arguments of `parcrypt mul`.
 #[derive(Args, Debug)]
 pub struct MulArgs {
@@ -22,15 +48,8 @@ pub struct MulArgs {
     /// sequential methods ignore it.
     #[arg(long, default_value = "2", value_parser = threads)]
     threads: usize,
-    /// Karatsuba levels (1 = the seed's karaMul).
-    #[arg(long, default_value_t = 1)]
-    depth: u32,
-    /// Products below this many bits go straight to GMP.
-    #[arg(long, default_value_t = 0)]
-    threshold: u32,
-    /// Pin persistent helper threads to CPUs.
-    #[arg(long)]
-    pin: bool,
+    #[command(flatten)]
+    kara: KaraOpts,
     /// Print the method names, one per line, and exit.
     #[arg(long)]
     list: bool,
@@ -78,12 +97,7 @@ pub fn run(args: MulArgs) -> Result<()> {
     }
     let a = parse_hex(a, "--a")?;
     let b = parse_hex(b, "--b")?;
-    let config = KaraConfig {
-        depth: args.depth,
-        threshold_bits: args.threshold,
-        pin: args.pin,
-        ..KaraConfig::default()
-    };
+    let config = args.kara.config();
     let config = if parcrypt::mul::is_parallel(method) {
         config.with_threads(args.threads)?
     } else {

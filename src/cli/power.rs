@@ -7,7 +7,6 @@
 //! interpolated, scaled, partly busy or from a profile, `model:first-principles` for αCV²f.
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::energy::EnergyError;
 use parcrypt::energy::power_model::{ModelKind, PowerEstimate, PowerQuery, estimate};
 use parcrypt::energy::presets::{self, Preset};
 use std::path::PathBuf;
@@ -40,7 +39,7 @@ pub struct PointArgs {
 impl PointArgs {
     /// The preset these arguments name.
     pub fn preset(&self) -> Result<Preset> {
-        presets::preset(&self.preset, self.profile.as_deref()).map_err(energy_error)
+        Ok(presets::preset(&self.preset, self.profile.as_deref())?)
     }
 
     /// The query for this point, with `mhz`/`state` replaced when given.
@@ -62,15 +61,6 @@ pub fn mhz(s: &str) -> Result<f64, String> {
         _ => Err(format!(
             "frequency must be a positive number of MHz, at most 10000 (10 GHz), got '{s}'"
         )),
-    }
-}
-
-/// Library errors about the arguments exit with 2, the others with 1.
-pub fn energy_error(e: EnergyError) -> anyhow::Error {
-    if e.is_usage() {
-        super::usage(e.to_string())
-    } else {
-        e.into()
     }
 }
 
@@ -122,7 +112,7 @@ pub fn run(args: PowerArgs) -> Result<()> {
         },
         ..args.point.query(None, None)
     };
-    let e = estimate(&preset, &query).map_err(energy_error)?;
+    let e = estimate(&preset, &query)?;
     args.out.emit(&e, || render(&e))
 }
 

@@ -38,8 +38,7 @@ pub fn run(args: PresetsArgs) -> Result<()> {
     args.out.check()?;
     let mut listed = Vec::new();
     for name in PRESET_NAMES {
-        let p =
-            presets::preset(name, args.profile.as_deref()).map_err(super::power::energy_error)?;
+        let p = presets::preset(name, args.profile.as_deref())?;
         let node = p.default_node();
         let (basis, states) = match &p.power {
             PowerBasis::Table(_) => ("seed-000 table", Vec::new()),

@@ -12,7 +12,7 @@ use std::path::Path;
 /// Where Linux shows its temperature sensors.
 const SYS: &str = "/sys";
 
-use super::power::{PointArgs, energy_error, mhz};
+use super::power::{PointArgs, mhz};
 
 /// Arguments of `parcrypt reliability`.
 #[derive(Args, Debug)]
@@ -100,8 +100,7 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
             &this_q,
             &other_q,
             (&temp(args.temp_c), &temp(args.vs_temp_c)),
-        )
-        .map_err(energy_error)?;
+        )?;
         let out = Output {
             this: &cmp.this,
             other: Some(&cmp.other),
@@ -124,7 +123,7 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
             )
         })
     } else {
-        let a = assess(&preset, &this_q, &temp(args.temp_c)).map_err(energy_error)?;
+        let a = assess(&preset, &this_q, &temp(args.temp_c))?;
         let out = Output {
             this: &a,
             other: None,

@@ -111,10 +111,6 @@ pub struct Evaluation {
 /// The presets the exploration covers by default: seed 000's four processors.
 pub const DEFAULT_PRESETS: [&str; 4] = ["core2duo", "core-i3", "core-i5", "core-i7"];
 
-fn energy_err(e: crate::energy::EnergyError) -> Error {
-    Error::InvalidParameter(e.to_string())
-}
-
 /// Thread counts explored on a preset: powers of two up to its hardware threads, and the
 /// hardware thread count itself.
 pub fn thread_counts(p: &Preset) -> Vec<usize> {
@@ -129,7 +125,7 @@ pub fn thread_counts(p: &Preset) -> Vec<usize> {
 pub fn explore(work: &Workload, presets: &[String], nodes: &[u32]) -> Result<Vec<Evaluation>> {
     let mut out = Vec::new();
     for name in presets {
-        let p = preset(name, None).map_err(energy_err)?;
+        let p = preset(name, None)?;
         let have = p.nodes();
         let chosen: Vec<u32> = if nodes.is_empty() {
             have.clone()
@@ -172,7 +168,7 @@ pub fn evaluate(
         power_gating: gating,
         ..Default::default()
     };
-    let power = estimate(p, &q).map_err(energy_err)?;
+    let power = estimate(p, &q)?;
     let time_s = work.time(threads, p.cores, p.threads_per_core, mhz);
     let energy_j = power.p_total_w * time_s;
     let (temp_c, mttf_years) = match assess(p, &q, &TemperatureChoice::Model) {

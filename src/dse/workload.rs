@@ -113,7 +113,7 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
         }
         "modexp" => {
             let bits = if quick { 2048 } else { 4096 };
-            let (b, e, m) = crate::modexp::bench::operands(bits, 9);
+            let (b, e, m) = crate::bench::suites::modexp::operands(bits, 9);
             let slice = crate::modexp::method("slice")?;
             let mut medians = Vec::new();
             for &t in &threads {
@@ -141,7 +141,7 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
             let mut data = vec![0x5au8; size];
             let mut medians = Vec::new();
             for &t in &threads {
-                let pb = crate::parallel::pblock::PBlock::new(&bf, t)?;
+                let pb = crate::cipher::parallel::pblock::PBlock::new(&bf, t)?;
                 let m = bench.run_timed(|| {
                     let s = Instant::now();
                     std::hint::black_box(pb.encrypt_ecb(&mut data).ok());

@@ -10,7 +10,6 @@
 //! Timing: every strategy here except `gmp-sec` is **variable-time** (the sequence of squarings
 //! and multiplications, or the table entries read, follow the exponent's bits). Use `gmp-sec`
 //! (`mpz_powm_sec`) for secret exponents.
-pub mod bench;
 pub mod binary;
 pub mod binary_parmul;
 pub mod binary_rl;

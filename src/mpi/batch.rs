@@ -12,14 +12,14 @@
 use super::comm::{Backoff, Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
-use super::record::{MpiFields, RankEnergy, combine};
+use super::record::{MpiFields, RankEnergy, combine, interleaved};
 use super::wire::{Reader, put_integer, put_u64};
+use crate::bench::suites::rsa::{BatchOp, BatchShape, Placement, RsaBenchRecord, record};
 use crate::bench::{Bench, BenchConfig, Sampled};
 use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::parallel::schedule::{guided_grab, static_block};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
 use crate::rsa::batch::{self, Transform};
-use crate::rsa::bench::{BatchOp, RsaBenchRecord};
 use crate::rsa::keys::RsaPrivateKey;
 use crate::rsa::textbook::PrivateOp;
 use rug::Integer;
@@ -67,6 +67,16 @@ pub struct BatchPlan {
 }
 
 impl BatchPlan {
+    /// What each record takes from the plan (ranks are never pinned).
+    pub fn shape(&self) -> BatchShape {
+        BatchShape {
+            messages: self.messages,
+            op: self.op,
+            private_op: self.private_op,
+            pin: false,
+        }
+    }
+
     /// Checks the plan against the number of ranks (the same answer on every rank).
     pub fn validate(&self, ranks: usize) -> MpiResult<()> {
         let bad = |m: String| Err(MpiError::Usage(m));
@@ -250,11 +260,7 @@ fn drive(
     let n = configs.len() + 1;
     let mut stats = vec![RunStats::default(); n];
     let mut tallies = vec![EnergyTally::default(); n];
-    let mut failure: Option<MpiError> = None;
-    let measurements = bench.run_interleaved_by(n, |i| {
-        if failure.is_some() {
-            return 0.0;
-        }
+    let summaries = interleaved(&bench, n, |i| {
         if i == 0 {
             let ((out, secs), energy) = meter.measure(|| {
                 let t = Instant::now();
@@ -270,41 +276,24 @@ fn drive(
                 }],
             };
             if out != job.expected {
-                failure = Some(MpiError::Protocol("SeRSA disagrees with itself".into()));
+                return Err(MpiError::Protocol("SeRSA disagrees with itself".into()));
             }
-            return secs;
+            return Ok(secs);
         }
         ranks.command(Command::Run((i - 1) as u32));
-        let result = master_run(ranks, plan, job, executor, configs[i - 1], meter);
-        match result {
-            Ok((out, secs, run_stats, energy)) => {
-                tallies[i].push(energy);
-                stats[i] = run_stats;
-                if out != job.expected {
-                    failure = Some(MpiError::Protocol(format!(
-                        "{} over {} ranks gave an output different from SeRSA",
-                        configs[i - 1],
-                        ranks.size()
-                    )));
-                }
-                secs
-            }
-            Err(e) => {
-                failure = Some(e);
-                0.0
-            }
+        let (out, secs, run_stats, energy) =
+            master_run(ranks, plan, job, executor, configs[i - 1], meter)?;
+        tallies[i].push(energy);
+        stats[i] = run_stats;
+        if out != job.expected {
+            return Err(MpiError::Protocol(format!(
+                "{} over {} ranks gave an output different from SeRSA",
+                configs[i - 1],
+                ranks.size()
+            )));
         }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let summaries = measurements
-        .iter()
-        .map(|m| {
-            m.sampled()
-                .ok_or_else(|| MpiError::Protocol("no samples".into()))
-        })
-        .collect::<MpiResult<Vec<_>>>()?;
+        Ok(secs)
+    })?;
     Ok((summaries, stats, tallies))
 }
 
@@ -540,46 +529,24 @@ fn records(
                 Some(plan.master),
             )
         };
-        let speedup = if s.median > 0.0 {
-            baseline / s.median
-        } else {
-            f64::NAN
-        };
         let energy = tallies[i].fields(warmup, Some(batch_bytes));
         let on_host = if i == 0 { 1 } else { per_host * plan.threads };
+        let place = Placement {
+            threads,
+            workers,
+            on_host,
+        };
         out.push(BatchRecord {
-            base: RsaBenchRecord {
-                threads,
-                schedule: spec.schedule,
-                chunk: spec.chunk,
-                messages: plan.messages,
-                bits: key.public().bits(),
-                op: plan.op,
-                private_op: (plan.op == BatchOp::Decrypt).then_some(plan.private_op),
-                median_s: s.median,
-                min_s: s.min,
-                max_s: s.max,
-                mean_s: s.mean,
-                stddev_s: s.stddev,
-                ci95_low_s: s.ci95_low,
-                ci95_high_s: s.ci95_high,
-                runs: s.runs,
-                times: s.times.clone(),
-                speedup,
-                efficiency: speedup / (workers * threads) as f64,
-                msgs_per_s: plan.messages as f64 / s.median,
-                energy_j: energy.energy_j,
-                avg_power_w: energy.avg_power_w,
-                uj_per_byte: energy.uj_per_byte,
-                energy_source: energy.energy_source,
-                imbalance: stats[i].imbalance(),
-                chunks_taken: stats[i].chunks(),
-                oversubscribed: crate::bench::oversubscribed(on_host),
-                pinned: false,
-                verified: true,
-                wide_spread: s.wide_spread,
-                note: s.note().unwrap_or_default(),
-            },
+            base: record(
+                key,
+                plan.shape(),
+                place,
+                spec,
+                s,
+                baseline,
+                &stats[i],
+                energy,
+            ),
             mpi,
             master,
         });

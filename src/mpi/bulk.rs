@@ -14,8 +14,8 @@ use super::wire::{Reader, put_u64};
 use crate::cipher::alg::{Algorithm, CipherSpec, Direction};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::modes;
-use crate::parallel::parc4::Parc4;
-use crate::parallel::pblock::PBlock;
+use crate::cipher::parallel::parc4::Parc4;
+use crate::cipher::parallel::pblock::PBlock;
 use crate::parallel::schedule::static_block;
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -42,7 +42,7 @@ fn unit(spec: &CipherSpec) -> usize {
     match spec.algorithm {
         Algorithm::Parc4 => spec
             .chunk()
-            .unwrap_or(crate::parallel::parc4::DEFAULT_BLOCK),
+            .unwrap_or(crate::cipher::parallel::parc4::DEFAULT_BLOCK),
         _ => BLOCK,
     }
 }

@@ -16,7 +16,7 @@ use super::comm::{Backoff, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
 use crate::cipher::blowfish::{BLOCK, Blowfish};
-use crate::parallel::bf_pipeline::{Layout, Op, StageStats, apply, words_to_bytes};
+use crate::cipher::parallel::bf_pipeline::{Layout, Op, StageStats, apply, words_to_bytes};
 use crate::parallel::schedule::static_block;
 use std::ops::Range;
 use std::time::Instant;

@@ -8,12 +8,12 @@
 use super::comm::{Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::pipeline::{hop_latency, run_once, thread_hop_latency};
-use super::record::{MpiFields, RankEnergy, combine};
+use super::record::{MpiFields, RankEnergy, combine, interleaved};
+use crate::bench::suites::cipher_pipeline::PipelineBenchRecord;
 use crate::bench::{Bench, BenchConfig, Sampled};
-use crate::cipher::bench_pipeline::PipelineBenchRecord;
 use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -161,12 +161,8 @@ fn drive(
     let mut stats = vec![Vec::new(); n];
     let mut tallies = vec![EnergyTally::default(); n];
     let mut work = input.to_vec();
-    let mut failure = None;
     let bench = Bench::new(plan.config)?;
-    let measurements = bench.run_interleaved_by(n, |i| {
-        if failure.is_some() {
-            return 0.0;
-        }
+    let summaries = interleaved(&bench, n, |i| {
         if i == 0 {
             let (secs, energy) = meter.measure(|| {
                 let t = Instant::now();
@@ -177,23 +173,16 @@ fn drive(
                 t.elapsed().as_secs_f64()
             });
             tallies[0].push(energy);
-            return secs;
+            return Ok(secs);
         }
         let k = (i - 1) / 2;
         if i % 2 == 0 {
             let (run, energy) = meter.measure(|| threads[k].run(&mut work));
             tallies[i].push(energy);
-            return match run {
-                Ok(st) => {
-                    let wall = st.wall_s;
-                    stats[i].push((wall, st.stages));
-                    wall
-                }
-                Err(e) => {
-                    failure = Some(MpiError::from(e));
-                    0.0
-                }
-            };
+            let st = run?;
+            let wall = st.wall_s;
+            stats[i].push((wall, st.stages));
+            return Ok(wall);
         }
         ranks.command(Command::Run(k as u32));
         let (res, energy) = meter.measure(|| {
@@ -206,45 +195,25 @@ fn drive(
                 input.len(),
             )
         });
-        let collected = res.and_then(|(out, wall, own)| {
-            let mut per_rank = vec![own];
-            let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
-            for r in 1..ranks.size() {
-                let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
-                let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
-                    .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
-                per_rank.push(st);
-                readings.push(e);
-            }
-            if out != input {
-                return Err(MpiError::Protocol(
-                    "pipeline output differs from its input".into(),
-                ));
-            }
-            Ok((wall, per_rank, combine(&readings, wall)))
-        });
-        match collected {
-            Ok((wall, per_rank, energy)) => {
-                stats[i].push((wall, per_rank));
-                tallies[i].push(energy);
-                wall
-            }
-            Err(e) => {
-                failure = Some(e);
-                0.0
-            }
+        let (out, wall, own) = res?;
+        let mut per_rank = vec![own];
+        let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
+        for r in 1..ranks.size() {
+            let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
+            let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
+                .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
+            per_rank.push(st);
+            readings.push(e);
         }
-    });
-    if let Some(e) = failure {
-        return Err(e);
-    }
-    let summaries = measurements
-        .iter()
-        .map(|m| {
-            m.sampled()
-                .ok_or_else(|| MpiError::Protocol("no samples".into()))
-        })
-        .collect::<MpiResult<Vec<_>>>()?;
+        if out != input {
+            return Err(MpiError::Protocol(
+                "pipeline output differs from its input".into(),
+            ));
+        }
+        stats[i].push((wall, per_rank));
+        tallies[i].push(combine(&readings, wall));
+        Ok(wall)
+    })?;
     Ok((summaries, stats, tallies))
 }
 

@@ -1,4 +1,5 @@
-//! What every MPI result adds to the thread benchmarks' records, and energy over ranks.
+//! What every MPI result adds to the thread benchmarks' records, energy over ranks, and rank
+//! 0's interleaved timing loop that stops at the first failure.
 //!
 //! An MPI record is the thread benchmark's record (`#[serde(flatten)]`) plus [`MpiFields`]:
 //! `backend` (`mpi`, or `threads` for the thread form measured beside it in the same run),
@@ -11,6 +12,8 @@
 //! (`measured:rapl`) counts a whole package, so only one reading per host is taken (the
 //! lowest rank's). The sum's time is rank 0's wall time of the run.
 use super::comm::Ranks;
+use super::error::{MpiError, MpiResult};
+use crate::bench::{Bench, Sampled};
 use crate::energy::meter::Reading;
 use crate::energy::meter::session::RunEnergy;
 use serde::{Deserialize, Serialize};
@@ -108,6 +111,37 @@ pub fn combine(readings: &[RankEnergy], wall_s: f64) -> RunEnergy {
         joules += r.joules.unwrap_or(0.0);
     }
     RunEnergy::Read(Reading::new(joules, wall_s, first.source.clone()))
+}
+
+/// Rank 0's timing loop: `n` configurations run interleaved by the harness, `run(i)` giving
+/// configuration `i`'s seconds. The first failure (an MPI error, an output that differs from
+/// the reference) stops the timing (later runs are skipped) and is returned; otherwise every
+/// configuration's samples.
+pub fn interleaved(
+    bench: &Bench,
+    n: usize,
+    mut run: impl FnMut(usize) -> MpiResult<f64>,
+) -> MpiResult<Vec<Sampled>> {
+    let mut failure: Option<MpiError> = None;
+    let measurements = bench.run_interleaved_by(n, |i| {
+        if failure.is_some() {
+            return 0.0;
+        }
+        run(i).unwrap_or_else(|e| {
+            failure = Some(e);
+            0.0
+        })
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    measurements
+        .iter()
+        .map(|m| {
+            m.sampled()
+                .ok_or_else(|| MpiError::Protocol("no samples".into()))
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -26,7 +26,7 @@ pub const CAPACITY_S: Seconds = 0.01;
 /// the benchmark prints it beside its results: on a shared or throttled machine it explains a
 /// parallel method that loses without any fault of its own.
 pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool) -> f64 {
-    let (a, b) = super::bench::operands(bits.max(2), 0);
+    let (a, b) = super::operands(bits.max(2), 0);
     let reps = {
         let started = Instant::now();
         let mut n = 0u64;

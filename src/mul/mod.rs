@@ -1,6 +1,6 @@
 //! Big-integer multiplication (seed 003): GMP's `mpz_mul` as the oracle, the seed's one-level
-//! Karatsuba (`karaMul`), and the same split run in parallel five ways; plus microbenchmarks of
-//! what it costs to activate a thread ([`handoff`]).
+//! Karatsuba (`karaMul`), and the same split run in parallel five ways. Their benchmarks (and
+//! the thread-activation microbenchmarks) are in `bench::suites`.
 //!
 //! One trait, [`Multiplier`], one file per strategy, and one `match` that picks it
 //! ([`multiplier`]):
@@ -24,17 +24,15 @@
 //! caller and 1–3 helpers is documented there. Persistent helpers are created with the
 //! multiplier and reused by every call; they stop when it is dropped.
 //!
-//! Beside them: [`bench`](mod@bench) (every method against GMP over operand sizes),
-//! [`capacity`] (how much parallel throughput the machine gives), [`handoff`] (the
-//! thread-activation microbenchmarks) and [`seed`] (the seed's figures, printed beside ours).
+//! Beside them: [`operands`] (random operands of a given size), [`capacity`] (how much
+//! parallel throughput the machine gives) and [`seed`] (the seed's figures, printed beside
+//! ours).
 //!
 //! Every multiplier accepts any integers (negative, zero, unequal lengths) and returns exactly
 //! `a · b`; the tests check each against GMP.
-pub mod bench;
 pub mod capacity;
 pub mod crt;
 pub mod gmp;
-pub mod handoff;
 pub mod karatsuba;
 pub mod lockfree;
 pub mod par;
@@ -200,3 +198,16 @@ fn start_helper(
 
 #[cfg(test)]
 mod tests;
+
+/// Two operands of exactly `bits` bits, from a generator seeded by `seed` and `bits`.
+pub fn operands(bits: u32, seed: u64) -> (Integer, Integer) {
+    let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(
+        seed ^ u64::from(bits).rotate_left(32),
+    );
+    let mut draw = || {
+        let mut x = crate::bignum::random_bits(&mut rng, bits);
+        x.set_bit(bits - 1, true);
+        x
+    };
+    (draw(), draw())
+}

@@ -145,7 +145,7 @@ mod tests {
             (110_000, 100_000),
             (90_000, 3000),
         ] {
-            let (a, b) = crate::mul::bench::operands(x, u64::from(y));
+            let (a, b) = crate::mul::operands(x, u64::from(y));
             let b = b >> (x - y);
             for (sa, sb) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
                 let (a, b) = (Integer::from(&a * sa), Integer::from(&b * sb));

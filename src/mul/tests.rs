@@ -130,7 +130,7 @@ fn boundary_table_for_every_method() {
 
 #[test]
 fn helpers_survive_many_calls_and_every_method_drops_cleanly() {
-    let (a, b) = bench::operands(8192, 3);
+    let (a, b) = operands(8192, 3);
     let want = Integer::from(&a * &b);
     for round in 0..3 {
         for name in METHODS {

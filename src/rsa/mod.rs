@@ -4,11 +4,9 @@
 //! (over every prime, one thread per prime if asked), and the SeRSA / PaRSA batches of seed 000.
 pub mod armor;
 pub mod batch;
-pub mod bench;
 pub mod encode;
 pub mod hash;
 pub mod keys;
-pub mod latency;
 pub mod multiprime;
 pub mod oaep;
 pub mod pem;

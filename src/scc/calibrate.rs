@@ -8,9 +8,9 @@ use super::model::{BLOCK, chunking, stage_plan};
 use super::params::SEED_ROUNDS;
 use crate::bench::{Bench, BenchConfig, Summary};
 use crate::cipher::blowfish::Blowfish;
+use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use crate::error::{Error, Result};
 use crate::parallel::affinity::pin_current_thread;
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -401,17 +401,8 @@ mod tests {
             op_s_per_byte: 1e-10,
             in_s_per_byte: 5e-11,
             out_s_per_byte: 5e-11,
-            chan_op_s: 1e-7,
-            wake_s: 2e-6,
             idle_wake_s: 0.0,
-            spawn_s: 1e-5,
-            cores,
-            effective_cores: cores as f64,
-            relay_long_s: 0.0,
-            relay_short_s: 0.0,
-            pingpong_one_cpu_s: 0.0,
-            pingpong_two_cpus_s: 0.0,
-            method: vec![],
+            ..MachineParams::for_tests(cores)
         }
     }
 

@@ -1,11 +1,11 @@
 //! The four programs: arguments to plans, the library run on every rank, results printed and
 //! written by rank 0.
 use crate::args::{self, Cli, MasterArg, OpArg, Program};
+use parcrypt::bench::suites::rsa::BatchOp;
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo};
 use parcrypt::mpi::{MpiError, MpiResult, Ranks};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::bench::BatchOp;
 use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use serde::Serialize;
@@ -119,7 +119,7 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         ranks.hosts(),
         plan.threads,
         plan.master,
-        records[0].base.energy_source,
+        records[0].base.energy.energy_source,
     );
     println!(
         "{:<8} {:>5} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",

@@ -2,16 +2,16 @@
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
 use anyhow::{Result, bail};
+use parcrypt::bench::suites::rsa_latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use parcrypt::cipher::blowfish::Blowfish;
 use parcrypt::cipher::modes;
+use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::cipher::parallel::bf_pipeline::Layout;
+use parcrypt::cipher::parallel::parc4::{self, Parc4};
+use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
 use parcrypt::modexp::{Params, method, pow_mod};
 use parcrypt::mul::{KaraConfig, Multiplier};
-use parcrypt::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use parcrypt::parallel::bf_pipeline::Layout;
-use parcrypt::parallel::parc4::{self, Parc4};
-use parcrypt::parallel::pblock::PBlock;
-use parcrypt::rsa::latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
 use rand::{RngCore, SeedableRng};
@@ -162,7 +162,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
     Ok(match id {
         "product-32k" | "product-64k" | "product-128k" | "product-1m" => {
             let bits = product_bits(id);
-            let (a, b) = parcrypt::mul::bench::operands(bits, s.seed);
+            let (a, b) = parcrypt::mul::operands(bits, s.seed);
             let m = parcrypt::mul::par::new(KaraConfig {
                 helpers: s.threads - 1,
                 ..KaraConfig::default()
@@ -171,7 +171,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
         }
         "modexp-8192" | "modexp-16384" => {
             let bits = if id == "modexp-8192" { 8192 } else { 16384 };
-            let (b, e, m) = parcrypt::modexp::bench::operands(bits, s.seed);
+            let (b, e, m) = parcrypt::bench::suites::modexp::operands(bits, s.seed);
             Data::Modexp(b, e, m)
         }
         "rsa-2048" | "rsa-4096" => {

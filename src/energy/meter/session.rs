@@ -132,8 +132,11 @@ impl RunMeter {
     }
 }
 
-/// The energy fields every benchmark record carries.
+/// The energy fields every benchmark record carries (flattened into it: the four columns
+/// `energy_j`, `avg_power_w`, `uj_per_byte`, `energy_source`). Records written before a
+/// field existed still read: a missing field is `null` (the source empty).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(default)]
 pub struct EnergyFields {
     /// Energy of one run (mean over the measured runs), joules; `null` without a meter.
     pub energy_j: Option<Joules>,

@@ -5,10 +5,10 @@ use super::{
     ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
     reduction_pct, round_config, runs_text, text,
 };
+use crate::bench::suites::rsa::{BatchOp, RsaBenchPlan};
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
-use crate::rsa::bench::{BatchOp, RsaBenchPlan};
 use crate::rsa::textbook::PrivateOp;
 use crate::study::claims::seed000 as paper;
 use crate::study::sampling::{self, Rounds, Values};
@@ -63,7 +63,7 @@ fn rsa_round(
         seed: 7,
         config: round_config(round, repeats),
     };
-    let recs = crate::rsa::bench::run(key, &plan, |_, _, _| {})?;
+    let recs = crate::bench::suites::rsa::run(key, &plan, |_, _, _| {})?;
     Ok(recs
         .iter()
         .map(|r| (config_key(r.threads, r.schedule, r.chunk), r.min_s))

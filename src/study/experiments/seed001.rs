@@ -7,7 +7,7 @@ use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
     quality_note, round_config, runs_text,
 };
-use crate::cipher::bench_pipeline::PipelineBenchPlan;
+use crate::bench::suites::cipher_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -47,7 +47,7 @@ fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, _) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
+    let (recs, _) = crate::bench::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
     let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {
@@ -250,7 +250,7 @@ fn paper_evidence() -> Result<Vec<Fed>> {
         |d: f64| (sw + d * 0.005) * paper::SEQUENTIAL_S / ((pw - d * 0.005) * (pt - d * 0.00005));
     let energy = Estimate::new(ratio(0.0), ratio(-1.0), ratio(1.0));
     Ok(vec![
-        fed("seed001-s3-layout", Evidence::report("src/parallel/bf_pipeline.rs")
+        fed("seed001-s3-layout", Evidence::report("src/cipher/parallel/bf_pipeline.rs")
             .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
         fed("seed001-s3-scc", Evidence::report("encoded in the scc preset")),
         fed("seed001-fig10-power", Evidence::report("scc preset (solved from the paper's two wattages)")

@@ -346,22 +346,7 @@ mod tests {
 
     #[test]
     fn validation_errors_are_signed_and_summarised() {
-        let m = MachineParams {
-            op_s_per_byte: 2e-10,
-            in_s_per_byte: 1e-10,
-            out_s_per_byte: 1e-10,
-            chan_op_s: 1e-7,
-            wake_s: 2e-6,
-            idle_wake_s: 1e-5,
-            spawn_s: 1e-5,
-            cores: 2,
-            effective_cores: 2.0,
-            relay_long_s: 0.0,
-            relay_short_s: 0.0,
-            pingpong_one_cpu_s: 0.0,
-            pingpong_two_cpus_s: 0.0,
-            method: vec![],
-        };
+        let m = MachineParams::for_tests(2);
         let p = |measured_s, predicted_s| Predicted {
             stages: 4,
             chunk: 8192,

@@ -55,7 +55,7 @@ struct SizeCase {
 }
 
 fn size_case(bits: u32) -> Result<SizeCase> {
-    let (b, e, m) = crate::modexp::bench::operands(bits, 3);
+    let (b, e, m) = crate::bench::suites::modexp::operands(bits, 3);
     let expected = Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0"));
     let mut configs: Vec<(Box<dyn ModExp>, usize)> =
         vec![(method("binary")?, 1), (method("gmp")?, 1)];

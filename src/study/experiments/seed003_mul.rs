@@ -6,9 +6,9 @@ use super::{
     runs_text, text,
 };
 use crate::bench::BenchConfig;
+use crate::bench::suites::mul::MulBenchPlan;
 use crate::error::Result;
 use crate::mul::KaraConfig;
-use crate::mul::bench::MulBenchPlan;
 use crate::study::claims::seed003::{
     HANDOFF_ORDER, HANDOFF_US, KARATSUBA_US, karatsuba_us, karatsuba_vs_gmp,
 };
@@ -53,7 +53,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
             Profile::Full => 0.02,
         },
     };
-    let recs = crate::mul::bench::run(&plan, |_, _, _| {})?;
+    let recs = crate::bench::suites::mul::run(&plan, |_, _, _| {})?;
     let mut out: Vec<(String, f64)> = recs
         .iter()
         .map(|r| (format!("{}/{}", r.bits, r.method), r.min_s))
@@ -221,7 +221,7 @@ fn handoff_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
         min_time: 0.0,
         max_runs: 5000,
     };
-    let recs = crate::mul::handoff::run(&config, |_, _, _| {})?;
+    let recs = crate::bench::suites::mul_handoff::run(&config, |_, _, _| {})?;
     Ok(recs
         .iter()
         .map(|r| (r.primitive.clone(), r.median_us))

@@ -6,7 +6,7 @@ use super::{
     ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, opt, probe_threads,
     quality_note, round_config, runs_text, text,
 };
-use crate::cipher::bench::CipherBenchPlan;
+use crate::bench::suites::cipher::CipherBenchPlan;
 use crate::cipher::{Algorithm, Direction};
 use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
@@ -57,7 +57,7 @@ fn round(ctx: &Context, threads: usize, i: usize) -> Result<Vec<(String, f64)>> 
         seed: 4,
         config: round_config(i, REPEATS),
     };
-    let recs = crate::cipher::bench::run(&plan, |_, _, _| {})?;
+    let recs = crate::bench::suites::cipher::run(&plan, |_, _, _| {})?;
     // Each algorithm at the most threads it ran with (sequential ciphers run with one).
     let mut v: Vec<(String, f64)> = ALGORITHMS
         .iter()

@@ -10,27 +10,16 @@
 //! warm-up batches are read and left out. `measured:rapl` counts the whole package (other
 //! processes too); `model:<preset>` counts this process's CPU time, whose 10 ms ticks make a
 //! single short batch coarse — the record gives the mean over the measured batches.
-use super::batch::{self, Transform};
-use super::keys::RsaPrivateKey;
-use super::textbook::PrivateOp;
-use crate::bench::{Bench, BenchConfig, Seconds, Summary};
-use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
-use crate::energy::units::{Joules, Watts};
+pub use super::rsa_record::{BatchOp, BatchShape, Placement, RsaBenchRecord, record};
+use crate::bench::{Bench, BenchConfig};
+use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::error::{Error, Result};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
+use crate::rsa::batch::{self, Transform};
+use crate::rsa::keys::RsaPrivateKey;
+use crate::rsa::textbook::PrivateOp;
 use rug::Integer;
-use serde::{Deserialize, Serialize};
 use std::time::Instant;
-
-/// The operation benchmarked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum BatchOp {
-    /// Textbook encryption with the public exponent.
-    Encrypt,
-    /// Textbook decryption with the private key.
-    Decrypt,
-}
 
 /// What to benchmark.
 #[derive(Clone, Debug)]
@@ -53,81 +42,6 @@ pub struct RsaBenchPlan {
     pub seed: u64,
     /// Repetition rules.
     pub config: BenchConfig,
-}
-
-/// One configuration's result; the field names are the JSON/CSV columns.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RsaBenchRecord {
-    /// Worker threads.
-    pub threads: usize,
-    /// Loop schedule.
-    pub schedule: Schedule,
-    /// Chunk size; `null` is the schedule's default (for `static`: one block per thread).
-    pub chunk: Option<usize>,
-    /// Messages per batch.
-    pub messages: usize,
-    /// Modulus size in bits.
-    pub bits: u32,
-    /// `encrypt` or `decrypt`.
-    pub op: BatchOp,
-    /// For `decrypt`: how c^d mod n was computed.
-    pub private_op: Option<PrivateOp>,
-    /// Median time of one batch, seconds.
-    pub median_s: Seconds,
-    /// Fastest batch, seconds.
-    pub min_s: Seconds,
-    /// Slowest batch, seconds.
-    pub max_s: Seconds,
-    /// Mean, seconds.
-    pub mean_s: Seconds,
-    /// Sample standard deviation, seconds.
-    pub stddev_s: Seconds,
-    /// Lower end of the 95 % confidence interval of the median, seconds.
-    pub ci95_low_s: Seconds,
-    /// Upper end of the 95 % confidence interval of the median, seconds.
-    pub ci95_high_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
-    /// Baseline median / this median (baseline: 1 thread, `static`, same invocation).
-    pub speedup: f64,
-    /// speedup / threads.
-    pub efficiency: f64,
-    /// Messages per second at the median.
-    pub msgs_per_s: f64,
-    /// Energy of one batch (mean over the measured batches, the meter read around each),
-    /// joules; `null` without a meter.
-    #[serde(default)]
-    pub energy_j: Option<Joules>,
-    /// Average power over the measured batches (their energy / their time), watts.
-    #[serde(default)]
-    pub avg_power_w: Option<Watts>,
-    /// Energy per byte of a batch (messages x modulus bytes), microjoules.
-    #[serde(default)]
-    pub uj_per_byte: Option<f64>,
-    /// Where the energy figures come from: `measured:rapl`, `model:<preset>`, `none`, or
-    /// `unavailable: <why>`.
-    #[serde(default)]
-    pub energy_source: String,
-    /// Busiest thread's busy time / mean busy time in the last run (1.0 = balanced).
-    pub imbalance: f64,
-    /// Chunks handed out in the last run (dealer grabs: a measure of scheduling traffic).
-    pub chunks_taken: usize,
-    /// More threads than this machine's logical CPUs.
-    pub oversubscribed: bool,
-    /// Threads were pinned to CPUs.
-    pub pinned: bool,
-    /// The output equalled the sequential reference (always true in a written record: a
-    /// mismatch aborts the benchmark).
-    pub verified: bool,
-    /// The spread of the samples is too wide to trust small differences (see
-    /// [`Summary::wide_spread`]).
-    pub wide_spread: bool,
-    /// Statistical warning (wide spread, too few runs for a 95 % interval), empty if none.
-    pub note: String,
 }
 
 impl RsaBenchPlan {
@@ -181,6 +95,16 @@ impl RsaBenchPlan {
 }
 
 impl RsaBenchPlan {
+    /// What each record takes from the plan.
+    pub fn shape(&self) -> BatchShape {
+        BatchShape {
+            messages: self.messages,
+            op: self.op,
+            private_op: self.private_op,
+            pin: self.pin,
+        }
+    }
+
     /// Refuses a batch whose integers would not fit in this machine's memory: the messages,
     /// their ciphertexts, the expected results and one run's outputs are held at once.
     pub fn check_memory(&self, modulus_bits: u64) -> Result<()> {
@@ -297,17 +221,17 @@ pub fn run_with_meter(
                 "internal error: {threads} threads {spec} gave an output different from SeRSA"
             )));
         }
-        let summary = measurement
-            .summary()
+        let sampled = measurement
+            .sampled()
             .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
-        let baseline = records.first().map_or(summary.median, |b| b.median_s);
+        let baseline = records.first().map_or(sampled.median, |b| b.median_s);
         let energy = tally.fields(plan.config.warmup_runs as usize, Some(batch_bytes));
         records.push(record(
             key,
-            plan,
-            threads,
+            plan.shape(),
+            Placement::threads(threads),
             spec,
-            (&summary, &measurement.samples),
+            &sampled,
             baseline,
             stats,
             energy,
@@ -328,56 +252,6 @@ fn global_warmup(transform: Transform<'_>, inputs: &[Integer]) {
 
 /// Seconds of sequential work before the first measurement.
 pub const GLOBAL_WARMUP_S: f64 = 0.5;
-
-#[allow(clippy::too_many_arguments)]
-fn record(
-    key: &RsaPrivateKey,
-    plan: &RsaBenchPlan,
-    threads: usize,
-    spec: ScheduleSpec,
-    (s, times): (&Summary, &[Seconds]),
-    baseline_median: Seconds,
-    stats: &RunStats,
-    energy: EnergyFields,
-) -> RsaBenchRecord {
-    let speedup = if s.median > 0.0 {
-        baseline_median / s.median
-    } else {
-        f64::NAN
-    };
-    RsaBenchRecord {
-        threads,
-        schedule: spec.schedule,
-        chunk: spec.chunk,
-        messages: plan.messages,
-        bits: key.public().bits(),
-        op: plan.op,
-        private_op: (plan.op == BatchOp::Decrypt).then_some(plan.private_op),
-        median_s: s.median,
-        min_s: s.min,
-        max_s: s.max,
-        mean_s: s.mean,
-        stddev_s: s.stddev,
-        ci95_low_s: s.ci95_low,
-        ci95_high_s: s.ci95_high,
-        runs: s.runs,
-        times: times.to_vec(),
-        speedup,
-        efficiency: speedup / threads as f64,
-        msgs_per_s: plan.messages as f64 / s.median,
-        energy_j: energy.energy_j,
-        avg_power_w: energy.avg_power_w,
-        uj_per_byte: energy.uj_per_byte,
-        energy_source: energy.energy_source,
-        imbalance: stats.imbalance(),
-        chunks_taken: stats.chunks(),
-        oversubscribed: crate::bench::oversubscribed(threads),
-        pinned: plan.pin,
-        verified: true,
-        wide_spread: s.wide_spread,
-        note: s.note().unwrap_or_default(),
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -439,12 +313,15 @@ mod tests {
         );
         assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
         // The auto meter: RAPL where readable, else the model, and every record says which.
-        let source = &recs[0].energy_source;
+        let source = &recs[0].energy.energy_source;
         assert!(
             source == "measured:rapl" || source.starts_with("model:"),
             "{source}"
         );
-        assert!(recs.iter().all(|r| r.energy_j.is_some_and(|j| j >= 0.0)));
+        assert!(
+            recs.iter()
+                .all(|r| r.energy.energy_j.is_some_and(|j| j >= 0.0))
+        );
     }
 
     #[test]
@@ -461,15 +338,18 @@ mod tests {
         let mut meter = RunMeter::new(Box::new(fake));
         let recs = run_with_meter(&key, &p, &mut meter, |_, _, _| {}).unwrap();
         for r in &recs {
-            assert_eq!((r.energy_j, r.avg_power_w), (Some(2.0), Some(8.0)));
+            assert_eq!(
+                (r.energy.energy_j, r.energy.avg_power_w),
+                (Some(2.0), Some(8.0))
+            );
             // 12 messages x 64 bytes per batch.
-            assert_eq!(r.uj_per_byte, Some(2.0 * 1e6 / (12.0 * 64.0)));
-            assert_eq!(r.energy_source, "fake");
+            assert_eq!(r.energy.uj_per_byte, Some(2.0 * 1e6 / (12.0 * 64.0)));
+            assert_eq!(r.energy.energy_source, "fake");
         }
         let none = run_with_meter(&key, &plan(), &mut RunMeter::none(), |_, _, _| {}).unwrap();
         assert!(
             none.iter()
-                .all(|r| r.energy_j.is_none() && r.energy_source == "none")
+                .all(|r| r.energy.energy_j.is_none() && r.energy.energy_source == "none")
         );
         // Old JSON without the energy fields still reads.
         let mut v = serde_json::to_value(&recs[0]).unwrap();
@@ -477,7 +357,7 @@ mod tests {
             v.as_object_mut().unwrap().remove(k);
         }
         let old: RsaBenchRecord = serde_json::from_value(v).unwrap();
-        assert_eq!(old.energy_j, None);
+        assert_eq!(old.energy.energy_j, None);
     }
 
     #[test]

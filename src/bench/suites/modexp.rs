@@ -8,11 +8,10 @@
 //! checked against `mpz_powm` before its time is reported. The energy meter is read around
 //! every run (so each joule lands on its own configuration) and the warm-ups are left out;
 //! an exponentiation has no byte stream, so `uj_per_byte` stays `null`.
-use super::{Outcome, Params, UnitCount, method, methods, pow_mod};
 use crate::bench::{Bench, BenchConfig, Seconds};
-use crate::energy::meter::{EnergyTally, RunMeter};
-use crate::energy::units::{Joules, Watts};
+use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
+use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod};
 use rug::Integer;
 use rug::rand::RandState;
 use serde::{Deserialize, Serialize};
@@ -70,20 +69,12 @@ pub struct ModexpRecord {
     pub vs_binary_pct: f64,
     /// This time / GMP's time.
     pub vs_gmp: f64,
-    /// Energy of one exponentiation (mean over the measured runs), joules; `null` without a
-    /// meter. Runs of a few microseconds are far below the model meter's 10 ms CPU-time tick:
-    /// only the mean over many runs means anything.
-    #[serde(default)]
-    pub energy_j: Option<Joules>,
-    /// Average power over the measured runs, watts.
-    #[serde(default)]
-    pub avg_power_w: Option<Watts>,
-    /// Always `null`: an exponentiation has no byte stream.
-    #[serde(default)]
-    pub uj_per_byte: Option<f64>,
-    /// `measured:rapl`, `model:<preset>`, `none`, or `unavailable: <why>`.
-    #[serde(default)]
-    pub energy_source: String,
+    /// Energy of one exponentiation (mean over the measured runs; `energy_j` `null` without a
+    /// meter), average power, `uj_per_byte` always `null` (an exponentiation has no byte
+    /// stream) and where the figures come from. Runs of a few microseconds are far below the
+    /// model meter's 10 ms CPU-time tick: only the mean over many runs means anything.
+    #[serde(flatten)]
+    pub energy: EnergyFields,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
     /// Samples spread too wide to trust small differences.
@@ -253,10 +244,7 @@ pub fn run_with_meter(
                 critical_mulmods: counted.then(|| critical_path(&o.counts)),
                 vs_binary_pct: (s.median / t_binary - 1.0) * 100.0,
                 vs_gmp: s.median / t_gmp,
-                energy_j: energy.energy_j,
-                avg_power_w: energy.avg_power_w,
-                uj_per_byte: energy.uj_per_byte,
-                energy_source: energy.energy_source,
+                energy,
                 oversubscribed: crate::bench::oversubscribed(params.threads),
                 wide_spread: s.wide_spread,
                 seed_claim: seed_claim(meth.name(), bits).unwrap_or("").to_string(),
@@ -310,10 +298,10 @@ mod tests {
         let fake = crate::energy::meter::FakeMeter::new(3.0, 0.5);
         let mut meter = RunMeter::new(Box::new(fake));
         let recs = run_with_meter(&plan, &mut meter, |_, _, _| {}).unwrap();
-        assert!(recs.iter().all(|r| r.energy_j == Some(1.5)
-            && r.avg_power_w == Some(3.0)
-            && r.uj_per_byte.is_none()
-            && r.energy_source == "fake"));
+        assert!(recs.iter().all(|r| r.energy.energy_j == Some(1.5)
+            && r.energy.avg_power_w == Some(3.0)
+            && r.energy.uj_per_byte.is_none()
+            && r.energy.energy_source == "fake"));
     }
 
     #[test]

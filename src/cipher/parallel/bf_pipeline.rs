@@ -24,9 +24,9 @@
 //! blocked receiving (starved) and time blocked sending (back-pressure), in
 //! [`PipelineStats`]. Buffers of words are recycled from the output stage to the input stage,
 //! so a run allocates about as many buffers as chunks fit in the pipeline, not one per chunk.
-use super::schedule::static_block;
 use crate::cipher::blowfish::{BLOCK, Blowfish, check_whole_blocks};
 use crate::error::{Error, Result};
+use crate::parallel::schedule::static_block;
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::Instant;

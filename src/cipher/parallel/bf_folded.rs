@@ -1,6 +1,6 @@
 //! The folded round pipeline: Blowfish's rounds folded into as many stage groups as there are
 //! cores, one thread per group, chunks handed from group to group through lock-free
-//! single-producer single-consumer rings ([`spsc`](super::spsc)).
+//! single-producer single-consumer rings ([`spsc`](crate::parallel::spsc)).
 //!
 //! Seed 001's layout ([`BfPipeline`](super::bf_pipeline::BfPipeline)) gives every round its
 //! own thread plus an input and an output thread: 36 threads for encrypt+decrypt, which on a
@@ -22,10 +22,10 @@
 //! chunk size (a multiple of 8) and group count; per-group busy, starved and blocked times are
 //! reported in the same [`PipelineStats`] as the seed's layout.
 use super::bf_pipeline::{Layout, PipelineStats, StageStats};
-use super::schedule::static_block;
-use super::spsc::{self, Receiver, Sender};
 use crate::cipher::blowfish::{BLOCK, Blowfish, LANES, check_whole_blocks, join, split};
 use crate::error::{Error, Result};
+use crate::parallel::schedule::static_block;
+use crate::parallel::spsc::{self, Receiver, Sender};
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 use zeroize::Zeroize;

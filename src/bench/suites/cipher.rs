@@ -7,18 +7,12 @@
 //! Timed runs transform the buffer in place (no copy inside the timed region) and run
 //! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
-use super::alg::{Algorithm, Direction};
-use super::blowfish::{BLOCK, Blowfish};
-use super::modes;
-use super::tsc::Tsc;
-use super::{Rc4, Rc4a};
+use crate::bench::tsc::Tsc;
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::cipher::alg::{Algorithm, Direction};
+use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::cipher::dispatch::Runner;
 use crate::error::{Error, Result};
-use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::parallel::bf_pipeline::Layout;
-use crate::parallel::parc4::Parc4;
-use crate::parallel::parc4i::Parc4i;
-use crate::parallel::pblock::PBlock;
 use crate::study::claims::seed004::TABLES_2_3 as T;
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
@@ -178,8 +172,8 @@ struct Material {
     nonce: [u8; 16],
 }
 
-/// Runs configuration `(a, threads)` over `buf` in place; `reference` selects the
-/// sequential reference path instead.
+/// Runs configuration `(a, threads)` over `buf` in place, from the message's start, through
+/// the same dispatch as files; `reference` selects the sequential reference path instead.
 fn transform(
     m: &Material,
     plan: &CipherBenchPlan,
@@ -187,54 +181,16 @@ fn transform(
     buf: &mut [u8],
     reference: bool,
 ) -> Result<()> {
-    let enc = plan.direction == Direction::Encrypt;
-    let chunk = plan.chunk.or(a.default_chunk());
-    let pb = PBlock::new(&m.bf, if reference { 1 } else { threads })?.pinned(plan.pin);
-    match a {
-        Algorithm::BfPipeline if !reference => {
-            let layout = if enc {
-                Layout::Encrypt
-            } else {
-                Layout::Decrypt
-            };
-            let config = FoldedConfig {
-                chunk_bytes: chunk.expect("has chunk"),
-                ..FoldedConfig::new(layout, threads)
-            };
-            FoldedPipeline::new(&m.bf, config)?.run(buf)?;
-        }
-        Algorithm::BlowfishEcb | Algorithm::PblockEcb | Algorithm::BfPipeline => {
-            if enc {
-                pb.encrypt_ecb(buf)?
-            } else {
-                pb.decrypt_ecb(buf)?
-            }
-        }
-        Algorithm::BlowfishCbc if enc => {
-            modes::cbc_encrypt_in_place(&m.bf, &mut m.iv.clone(), buf)?
-        }
-        Algorithm::BlowfishCbc => pb.decrypt_cbc(&mut m.iv.clone(), buf)?,
-        Algorithm::BlowfishCtr | Algorithm::PblockCtr => pb.apply_ctr(&m.iv, 0, buf),
-        Algorithm::Rc4 => Rc4::new(&m.key)?.apply_keystream(buf),
-        Algorithm::Rc4a => Rc4a::new(&m.key)?.apply_keystream(buf),
-        Algorithm::Parc4 => {
-            let p = Parc4::new(&m.key, &m.nonce, chunk.expect("has chunk"), threads)?;
-            if reference {
-                p.apply_sequential(0, buf)
-            } else {
-                p.pinned(plan.pin).apply(0, buf)
-            }
-        }
-        Algorithm::Parc4i => {
-            let p = Parc4i::new(&m.key, &m.nonce, chunk.expect("has chunk"), threads)?;
-            if reference {
-                p.apply_sequential(0, buf)
-            } else {
-                p.pinned(plan.pin).apply(0, buf)
-            }
-        }
-    }
-    Ok(())
+    let runner = Runner {
+        algorithm: a,
+        direction: plan.direction,
+        threads,
+        chunk: plan.chunk.or(a.default_chunk()),
+        pin: plan.pin,
+        reference,
+    };
+    let mut pos = runner.start(&m.key, Some(m.iv), &m.nonce)?;
+    runner.apply(Some(&m.bf), &mut pos, buf)
 }
 
 /// Runs the benchmark; `progress(done, total, label)` is called before each run.

@@ -4,14 +4,13 @@
 //! invocation (and the `openssl speed` runners `bench peers` also uses for its cipher rows).
 //! The energy meter is read around every operation (the methods run interleaved,
 //! so each joule lands on its own method); `uj_per_byte` is per byte of the modulus.
-use super::keys::{DEFAULT_E, RsaPrivateKey};
-use super::multiprime::MultiPrimeKey;
-use super::textbook::{PrivateOp, decrypt_unchecked};
 use crate::bench::{Bench, BenchConfig, Seconds};
 use crate::bignum::random_below;
-use crate::energy::meter::{EnergyTally, RunMeter};
-use crate::energy::units::{Joules, Watts};
+use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
+use crate::rsa::keys::{DEFAULT_E, RsaPrivateKey};
+use crate::rsa::multiprime::MultiPrimeKey;
+use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -69,20 +68,12 @@ pub struct LatencyRecord {
     pub openssl_sign_s: Option<Seconds>,
     /// This median / OpenSSL's sign time.
     pub vs_openssl: Option<f64>,
-    /// Energy of one private-key operation (mean over the measured runs), joules; `null`
-    /// without a meter. Single operations are far shorter than the model meter's 10 ms
-    /// CPU-time tick: only the mean over many runs means anything.
-    #[serde(default)]
-    pub energy_j: Option<Joules>,
-    /// Average power over the measured runs, watts.
-    #[serde(default)]
-    pub avg_power_w: Option<Watts>,
-    /// Energy per byte of the modulus (one decrypted block), microjoules.
-    #[serde(default)]
-    pub uj_per_byte: Option<f64>,
-    /// `measured:rapl`, `model:<preset>`, `none`, or `unavailable: <why>`.
-    #[serde(default)]
-    pub energy_source: String,
+    /// Energy of one private-key operation (mean over the measured runs; `energy_j` `null`
+    /// without a meter), average power, energy per byte of the modulus (one decrypted block) and
+    /// where the figures come from. Single operations are far shorter than the model meter's
+    /// 10 ms CPU-time tick: only the mean over many runs means anything.
+    #[serde(flatten)]
+    pub energy: EnergyFields,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
     /// Samples spread too wide to trust small differences.
@@ -294,10 +285,7 @@ pub fn run_with_meter(
                 vs_openssl: openssl.map(|o| s.median / o),
                 oversubscribed: crate::bench::oversubscribed(threads),
                 wide_spread: s.wide_spread,
-                energy_j: energy.energy_j,
-                avg_power_w: energy.avg_power_w,
-                uj_per_byte: energy.uj_per_byte,
-                energy_source: energy.energy_source,
+                energy,
             });
         }
     }
@@ -328,7 +316,7 @@ mod tests {
                 .threads,
             4
         );
-        assert!(recs.iter().all(|r| !r.energy_source.is_empty()));
+        assert!(recs.iter().all(|r| !r.energy.energy_source.is_empty()));
     }
 
     #[test]
@@ -349,8 +337,11 @@ mod tests {
         let mut meter = RunMeter::new(Box::new(fake));
         let recs = run_with_meter(&what, &mut meter, |_, _, _| {}).unwrap();
         for r in &recs {
-            assert_eq!((r.energy_j, r.avg_power_w), (Some(1.0), Some(2.0)));
-            assert_eq!(r.uj_per_byte, Some(1e6 / 64.0));
+            assert_eq!(
+                (r.energy.energy_j, r.energy.avg_power_w),
+                (Some(1.0), Some(2.0))
+            );
+            assert_eq!(r.energy.uj_per_byte, Some(1e6 / 64.0));
         }
     }
 

@@ -133,9 +133,9 @@ pub fn measure(what: Activation, config: &BenchConfig) -> Result<(Summary, bool,
         .summary()
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     Ok((
-        super::bench::per_item(&summary, per),
+        super::mul::per_item(&summary, per),
         pinned,
-        super::bench::per_item_times(&measurement.samples, per),
+        super::mul::per_item_times(&measurement.samples, per),
     ))
 }
 

@@ -20,9 +20,9 @@
 //! calling thread; [`Parc4::apply`] deals them statically to threads. Both give the same
 //! bytes. Per block, the key derivation and RC4's 256-step KSA cost about as much as
 //! encrypting a kilobyte, so blocks of tens of kilobytes keep that overhead to a few percent.
-use super::split::{check_threads, for_each_piece};
 use crate::cipher::rc4::{Rc4, check_key};
 use crate::error::{Error, Result};
+use crate::parallel::split::{check_threads, for_each_piece};
 use sha2::{Digest, Sha256};
 use zeroize::Zeroizing;
 

@@ -7,10 +7,10 @@
 //! ciphertext block before its run, saved before any thread writes). CBC encryption is
 //! inherently sequential and stays in [`modes`]. Inside each thread the
 //! interleaved single-thread paths run, so PBlock on one thread is exactly sequential Blowfish.
-use super::split::{check_threads, for_each_piece, pieces};
 use crate::cipher::blowfish::{BLOCK, Blowfish, check_whole_blocks};
 use crate::cipher::modes;
 use crate::error::Result;
+use crate::parallel::split::{check_threads, for_each_piece, pieces};
 
 /// PBlock over a Blowfish key schedule shared by all threads (read-only).
 #[derive(Debug, Clone, Copy)]

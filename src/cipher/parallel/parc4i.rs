@@ -22,10 +22,10 @@
 //! are proptested against the textbook one-step generator; equality of the two forms checks
 //! the split.
 use super::parc4::{NONCE_LEN, check_nonce, derive_block_key};
-use super::split::{check_threads, for_each_piece};
 use crate::cipher::rc4::check_key;
 use crate::cipher::rc4a::{Rc4a, X4_BLOCK};
 use crate::error::{Error, Result};
+use crate::parallel::split::{check_threads, for_each_piece};
 use zeroize::Zeroizing;
 
 /// The PARC4-I block: 256 bytes.

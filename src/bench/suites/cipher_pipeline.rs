@@ -7,13 +7,13 @@
 //! threads on however many cores the machine has, so the sweep shows what a round pipeline
 //! costs when stages outnumber cores; the per-stage busy and wait times say where time goes.
 //! [`run_with_folded`] adds rows of the folded pipeline
-//! ([`FoldedPipeline`](crate::parallel::bf_folded::FoldedPipeline): the rounds folded into a
+//! ([`FoldedPipeline`](crate::cipher::parallel::bf_folded::FoldedPipeline): the rounds folded into a
 //! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
-use super::blowfish::{BLOCK, Blowfish};
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::cipher::blowfish::{BLOCK, Blowfish};
+use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use crate::error::{Error, Result};
-use crate::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -329,7 +329,7 @@ pub fn run_with_folded(
             (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
             _ => "-".into(),
         };
-        let frac = |f: &dyn Fn(&crate::parallel::bf_pipeline::StageStats) -> f64| {
+        let frac = |f: &dyn Fn(&crate::cipher::parallel::bf_pipeline::StageStats) -> f64| {
             let n = st.stages.len().max(1) as f64;
             st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
         };

@@ -11,11 +11,12 @@
 //! Around each size the run probes [`parallel_capacity`]: how much throughput the machine
 //! actually gave to several threads at that moment. On a shared or quota-limited machine it is
 //! the first thing to read before blaming (or crediting) a parallel method.
-use super::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
-use super::{KaraConfig, METHODS, Multiplier, is_parallel, multiplier, unknown_method};
 use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
 use crate::error::{Error, Result};
-use rand::SeedableRng;
+use crate::mul::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
+use crate::mul::{
+    KaraConfig, METHODS, Multiplier, is_parallel, multiplier, operands, unknown_method,
+};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::hint::black_box;
@@ -134,17 +135,6 @@ impl MulBenchPlan {
 
 /// Largest operand size accepted, in bits (2^24: 2 MiB per operand).
 pub const MAX_BITS: u32 = 1 << 24;
-
-/// Two operands of exactly `bits` bits, from a generator seeded by `seed` and `bits`.
-pub fn operands(bits: u32, seed: u64) -> (Integer, Integer) {
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed ^ u64::from(bits).rotate_left(32));
-    let mut draw = || {
-        let mut x = crate::bignum::random_bits(&mut rng, bits);
-        x.set_bit(bits - 1, true);
-        x
-    };
-    (draw(), draw())
-}
 
 /// Products per sample so that one sample takes about `target` seconds (at least 1): the
 /// batch doubles until the better of two timings reaches a quarter of the target, and is then

@@ -1,0 +1,23 @@
+//! The benchmark drivers: for each suite, what to run (a plan), what one configuration gives
+//! (a record, whose field names are the JSON/CSV columns and whose energy columns are one
+//! flattened [`EnergyFields`](crate::energy::meter::EnergyFields)), and the run itself, checked
+//! against the sequential reference before any time is reported. The operations measured live
+//! in their domain modules ([`rsa`](crate::rsa), [`modexp`](crate::modexp), [`mul`](crate::mul),
+//! [`cipher`](crate::cipher)), which know nothing of benchmarks or energy.
+//!
+//! - [`rsa`](mod@rsa): SeRSA against PaRSA over threads, schedules and chunks (seed 000), its
+//!   records built by [`rsa_record`] (shared with the MPI batch); [`rsa_latency`]: one private-key operation (CRT, CRT on two threads, multi-prime);
+//! - [`modexp`](mod@modexp): modular exponentiation strategies against binary and GMP
+//!   (seeds 002, 003);
+//! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
+//!   costs to activate a thread;
+//! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
+//!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8).
+pub mod cipher;
+pub mod cipher_pipeline;
+pub mod modexp;
+pub mod mul;
+pub mod mul_handoff;
+pub mod rsa;
+pub mod rsa_latency;
+pub mod rsa_record;
