@@ -2,7 +2,7 @@
 //! thread scaling (Figs. 7–10, thread axis). Every round times SeRSA and each PaRSA
 //! configuration once, interleaved; claims are judged on paired per-round ratios.
 use super::{
-    ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
+    free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
     reduction_pct, round_config, runs_text, text,
 };
 use crate::error::Result;
@@ -140,18 +140,11 @@ impl Experiment for WorkingSet {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&["messages", "threads", "speedup", "ci_low", "ci_high"]);
+        let mut table = Table::new(&["messages", "threads", "speedup_x"]);
         let mut points = Vec::new();
         for &n in &ns {
             let s = rounds.ratio(&format!("{n}/{SERSA}"), &format!("{n}/{t}:guided"));
-            let [lo, hi] = ci_cells(s);
-            table.push(vec![
-                num(n as f64),
-                num(t as f64),
-                num(s.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
-            ]);
+            table.push(vec![int(n), int(t), measured(s, "×")]);
             if let Some(s) = s {
                 points.push(Point::with_ci(n as f64, s.value, s.low, s.high));
             }
@@ -256,9 +249,7 @@ impl Experiment for Schedules {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&[
-            "schedule", "chunk", "median_s", "ci_low", "ci_high", "speedup",
-        ]);
+        let mut table = Table::new(&["schedule", "chunk_messages", "median_s", "speedup_x"]);
         let mut chart = Chart::line(
             format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
             "chunk size (messages)",
@@ -270,15 +261,11 @@ impl Experiment for Schedules {
             for c in CHUNKS {
                 let k = config_key(t, *s, Some(c));
                 let m = rounds.median(&k);
-                let [lo, hi] = ci_cells(m);
-                let speedup = rounds.ratio(SERSA, &k).map_or(f64::NAN, |e| e.value);
                 table.push(vec![
                     text(s.name()),
-                    num(c as f64),
-                    num(m.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
-                    num(speedup),
+                    int(c),
+                    measured(m, "s"),
+                    measured(rounds.ratio(SERSA, &k), "×"),
                 ]);
                 if let Some(m) = m {
                     points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
@@ -405,8 +392,6 @@ impl Experiment for ThreadScaling {
             "threads",
             "median_s",
             "time_reduction_pct",
-            "ci_low",
-            "ci_high",
             "oversubscribed",
         ]);
         let (mut points, mut speedups) = (Vec::new(), Vec::new());
@@ -417,15 +402,11 @@ impl Experiment for ThreadScaling {
                 format!("{t}:guided")
             };
             let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
-            let [lo, hi] = ci_cells(red);
-            let m = rounds.median(&k);
             table.push(vec![
-                num(t as f64),
-                num(m.map_or(f64::NAN, |e| e.value)),
-                num(red.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
-                serde_json::json!(crate::bench::oversubscribed(t)),
+                int(t),
+                measured(rounds.median(&k), "s"),
+                measured(red, "%"),
+                crate::bench::oversubscribed(t).into(),
             ]);
             if let Some(e) = red {
                 points.push(Point::with_ci(t as f64, e.value, e.low, e.high));

@@ -2,7 +2,7 @@
 //! preset, node, clock, thread count and power gating; Table 8's choices (which the model
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
-use super::{energy_err, free_cores, free_cores_sample, num, probe_threads, text};
+use super::{energy_err, free_cores, free_cores_sample, int, num, probe_threads, text};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -65,7 +65,7 @@ impl Experiment for Dse {
         let mut table = Table::new(&[
             "preset",
             "threads",
-            "mhz",
+            "clock_mhz",
             "node_nm",
             "gating",
             "time_s",
@@ -77,10 +77,10 @@ impl Experiment for Dse {
         for e in evals.iter().filter(|e| e.pareto) {
             table.push(vec![
                 text(&e.preset),
-                num(e.threads as f64),
+                int(e.threads),
                 num(e.mhz),
-                num(f64::from(e.node_nm)),
-                serde_json::json!(e.power_gating),
+                int(e.node_nm),
+                e.power_gating.into(),
                 num(e.time_s),
                 num(e.power_w),
                 num(e.energy_j),

@@ -4,7 +4,7 @@
 //! ([`super::seed001_scc`]), validated against this sweep.
 use super::seed001_scc as scc;
 use super::{
-    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
+    energy_err, free_cores, free_cores_sample, int, measured, needs_threads, probe_threads,
     quality_note, round_config, runs_text,
 };
 use crate::cipher::bench_pipeline::PipelineBenchPlan;
@@ -80,13 +80,11 @@ impl Experiment for Pipeline {
             "stages",
             "chunk_bytes",
             "median_s",
-            "ci_low",
-            "ci_high",
-            "speedup",
+            "speedup_x",
             "calibrated_model_s",
             "model_error_pct",
         ]);
-        let measured: Vec<(usize, usize, f64)> = STAGES
+        let medians: Vec<(usize, usize, f64)> = STAGES
             .iter()
             .flat_map(|&st| CHUNKS.iter().map(move |&c| (st, c)))
             .map(|(st, c)| {
@@ -94,7 +92,7 @@ impl Experiment for Pipeline {
                 (st, c, m)
             })
             .collect();
-        let validation = scc::validate(&measured, paper::MESSAGE_BYTES, CAPACITY)?;
+        let validation = scc::validate(&medians, paper::MESSAGE_BYTES, CAPACITY)?;
         let figures = scc::figures()?;
         let mut chart = Chart::line(
             "Fig. 8 — pipeline time against chunk size",
@@ -106,15 +104,11 @@ impl Experiment for Pipeline {
             let mut points = Vec::new();
             for c in CHUNKS {
                 let m = rounds.median(&key(st, c));
-                let [lo, hi] = ci_cells(m);
-                let s = rounds.ratio(SEQ, &key(st, c)).map_or(f64::NAN, |e| e.value);
                 table.push(vec![
-                    num(st as f64),
-                    num(c as f64),
-                    num(m.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
-                    num(s),
+                    int(st),
+                    int(c),
+                    measured(m, "s"),
+                    measured(rounds.ratio(SEQ, &key(st, c)), "×"),
                 ]);
                 let [model_s, error] = scc::validation_cells(Some(&validation), st, c);
                 if let Some(row) = table.rows.last_mut() {

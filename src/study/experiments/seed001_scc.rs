@@ -14,7 +14,9 @@ use crate::scc::des::simulate;
 use crate::scc::model::{DEFAULT_CHUNKS, SccConfig, predict};
 use crate::scc::power::MODEL_LABEL;
 use crate::study::claims::seed001 as paper;
-use crate::study::{Chart, Estimate, Evidence, Fed, Point, Provenance, Reference, Series, fed};
+use crate::study::{
+    Cell, Chart, Estimate, Evidence, Fed, Point, Provenance, Reference, Series, fed,
+};
 
 /// The ±50 % sweep of the issue: each parameter × 0.5 and × 1.5.
 pub const FACTOR: f64 = 0.5;
@@ -263,14 +265,10 @@ pub fn validation_series(v: &Validation, stages: usize) -> Series {
 }
 
 /// Table cells: the calibrated model's seconds and its error for a measured point.
-pub fn validation_cells(
-    v: Option<&Validation>,
-    stages: usize,
-    chunk: usize,
-) -> [serde_json::Value; 2] {
+pub fn validation_cells(v: Option<&Validation>, stages: usize, chunk: usize) -> [Cell; 2] {
     match v.and_then(|v| v.get(stages, chunk)) {
         Some(p) => [num(p.predicted_s), num(p.error() * 100.0)],
-        None => [serde_json::Value::Null, serde_json::Value::Null],
+        None => [Cell::Missing, Cell::Missing],
     }
 }
 
@@ -377,6 +375,6 @@ mod tests {
         assert!(v.sentence().contains("mean |error| 50 %"));
         let cells = validation_cells(Some(&v), 4, 8192);
         assert_eq!(cells[1], num(50.0));
-        assert!(validation_cells(Some(&v), 36, 8192)[0].is_null());
+        assert!(validation_cells(Some(&v), 36, 8192)[0].is_missing());
     }
 }

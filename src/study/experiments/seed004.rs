@@ -3,8 +3,8 @@
 //! against PBlock, PARC4 and PARC4-I (Tables 2–3, Figs. 3–6). Each round encrypts the buffer
 //! once with every cipher; speedups and energy ratios are paired per round.
 use super::{
-    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, opt, probe_threads,
-    quality_note, round_config, runs_text, text,
+    energy_err, free_cores, free_cores_sample, int, measured, needs_threads, num, opt,
+    probe_threads, quality_note, round_config, runs_text, text,
 };
 use crate::cipher::bench::CipherBenchPlan;
 use crate::cipher::{Algorithm, Direction};
@@ -145,13 +145,11 @@ impl Experiment for Ciphers {
             "alg",
             "threads",
             "mb_per_s",
-            "ci_low",
-            "ci_high",
-            "paper_mb_s_laptop",
-            "paper_mb_s_desktop",
-            "uj_per_b_default",
-            "uj_per_b_calibrated",
-            "paper_uj_per_b_desktop",
+            "paper_laptop_mb_per_s",
+            "paper_desktop_mb_per_s",
+            "model_default_uj_per_b",
+            "model_calibrated_uj_per_b",
+            "paper_desktop_uj_per_b",
         ]);
         let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
         let (mut mb, mut paper_mb, mut e_def, mut e_cal) =
@@ -166,7 +164,6 @@ impl Experiment for Ciphers {
                     bytes as f64 / e.low / 1e6,
                 )
             });
-            let [lo, hi] = ci_cells(mbs);
             let p = tables_2_3(a);
             let (ud, uc) = t.map_or((f64::NAN, f64::NAN), |e| {
                 (
@@ -176,10 +173,8 @@ impl Experiment for Ciphers {
             });
             table.push(vec![
                 text(a),
-                num(if par { threads as f64 } else { 1.0 }),
-                num(mbs.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
+                int(if par { threads } else { 1 }),
+                measured(mbs, "MB/s"),
                 opt(p.map(|p| p.1)),
                 opt(p.map(|p| p.3)),
                 num(ud),
