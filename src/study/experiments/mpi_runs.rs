@@ -327,11 +327,7 @@ fn experiment(
                 Some(Point::with_ci(x as f64, r.median_s, r.min_s, r.max_s))
             })
             .collect();
-        chart = chart.with(Series {
-            name: label.clone(),
-            points,
-            provenance: Provenance::Measured,
-        });
+        chart = chart.with(Series::new(label.clone(), points, Provenance::Measured));
     }
     let mut spreads: Vec<f64> = rows.iter().map(|r| r.spread * 100.0).collect();
     spreads.sort_by(f64::total_cmp);

@@ -171,11 +171,11 @@ impl Experiment for WorkingSet {
                 "speedup",
                 false,
             )
-            .with(Series {
-                name: format!("PaRSA-{t} (guided)"),
+            .with(Series::new(
+                format!("PaRSA-{t} (guided)"),
                 points,
-                provenance: Provenance::Measured,
-            }),
+                Provenance::Measured,
+            )),
         ];
         r.quality = Some(quality);
         Ok(Output {
@@ -271,11 +271,7 @@ impl Experiment for Schedules {
                     points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
                 }
             }
-            chart = chart.with(Series {
-                name: s.to_string(),
-                points,
-                provenance: Provenance::Measured,
-            });
+            chart = chart.with(Series::new(s.to_string(), points, Provenance::Measured));
         }
         let quality = rounds.quality();
         let mut r = result(
@@ -435,11 +431,7 @@ impl Experiment for ThreadScaling {
             "time reduction (%)",
             true,
         )
-        .with(Series {
-            name: "PaRSA (guided)".into(),
-            points,
-            provenance: Provenance::Measured,
-        });
+        .with(Series::new("PaRSA (guided)", points, Provenance::Measured));
         for (t, pct) in [
             (2, paper::PARSA2_REDUCTION_PCT),
             (4, paper::PARSA4_REDUCTION_PCT),

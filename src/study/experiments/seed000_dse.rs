@@ -299,8 +299,8 @@ fn front_2d(
     out
 }
 
-/// Adds the 2-D front of `evals` over `xy` to `chart` as one series, and each preset's own
-/// front beside it where that preset has a point off the overall front (the other
+/// Adds every configuration of `evals` over `xy` to `chart` as markers, the 2-D front as one
+/// series, and each preset's own front beside it where that preset has a point off the overall front (the other
 /// configurations worth seeing: each preset's best trade-offs). Returns the overall front.
 fn with_fronts(
     chart: Chart,
@@ -310,8 +310,16 @@ fn with_fronts(
     name: &str,
 ) -> (Chart, Vec<(f64, f64)>) {
     let front = front_2d(evals.iter().map(xy), more_y_is_better);
+    // Every configuration behind the front, once per distinct point, as markers alone.
+    let mut cloud: Vec<(f64, f64)> = Vec::new();
+    for p in evals.iter().map(xy) {
+        if p.0.is_finite() && p.1.is_finite() && !front.contains(&p) && !cloud.contains(&p) {
+            cloud.push(p);
+        }
+    }
     let mut chart = chart
         .steps()
+        .with(Series::from_xy("every other configuration", cloud, model("DSE")).points_only())
         .with(Series::from_xy(name, front.iter().copied(), model("DSE")));
     for p in dse::DEFAULT_PRESETS {
         let own = front_2d(
@@ -450,7 +458,9 @@ mod tests {
             |e: &Evaluation| (e.energy_j, -e.mttf_years, e.mttf_years),
         ]) {
             assert!(chart.steps && chart.kind == ChartKind::Line && !chart.note.is_empty());
-            let front = &chart.series[0].points;
+            // The configurations behind the front are markers alone; the front is a line.
+            assert!(chart.series[0].points_only && !chart.series[1].points_only);
+            let front = &chart.series[1].points;
             eprintln!(
                 "{}: {} series; {}",
                 chart.title,

@@ -116,11 +116,11 @@ impl Experiment for Pipeline {
                 }
                 points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
             }
-            chart = chart.with(Series {
-                name: format!("{st} stages"),
+            chart = chart.with(Series::new(
+                format!("{st} stages"),
                 points,
-                provenance: Provenance::Measured,
-            });
+                Provenance::Measured,
+            ));
             chart = chart.with(scc::validation_series(&validation, st));
         }
         chart.references.push(Reference {

@@ -282,11 +282,11 @@ impl Experiment for Times {
                 points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
             }
             chart = chart
-                .with(Series {
-                    name: format!("{name} (ours)"),
+                .with(Series::new(
+                    format!("{name} (ours)"),
                     points,
-                    provenance: Provenance::Measured,
-                })
+                    Provenance::Measured,
+                ))
                 .with(Series::from_xy(
                     format!("{name} (paper)"),
                     TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),

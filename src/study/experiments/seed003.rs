@@ -217,11 +217,11 @@ fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
                 vs_binary(r, b, m, 2).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
             })
             .collect();
-        ours = ours.with(Series {
-            name: format!("{m}, 2 threads"),
+        ours = ours.with(Series::new(
+            format!("{m}, 2 threads"),
             points,
-            provenance: Provenance::Measured,
-        });
+            Provenance::Measured,
+        ));
     }
     let gmp = bits
         .iter()
@@ -229,11 +229,7 @@ fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
             vs_binary(r, b, "gmp", 1).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
         })
         .collect();
-    ours = ours.with(Series {
-        name: "gmp".into(),
-        points: gmp,
-        provenance: Provenance::Measured,
-    });
+    ours = ours.with(Series::new("gmp", gmp, Provenance::Measured));
     let paper = PARALLEL.iter().fold(
         Chart::line(
             "The seed's best figures (paper, up to 8 threads)",

@@ -128,11 +128,7 @@ impl Experiment for Karatsuba {
                 }
             }
             if m != "gmp" {
-                chart = chart.with(Series {
-                    name: m.into(),
-                    points,
-                    provenance: Provenance::Measured,
-                });
+                chart = chart.with(Series::new(m, points, Provenance::Measured));
             }
         }
         chart = chart
@@ -282,11 +278,7 @@ impl Experiment for Handoff {
                     "µs",
                     categories,
                 )
-                .with(Series {
-                    name: "ours".into(),
-                    points: ours,
-                    provenance: Provenance::Measured,
-                })
+                .with(Series::new("ours", ours, Provenance::Measured))
                 .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
                 .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper)),
             ],

@@ -211,11 +211,7 @@ impl Experiment for Ciphers {
                     "MB/s",
                     names.clone(),
                 )
-                .with(Series {
-                    name: "ours (measured)".into(),
-                    points: mb,
-                    provenance: Provenance::Measured,
-                })
+                .with(Series::new("ours (measured)", mb, Provenance::Measured))
                 .with(Series::from_xy(
                     "paper, desktop",
                     paper_mb,

@@ -84,6 +84,10 @@ pub struct Series {
     pub points: Vec<Point>,
     /// Where the values came from.
     pub provenance: Provenance,
+    /// Markers only, never joined by a line: for points whose x order means nothing (the
+    /// configurations behind a Pareto front, a scatter of presets).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub points_only: bool,
 }
 
 impl Series {
@@ -93,7 +97,14 @@ impl Series {
             name: name.into(),
             points,
             provenance,
+            points_only: false,
         }
+    }
+
+    /// The series as markers only, not joined by a line.
+    pub fn points_only(mut self) -> Self {
+        self.points_only = true;
+        self
     }
 
     /// A series from `(x, y)` pairs.
