@@ -29,10 +29,10 @@ const COUNTS: [&str; 10] = [
 pub struct Measured {
     /// The point estimate (a median, a ratio of medians, a change in %).
     pub value: f64,
-    /// Lower end of its 95 % interval.
-    pub ci95_low: f64,
+    /// Lower end of its 95 % interval (none when too few rounds give one).
+    pub ci95_low: Option<f64>,
     /// Upper end of its 95 % interval.
-    pub ci95_high: f64,
+    pub ci95_high: Option<f64>,
     /// The unit for people: "s", "µs", "%", "×", "MB/s".
     pub unit: String,
 }
@@ -82,15 +82,17 @@ impl Cell {
         Cell::Text(s.into())
     }
 
-    /// A measured value with its interval; missing when the value is not finite.
+    /// A measured value with its interval; missing when the value is not finite, and without
+    /// an interval where an end is not (fewer than 3 rounds give no interval).
     pub fn measured(value: f64, low: f64, high: f64, unit: &str) -> Self {
         if !value.is_finite() {
             return Cell::Missing;
         }
+        let finite = low.is_finite() && high.is_finite();
         Cell::Measured(Measured {
             value,
-            ci95_low: low,
-            ci95_high: high,
+            ci95_low: finite.then_some(low),
+            ci95_high: finite.then_some(high),
             unit: unit.into(),
         })
     }
@@ -130,7 +132,11 @@ impl Cell {
             Cell::Flag(b) => (b.to_string(), String::new(), String::new()),
             Cell::Int(n) => (n.to_string(), String::new(), String::new()),
             Cell::Num(x) => (full(*x), String::new(), String::new()),
-            Cell::Measured(m) => (full(m.value), full(m.ci95_low), full(m.ci95_high)),
+            Cell::Measured(m) => (
+                full(m.value),
+                m.ci95_low.map_or(String::new(), full),
+                m.ci95_high.map_or(String::new(), full),
+            ),
             Cell::Text(s) => (s.clone(), String::new(), String::new()),
             Cell::Missing => (String::new(), String::new(), String::new()),
         };
@@ -202,12 +208,15 @@ fn measured_text(m: &Measured) -> String {
     } else {
         format!(" {}", m.unit)
     };
-    format!(
-        "{}{unit} [{}, {}]",
-        fixed(m.value, d),
-        fixed(m.ci95_low, d),
-        fixed(m.ci95_high, d)
-    )
+    match (m.ci95_low, m.ci95_high) {
+        (Some(lo), Some(hi)) => format!(
+            "{}{unit} [{}, {}]",
+            fixed(m.value, d),
+            fixed(lo, d),
+            fixed(hi, d)
+        ),
+        _ => format!("{}{unit}", fixed(m.value, d)),
+    }
 }
 
 /// Whether a column name says its unit (see the module's rule).
@@ -405,6 +414,11 @@ mod tests {
             "21.2 % [2.6, 34.2]"
         );
         assert_eq!(Cell::measured(0.0, 0.0, 0.0, "%").display(), "0 % [0, 0]");
+        let no_interval = Cell::measured(1.5, f64::NEG_INFINITY, f64::INFINITY, "s");
+        assert_eq!(no_interval.display(), "1.50 s");
+        let back: Cell =
+            serde_json::from_str(&serde_json::to_string(&no_interval).unwrap()).unwrap();
+        assert_eq!(back, no_interval);
         assert_eq!(Cell::int(2).display(), "2");
         assert_eq!(Cell::num(2.0).display(), "2");
         assert_eq!(Cell::num(0.123456).display(), "0.1235");
