@@ -6,6 +6,7 @@ pub mod seed000;
 pub mod seed000_dse;
 pub mod seed000_model;
 pub mod seed000_mttf;
+pub mod seed000_threads;
 pub mod seed001;
 pub mod seed001_scc;
 pub mod seed002;
@@ -23,6 +24,7 @@ use crate::error::Error;
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
+    v.extend(seed000_threads::experiments());
     v.extend(seed000_model::experiments());
     v.extend(seed000_mttf::experiments());
     v.extend(seed000_dse::experiments());

@@ -1,16 +1,16 @@
 //! Seed 000 (PaRSA), measured: working-set size (Fig. 5), schedules and chunk sizes (Fig. 6),
-//! thread scaling (Figs. 7–10, thread axis). Every round times SeRSA and each PaRSA
-//! configuration once, interleaved; claims are judged on paired per-round ratios.
+//! and the RSA batch rounds they share with thread scaling ([`super::seed000_threads`]).
+//! Every round times SeRSA and each PaRSA configuration once, interleaved; claims are judged
+//! on paired per-round ratios.
 use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
-    reduction_pct, round_config, runs_text, text,
+    round_config, runs_text, text,
 };
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
 use crate::rsa::bench::{BatchOp, RsaBenchPlan};
 use crate::rsa::textbook::PrivateOp;
-use crate::study::claims::seed000 as paper;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -19,31 +19,28 @@ use crate::study::{
 use rand::SeedableRng;
 use rug::Integer;
 
-/// The measured experiments of seed 000.
+/// The measured experiments of seed 000 on working-set size and schedules (thread scaling is
+/// in [`super::seed000_threads`]).
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
-    vec![
-        Box::new(WorkingSet),
-        Box::new(Schedules),
-        Box::new(ThreadScaling),
-    ]
+    vec![Box::new(WorkingSet), Box::new(Schedules)]
 }
 
 /// Key size and batch size per profile.
-fn sizes(profile: Profile) -> (u32, usize) {
+pub(super) fn sizes(profile: Profile) -> (u32, usize) {
     match profile {
         Profile::Quick => (2048, 400),
         Profile::Full => (2048, 4000),
     }
 }
 
-fn key(bits: u32) -> Result<RsaPrivateKey> {
+pub(super) fn key(bits: u32) -> Result<RsaPrivateKey> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2024);
     RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)
 }
 
 /// One round of an RSA batch benchmark: SeRSA (key "1:static") and each configuration
 /// (key "threads:schedule/chunk"), timed once each.
-fn rsa_round(
+pub(super) fn rsa_round(
     key: &RsaPrivateKey,
     messages: usize,
     threads: Vec<usize>,
@@ -77,15 +74,15 @@ fn config_key(threads: usize, s: Schedule, chunk: Option<usize>) -> String {
     }
 }
 
-const SERSA: &str = "1:static";
+/// The key of SeRSA, the sequential baseline.
+pub(super) const SERSA: &str = "1:static";
 
 /// Runs per configuration and round (the round keeps the fastest): batches of 0.03–0.3 s
 /// need one.
 const FIG5_REPEATS: u32 = 1;
 const FIG6_REPEATS: u32 = 1;
-const THREADS_REPEATS: u32 = 1;
 
-fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
+pub(super) fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
     ExperimentResult {
         id: id.into(),
         seed: "seed000".into(),
@@ -342,157 +339,4 @@ fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
             .free_cores(free_cores(ctx, r, t)),
         ),
     ]
-}
-
-/// Figs. 7–10 (thread axis): PaRSA time against thread count at this machine's clock.
-struct ThreadScaling;
-
-impl Experiment for ThreadScaling {
-    fn id(&self) -> &'static str {
-        "seed000-threads"
-    }
-    fn estimate_s(&self, profile: Profile) -> f64 {
-        match profile {
-            Profile::Quick => 12.0,
-            Profile::Full => 800.0,
-        }
-    }
-    fn run(&self, ctx: &Context) -> Result<Output> {
-        let (bits, messages) = sizes(ctx.profile);
-        let key = key(bits)?;
-        let threads = vec![1usize, 2, 4, 8];
-        let evidence = |r: &Rounds| threads_evidence(ctx, r);
-        let rounds = sampling::measure(
-            &ctx.plan,
-            |round| {
-                let mut v = rsa_round(
-                    &key,
-                    messages,
-                    threads.clone(),
-                    vec![Schedule::Guided],
-                    vec![None],
-                    round,
-                    THREADS_REPEATS,
-                )?;
-                for &t in threads
-                    .iter()
-                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
-                {
-                    v.push(free_cores_sample(t));
-                }
-                Ok(v)
-            },
-            |r| settled(&evidence(r)),
-        )?;
-        let mut table = Table::new(&[
-            "threads",
-            "median_s",
-            "time_reduction_pct",
-            "oversubscribed",
-        ]);
-        let (mut points, mut speedups) = (Vec::new(), Vec::new());
-        for &t in &threads {
-            let k = if t == 1 {
-                SERSA.to_string()
-            } else {
-                format!("{t}:guided")
-            };
-            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
-            table.push(vec![
-                int(t),
-                measured(rounds.median(&k), "s"),
-                measured(red, "%"),
-                crate::bench::oversubscribed(t).into(),
-            ]);
-            if let Some(e) = red {
-                points.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-            }
-            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
-                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-            }
-        }
-        let quality = rounds.quality();
-        let cores = ctx.machine.logical_cores;
-        let mut r = result(
-            self.id(),
-            "Thread scaling at this machine's clock",
-            "Figs. 7–10 (thread axis)",
-            format!(
-                "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
-             are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
-             be set here. {}",
-                quality_note(&quality, &runs_text(THREADS_REPEATS))
-            ),
-        );
-        r.table = table;
-        let mut chart = Chart::line(
-            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
-            "threads",
-            "time reduction (%)",
-            true,
-        )
-        .with(Series::new("PaRSA (guided)", points, Provenance::Measured));
-        for (t, pct) in [
-            (2, paper::PARSA2_REDUCTION_PCT),
-            (4, paper::PARSA4_REDUCTION_PCT),
-            (8, paper::PARSA8_REDUCTION_PCT),
-        ] {
-            chart = chart.reference(format!("paper, PaRSA-{t}: {pct} %"), pct);
-        }
-        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
-        r.quality = Some(quality);
-        Ok(Output {
-            result: r,
-            evidence: evidence(&rounds),
-        })
-    }
-}
-
-/// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
-fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
-    Chart::line(
-        "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
-        "threads",
-        "speedup (×)",
-        true,
-    )
-    .zero_y()
-    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
-    .with(Series::from_xy(
-        "ideal (speedup = threads)",
-        threads.iter().map(|&t| (t as f64, t as f64)),
-        Provenance::Modelled("linear scaling".into()),
-    ))
-    .note(format!(
-        "Speedup = SeRSA time / PaRSA time per paired round. This machine has {cores} logical CPUs: above that \
-         the threads time-share and the ideal line is out of reach by construction."
-    ))
-}
-
-fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
-    [
-        ("seed000-parsa2", 2usize),
-        ("seed000-parsa4", 4),
-        ("seed000-parsa8", 8),
-    ]
-    .iter()
-    .map(|&(id, t)| {
-        let red = r.paired(|v| reduction_pct(v(SERSA) / v(&format!("{t}:guided"))));
-        let shown = red.map_or("-".into(), |e| e.text("%"));
-        let ev = match needs_threads(ctx, t) {
-            Some(why) => Evidence::unavailable(why).beside(format!(
-                "{t} threads on {} CPUs: {shown}",
-                ctx.machine.logical_cores
-            )),
-            None => Evidence::measured(
-                red.into_iter().collect(),
-                r.len(),
-                t,
-                &format!("SeRSA and PaRSA-{t} per paired round ({} rounds)", r.len()),
-            )
-            .free_cores(free_cores(ctx, r, t)),
-        };
-        fed(id, ev)
-    })
-    .collect()
 }
