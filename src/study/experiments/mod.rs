@@ -9,6 +9,7 @@ pub mod seed000_mttf;
 pub mod seed000_threads;
 pub mod seed001;
 pub mod seed001_scc;
+pub mod seed001_stages;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;

@@ -3,6 +3,7 @@
 //! energy figures (Figs. 10–11); beside them the SCC model's figures for the same claims
 //! ([`super::seed001_scc`]), validated against this sweep.
 use super::seed001_scc as scc;
+use super::seed001_stages::StageTimes;
 use super::{
     energy_err, free_cores, free_cores_sample, int, measured, needs_threads, probe_threads,
     quality_note, round_config, runs_text,
@@ -37,8 +38,16 @@ fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
 }
 
-/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each.
-fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
+/// The configurations whose per-stage times are charted: the paper's 36 stages and the
+/// 4-stage fold, both at the paper's best chunk.
+const STAGE_CHARTS: [(usize, usize); 2] = [
+    (paper::STAGES, paper::BEST_CHUNK_BYTES),
+    (4, paper::BEST_CHUNK_BYTES),
+];
+
+/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each; the
+/// per-stage times of the charted configurations go to `stages`.
+fn round(ctx: &Context, i: usize, stages: &mut StageTimes) -> Result<Vec<(String, f64)>> {
     let plan = PipelineBenchPlan {
         chunks: CHUNKS.to_vec(),
         stages: STAGES.to_vec(),
@@ -47,7 +56,14 @@ fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, _) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
+    let (recs, stats) = crate::cipher::bench_pipeline::run(&plan, |_, _, _| {})?;
+    let configs = plan.configurations();
+    stages.push(
+        configs
+            .iter()
+            .map(|c| (c.stages, c.chunk_bytes))
+            .zip(&stats),
+    );
     let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {
@@ -71,9 +87,10 @@ impl Experiment for Pipeline {
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
+        let mut stage_times = StageTimes::new(&STAGE_CHARTS);
         let rounds = sampling::measure(
             &ctx.plan,
-            |i| round(ctx, i),
+            |i| round(ctx, i, &mut stage_times),
             |r| settled(&timing_evidence(ctx, r)),
         )?;
         let mut table = Table::new(&[
@@ -145,7 +162,14 @@ impl Experiment for Pipeline {
                 scc::summary(&figures, Some(&validation))
             ),
             table,
-            charts: vec![chart, scc::chart(&figures)],
+            charts: [chart, scc::chart(&figures)]
+                .into_iter()
+                .chain(
+                    STAGE_CHARTS
+                        .iter()
+                        .map(|&(st, c)| stage_times.chart(st, c, paper::MESSAGE_BYTES)),
+                )
+                .collect(),
             quality: Some(quality),
             elapsed_s: 0.0,
         };
