@@ -209,10 +209,12 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
     if frame.y.log {
         s.push_str(" Logarithmic value axis.");
     }
-    if chart
-        .series
-        .iter()
-        .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
+    // Stacked bars draw no error bars (their intervals stay in the data).
+    if chart.kind != ChartKind::Stacked
+        && chart
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
     {
         s.push_str(" Error bars: 95 % intervals.");
     }

@@ -130,7 +130,14 @@ fn points_only_series_have_no_line_and_many_short_names_stand_up() {
             .count()
     };
     assert!(lines(joined.clone()) > 0);
-    assert_eq!(lines(joined.points_only()), 0);
+    assert_eq!(lines(joined.clone().points_only()), 0);
+    // Beside a line, markers alone are grey context and leave the line its colour.
+    let c = Chart::line("front", "time", "energy", true)
+        .with(joined.clone().points_only())
+        .with(joined);
+    let l = style::looks(&c);
+    assert_eq!(l[0].unwrap().colour, style::CONTEXT);
+    assert_ne!(l[1].unwrap().colour, style::CONTEXT);
     let names: Vec<String> = (0..36).map(|i| format!("E{i}")).collect();
     let c = Chart::stacked("stages", "stage", "time (s)", names).with(Series::from_xy(
         "busy",
