@@ -12,7 +12,7 @@ pub mod plot;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::study::model::{
-    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, cell_text, short,
+    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, short,
 };
 use minijinja::{Environment, Value, context};
 use std::fmt::Write;
@@ -239,8 +239,7 @@ fn experiment_markdown(s: &mut String, study: &StudyResults, e: &ExperimentResul
     }
     let _ = writeln!(s, "\n| {} |", e.table.columns.join(" | "));
     let _ = writeln!(s, "|{}|", vec!["---"; e.table.columns.len()].join("|"));
-    for row in &e.table.rows {
-        let cells: Vec<String> = row.iter().map(cell_text).collect();
+    for cells in e.table.display_rows() {
         let _ = writeln!(s, "| {} |", cells.join(" | "));
     }
     let _ = writeln!(
@@ -288,7 +287,7 @@ pub fn html(study: &StudyResults) -> Result<String> {
             let exps: Vec<Value> = experiments_of(study, seed)
                 .map(|e| {
                     let charts: Vec<Value> = e.charts.iter().map(|c| Value::from_safe_string(plot::render(c).unwrap_or_else(|err| format!("<p>{}</p>", err.to_string().replace('&', "&amp;").replace('<', "&lt;"))))).collect();
-                    let rows: Vec<Vec<String>> = e.table.rows.iter().map(|r| r.iter().map(cell_text).collect()).collect();
+                    let rows = e.table.display_rows();
                     context! {
                         id => e.id, title => e.title, answers => e.answers,
                         provenance => e.provenance.label(), summary => e.summary, quality => quality_line(e),

@@ -25,7 +25,7 @@ pub mod sampling;
 
 pub use judge::{Estimate, Evidence, judge};
 pub use model::{
-    Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
+    Cell, Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
     Quality, Reference, Series, StudyResults, Table, Verdict,
 };
 

@@ -1,5 +1,5 @@
 //! The data of a chart on its frame: lines (straight or as a staircase) with markers and
-//! error bars, grouped bars (dots on a logarithmic axis, where a bar's length means nothing),
+//! error bars, markers alone for series whose points have no order, grouped bars (dots on a logarithmic axis, where a bar's length means nothing),
 //! stacked bars, and the paper's values as dashed reference lines with their labels.
 use super::style::{Look, Marker, Source};
 use super::{Frame, err};
@@ -212,6 +212,7 @@ fn lines(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> 
             xy.clone()
         };
         match look.kind {
+            _ if s.points_only => {}
             Source::Measured => {
                 cc.draw_series(LineSeries::new(path, look.stroke()))
                     .map_err(err)?;

@@ -53,7 +53,11 @@ pub fn entries(chart: &Chart, looks: &[Option<Look>], frame: &Frame) -> Vec<Entr
         out.push(Entry {
             label: s.name.clone(),
             look: *look,
-            sample,
+            sample: if s.points_only && sample == Sample::Line {
+                Sample::Dot
+            } else {
+                sample
+            },
             x,
             row,
         });

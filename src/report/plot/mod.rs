@@ -15,6 +15,8 @@ use plotters::prelude::*;
 /// Width of every chart, pixels.
 pub const W: u32 = 760;
 const PLOT_H: u32 = 330;
+/// Category names up to this wide (pixels) never make bars lie down.
+const SHORT_PX: f64 = 40.0;
 
 fn err(e: impl std::fmt::Display) -> Error {
     Error::Export(format!("chart: {e}"))
@@ -32,6 +34,9 @@ pub(crate) struct Frame {
     pub y: Axis,
     /// Category names (bars).
     pub categories: Vec<String>,
+    /// Every how many categories a name is written (1: all; more where many short names
+    /// would overlap, e.g. 36 pipeline stages).
+    pub label_every: usize,
     /// Height of the plot, axes and labels included.
     pub height: u32,
     /// Width of the left label area.
@@ -81,7 +86,10 @@ impl Frame {
                 .iter()
                 .map(|c| text_px(c))
                 .fold(0.0, f64::max);
-            let horizontal = widest + 8.0 > (f64::from(W) - 110.0) / n as f64;
+            let slot = (f64::from(W) - 110.0) / n as f64;
+            // Many short names stand up and name every k-th category; long ones lie down.
+            let horizontal = widest + 8.0 > slot && widest > SHORT_PX;
+            let label_every = ((widest + 8.0) / slot).ceil().max(1.0) as usize;
             if horizontal {
                 let band = (chart.series.len() as u32 * 9 + 12).max(24);
                 let y = y.thin(f64::from(W) - widest - 80.0, true);
@@ -91,6 +99,7 @@ impl Frame {
                     x,
                     y,
                     categories: chart.categories.clone(),
+                    label_every: 1,
                     height: n as u32 * band + 70,
                     left: (widest as u32 + 40).min(W / 2),
                 };
@@ -103,6 +112,7 @@ impl Frame {
                 x,
                 y,
                 categories: chart.categories.clone(),
+                label_every,
                 height: PLOT_H,
                 left,
             };
@@ -122,6 +132,7 @@ impl Frame {
             x,
             y,
             categories: vec![],
+            label_every: 1,
             height: PLOT_H,
             left,
         }
@@ -134,7 +145,8 @@ impl Frame {
         }
         let n = self.categories.len();
         let i = v.round();
-        if i < 0.0 || i as usize >= n || (v - i).abs() > 1e-6 {
+        if i < 0.0 || i as usize >= n || (v - i).abs() > 1e-6 || i as usize % self.label_every != 0
+        {
             return String::new();
         }
         let i = if self.horizontal {
@@ -197,10 +209,12 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
     if frame.y.log {
         s.push_str(" Logarithmic value axis.");
     }
-    if chart
-        .series
-        .iter()
-        .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
+    // Stacked bars draw no error bars (their intervals stay in the data).
+    if chart.kind != ChartKind::Stacked
+        && chart
+            .series
+            .iter()
+            .any(|s| s.points.iter().any(|p| p.y_low.is_some()))
     {
         s.push_str(" Error bars: 95 % intervals.");
     }

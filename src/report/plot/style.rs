@@ -112,16 +112,30 @@ pub fn stem(name: &str) -> &str {
     }
 }
 
+/// The grey of markers shown as context behind lines (e.g. every configuration behind a
+/// Pareto front).
+pub const CONTEXT: RGBColor = RGBColor(0xB8, 0xB8, 0xB8);
+
 /// The look of each series of `chart`, in order; series that share a stem share colour and
-/// marker. `None` for a series with no point to draw (it gets no legend entry either).
+/// marker. `None` for a series with no point to draw (it gets no legend entry either). A
+/// points-only series in a chart that also has lines is context: grey circles, leaving the
+/// colours to the lines.
 pub fn looks(chart: &Chart) -> Vec<Option<Look>> {
     let mut stems: Vec<&str> = Vec::new();
+    let has_lines = chart.series.iter().any(|s| !s.points_only);
     chart
         .series
         .iter()
         .map(|s| {
             if !s.points.iter().any(|p| p.x.is_finite() && p.y.is_finite()) {
                 return None;
+            }
+            if s.points_only && has_lines {
+                return Some(Look {
+                    colour: CONTEXT,
+                    marker: Marker::Circle,
+                    kind: Source::Measured,
+                });
             }
             let st = stem(&s.name);
             let i = stems.iter().position(|x| *x == st).unwrap_or_else(|| {

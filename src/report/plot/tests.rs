@@ -116,3 +116,38 @@ fn stacked_bars_sum_and_steps_keep_their_level() {
         ));
     assert!(render(&s).unwrap().contains("<polyline"));
 }
+
+#[test]
+fn points_only_series_have_no_line_and_many_short_names_stand_up() {
+    let joined = Series::from_xy("presets", [(1.0, 4.0), (2.0, 2.0)], Provenance::Measured);
+    // Axes and ticks are grey polylines; a series' line has its colour.
+    let lines = |s: Series| {
+        let svg = render(&Chart::line("presets", "time", "energy", true).with(s)).unwrap();
+        assert!(svg.contains("<circle"));
+        svg.split("<polyline")
+            .skip(1)
+            .filter(|rest| !rest.split('>').next().unwrap_or("").contains("#444444"))
+            .count()
+    };
+    assert!(lines(joined.clone()) > 0);
+    assert_eq!(lines(joined.clone().points_only()), 0);
+    // Beside a line, markers alone are grey context and leave the line its colour.
+    let c = Chart::line("front", "time", "energy", true)
+        .with(joined.clone().points_only())
+        .with(joined);
+    let l = style::looks(&c);
+    assert_eq!(l[0].unwrap().colour, style::CONTEXT);
+    assert_ne!(l[1].unwrap().colour, style::CONTEXT);
+    let names: Vec<String> = (0..36).map(|i| format!("E{i}")).collect();
+    let c = Chart::stacked("stages", "stage", "time (s)", names).with(Series::from_xy(
+        "busy",
+        (0..36).map(|i| (f64::from(i), 1.0)),
+        Provenance::Measured,
+    ));
+    let f = Frame::new(&c);
+    assert!(!f.horizontal && f.label_every == 2, "{}", f.label_every);
+    assert_eq!(
+        (f.x_label(0.0), f.x_label(1.0)),
+        ("E0".into(), String::new())
+    );
+}

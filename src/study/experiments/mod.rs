@@ -6,8 +6,10 @@ pub mod seed000;
 pub mod seed000_dse;
 pub mod seed000_model;
 pub mod seed000_mttf;
+pub mod seed000_threads;
 pub mod seed001;
 pub mod seed001_scc;
+pub mod seed001_stages;
 pub mod seed002;
 pub mod seed003;
 pub mod seed003_mul;
@@ -15,14 +17,14 @@ pub mod seed004;
 
 use super::judge::Estimate;
 use super::sampling::{self, Rounds};
-use super::{Context, Experiment, Profile, Quality};
+use super::{Cell, Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
-use crate::error::Error;
 
 /// Every experiment, in report order.
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
+    v.extend(seed000_threads::experiments());
     v.extend(seed000_model::experiments());
     v.extend(seed000_mttf::experiments());
     v.extend(seed000_dse::experiments());
@@ -97,24 +99,32 @@ pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
     threads.min(ctx.machine.logical_cores).max(2)
 }
 
-/// A JSON number cell.
-pub fn num(x: f64) -> serde_json::Value {
-    serde_json::json!(x)
+/// A number cell (missing when not finite).
+pub fn num(x: f64) -> Cell {
+    Cell::num(x)
 }
 
-/// A JSON text cell.
-pub fn text(s: impl Into<String>) -> serde_json::Value {
-    serde_json::Value::String(s.into())
+/// A whole-number cell (counts, sizes).
+pub fn int(n: impl TryInto<i64>) -> Cell {
+    Cell::int(n)
+}
+
+/// A text cell.
+pub fn text(s: impl Into<String>) -> Cell {
+    Cell::text(s)
 }
 
 /// An optional number cell.
-pub fn opt(v: Option<f64>) -> serde_json::Value {
-    v.map_or(serde_json::Value::Null, num)
+pub fn opt(v: Option<f64>) -> Cell {
+    Cell::opt(v)
 }
 
-/// The low and high ends of an estimate as two cells.
-pub fn ci_cells(e: Option<Estimate>) -> [serde_json::Value; 2] {
-    [opt(e.map(|e| e.low)), opt(e.map(|e| e.high))]
+/// An estimate with its 95 % interval as one measured cell in `unit` (missing when there is
+/// none).
+pub fn measured(e: Option<Estimate>, unit: &str) -> Cell {
+    e.map_or(Cell::Missing, |e| {
+        Cell::measured(e.value, e.low, e.high, unit)
+    })
 }
 
 /// Time reduction in % for a speedup s: 1 − 1/s (the papers' "x % performance improvement").
@@ -135,11 +145,6 @@ pub fn needs_threads(ctx: &Context, needed: usize) -> Option<String> {
             "needs {needed} hardware threads; this machine has {have}, so {needed} threads here only time-share them"
         )
     })
-}
-
-/// A library error from the energy models as the study's error.
-pub fn energy_err(e: crate::energy::EnergyError) -> Error {
-    Error::InvalidParameter(e.to_string())
 }
 
 /// The summary sentence on how sure a timed experiment is; each round kept the fastest of

@@ -4,7 +4,7 @@
 //! beside that seed's thread experiments: every row labelled by backend (`mpi` or the
 //! `threads` form measured in the same run), ranks and hosts. They judge no claim: the
 //! study's verdicts stay on its own runs, so without MPI nothing changes.
-use super::{num, text};
+use super::{int, num, opt, text};
 use crate::bench::MachineInfo;
 use crate::error::{Error, Result};
 use crate::study::{Chart, ExperimentResult, Point, Provenance, Quality, Series, Table};
@@ -287,7 +287,7 @@ fn experiment(
         "min_s",
         "max_s",
         "runs",
-        "speedup",
+        "speedup_x",
         extra,
     ]);
     let mut categories: Vec<String> = Vec::new();
@@ -295,15 +295,15 @@ fn experiment(
     for r in rows {
         table.push(vec![
             text(&r.backend),
-            Value::from(r.ranks),
-            Value::from(r.hosts),
+            int(r.ranks),
+            int(r.hosts),
             text(&r.configuration),
             num(r.median_s),
             num(r.min_s),
             num(r.max_s),
-            Value::from(r.runs),
+            int(r.runs),
             num(r.speedup),
-            r.extra.map_or(Value::Null, num),
+            opt(r.extra),
         ]);
         if !categories.contains(&r.configuration) {
             categories.push(r.configuration.clone());
@@ -327,11 +327,7 @@ fn experiment(
                 Some(Point::with_ci(x as f64, r.median_s, r.min_s, r.max_s))
             })
             .collect();
-        chart = chart.with(Series {
-            name: label.clone(),
-            points,
-            provenance: Provenance::Measured,
-        });
+        chart = chart.with(Series::new(label.clone(), points, Provenance::Measured));
     }
     let mut spreads: Vec<f64> = rows.iter().map(|r| r.spread * 100.0).collect();
     spreads.sort_by(f64::total_cmp);
@@ -411,6 +407,7 @@ pub fn find_and_load(named: &[PathBuf], out: &Path) -> Result<Vec<ExperimentResu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::study::Cell;
 
     fn record(backend: &str, ranks: u64, chunk: Option<u64>) -> Value {
         serde_json::json!({
@@ -443,9 +440,9 @@ mod tests {
         assert_eq!(e[0].seed, "seed001");
         let t = &e[0].table;
         assert_eq!(t.rows.len(), 3);
-        assert_eq!(t.rows[1][0], "mpi");
-        assert_eq!(t.rows[1][1], 2);
-        assert_eq!(t.rows[1][9], 12.5);
+        assert_eq!(t.rows[1][0], Cell::text("mpi"));
+        assert_eq!(t.rows[1][1], Cell::Int(2));
+        assert_eq!(t.rows[1][9], Cell::Num(12.5));
         let names: Vec<&str> = e[0].charts[0]
             .series
             .iter()

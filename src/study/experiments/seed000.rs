@@ -1,16 +1,16 @@
 //! Seed 000 (PaRSA), measured: working-set size (Fig. 5), schedules and chunk sizes (Fig. 6),
-//! thread scaling (Figs. 7–10, thread axis). Every round times SeRSA and each PaRSA
-//! configuration once, interleaved; claims are judged on paired per-round ratios.
+//! and the RSA batch rounds they share with thread scaling ([`super::seed000_threads`]).
+//! Every round times SeRSA and each PaRSA configuration once, interleaved; claims are judged
+//! on paired per-round ratios.
 use super::{
-    ci_cells, free_cores, free_cores_sample, needs_threads, num, probe_threads, quality_note,
-    reduction_pct, round_config, runs_text, text,
+    free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
+    round_config, runs_text, text,
 };
 use crate::bench::suites::rsa::{BatchOp, RsaBenchPlan};
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
 use crate::rsa::textbook::PrivateOp;
-use crate::study::claims::seed000 as paper;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -19,31 +19,28 @@ use crate::study::{
 use rand::SeedableRng;
 use rug::Integer;
 
-/// The measured experiments of seed 000.
+/// The measured experiments of seed 000 on working-set size and schedules (thread scaling is
+/// in [`super::seed000_threads`]).
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
-    vec![
-        Box::new(WorkingSet),
-        Box::new(Schedules),
-        Box::new(ThreadScaling),
-    ]
+    vec![Box::new(WorkingSet), Box::new(Schedules)]
 }
 
 /// Key size and batch size per profile.
-fn sizes(profile: Profile) -> (u32, usize) {
+pub(super) fn sizes(profile: Profile) -> (u32, usize) {
     match profile {
         Profile::Quick => (2048, 400),
         Profile::Full => (2048, 4000),
     }
 }
 
-fn key(bits: u32) -> Result<RsaPrivateKey> {
+pub(super) fn key(bits: u32) -> Result<RsaPrivateKey> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2024);
     RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)
 }
 
 /// One round of an RSA batch benchmark: SeRSA (key "1:static") and each configuration
 /// (key "threads:schedule/chunk"), timed once each.
-fn rsa_round(
+pub(super) fn rsa_round(
     key: &RsaPrivateKey,
     messages: usize,
     threads: Vec<usize>,
@@ -77,15 +74,15 @@ fn config_key(threads: usize, s: Schedule, chunk: Option<usize>) -> String {
     }
 }
 
-const SERSA: &str = "1:static";
+/// The key of SeRSA, the sequential baseline.
+pub(super) const SERSA: &str = "1:static";
 
 /// Runs per configuration and round (the round keeps the fastest): batches of 0.03–0.3 s
 /// need one.
 const FIG5_REPEATS: u32 = 1;
 const FIG6_REPEATS: u32 = 1;
-const THREADS_REPEATS: u32 = 1;
 
-fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
+pub(super) fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
     ExperimentResult {
         id: id.into(),
         seed: "seed000".into(),
@@ -140,18 +137,11 @@ impl Experiment for WorkingSet {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&["messages", "threads", "speedup", "ci_low", "ci_high"]);
+        let mut table = Table::new(&["messages", "threads", "speedup_x"]);
         let mut points = Vec::new();
         for &n in &ns {
             let s = rounds.ratio(&format!("{n}/{SERSA}"), &format!("{n}/{t}:guided"));
-            let [lo, hi] = ci_cells(s);
-            table.push(vec![
-                num(n as f64),
-                num(t as f64),
-                num(s.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
-            ]);
+            table.push(vec![int(n), int(t), measured(s, "×")]);
             if let Some(s) = s {
                 points.push(Point::with_ci(n as f64, s.value, s.low, s.high));
             }
@@ -178,11 +168,11 @@ impl Experiment for WorkingSet {
                 "speedup",
                 false,
             )
-            .with(Series {
-                name: format!("PaRSA-{t} (guided)"),
+            .with(Series::new(
+                format!("PaRSA-{t} (guided)"),
                 points,
-                provenance: Provenance::Measured,
-            }),
+                Provenance::Measured,
+            )),
         ];
         r.quality = Some(quality);
         Ok(Output {
@@ -256,9 +246,7 @@ impl Experiment for Schedules {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&[
-            "schedule", "chunk", "median_s", "ci_low", "ci_high", "speedup",
-        ]);
+        let mut table = Table::new(&["schedule", "chunk_messages", "median_s", "speedup_x"]);
         let mut chart = Chart::line(
             format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
             "chunk size (messages)",
@@ -270,25 +258,17 @@ impl Experiment for Schedules {
             for c in CHUNKS {
                 let k = config_key(t, *s, Some(c));
                 let m = rounds.median(&k);
-                let [lo, hi] = ci_cells(m);
-                let speedup = rounds.ratio(SERSA, &k).map_or(f64::NAN, |e| e.value);
                 table.push(vec![
                     text(s.name()),
-                    num(c as f64),
-                    num(m.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
-                    num(speedup),
+                    int(c),
+                    measured(m, "s"),
+                    measured(rounds.ratio(SERSA, &k), "×"),
                 ]);
                 if let Some(m) = m {
                     points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
                 }
             }
-            chart = chart.with(Series {
-                name: s.to_string(),
-                points,
-                provenance: Provenance::Measured,
-            });
+            chart = chart.with(Series::new(s.to_string(), points, Provenance::Measured));
         }
         let quality = rounds.quality();
         let mut r = result(
@@ -359,167 +339,4 @@ fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
             .free_cores(free_cores(ctx, r, t)),
         ),
     ]
-}
-
-/// Figs. 7–10 (thread axis): PaRSA time against thread count at this machine's clock.
-struct ThreadScaling;
-
-impl Experiment for ThreadScaling {
-    fn id(&self) -> &'static str {
-        "seed000-threads"
-    }
-    fn estimate_s(&self, profile: Profile) -> f64 {
-        match profile {
-            Profile::Quick => 12.0,
-            Profile::Full => 800.0,
-        }
-    }
-    fn run(&self, ctx: &Context) -> Result<Output> {
-        let (bits, messages) = sizes(ctx.profile);
-        let key = key(bits)?;
-        let threads = vec![1usize, 2, 4, 8];
-        let evidence = |r: &Rounds| threads_evidence(ctx, r);
-        let rounds = sampling::measure(
-            &ctx.plan,
-            |round| {
-                let mut v = rsa_round(
-                    &key,
-                    messages,
-                    threads.clone(),
-                    vec![Schedule::Guided],
-                    vec![None],
-                    round,
-                    THREADS_REPEATS,
-                )?;
-                for &t in threads
-                    .iter()
-                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
-                {
-                    v.push(free_cores_sample(t));
-                }
-                Ok(v)
-            },
-            |r| settled(&evidence(r)),
-        )?;
-        let mut table = Table::new(&[
-            "threads",
-            "median_s",
-            "time_reduction_pct",
-            "ci_low",
-            "ci_high",
-            "oversubscribed",
-        ]);
-        let (mut points, mut speedups) = (Vec::new(), Vec::new());
-        for &t in &threads {
-            let k = if t == 1 {
-                SERSA.to_string()
-            } else {
-                format!("{t}:guided")
-            };
-            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
-            let [lo, hi] = ci_cells(red);
-            let m = rounds.median(&k);
-            table.push(vec![
-                num(t as f64),
-                num(m.map_or(f64::NAN, |e| e.value)),
-                num(red.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
-                serde_json::json!(crate::bench::oversubscribed(t)),
-            ]);
-            if let Some(e) = red {
-                points.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-            }
-            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
-                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-            }
-        }
-        let quality = rounds.quality();
-        let cores = ctx.machine.logical_cores;
-        let mut r = result(
-            self.id(),
-            "Thread scaling at this machine's clock",
-            "Figs. 7–10 (thread axis)",
-            format!(
-                "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
-             are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
-             be set here. {}",
-                quality_note(&quality, &runs_text(THREADS_REPEATS))
-            ),
-        );
-        r.table = table;
-        let mut chart = Chart::line(
-            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
-            "threads",
-            "time reduction (%)",
-            true,
-        )
-        .with(Series {
-            name: "PaRSA (guided)".into(),
-            points,
-            provenance: Provenance::Measured,
-        });
-        for (t, pct) in [
-            (2, paper::PARSA2_REDUCTION_PCT),
-            (4, paper::PARSA4_REDUCTION_PCT),
-            (8, paper::PARSA8_REDUCTION_PCT),
-        ] {
-            chart = chart.reference(format!("paper, PaRSA-{t}: {pct} %"), pct);
-        }
-        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
-        r.quality = Some(quality);
-        Ok(Output {
-            result: r,
-            evidence: evidence(&rounds),
-        })
-    }
-}
-
-/// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
-fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
-    Chart::line(
-        "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
-        "threads",
-        "speedup (×)",
-        true,
-    )
-    .zero_y()
-    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
-    .with(Series::from_xy(
-        "ideal (speedup = threads)",
-        threads.iter().map(|&t| (t as f64, t as f64)),
-        Provenance::Modelled("linear scaling".into()),
-    ))
-    .note(format!(
-        "Speedup = SeRSA time / PaRSA time per paired round. This machine has {cores} logical CPUs: above that \
-         the threads time-share and the ideal line is out of reach by construction."
-    ))
-}
-
-fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
-    [
-        ("seed000-parsa2", 2usize),
-        ("seed000-parsa4", 4),
-        ("seed000-parsa8", 8),
-    ]
-    .iter()
-    .map(|&(id, t)| {
-        let red = r.paired(|v| reduction_pct(v(SERSA) / v(&format!("{t}:guided"))));
-        let shown = red.map_or("-".into(), |e| e.text("%"));
-        let ev = match needs_threads(ctx, t) {
-            Some(why) => Evidence::unavailable(why).beside(format!(
-                "{t} threads on {} CPUs: {shown}",
-                ctx.machine.logical_cores
-            )),
-            None => Evidence::measured(
-                red.into_iter().collect(),
-                r.len(),
-                t,
-                &format!("SeRSA and PaRSA-{t} per paired round ({} rounds)", r.len()),
-            )
-            .free_cores(free_cores(ctx, r, t)),
-        };
-        fed(id, ev)
-    })
-    .collect()
 }

@@ -2,7 +2,7 @@
 //! preset, node, clock, thread count and power gating; Table 8's choices (which the model
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
-use super::{energy_err, free_cores, free_cores_sample, num, probe_threads, text};
+use super::{free_cores, free_cores_sample, int, num, probe_threads, text};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -65,7 +65,7 @@ impl Experiment for Dse {
         let mut table = Table::new(&[
             "preset",
             "threads",
-            "mhz",
+            "clock_mhz",
             "node_nm",
             "gating",
             "time_s",
@@ -77,10 +77,10 @@ impl Experiment for Dse {
         for e in evals.iter().filter(|e| e.pareto) {
             table.push(vec![
                 text(&e.preset),
-                num(e.threads as f64),
+                int(e.threads),
                 num(e.mhz),
-                num(f64::from(e.node_nm)),
-                serde_json::json!(e.power_gating),
+                int(e.node_nm),
+                e.power_gating.into(),
                 num(e.time_s),
                 num(e.power_w),
                 num(e.energy_j),
@@ -247,7 +247,7 @@ fn best_evidence(
 }
 
 fn charts(work: &workload::Workload, evals: &[Evaluation]) -> Result<Vec<Chart>> {
-    let i7 = preset("core-i7", None).map_err(energy_err)?;
+    let i7 = preset("core-i7", None).map_err(crate::error::Error::from)?;
     let clock = dse::thread_counts(&i7).into_iter().fold(
         Chart::line(
             "Figs. 7–10 — modelled PaRSA time against clock (Core i7)",
@@ -299,8 +299,8 @@ fn front_2d(
     out
 }
 
-/// Adds the 2-D front of `evals` over `xy` to `chart` as one series, and each preset's own
-/// front beside it where that preset has a point off the overall front (the other
+/// Adds every configuration of `evals` over `xy` to `chart` as markers, the 2-D front as one
+/// series, and each preset's own front beside it where that preset has a point off the overall front (the other
 /// configurations worth seeing: each preset's best trade-offs). Returns the overall front.
 fn with_fronts(
     chart: Chart,
@@ -310,8 +310,16 @@ fn with_fronts(
     name: &str,
 ) -> (Chart, Vec<(f64, f64)>) {
     let front = front_2d(evals.iter().map(xy), more_y_is_better);
+    // Every configuration behind the front, once per distinct point, as markers alone.
+    let mut cloud: Vec<(f64, f64)> = Vec::new();
+    for p in evals.iter().map(xy) {
+        if p.0.is_finite() && p.1.is_finite() && !front.contains(&p) && !cloud.contains(&p) {
+            cloud.push(p);
+        }
+    }
     let mut chart = chart
         .steps()
+        .with(Series::from_xy("every other configuration", cloud, model("DSE")).points_only())
         .with(Series::from_xy(name, front.iter().copied(), model("DSE")));
     for p in dse::DEFAULT_PRESETS {
         let own = front_2d(
@@ -450,7 +458,9 @@ mod tests {
             |e: &Evaluation| (e.energy_j, -e.mttf_years, e.mttf_years),
         ]) {
             assert!(chart.steps && chart.kind == ChartKind::Line && !chart.note.is_empty());
-            let front = &chart.series[0].points;
+            // The configurations behind the front are markers alone; the front is a line.
+            assert!(chart.series[0].points_only && !chart.series[1].points_only);
+            let front = &chart.series[1].points;
             eprintln!(
                 "{}: {} series; {}",
                 chart.title,

@@ -1,7 +1,7 @@
 //! Seed 000, modelled and the paper's arithmetic: power per node and clock (Tables 4–7) with
 //! the first-principles model's error as the headline, and energy (Table 8, Figs. 11–14,
 //! section 5.3, the abstract).
-use super::{energy_err, num, text};
+use super::{int, num, text};
 use crate::energy::first_principles::{ErrorRow, error_table};
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
@@ -87,7 +87,7 @@ impl Experiment for Power {
         for (r, e) in power_rows().iter().zip(&errors) {
             table.push(vec![
                 text(&r.processor),
-                num(f64::from(r.node_nm)),
+                int(r.node_nm),
                 num(r.freq_mhz),
                 num(r.p_total_w()),
                 text(r.source()),
@@ -280,7 +280,7 @@ impl Experiment for Energy {
             table.push(vec![
                 text(t8.workload),
                 text(t8.processor),
-                num(f64::from(t8.node_nm)),
+                int(t8.node_nm),
                 num(t8.freq_mhz),
                 num(t8.time_s),
                 num(r.p_total_w()),
@@ -431,7 +431,7 @@ fn energy_curves() -> Result<(Vec<Series>, (f64, String))> {
         let Some(t8) = TABLE8.iter().find(|c| c.processor == key) else {
             continue;
         };
-        let p = preset(name, None).map_err(energy_err)?;
+        let p = preset(name, None).map_err(crate::error::Error::from)?;
         let mut pts = Vec::new();
         for mhz in p.frequencies(22) {
             let q = PowerQuery {
@@ -439,7 +439,9 @@ fn energy_curves() -> Result<(Vec<Series>, (f64, String))> {
                 mhz: Some(mhz),
                 ..Default::default()
             };
-            let w = estimate(&p, &q).map_err(energy_err)?.p_total_w;
+            let w = estimate(&p, &q)
+                .map_err(crate::error::Error::from)?
+                .p_total_w;
             pts.push((mhz, w * t8.time_s * t8.freq_mhz / mhz));
         }
         if let (Some(lo), Some(hi)) = (pts.first(), pts.last()) {

@@ -1,7 +1,7 @@
 //! Seed 000, modelled: temperature and lifetime reliability against clock (Figs. 15–16) and
 //! Table 9's MTTF gains beside our RAMP figures.
 use super::seed000_model::{model, result};
-use super::{energy_err, num, text};
+use super::{num, text};
 use crate::energy::power_model::PowerQuery;
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -105,7 +105,7 @@ impl Experiment for Reliability {
 
 /// Figs. 15–16 for the Core i7 at 22 nm.
 fn mttf_charts() -> Result<Vec<Chart>> {
-    let i7 = preset("core-i7", None).map_err(energy_err)?;
+    let i7 = preset("core-i7", None).map_err(crate::error::Error::from)?;
     let (mut temp, mut mech) = (Vec::new(), vec![Vec::new(); 4]);
     let mut reference = String::new();
     for mhz in i7.frequencies(22) {
@@ -114,7 +114,7 @@ fn mttf_charts() -> Result<Vec<Chart>> {
             mhz: Some(mhz),
             ..Default::default()
         };
-        let a = assess(&i7, &q, &TemperatureChoice::Model).map_err(energy_err)?;
+        let a = assess(&i7, &q, &TemperatureChoice::Model).map_err(crate::error::Error::from)?;
         temp.push((mhz, a.temperature.kelvin - 273.15));
         reference = a.reference;
         for (i, y) in [

@@ -3,9 +3,10 @@
 //! energy figures (Figs. 10–11); beside them the SCC model's figures for the same claims
 //! ([`super::seed001_scc`]), validated against this sweep.
 use super::seed001_scc as scc;
+use super::seed001_stages::StageTimes;
 use super::{
-    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, probe_threads,
-    quality_note, round_config, runs_text,
+    free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
+    round_config, runs_text,
 };
 use crate::bench::suites::cipher_pipeline::PipelineBenchPlan;
 use crate::energy::power_model::{PowerQuery, estimate};
@@ -37,8 +38,16 @@ fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
 }
 
-/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each.
-fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
+/// The configurations whose per-stage times are charted: the paper's 36 stages and the
+/// 4-stage fold, both at the paper's best chunk.
+const STAGE_CHARTS: [(usize, usize); 2] = [
+    (paper::STAGES, paper::BEST_CHUNK_BYTES),
+    (4, paper::BEST_CHUNK_BYTES),
+];
+
+/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each; the
+/// per-stage times of the charted configurations go to `stages`.
+fn round(ctx: &Context, i: usize, stages: &mut StageTimes) -> Result<Vec<(String, f64)>> {
     let plan = PipelineBenchPlan {
         chunks: CHUNKS.to_vec(),
         stages: STAGES.to_vec(),
@@ -47,7 +56,14 @@ fn round(ctx: &Context, i: usize) -> Result<Vec<(String, f64)>> {
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, _) = crate::bench::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
+    let (recs, stats) = crate::bench::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
+    let configs = plan.configurations();
+    stages.push(
+        configs
+            .iter()
+            .map(|c| (c.stages, c.chunk_bytes))
+            .zip(&stats),
+    );
     let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {
@@ -71,22 +87,21 @@ impl Experiment for Pipeline {
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
+        let mut stage_times = StageTimes::new(&STAGE_CHARTS);
         let rounds = sampling::measure(
             &ctx.plan,
-            |i| round(ctx, i),
+            |i| round(ctx, i, &mut stage_times),
             |r| settled(&timing_evidence(ctx, r)),
         )?;
         let mut table = Table::new(&[
             "stages",
             "chunk_bytes",
             "median_s",
-            "ci_low",
-            "ci_high",
-            "speedup",
+            "speedup_x",
             "calibrated_model_s",
             "model_error_pct",
         ]);
-        let measured: Vec<(usize, usize, f64)> = STAGES
+        let medians: Vec<(usize, usize, f64)> = STAGES
             .iter()
             .flat_map(|&st| CHUNKS.iter().map(move |&c| (st, c)))
             .map(|(st, c)| {
@@ -94,7 +109,7 @@ impl Experiment for Pipeline {
                 (st, c, m)
             })
             .collect();
-        let validation = scc::validate(&measured, paper::MESSAGE_BYTES, CAPACITY)?;
+        let validation = scc::validate(&medians, paper::MESSAGE_BYTES, CAPACITY)?;
         let figures = scc::figures()?;
         let mut chart = Chart::line(
             "Fig. 8 — pipeline time against chunk size",
@@ -106,15 +121,11 @@ impl Experiment for Pipeline {
             let mut points = Vec::new();
             for c in CHUNKS {
                 let m = rounds.median(&key(st, c));
-                let [lo, hi] = ci_cells(m);
-                let s = rounds.ratio(SEQ, &key(st, c)).map_or(f64::NAN, |e| e.value);
                 table.push(vec![
-                    num(st as f64),
-                    num(c as f64),
-                    num(m.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
-                    num(s),
+                    int(st),
+                    int(c),
+                    measured(m, "s"),
+                    measured(rounds.ratio(SEQ, &key(st, c)), "×"),
                 ]);
                 let [model_s, error] = scc::validation_cells(Some(&validation), st, c);
                 if let Some(row) = table.rows.last_mut() {
@@ -122,11 +133,11 @@ impl Experiment for Pipeline {
                 }
                 points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
             }
-            chart = chart.with(Series {
-                name: format!("{st} stages"),
+            chart = chart.with(Series::new(
+                format!("{st} stages"),
                 points,
-                provenance: Provenance::Measured,
-            });
+                Provenance::Measured,
+            ));
             chart = chart.with(scc::validation_series(&validation, st));
         }
         chart.references.push(Reference {
@@ -151,7 +162,14 @@ impl Experiment for Pipeline {
                 scc::summary(&figures, Some(&validation))
             ),
             table,
-            charts: vec![chart, scc::chart(&figures)],
+            charts: [chart, scc::chart(&figures)]
+                .into_iter()
+                .chain(
+                    STAGE_CHARTS
+                        .iter()
+                        .map(|&(st, c)| stage_times.chart(st, c, paper::MESSAGE_BYTES)),
+                )
+                .collect(),
             quality: Some(quality),
             elapsed_s: 0.0,
         };
@@ -231,7 +249,7 @@ fn measured_text(e: &Evidence) -> Option<String> {
 
 /// The paper's own figures: the layout, the SCC, and power and energy.
 fn paper_evidence() -> Result<Vec<Fed>> {
-    let scc = preset("scc", None).map_err(energy_err)?;
+    let scc = preset("scc", None).map_err(crate::error::Error::from)?;
     let p = |cores: f64| {
         estimate(
             &scc,
@@ -241,7 +259,7 @@ fn paper_evidence() -> Result<Vec<Fed>> {
             },
         )
         .map(|e| e.p_total_w)
-        .map_err(energy_err)
+        .map_err(crate::error::Error::from)
     };
     let (p1, p36) = (p(1.0)?, p(36.0)?);
     // The printed watts carry ±0.005 W and the pipelined time ±0.00005 s of rounding.

@@ -14,7 +14,7 @@ use crate::scc::des::simulate;
 use crate::scc::model::{DEFAULT_CHUNKS, SccConfig, predict};
 use crate::scc::power::MODEL_LABEL;
 use crate::study::claims::seed001 as paper;
-use crate::study::{Chart, Estimate, Evidence, Fed, Point, Provenance, Reference, Series, fed};
+use crate::study::{Cell, Chart, Estimate, Evidence, Fed, Provenance, Reference, Series, fed};
 
 /// The ±50 % sweep of the issue: each parameter × 0.5 and × 1.5.
 pub const FACTOR: f64 = 0.5;
@@ -230,15 +230,11 @@ pub fn chart(f: &SccFigures) -> Chart {
         "time for 1 MB on the SCC (s)",
         true,
     )
-    .with(Series {
-        name: "36 stages, SCC model".into(),
-        points: f
-            .times
-            .iter()
-            .map(|&(c, t)| Point::new(c as f64, t))
-            .collect(),
-        provenance: Provenance::Modelled(MODEL_LABEL.into()),
-    });
+    .with(Series::from_xy(
+        "36 stages, SCC model",
+        f.times.iter().map(|&(c, t)| (c as f64, t)),
+        Provenance::Modelled(MODEL_LABEL.into()),
+    ));
     chart.references.push(Reference {
         label: "paper: best chunk 8 KB".into(),
         value: paper::BEST_CHUNK_BYTES as f64,
@@ -250,27 +246,21 @@ pub fn chart(f: &SccFigures) -> Chart {
 /// The calibrated model's seconds for the study's measured points, as a chart beside the
 /// measured curve.
 pub fn validation_series(v: &Validation, stages: usize) -> Series {
-    Series {
-        name: format!("{stages} stages, model calibrated here"),
-        points: v
-            .points
+    Series::from_xy(
+        format!("{stages} stages, model calibrated here"),
+        v.points
             .iter()
             .filter(|p| p.stages == stages)
-            .map(|p| Point::new(p.chunk as f64, p.predicted_s))
-            .collect(),
-        provenance: Provenance::Modelled(format!("{MODEL_LABEL} with this machine's parameters")),
-    }
+            .map(|p| (p.chunk as f64, p.predicted_s)),
+        Provenance::Modelled(format!("{MODEL_LABEL} with this machine's parameters")),
+    )
 }
 
 /// Table cells: the calibrated model's seconds and its error for a measured point.
-pub fn validation_cells(
-    v: Option<&Validation>,
-    stages: usize,
-    chunk: usize,
-) -> [serde_json::Value; 2] {
+pub fn validation_cells(v: Option<&Validation>, stages: usize, chunk: usize) -> [Cell; 2] {
     match v.and_then(|v| v.get(stages, chunk)) {
         Some(p) => [num(p.predicted_s), num(p.error() * 100.0)],
-        None => [serde_json::Value::Null, serde_json::Value::Null],
+        None => [Cell::Missing, Cell::Missing],
     }
 }
 
@@ -362,6 +352,6 @@ mod tests {
         assert!(v.sentence().contains("mean |error| 50 %"));
         let cells = validation_cells(Some(&v), 4, 8192);
         assert_eq!(cells[1], num(50.0));
-        assert!(validation_cells(Some(&v), 36, 8192)[0].is_null());
+        assert!(validation_cells(Some(&v), 36, 8192)[0].is_missing());
     }
 }

@@ -1,7 +1,7 @@
 //! Seed 002 (CRSA): MulMod counts against the paper's formulas and Table 1, execution times
 //! of CRT, Montgomery, binary and CRSA (Table 2), and pipelined throughput against (Nc + 3)×.
 use super::{
-    bench_config, ci_cells, fastest, free_cores, free_cores_sample, num, opt, probe_threads,
+    bench_config, fastest, free_cores, free_cores_sample, int, measured, num, opt, probe_threads,
     quality_note, round_config, runs_text, text,
 };
 use crate::bench::Bench;
@@ -58,12 +58,13 @@ impl Experiment for Counts {
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let rows = mulmod_table(1024, 2)?;
-        let mut table = Table::new(&["quantity", "paper", "ours", "note"]);
+        let mut table = Table::new(&["quantity", "paper", "ours", "unit", "note"]);
         for r in &rows {
             table.push(vec![
                 text(&r.quantity),
                 opt(r.paper),
                 opt(r.ours),
+                text(unit_of(&r.quantity)),
                 text(&r.note),
             ]);
         }
@@ -124,6 +125,25 @@ impl Experiment for Counts {
             result: r,
             evidence,
         })
+    }
+}
+
+/// The unit of a row of the count table, from the quantity it names: most rows count
+/// MulMods; the others count PEs, bits or word operations, or are ratios.
+fn unit_of(quantity: &str) -> &'static str {
+    let starts = |p: &[&str]| p.iter().any(|s| quantity.starts_with(s));
+    if starts(&["PEs"]) {
+        "PEs"
+    } else if starts(&["log2"]) {
+        "bits"
+    } else if starts(&["X ="]) {
+        "number"
+    } else if starts(&["CRT", "Montgomery", "Bielecki"]) {
+        "word operations"
+    } else if quantity.contains("throughput") || quantity.contains("efficiency") {
+        "×"
+    } else {
+        "MulMods"
     }
 }
 
@@ -237,10 +257,8 @@ impl Experiment for Times {
             "bits",
             "method",
             "ours_100_s",
-            "ci_low",
-            "ci_high",
             "paper_100_s",
-            "binary_over_this",
+            "binary_over_this_x",
         ]);
         let mut chart = Chart::line(
             "Table 2 — seconds per 100 exponentiations",
@@ -253,28 +271,22 @@ impl Experiment for Times {
             for &bits in &sizes {
                 let k = format!("{bits}/{name}");
                 let m = rounds.median(&k).map(|e| e.map(|x| x * 100.0));
-                let [lo, hi] = ci_cells(m);
                 let p = TABLE2.iter().find(|t| t.0 == bits).map(|t| t.1[j]);
-                let vs = rounds
-                    .ratio(&format!("{bits}/Binary"), &k)
-                    .map_or(f64::NAN, |e| e.value);
                 table.push(vec![
-                    num(f64::from(bits)),
+                    int(bits),
                     text(*name),
-                    num(m.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
+                    measured(m, "s"),
                     opt(p),
-                    num(vs),
+                    measured(rounds.ratio(&format!("{bits}/Binary"), &k), "×"),
                 ]);
                 points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
             }
             chart = chart
-                .with(Series {
-                    name: format!("{name} (ours)"),
+                .with(Series::new(
+                    format!("{name} (ours)"),
                     points,
-                    provenance: Provenance::Measured,
-                })
+                    Provenance::Measured,
+                ))
                 .with(Series::from_xy(
                     format!("{name} (paper)"),
                     TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
@@ -354,9 +366,9 @@ impl Experiment for Pipeline {
             "threads",
             "main_blocks_per_s",
             "pipelined_blocks_per_s",
-            "measured_ratio",
-            "ideal_ratio",
-            "paper_ratio",
+            "measured_x",
+            "ideal_x",
+            "paper_x",
             "oversubscribed",
         ]);
         let mut chart = Chart::line(
@@ -372,14 +384,14 @@ impl Experiment for Pipeline {
                 let t = crsa::throughput(1024, e, *blocks, nc, false, &config)?;
                 table.push(vec![
                     text(*label),
-                    num(nc as f64),
-                    num(t.threads as f64),
+                    int(nc),
+                    int(t.threads),
                     num(t.main_blocks_per_s),
                     num(t.pipelined_blocks_per_s),
                     num(t.measured_ratio),
                     num(t.ideal_ratio),
                     num(paper::pipelined_gain(nc)),
-                    serde_json::json!(t.oversubscribed),
+                    t.oversubscribed.into(),
                 ]);
                 measured.push((nc as f64, t.measured_ratio));
                 ideal.push((nc as f64, t.ideal_ratio));

@@ -2,7 +2,7 @@
 //! square-and-multiply and GMP, by key size, at 1 and 2 threads. Claims about the parallel
 //! methods are judged at 2 threads; the 1-thread figure is shown beside.
 use super::{
-    change_pct, ci_cells, fastest, free_cores, free_cores_sample, needs_threads, num, quality_note,
+    change_pct, fastest, free_cores, free_cores_sample, int, measured, needs_threads, quality_note,
     round_config, text,
 };
 use crate::bench::Bench;
@@ -177,32 +177,25 @@ fn table(r: &Rounds, cases: &[SizeCase]) -> Table {
         "threads",
         "median_s",
         "vs_binary_pct",
-        "ci_low",
-        "ci_high",
-        "vs_gmp",
+        "vs_gmp_x",
         "seed_claim",
     ]);
     for case in cases {
         for (meth, t) in &case.configs {
             let k = config_key(case.bits, meth.name(), *t);
             let ch = vs_binary(r, case.bits, meth.name(), *t);
-            let [lo, hi] = ci_cells(ch);
-            let gmp = r
-                .ratio(&k, &config_key(case.bits, "gmp", 1))
-                .map_or(f64::NAN, |e| e.value);
+            let gmp = r.ratio(&k, &config_key(case.bits, "gmp", 1));
             let claim = MODEXP_BEST
                 .iter()
                 .find(|c| c.0 == meth.name() && c.1 == case.bits)
                 .map_or("", |c| c.3);
             table.push(vec![
-                num(f64::from(case.bits)),
+                int(case.bits),
                 text(meth.name()),
-                num(*t as f64),
-                num(r.median(&k).map_or(f64::NAN, |e| e.value)),
-                num(ch.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
-                num(gmp),
+                int(*t),
+                measured(r.median(&k), "s"),
+                measured(ch, "%"),
+                measured(gmp, "×"),
                 text(claim),
             ]);
         }
@@ -224,11 +217,11 @@ fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
                 vs_binary(r, b, m, 2).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
             })
             .collect();
-        ours = ours.with(Series {
-            name: format!("{m}, 2 threads"),
+        ours = ours.with(Series::new(
+            format!("{m}, 2 threads"),
             points,
-            provenance: Provenance::Measured,
-        });
+            Provenance::Measured,
+        ));
     }
     let gmp = bits
         .iter()
@@ -236,11 +229,7 @@ fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
             vs_binary(r, b, "gmp", 1).map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
         })
         .collect();
-    ours = ours.with(Series {
-        name: "gmp".into(),
-        points: gmp,
-        provenance: Provenance::Measured,
-    });
+    ours = ours.with(Series::new("gmp", gmp, Provenance::Measured));
     let paper = PARALLEL.iter().fold(
         Chart::line(
             "The seed's best figures (paper, up to 8 threads)",

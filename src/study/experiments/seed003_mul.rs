@@ -2,7 +2,7 @@
 //! Each round runs the benchmark once (one batch of products per method and size, one set of
 //! activations per primitive); the claims are judged on paired per-round ratios.
 use super::{
-    ci_cells, free_cores, free_cores_sample, needs_threads, num, opt, quality_note, round_config,
+    free_cores, free_cores_sample, int, measured, needs_threads, opt, quality_note, round_config,
     runs_text, text,
 };
 use crate::bench::BenchConfig;
@@ -88,13 +88,11 @@ impl Experiment for Karatsuba {
         let mut table = Table::new(&[
             "bits",
             "method",
-            "us_per_product",
-            "vs_gmp",
-            "ci_low",
-            "ci_high",
+            "product_us",
+            "vs_gmp_x",
             "seed_us",
-            "seed_vs_gmp",
-            "capacity",
+            "seed_vs_gmp_x",
+            "capacity_x",
         ]);
         let mut chart = Chart::line(
             "Time relative to GMP mpz_mul (1.0 = GMP), 95 % intervals",
@@ -107,9 +105,8 @@ impl Experiment for Karatsuba {
             for b in bits() {
                 let us = rounds
                     .median(&format!("{b}/{m}"))
-                    .map_or(f64::NAN, |e| e.value * 1e6);
+                    .map(|e| e.map(|x| x * 1e6));
                 let r = rounds.ratio(&format!("{b}/{m}"), &format!("{b}/gmp"));
-                let [lo, hi] = ci_cells(r);
                 let seed_vs = if m == "kara-seq" {
                     karatsuba_us("kara-seq", b)
                         .zip(karatsuba_us("gmp", b))
@@ -118,26 +115,20 @@ impl Experiment for Karatsuba {
                     karatsuba_vs_gmp(m, b).map(|v| 1.0 + v)
                 };
                 table.push(vec![
-                    num(f64::from(b)),
+                    int(b),
                     text(m),
-                    num(us),
-                    num(r.map_or(f64::NAN, |e| e.value)),
-                    lo,
-                    hi,
+                    measured(us, "µs"),
+                    measured(r, "×"),
                     opt(karatsuba_us(m, b)),
                     opt(seed_vs),
-                    opt(rounds.median(&format!("{b}/capacity")).map(|e| e.value)),
+                    measured(rounds.median(&format!("{b}/capacity")), "×"),
                 ]);
                 if m != "gmp" {
                     points.extend(r.map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high)));
                 }
             }
             if m != "gmp" {
-                chart = chart.with(Series {
-                    name: m.into(),
-                    points,
-                    provenance: Provenance::Measured,
-                });
+                chart = chart.with(Series::new(m, points, Provenance::Measured));
             }
         }
         chart = chart
@@ -165,7 +156,7 @@ impl Experiment for Karatsuba {
             provenance: Provenance::Measured,
             summary: format!(
                 "µs per product (batches timed and divided) at {} bits for GMP, one-level Karatsuba with GMP halves, and its \
-                 parallel forms on 2 threads; every product checked against GMP first. 'capacity' is the throughput two threads \
+                 parallel forms on 2 threads; every product checked against GMP first. 'capacity_x' is the throughput two threads \
                  of independent GMP products get against one, measured beside each size. {}",
                 bits()
                     .iter()
@@ -245,25 +236,15 @@ impl Experiment for Handoff {
             |i| handoff_round(profile, i),
             |r| settled(&handoff_evidence(r)),
         )?;
-        let mut table = Table::new(&[
-            "primitive",
-            "median_us",
-            "ci_low",
-            "ci_high",
-            "seed_low_us",
-            "seed_high_us",
-        ]);
+        let mut table = Table::new(&["primitive", "median_us", "seed_low_us", "seed_high_us"]);
         let categories: Vec<String> = rounds.keys().to_vec();
         let (mut ours, mut lo_pts, mut hi_pts) = (Vec::new(), Vec::new(), Vec::new());
         for (i, k) in categories.iter().enumerate() {
             let m = rounds.median(k);
-            let [lo, hi] = ci_cells(m);
             let seed = HANDOFF_US.iter().find(|h| h.0 == k);
             table.push(vec![
                 text(k),
-                num(m.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
+                measured(m, "µs"),
                 opt(seed.map(|s| s.1)),
                 opt(seed.map(|s| s.2)),
             ]);
@@ -297,11 +278,7 @@ impl Experiment for Handoff {
                     "µs",
                     categories,
                 )
-                .with(Series {
-                    name: "ours".into(),
-                    points: ours,
-                    provenance: Provenance::Measured,
-                })
+                .with(Series::new("ours", ours, Provenance::Measured))
                 .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
                 .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper)),
             ],

@@ -3,7 +3,7 @@
 //! against PBlock, PARC4 and PARC4-I (Tables 2–3, Figs. 3–6). Each round encrypts the buffer
 //! once with every cipher; speedups and energy ratios are paired per round.
 use super::{
-    ci_cells, energy_err, free_cores, free_cores_sample, needs_threads, num, opt, probe_threads,
+    free_cores, free_cores_sample, int, measured, needs_threads, num, opt, probe_threads,
     quality_note, round_config, runs_text, text,
 };
 use crate::bench::suites::cipher::CipherBenchPlan;
@@ -81,7 +81,7 @@ struct Fx {
 
 impl Fx {
     fn new(threads: usize) -> Result<Self> {
-        let fx = preset("fx-8320", None).map_err(energy_err)?;
+        let fx = preset("fx-8320", None).map_err(crate::error::Error::from)?;
         let at = |state: &str, busy: f64| {
             let q = PowerQuery {
                 state: Some(state.into()),
@@ -90,7 +90,7 @@ impl Fx {
             };
             estimate(&fx, &q)
                 .map(|p| (p.p_total_w, p.freq_mhz))
-                .map_err(energy_err)
+                .map_err(crate::error::Error::from)
         };
         let (d1, f_def) = at("default", 1.0)?;
         let (dt, _) = at("default", threads as f64)?;
@@ -145,13 +145,11 @@ impl Experiment for Ciphers {
             "alg",
             "threads",
             "mb_per_s",
-            "ci_low",
-            "ci_high",
-            "paper_mb_s_laptop",
-            "paper_mb_s_desktop",
-            "uj_per_b_default",
-            "uj_per_b_calibrated",
-            "paper_uj_per_b_desktop",
+            "paper_laptop_mb_per_s",
+            "paper_desktop_mb_per_s",
+            "model_default_uj_per_b",
+            "model_calibrated_uj_per_b",
+            "paper_desktop_uj_per_b",
         ]);
         let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
         let (mut mb, mut paper_mb, mut e_def, mut e_cal) =
@@ -166,7 +164,6 @@ impl Experiment for Ciphers {
                     bytes as f64 / e.low / 1e6,
                 )
             });
-            let [lo, hi] = ci_cells(mbs);
             let p = tables_2_3(a);
             let (ud, uc) = t.map_or((f64::NAN, f64::NAN), |e| {
                 (
@@ -176,10 +173,8 @@ impl Experiment for Ciphers {
             });
             table.push(vec![
                 text(a),
-                num(if par { threads as f64 } else { 1.0 }),
-                num(mbs.map_or(f64::NAN, |e| e.value)),
-                lo,
-                hi,
+                int(if par { threads } else { 1 }),
+                measured(mbs, "MB/s"),
                 opt(p.map(|p| p.1)),
                 opt(p.map(|p| p.3)),
                 num(ud),
@@ -216,11 +211,7 @@ impl Experiment for Ciphers {
                     "MB/s",
                     names.clone(),
                 )
-                .with(Series {
-                    name: "ours (measured)".into(),
-                    points: mb,
-                    provenance: Provenance::Measured,
-                })
+                .with(Series::new("ours (measured)", mb, Provenance::Measured))
                 .with(Series::from_xy(
                     "paper, desktop",
                     paper_mb,

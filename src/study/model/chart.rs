@@ -1,5 +1,5 @@
-//! The charts and tables of the study's data model: series of points with optional 95 %
-//! intervals, the paper's reference values, and tables of cells.
+//! The charts of the study's data model: series of points with optional 95 % intervals and
+//! the paper's reference values.
 use serde::{Deserialize, Serialize};
 
 /// Where a number came from.
@@ -84,6 +84,10 @@ pub struct Series {
     pub points: Vec<Point>,
     /// Where the values came from.
     pub provenance: Provenance,
+    /// Markers only, never joined by a line: for points whose x order means nothing (the
+    /// configurations behind a Pareto front, a scatter of presets).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub points_only: bool,
 }
 
 impl Series {
@@ -93,7 +97,14 @@ impl Series {
             name: name.into(),
             points,
             provenance,
+            points_only: false,
         }
+    }
+
+    /// The series as markers only, not joined by a line.
+    pub fn points_only(mut self) -> Self {
+        self.points_only = true;
+        self
     }
 
     /// A series from `(x, y)` pairs.
@@ -299,75 +310,6 @@ impl Chart {
     }
 }
 
-/// A table of results: named columns and rows of cells (numbers or text).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Table {
-    /// Column names.
-    pub columns: Vec<String>,
-    /// Rows, one cell per column.
-    pub rows: Vec<Vec<serde_json::Value>>,
-}
-
-impl Table {
-    /// A table with these columns and no rows.
-    pub fn new(columns: &[&str]) -> Self {
-        Self {
-            columns: columns.iter().map(|c| c.to_string()).collect(),
-            rows: Vec::new(),
-        }
-    }
-
-    /// Appends a row (must have one cell per column).
-    pub fn push(&mut self, row: Vec<serde_json::Value>) {
-        debug_assert_eq!(row.len(), self.columns.len());
-        self.rows.push(row);
-    }
-
-    /// The table as CSV data ([`csv_cell`]); the machine is in results.json beside it.
-    pub fn to_csv(&self) -> String {
-        let mut w = csv::Writer::from_writer(Vec::new());
-        let _ = w.write_record(&self.columns);
-        for row in &self.rows {
-            let cells: Vec<String> = row.iter().map(csv_cell).collect();
-            let _ = w.write_record(&cells);
-        }
-        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
-    }
-}
-
-/// A cell as text: whole numbers as integers (a count of threads is "2", not "2.000"),
-/// others with up to 4 significant digits, strings as they are.
-pub fn cell_text(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 1e15 => format!("{}", f as i64),
-            Some(f) if n.is_f64() => crate::bench::format_number(f),
-            _ => n.to_string(),
-        },
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Null => "-".into(),
-        other => other.to_string(),
-    }
-}
-
-/// A cell as CSV data: numbers at full precision (the shortest text that reads back
-/// exactly), whole numbers as integers, and an empty cell for a missing value (null, or the
-/// `-` and `—` the report shows for one).
-pub fn csv_cell(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Number(n) => match n.as_f64() {
-            Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
-                format!("{}", f as i64)
-            }
-            _ => n.to_string(),
-        },
-        serde_json::Value::String(s) if matches!(s.trim(), "-" | "—" | "") => String::new(),
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,15 +323,5 @@ mod tests {
             serde_json::from_str::<Point>(&serde_json::to_string(&q).unwrap()).unwrap(),
             q
         );
-    }
-
-    #[test]
-    fn tables_become_csv() {
-        let mut t = Table::new(&["a", "b"]);
-        t.push(vec![serde_json::json!(1.5), serde_json::json!("x")]);
-        t.push(vec![serde_json::json!(2.0), serde_json::json!(null)]);
-        t.push(vec![serde_json::json!(0.123456789), serde_json::json!("-")]);
-        t.push(vec![serde_json::json!(7), serde_json::json!("—")]);
-        assert_eq!(t.to_csv(), "a,b\n1.5,x\n2,\n0.123456789,\n7,\n");
     }
 }

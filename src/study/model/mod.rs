@@ -7,10 +7,10 @@ use crate::bench::MachineInfo;
 use serde::{Deserialize, Serialize};
 
 mod chart;
+mod table;
 
-pub use chart::{
-    Chart, ChartKind, Point, Provenance, Reference, Series, Table, ValueAxis, cell_text,
-};
+pub use chart::{Chart, ChartKind, Point, Provenance, Reference, Series, ValueAxis};
+pub use table::{Cell, MISSING, Measured, Table, names_unit};
 
 /// What kind of claim this is, which decides which verdicts it can get.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]

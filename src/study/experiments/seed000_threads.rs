@@ -1,0 +1,179 @@
+//! Seed 000 (PaRSA), measured: thread scaling at this machine's clock (Figs. 7–10, thread
+//! axis) — the time reduction against SeRSA by thread count, and the speedup beside the ideal
+//! line. Each round times SeRSA and PaRSA at 2, 4 and 8 threads (guided schedule) once,
+//! interleaved; the claims are judged on paired per-round ratios.
+use super::seed000::{SERSA, key, result, rsa_round, sizes};
+use super::{
+    free_cores, free_cores_sample, int, measured, needs_threads, quality_note, reduction_pct,
+    runs_text,
+};
+use crate::error::Result;
+use crate::parallel::Schedule;
+use crate::study::claims::seed000 as paper;
+use crate::study::sampling::{self, Rounds};
+use crate::study::{
+    Chart, Context, Evidence, Experiment, Fed, Output, Point, Profile, Provenance, Series, Table,
+    fed, settled,
+};
+
+/// The thread-scaling experiment of seed 000.
+pub fn experiments() -> Vec<Box<dyn Experiment>> {
+    vec![Box::new(ThreadScaling)]
+}
+
+/// Runs per configuration and round (the round keeps the fastest): batches of 0.03–0.3 s
+/// need one.
+const THREADS_REPEATS: u32 = 1;
+
+/// Figs. 7–10 (thread axis): PaRSA time against thread count at this machine's clock.
+struct ThreadScaling;
+
+impl Experiment for ThreadScaling {
+    fn id(&self) -> &'static str {
+        "seed000-threads"
+    }
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        match profile {
+            Profile::Quick => 12.0,
+            Profile::Full => 800.0,
+        }
+    }
+    fn run(&self, ctx: &Context) -> Result<Output> {
+        let (bits, messages) = sizes(ctx.profile);
+        let key = key(bits)?;
+        let threads = vec![1usize, 2, 4, 8];
+        let evidence = |r: &Rounds| threads_evidence(ctx, r);
+        let rounds = sampling::measure(
+            &ctx.plan,
+            |round| {
+                let mut v = rsa_round(
+                    &key,
+                    messages,
+                    threads.clone(),
+                    vec![Schedule::Guided],
+                    vec![None],
+                    round,
+                    THREADS_REPEATS,
+                )?;
+                for &t in threads
+                    .iter()
+                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
+                {
+                    v.push(free_cores_sample(t));
+                }
+                Ok(v)
+            },
+            |r| settled(&evidence(r)),
+        )?;
+        let mut table = Table::new(&[
+            "threads",
+            "median_s",
+            "time_reduction_pct",
+            "oversubscribed",
+        ]);
+        let (mut points, mut speedups) = (Vec::new(), Vec::new());
+        for &t in &threads {
+            let k = if t == 1 {
+                SERSA.to_string()
+            } else {
+                format!("{t}:guided")
+            };
+            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
+            table.push(vec![
+                int(t),
+                measured(rounds.median(&k), "s"),
+                measured(red, "%"),
+                crate::bench::oversubscribed(t).into(),
+            ]);
+            if let Some(e) = red {
+                points.push(Point::with_ci(t as f64, e.value, e.low, e.high));
+            }
+            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
+                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
+            }
+        }
+        let quality = rounds.quality();
+        let cores = ctx.machine.logical_cores;
+        let mut r = result(
+            self.id(),
+            "Thread scaling at this machine's clock",
+            "Figs. 7–10 (thread axis)",
+            format!(
+                "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
+             are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
+             be set here. {}",
+                quality_note(&quality, &runs_text(THREADS_REPEATS))
+            ),
+        );
+        r.table = table;
+        let mut chart = Chart::line(
+            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
+            "threads",
+            "time reduction (%)",
+            true,
+        )
+        .with(Series::new("PaRSA (guided)", points, Provenance::Measured));
+        for (t, pct) in [
+            (2, paper::PARSA2_REDUCTION_PCT),
+            (4, paper::PARSA4_REDUCTION_PCT),
+            (8, paper::PARSA8_REDUCTION_PCT),
+        ] {
+            chart = chart.reference(format!("paper, PaRSA-{t}: {pct} %"), pct);
+        }
+        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
+        r.quality = Some(quality);
+        Ok(Output {
+            result: r,
+            evidence: evidence(&rounds),
+        })
+    }
+}
+
+/// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
+fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
+    Chart::line(
+        "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
+        "threads",
+        "speedup (×)",
+        true,
+    )
+    .zero_y()
+    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
+    .with(Series::from_xy(
+        "ideal (speedup = threads)",
+        threads.iter().map(|&t| (t as f64, t as f64)),
+        Provenance::Modelled("linear scaling".into()),
+    ))
+    .note(format!(
+        "Speedup = SeRSA time / PaRSA time per paired round. This machine has {cores} logical CPUs: above that \
+         the threads time-share and the ideal line is out of reach by construction."
+    ))
+}
+
+fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
+    [
+        ("seed000-parsa2", 2usize),
+        ("seed000-parsa4", 4),
+        ("seed000-parsa8", 8),
+    ]
+    .iter()
+    .map(|&(id, t)| {
+        let red = r.paired(|v| reduction_pct(v(SERSA) / v(&format!("{t}:guided"))));
+        let shown = red.map_or("-".into(), |e| e.text("%"));
+        let ev = match needs_threads(ctx, t) {
+            Some(why) => Evidence::unavailable(why).beside(format!(
+                "{t} threads on {} CPUs: {shown}",
+                ctx.machine.logical_cores
+            )),
+            None => Evidence::measured(
+                red.into_iter().collect(),
+                r.len(),
+                t,
+                &format!("SeRSA and PaRSA-{t} per paired round ({} rounds)", r.len()),
+            )
+            .free_cores(free_cores(ctx, r, t)),
+        };
+        fed(id, ev)
+    })
+    .collect()
+}
