@@ -54,6 +54,18 @@ pub fn part(spec: &CipherSpec, len: usize, ranks: usize, r: usize) -> Range<usiz
     (units.start * u).min(len)..(units.end * u).min(len)
 }
 
+/// Whether rank `r` holds the end of the input and so pads (encrypting) or unpads
+/// (decrypting): the highest rank with a non-empty part, or rank 0 for an empty input. With
+/// fewer whole units than ranks the last ranks get nothing, and the end is not theirs (a 7-byte
+/// input on 2 ranks: rank 0 holds all of it).
+pub fn holds_end(spec: &CipherSpec, len: usize, ranks: usize, r: usize) -> bool {
+    let owner = (0..ranks)
+        .rev()
+        .find(|&q| !part(spec, len, ranks, q).is_empty())
+        .unwrap_or(0);
+    r == owner
+}
+
 /// Transforms rank `r`'s part (`data`, starting at byte `start`) in place; `last` pads or
 /// unpads. Errors: a ciphertext that is not whole blocks, bad padding.
 pub fn transform_part(
@@ -144,7 +156,7 @@ pub fn local_part(
     put_u64(&mut m, len as u64);
     let len = Reader::new(&ranks.broadcast(Some(&m))?).usize()?;
     let range = part(spec, len, ranks.size(), ranks.rank());
-    let last = ranks.rank() + 1 == ranks.size();
+    let last = holds_end(spec, len, ranks.size(), ranks.rank());
     let local = read_part(input, &range)
         .map_err(|e| io_error(input, e))
         .and_then(|mut data| {
@@ -224,7 +236,7 @@ mod tests {
                             &s,
                             Direction::Encrypt,
                             range.start,
-                            r + 1 == ranks,
+                            holds_end(&s, len, ranks, r),
                             &mut piece,
                         )
                         .unwrap();

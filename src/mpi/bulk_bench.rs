@@ -49,7 +49,7 @@ pub fn run(
     plan.config.validate()?;
     let (len, _) = super::bulk::local_part(ranks, spec, direction, input)?;
     let range = part(spec, len, ranks.size(), ranks.rank());
-    let last = ranks.rank() + 1 == ranks.size();
+    let last = super::bulk::holds_end(spec, len, ranks.size(), ranks.rank());
     let plain = ranks.agree(
         std::fs::read(input)
             .map(|all| {
