@@ -95,6 +95,11 @@ impl std::ops::Deref for Sampled {
     }
 }
 
+/// The statistics of every measurement, in order; `None` if any of them has no samples.
+pub fn summaries(measurements: &[Measurement]) -> Option<Vec<Summary>> {
+    measurements.iter().map(Measurement::summary).collect()
+}
+
 impl Measurement {
     /// Statistics of the samples with the samples themselves (`None` when there are none).
     pub fn sampled(&self) -> Option<Sampled> {

@@ -47,7 +47,7 @@ pub use export::{
     BenchReport, ExportFormat, Exporter, export, exporter_for, format_number, render, render_report,
 };
 pub use grid::{Grid, ParamValue, Point, product};
-pub use harness::{Bench, BenchConfig, Measurement, Sampled};
+pub use harness::{Bench, BenchConfig, Measurement, Sampled, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};
 pub use progress::Progress;
 pub use stats::{MIN_RUNS_FOR_CI, Summary};

@@ -146,13 +146,8 @@ pub fn run(
     let Some((m, tallies)) = ranks.agree(outcome)? else {
         return Ok(None);
     };
-    let summaries = m
-        .iter()
-        .map(|x| {
-            x.summary()
-                .ok_or_else(|| MpiError::Protocol("no samples".into()))
-        })
-        .collect::<MpiResult<Vec<_>>>()?;
+    let summaries =
+        crate::bench::summaries(&m).ok_or_else(|| MpiError::Protocol("no samples".into()))?;
     let warmup = plan.config.warmup_runs as usize;
     let threads = spec.threads(direction);
     Ok(Some(

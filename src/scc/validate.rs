@@ -176,13 +176,8 @@ pub fn run(
             "internal error: encrypt + decrypt did not give the message back".into(),
         ));
     }
-    let summaries = measurements
-        .iter()
-        .map(|m| {
-            m.summary()
-                .ok_or_else(|| Error::InvalidParameter("no samples".into()))
-        })
-        .collect::<Result<Vec<Summary>>>()?;
+    let summaries = crate::bench::summaries(&measurements)
+        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let measured: Vec<(usize, usize, Summary)> = configs
         .iter()
         .zip(&summaries[1..])

@@ -8,7 +8,7 @@
 //! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
 use crate::bench::tsc::Tsc;
-use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::bench::{Bench, BenchConfig, Seconds};
 use crate::cipher::alg::{Algorithm, Direction};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::dispatch::Runner;
@@ -256,13 +256,8 @@ pub fn run(
         elapsed
     });
     progress(done, done, "done");
-    let summaries = measurements
-        .iter()
-        .map(|m| {
-            m.summary()
-                .ok_or_else(|| Error::InvalidParameter("no samples".into()))
-        })
-        .collect::<Result<Vec<Summary>>>()?;
+    let summaries = crate::bench::summaries(&measurements)
+        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let median_of = |c: (Algorithm, usize)| {
         configs
             .iter()

@@ -249,13 +249,8 @@ pub fn run_with_folded(
             wall
         }
     });
-    let summaries = measurements
-        .iter()
-        .map(|m| {
-            m.summary()
-                .ok_or_else(|| Error::InvalidParameter("no samples".into()))
-        })
-        .collect::<Result<Vec<Summary>>>()?;
+    let summaries = crate::bench::summaries(&measurements)
+        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let size = work.len();
     let base = summaries[0].median;
     let record = |s: &Summary, times: &[Seconds], alg: &str, stages: usize| PipelineBenchRecord {

@@ -204,13 +204,8 @@ pub fn run_with_meter(
             tallies[i].push(energy);
             took
         });
-        let summaries = measurements
-            .iter()
-            .map(|m| {
-                m.summary()
-                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let summaries = crate::bench::summaries(&measurements)
+            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
         let median_of = |name: &str| {
             configs
                 .iter()

@@ -253,13 +253,8 @@ pub fn run_with_meter(
         let openssl = (openssl_seconds > 0)
             .then(|| openssl_sign_seconds(b, openssl_seconds))
             .flatten();
-        let summaries = ms
-            .iter()
-            .map(|m| {
-                m.summary()
-                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
-            })
-            .collect::<Result<Vec<_>>>()?;
+        let summaries = crate::bench::summaries(&ms)
+            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
         let t_crt = summaries[names
             .iter()
             .position(|n| n == "crt")
