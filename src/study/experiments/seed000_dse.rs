@@ -247,7 +247,7 @@ fn best_evidence(
 }
 
 fn charts(work: &workload::Workload, evals: &[Evaluation]) -> Result<Vec<Chart>> {
-    let i7 = preset("core-i7", None).map_err(crate::error::Error::from)?;
+    let i7 = preset("core-i7", None)?;
     let clock = dse::thread_counts(&i7).into_iter().fold(
         Chart::line(
             "Figs. 7–10 — modelled PaRSA time against clock (Core i7)",

@@ -431,7 +431,7 @@ fn energy_curves() -> Result<(Vec<Series>, (f64, String))> {
         let Some(t8) = TABLE8.iter().find(|c| c.processor == key) else {
             continue;
         };
-        let p = preset(name, None).map_err(crate::error::Error::from)?;
+        let p = preset(name, None)?;
         let mut pts = Vec::new();
         for mhz in p.frequencies(22) {
             let q = PowerQuery {
@@ -439,9 +439,7 @@ fn energy_curves() -> Result<(Vec<Series>, (f64, String))> {
                 mhz: Some(mhz),
                 ..Default::default()
             };
-            let w = estimate(&p, &q)
-                .map_err(crate::error::Error::from)?
-                .p_total_w;
+            let w = estimate(&p, &q)?.p_total_w;
             pts.push((mhz, w * t8.time_s * t8.freq_mhz / mhz));
         }
         if let (Some(lo), Some(hi)) = (pts.first(), pts.last()) {

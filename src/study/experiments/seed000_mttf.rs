@@ -105,7 +105,7 @@ impl Experiment for Reliability {
 
 /// Figs. 15–16 for the Core i7 at 22 nm.
 fn mttf_charts() -> Result<Vec<Chart>> {
-    let i7 = preset("core-i7", None).map_err(crate::error::Error::from)?;
+    let i7 = preset("core-i7", None)?;
     let (mut temp, mut mech) = (Vec::new(), vec![Vec::new(); 4]);
     let mut reference = String::new();
     for mhz in i7.frequencies(22) {
@@ -114,7 +114,7 @@ fn mttf_charts() -> Result<Vec<Chart>> {
             mhz: Some(mhz),
             ..Default::default()
         };
-        let a = assess(&i7, &q, &TemperatureChoice::Model).map_err(crate::error::Error::from)?;
+        let a = assess(&i7, &q, &TemperatureChoice::Model)?;
         temp.push((mhz, a.temperature.kelvin - 273.15));
         reference = a.reference;
         for (i, y) in [

@@ -249,7 +249,7 @@ fn measured_text(e: &Evidence) -> Option<String> {
 
 /// The paper's own figures: the layout, the SCC, and power and energy.
 fn paper_evidence() -> Result<Vec<Fed>> {
-    let scc = preset("scc", None).map_err(crate::error::Error::from)?;
+    let scc = preset("scc", None)?;
     let p = |cores: f64| {
         estimate(
             &scc,

@@ -81,7 +81,7 @@ struct Fx {
 
 impl Fx {
     fn new(threads: usize) -> Result<Self> {
-        let fx = preset("fx-8320", None).map_err(crate::error::Error::from)?;
+        let fx = preset("fx-8320", None)?;
         let at = |state: &str, busy: f64| {
             let q = PowerQuery {
                 state: Some(state.into()),
