@@ -342,6 +342,13 @@ impl Ranks {
         }
     }
 
+    /// Waits until every rank has reached this point (a gather and a broadcast through rank
+    /// 0), or the timeout.
+    pub fn barrier(&self) -> MpiResult<()> {
+        self.gather(&[])?;
+        self.broadcast(None).map(drop)
+    }
+
     /// Every rank's outcome, agreed: `Ok` everywhere if every rank succeeded, else the
     /// lowest failing rank's error as [`MpiError::Agreed`] on every rank.
     pub fn agree<T>(&self, local: MpiResult<T>) -> MpiResult<T> {

@@ -66,7 +66,11 @@ fn fail(ranks: Ranks, e: MpiError) -> i32 {
     if e.is_collective() {
         if ranks.is_root() {
             eprintln!("error: {}", one_line(&e));
+            programs::stop_quietly(status);
         }
+        // No rank exits (and so makes the launcher stop the job) before rank 0 has spoken; a
+        // rank that never comes (the error was not seen everywhere) ends the wait at the timeout.
+        let _ = ranks.barrier();
         drop(ranks);
         return status;
     }

@@ -142,14 +142,23 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     write_json(a.common.json.as_deref(), records)
 }
 
+/// The status rank 0 exits with on SIGTERM once it has printed its own error (0: not yet).
+static STOP_QUIETLY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
 /// Rank 0 answers the launcher's SIGTERM (sent when another rank failed or died, or the job
-/// was cancelled) with one line before it goes.
+/// was cancelled) with one line before it goes, unless it has already said why it fails
+/// ([`stop_quietly`]).
 pub fn install_stop_notice() {
     extern "C" fn on_term(_: libc::c_int) {
         const MSG: &[u8] = b"error: stopped: another rank failed or died, or the job was \
             cancelled; no output file was written\n";
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; MSG is a static buffer.
+        let quiet = STOP_QUIETLY.load(std::sync::atomic::Ordering::SeqCst);
+        // SAFETY: write(2) and _exit(2) are async-signal-safe; MSG is a static buffer; the
+        // atomic load is lock-free.
         unsafe {
+            if quiet != 0 {
+                libc::_exit(quiet);
+            }
             libc::write(2, MSG.as_ptr().cast(), MSG.len());
             libc::_exit(1);
         }
@@ -158,4 +167,11 @@ pub fn install_stop_notice() {
     unsafe {
         libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
     }
+}
+
+/// After rank 0 has printed its error line: a SIGTERM from the launcher (another rank exited
+/// non-zero first, as every rank does on a collective error) ends it with `status` and no
+/// second line.
+pub fn stop_quietly(status: i32) {
+    STOP_QUIETLY.store(status.max(1), std::sync::atomic::Ordering::SeqCst);
 }
