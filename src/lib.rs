@@ -5,35 +5,37 @@
 //! pipelined and data-parallel ciphers) in sequential and parallel forms, each verified against
 //! its sequential reference, and measures them on the user's machine.
 //!
-//! Module map (every module, with its sub-folders; each folder is one concern: `parallel` knows
-//! no algorithm, and the measured operations in `rsa`, `modexp`, `mul` and `cipher` know
-//! nothing of energy, their benchmarks living in `bench/suites/`):
+//! Module map, from the bottom layer up. A module imports only modules above it in this list,
+//! never one that imports it back (`tests/layout.rs` checks the sources); `parallel` knows no
+//! algorithm, and the measured operations in `rsa`, `modexp`, `mul` and `cipher` know nothing
+//! of energy or benchmarks:
+//! - [`error`]: the library's one error type, with `From` for the energy models' errors
+//!   ([`EnergyError`](error::EnergyError)); [`io`]: atomic file output;
+//! - [`parallel`]: generic machinery only — OpenMP-style loop schedules, thread teams and
+//!   pools, pinning, static splits, an SPSC ring (`parallel/pool/`, `parallel/schedule/`: their
+//!   tests);
 //! - [`bignum`]: GMP helpers, Montgomery arithmetic and secret integers wiped on drop
 //!   (`bignum/mpn/`: the limb-level kernels' tests);
+//! - [`bench`](mod@bench): the benchmark harness, statistics, machine information, progress and the TSC
+//!   (`bench/export/`: JSON, CSV, Markdown and tables);
+//! - [`results`]: the study's plain data model (tables, charts, judged claims);
+//! - [`claims`]: the papers' claims and figures as data, one registry per seed;
 //! - [`mul`]: big-integer products, GMP and the Karatsuba/Toom family, sequential and parallel;
 //! - [`modexp`]: modular exponentiation strategies, sequential and parallel (`modexp/crsa/`:
 //!   CRSA on a hypercube);
 //! - [`rsa`]: keys (multi-prime too), PEM/DER, textbook RSA, OAEP, SeRSA/PaRSA batches;
-//! - [`parallel`]: generic machinery only — OpenMP-style loop schedules, thread teams and
-//!   pools, pinning, static splits, an SPSC ring (`parallel/pool/`, `parallel/schedule/`: their
-//!   tests);
 //! - [`cipher`]: Blowfish, RC4, RC4A, their modes, the one encryption dispatch and files
 //!   (`cipher/parallel/`: PBlock, the Blowfish round pipeline, PARC4, PARC4-I);
-//! - [`scc`]: seed 001's pipeline on a model of Intel's SCC;
 //! - [`energy`]: power models, presets, meters (RAPL) and DVFS (`energy/meter/`,
 //!   `energy/power_model/`);
 //! - [`reliability`]: RAMP lifetimes (EM, SM, TDDB, TC) and temperatures;
+//! - [`scc`]: seed 001's pipeline on a model of Intel's SCC;
 //! - [`dse`]: design-space exploration over time, energy and MTTF;
-//! - [`bench`]: the benchmark harness, machine information, progress and the TSC
-//!   (`bench/export/`: JSON, CSV, Markdown and tables; `bench/suites/`: every benchmark's plan,
-//!   records with their energy fields, and run);
-//! - [`study`]: every paper's experiments and claims, judged (`study/claims/`,
-//!   `study/experiments/`, `study/model/`); [`report`]: its HTML/Markdown (`report/plot/`: the
-//!   charts);
+//! - [`suites`]: every benchmark's plan, records with their energy fields, and run;
+//! - [`report`]: a study's HTML/Markdown report (`report/plot/`: the charts);
+//! - [`study`]: every paper's experiments, judged (`study/experiments/`);
 //! - `mpi` (feature `mpi`): the seed systems over MPI ranks (the `parcrypt-mpi` program is in
-//!   `src/bin/parcrypt-mpi/`);
-//! - [`io`]: atomic file output; [`error`]: the library's one error type, with `From` for the
-//!   energy models' errors.
+//!   `src/bin/parcrypt-mpi/`).
 //!
 //! The `parcrypt` command (`src/main.rs`, `src/cli/`: one file per subcommand, shared option
 //! groups beside them) uses only this library's public items.
@@ -42,6 +44,7 @@
 pub mod bench;
 pub mod bignum;
 pub mod cipher;
+pub mod claims;
 pub mod dse;
 pub mod energy;
 pub mod error;
@@ -53,8 +56,10 @@ pub mod mul;
 pub mod parallel;
 pub mod reliability;
 pub mod report;
+pub mod results;
 pub mod rsa;
 pub mod scc;
 pub mod study;
+pub mod suites;
 
 pub use error::{Error, Result};

@@ -5,8 +5,8 @@
 //!
 //! By default the report is rendered from a small fixture with a chart of every kind; with
 //! `PARCRYPT_REPORT_DIR=DIR` the test checks DIR/report.html instead (e.g. a real study's).
-use parcrypt::study::model::Chart;
-use parcrypt::study::model::{
+use parcrypt::results::Chart;
+use parcrypt::results::{
     ExperimentResult, Point, Profile, Provenance, Series, StudyResults, Table,
 };
 use std::path::{Path, PathBuf};

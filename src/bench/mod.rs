@@ -18,11 +18,8 @@
 //! - [`memory`]: the machine's memory, checked before a benchmark allocates its buffers.
 //! - [`progress`]: a progress bar on stderr for long sweeps, hidden when not on a terminal.
 //! - [`tsc`]: the time-stamp counter, for cycles per byte.
-//! - [`suites`]: the benchmark drivers — plans, records (with their [`EnergyFields`]) and
-//!   runs — of RSA batches and latency, modular exponentiation, products, thread handoff and
-//!   the ciphers; the domain modules export only the operations these measure.
 //!
-//! [`EnergyFields`]: crate::energy::meter::EnergyFields
+//! The benchmark drivers that use this harness are in [`crate::suites`].
 //!
 //! ```
 //! use parcrypt::bench::{Bench, BenchConfig, Summary};
@@ -39,7 +36,6 @@ pub mod machine;
 pub mod memory;
 pub mod progress;
 pub mod stats;
-pub mod suites;
 pub mod tsc;
 
 pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};

@@ -3,11 +3,11 @@ use super::bench_opts::{RunOpts, Threads, flags, positive, threads_list};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bench::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use parcrypt::bench::{BenchReport, MachineInfo};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::textbook::PrivateOp;
+use parcrypt::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use rand::SeedableRng;
 use rug::Integer;
 use std::path::PathBuf;
@@ -162,7 +162,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     let total = plan.configurations().len();
     let progress = args.opts.progress(total, "bench rsa");
-    let records = parcrypt::bench::suites::rsa::run(&key, &plan, |done, total, label| {
+    let records = parcrypt::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;

@@ -4,11 +4,11 @@ use super::bench_opts::{RunOpts, flags};
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::bench::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
-use parcrypt::bench::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render};
 use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 use parcrypt::cipher::{Algorithm, Direction};
+use parcrypt::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
+use parcrypt::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use serde::Serialize;
 
 /// A byte count: `4096`, `64KiB`, `1MiB`, `1MB` (10^6), `2GiB`, case-insensitive; at least 1.
@@ -161,7 +161,7 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
     let total = plan.configurations().len() as u64 * per_config;
     let progress = Progress::new(total, "bench cipher", args.opts.quiet);
-    let records = parcrypt::bench::suites::cipher::run(&plan, |done, total, label| {
+    let records = parcrypt::suites::cipher::run(&plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
@@ -280,7 +280,7 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
     let rows = plan.configurations().len() + groups.len() * plan.chunks.len();
     let total = (rows as u64 + 1) * per_config;
     let progress = Progress::new(total, "bench pipeline", args.opts.quiet);
-    let (records, stats) = parcrypt::bench::suites::cipher_pipeline::run_with_folded(
+    let (records, stats) = parcrypt::suites::cipher_pipeline::run_with_folded(
         &plan,
         &groups,
         |done, total, label| {

@@ -5,10 +5,10 @@ use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
-use parcrypt::bench::suites::rsa_latency::{self, LatencyRecord};
 use parcrypt::bench::{BenchReport, MachineInfo, format_number};
 use parcrypt::modexp::{Kernel, Params};
+use parcrypt::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
+use parcrypt::suites::rsa_latency::{self, LatencyRecord};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -130,7 +130,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench modexp");
-    let records = parcrypt::bench::suites::modexp::run(&plan, |done, _, label| {
+    let records = parcrypt::suites::modexp::run(&plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;

@@ -5,11 +5,11 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
-use parcrypt::bench::suites::mul_handoff::HandoffRecord;
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
 use parcrypt::mul::capacity::CAPACITY_BITS;
 use parcrypt::mul::{METHODS, is_parallel, seed};
+use parcrypt::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
+use parcrypt::suites::mul_handoff::HandoffRecord;
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -102,7 +102,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     plan.validate()?;
     let machine = MachineInfo::detect();
     let progress = opts.progress(plan.bits.len(), "bench mul");
-    let records = parcrypt::bench::suites::mul::run(&plan, |done, _, label| {
+    let records = parcrypt::suites::mul::run(&plan, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;
@@ -257,9 +257,9 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
     let opts = &args.opts;
     let config: BenchConfig = opts.config()?;
     let machine = MachineInfo::detect();
-    let kinds = parcrypt::bench::suites::mul_handoff::Activation::ALL.len();
+    let kinds = parcrypt::suites::mul_handoff::Activation::ALL.len();
     let progress = opts.progress(kinds, "bench handoff");
-    let records = parcrypt::bench::suites::mul_handoff::run(&config, |done, _, label| {
+    let records = parcrypt::suites::mul_handoff::run(&config, |done, _, label| {
         progress.set_position(done as u64);
         progress.set_message(label);
     })?;

@@ -189,6 +189,10 @@ fn clap_exit(e: clap::Error) -> i32 {
     }
 }
 
+/// Comma-separated sizes or counts (`scc --chunk`, `scc --calibrate-stages`).
+#[derive(Clone, Debug)]
+pub struct Sizes(pub Vec<usize>);
+
 /// Parses a comma-separated list with `parse` for each item ("1,2,4").
 pub fn parse_list<T>(
     s: &str,

@@ -2,7 +2,7 @@
 //! speedup, energy and what limits each chunk size, with every parameter's source; the ±50 %
 //! sensitivity of the seed's claims (`--sensitivity`); and the same model calibrated on this
 //! machine against its own measured pipeline (`--calibrate`).
-use super::{parse_list, usage};
+use super::{Sizes, parse_list, usage};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use parcrypt::bench::{ExportFormat, render};
@@ -149,10 +149,6 @@ fn message_size(s: &str) -> Result<usize, String> {
         v => Ok(v),
     }
 }
-
-/// Comma-separated sizes.
-#[derive(Clone, Debug)]
-pub struct Sizes(pub Vec<usize>);
 
 fn size_list(s: &str) -> Result<Sizes, String> {
     parse_list(s, "chunk", binary_size).map(Sizes)

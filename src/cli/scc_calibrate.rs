@@ -1,7 +1,6 @@
 //! `parcrypt scc --calibrate`: the SCC model's pipeline with this machine's measured
 //! parameters, predicting this machine's own measured pipeline sweep, with the error per point.
-use super::scc::Sizes;
-use super::{parse_list, parse_positive, usage};
+use super::{Sizes, parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::Args;
 use parcrypt::bench::{BenchConfig, ExportFormat, Progress, render};

@@ -113,7 +113,7 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
         }
         "modexp" => {
             let bits = if quick { 2048 } else { 4096 };
-            let (b, e, m) = crate::bench::suites::modexp::operands(bits, 9);
+            let (b, e, m) = crate::suites::modexp::operands(bits, 9);
             let slice = crate::modexp::method("slice")?;
             let mut medians = Vec::new();
             for &t in &threads {

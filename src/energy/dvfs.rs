@@ -8,8 +8,8 @@
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-use super::error::{EnergyError, EnergyResult};
 use super::units::{MegaHertz, Seconds};
+use crate::error::{EnergyError, EnergyResult};
 
 /// Where cpufreq lives.
 pub const DEFAULT_ROOT: &str = "/sys/devices/system/cpu";
@@ -176,7 +176,7 @@ impl Cpufreq {
         if !available.iter().any(|f| (f - mhz).abs() < 0.5) {
             return Err(EnergyError::Cpufreq(format!(
                 "{mhz} MHz is not offered (available: {} MHz)",
-                super::error::join(&available)
+                crate::error::join(&available)
             )));
         }
         for dir in &cpus {

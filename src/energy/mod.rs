@@ -11,7 +11,8 @@
 //!   [`first_principles`]: alpha C V^2 f with node scaling, and its error against the tables;
 //! - [`seed000`]: the tables themselves and Table 8 recomputed;
 //! - [`dvfs`]: set the clock through cpufreq, or model it — every result says which;
-//! - [`units`]: `Joules`, `Watts`, `MegaHertz`, ... ; [`error`]: [`EnergyError`].
+//! - [`units`]: `Joules`, `Watts`, `MegaHertz`, ... ; errors: [`EnergyError`] (in
+//!   [`crate::error`]).
 //!
 //! ```
 //! use parcrypt::energy::power_model::{PowerQuery, estimate};
@@ -24,7 +25,6 @@
 //! # Ok::<(), parcrypt::energy::EnergyError>(())
 //! ```
 pub mod dvfs;
-pub mod error;
 pub mod first_principles;
 pub mod meter;
 pub mod power_model;
@@ -33,5 +33,5 @@ pub mod profile;
 pub mod seed000;
 pub mod units;
 
-pub use error::{EnergyError, EnergyResult};
+pub use crate::error::{EnergyError, EnergyResult};
 pub use units::{Joules, MegaHertz, Nanometres, Seconds, Volts, Watts};

@@ -8,12 +8,12 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::error::{EnergyError, EnergyResult, join};
 use super::profile::{self, PresetFile, PresetSpec, ProfileOrigin, StateSpec};
 use super::seed000;
 use super::units::{
     Celsius, KelvinPerWatt, MegaHertz, NanoFarads, Nanometres, SquareMillimetres, Watts,
 };
+use crate::error::{EnergyError, EnergyResult, join};
 
 /// The built-in presets as TOML.
 pub const PRESETS_TOML: &str = include_str!("../../data/presets.toml");

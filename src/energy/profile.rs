@@ -11,11 +11,11 @@
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 
-use super::error::{EnergyError, EnergyResult};
 use super::units::{
     Celsius, KelvinPerWatt, MegaHertz, NanoFarads, Nanometres, SquareMillimetres, Volts, Watts,
     cv2f,
 };
+use crate::error::{EnergyError, EnergyResult};
 
 /// The built-in `this-machine` profile: a documented guess.
 pub const DEFAULT_PROFILE_TOML: &str = include_str!("../../data/this-machine.default.toml");

@@ -96,10 +96,10 @@ pub fn row(processor: &str, node: Nanometres, mhz: MegaHertz) -> Option<&'static
 }
 
 /// One configuration whose energy the paper states (the registry's Table 8 row).
-pub use crate::study::claims::seed000::Table8Row as EnergyClaim;
+pub use crate::claims::seed000::Table8Row as EnergyClaim;
 
 /// Table 8, plus the Core i5 figure of section 5.3's text (from the claims registry).
-pub use crate::study::claims::seed000::TABLE8;
+pub use crate::claims::seed000::TABLE8;
 
 /// A stated energy beside (table power x stated time).
 #[derive(Debug, Clone, PartialEq)]
@@ -208,7 +208,7 @@ mod tests {
             .iter()
             .find(|c| c.claim.processor == "core_i3")
             .unwrap();
-        let paper = crate::study::claims::seed000::I3_VS_I5_ENERGY_SAVING_PCT;
+        let paper = crate::claims::seed000::I3_VS_I5_ENERGY_SAVING_PCT;
         let saving = |i5_j: f64| (1.0 - i3.claim.energy_j / i5_j) * 100.0;
         assert!((saving(i5.recomputed_j) - paper).abs() < 0.1);
         assert!((saving(i5.claim.energy_j) - paper).abs() > 3.0);
@@ -216,7 +216,7 @@ mod tests {
 
     #[test]
     fn section_5_2_and_5_3_percentages_follow_from_the_tables() {
-        use crate::study::claims::seed000 as paper;
+        use crate::claims::seed000 as paper;
         let total = |p: &str, f: f64| row(p, 22, f).unwrap().p_total_w();
         let up = |p: &str, lo: f64, hi: f64| (total(p, hi) / total(p, lo) - 1.0) * 100.0;
         // "58.03 % increase", "37.2 %", "19.6 %", "19.7 %" (22 nm, lowest vs highest clock).

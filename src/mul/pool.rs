@@ -5,7 +5,7 @@
 //! caller puts a [`Task`] in the slot and notifies the helper; the helper computes, puts the
 //! [`Done`] back and notifies the caller, then waits again. No thread is created per call, but
 //! every call pays two condition-variable wake-ups (a few µs each, see
-//! [`handoff`](super::handoff)).
+//! [`mul_handoff`](crate::suites::mul_handoff)).
 //!
 //! The helpers serve one call at a time: a caller that finds them busy (another thread in the
 //! middle of a product) computes its product inline instead of queueing. If a call panics

@@ -1,7 +1,7 @@
 //! `kara-spawn`: a new thread per helper per call, joined through its handle — the analog of
 //! the seed's `std::async(std::launch::async, ...)` + `future::get()`.
 //!
-//! Every call pays a thread creation and a join (tens of µs, see [`handoff`](super::handoff)),
+//! Every call pays a thread creation and a join (tens of µs, see [`mul_handoff`](crate::suites::mul_handoff)),
 //! so it can only pay off for products far above that cost; the seed saw it lose up to 16384
 //! bits.
 use super::KaraConfig;

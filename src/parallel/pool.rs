@@ -380,7 +380,7 @@ impl Drop for Pool {
 
 /// `f(t)` for `t` in `0..n` on the global pool (`pinned` or not), results by index: the
 /// `#pragma omp parallel` of the library, with persistent threads instead of a thread start
-/// per call (the drop-in for [`crate::parallel::team`]).
+/// per call (the drop-in for [`crate::parallel::team()`]).
 ///
 /// Tasks run concurrently when helpers are free, but a region that finds the pool busy (or a
 /// helper that is late) runs them one after the other in index order: task `t` may wait for

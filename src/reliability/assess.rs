@@ -6,11 +6,11 @@ use std::path::PathBuf;
 
 use super::ramp::{self, Condition, Mttf, MttfChange, Reference};
 use super::thermal::{self, Temperature, ThermalModel};
-use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::first_principles as fp;
 use crate::energy::power_model::{PowerEstimate, PowerQuery, estimate};
 use crate::energy::presets::{PowerBasis, Preset};
 use crate::energy::units::{Kelvin, MegaHertz, Nanometres, Volts};
+use crate::error::{EnergyError, EnergyResult};
 
 /// Where the temperature comes from.
 #[derive(Debug, Clone, PartialEq)]

@@ -17,9 +17,9 @@
 //! assumption). Percent changes between two conditions (Table 9's form) do not depend on it.
 use serde::Serialize;
 
-use crate::energy::error::{EnergyError, EnergyResult};
+use crate::claims::seed000 as paper;
 use crate::energy::units::{Kelvin, MegaHertz, Volts, Years, celsius_to_kelvin};
-use crate::study::claims::seed000 as paper;
+use crate::error::{EnergyError, EnergyResult};
 
 /// Boltzmann's constant, eV/K.
 pub const BOLTZMANN_EV_PER_K: f64 = 8.617_333_262e-5;

@@ -13,10 +13,10 @@ use super::ramp::{Condition, MttfChange, Reference, SEED000, mttf};
 use crate::energy::presets::preset;
 
 /// One row of Table 9 with its configurations (sections 5.2-5.4), from the claims registry.
-pub use crate::study::claims::seed000::Table9Row as Table9Claim;
+pub use crate::claims::seed000::Table9Row as Table9Claim;
 
 /// Table 9 (from the claims registry).
-pub use crate::study::claims::seed000::TABLE9;
+pub use crate::claims::seed000::TABLE9;
 
 /// A Table 9 row beside parcrypt's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -5,15 +5,13 @@
 //! table of every claim (ours with its interval, the rule, the kind, the verdict), then give
 //! each seed paper a section: its experiments with how sure they are, charts, claims, data.
 //!
-//! The report reads the study's plain data model ([`crate::study::model`]) and nothing else
+//! The report reads the study's plain data model ([`crate::results`]) and nothing else
 //! of the study, which never imports the report.
 pub mod plot;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
-use crate::study::model::{
-    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, short,
-};
+use crate::results::{ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, short};
 use minijinja::{Environment, Value, context};
 use std::fmt::Write;
 use std::path::Path;
@@ -317,7 +315,7 @@ pub fn html(study: &StudyResults) -> Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::model::{Profile, Quality};
+    use crate::results::{Profile, Quality};
 
     fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
         ClaimResult {
@@ -366,9 +364,9 @@ mod tests {
                 seed: "seed000".into(),
                 title: "An experiment".into(),
                 answers: "Fig. 0".into(),
-                provenance: crate::study::model::Provenance::Measured,
+                provenance: crate::results::Provenance::Measured,
                 summary: "s".into(),
-                table: crate::study::model::Table::new(&["a"]),
+                table: crate::results::Table::new(&["a"]),
                 charts: vec![],
                 quality: Some(Quality {
                     rounds: 8,

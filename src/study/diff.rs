@@ -1,7 +1,7 @@
 //! `study diff`: the claims whose verdict differs between two studies. A claim that moved
 //! between holds and does-not-hold is a *flip*: the two runs contradict each other, which a
 //! verdict built on confidence intervals should make rare.
-use super::model::{StudyResults, Verdict};
+use crate::results::{StudyResults, Verdict};
 use std::fmt::Write;
 
 /// One claim whose verdict differs.
@@ -106,7 +106,7 @@ pub fn diff(first: &StudyResults, second: &StudyResults) -> Diff {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::model::{ClaimResult, Kind, Ours, Profile};
+    use crate::results::{ClaimResult, Kind, Ours, Profile};
 
     fn claim(id: &str, verdict: Verdict) -> ClaimResult {
         ClaimResult {

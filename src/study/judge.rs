@@ -3,8 +3,8 @@
 //! figure satisfies its rule, does not hold only when the whole interval violates it, and is
 //! inconclusive otherwise. No I/O, no clock, no randomness: the same evidence always gets the
 //! same verdict, and only different evidence can change it.
-use super::claims::{Claim, Test, num};
-use super::model::{Kind, Ours, Verdict, short};
+use crate::claims::{Claim, Test, num};
+use crate::results::{Kind, Ours, Verdict, short};
 use serde::{Deserialize, Serialize};
 
 /// A figure with its 95 % interval (`low == value == high` for exact figures).
@@ -317,7 +317,7 @@ fn free_cores_unclear(e: &Evidence) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::claims::Rule;
+    use crate::claims::Rule;
 
     fn claim(kind: Kind, rule: Rule) -> Claim {
         let c = Claim::new(

@@ -1,14 +1,12 @@
 //! The study: one command that runs every seed paper's experiments at sizes that fit a
 //! profile, keeps each finished experiment on disk (so an interrupted study resumes), judges
 //! every registered claim on the evidence the experiments produced, and writes results.json
-//! and one CSV per experiment. The report ([`crate::report`]) renders the results; the study
-//! never imports it.
+//! and one CSV per experiment. The report ([`crate::report`]) renders the results, which
+//! are plain data ([`crate::results`]); the claims judged are in [`crate::claims`].
 //!
-//! - [`claims`]: the papers' claims and figures as data, one registry per seed;
-//! - [`judge`]: the pure judge, `judge(&Claim, &Evidence) -> Verdict`;
+//! - [`judge`](mod@judge): the pure judge, `judge(&Claim, &Evidence) -> Verdict`;
 //! - [`sampling`]: paired rounds and bootstrap intervals;
 //! - [`experiments`]: measure or model, and produce evidence (never verdicts);
-//! - [`model`]: the plain data model of results.json;
 //! - [`diff`]: verdicts that differ between two study folders.
 //!
 //! Layout of the output folder:
@@ -16,20 +14,19 @@
 //!   state, evidence included; delete one to run it again);
 //! - `results.json`: [`StudyResults`] — machine, profile, every claim judged, every experiment;
 //! - `<id>.csv`: each experiment's table.
-pub mod claims;
 pub mod diff;
 pub mod experiments;
 pub mod judge;
-pub mod model;
 pub mod sampling;
 
-pub use judge::{Estimate, Evidence, judge};
-pub use model::{
+pub use crate::results::{
     Cell, Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
     Quality, Reference, Series, StudyResults, Table, Verdict,
 };
+pub use judge::{Estimate, Evidence, judge};
 
 use crate::bench::MachineInfo;
+use crate::claims;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use serde::{Deserialize, Serialize};

@@ -10,8 +10,8 @@
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
 //! first rounds took) and a round cap.
 use super::judge::Estimate;
-use super::model::{Profile, Quality};
 use crate::error::{Error, Result};
+use crate::results::{Profile, Quality};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 

@@ -1,12 +1,12 @@
 //! The four programs: arguments to plans, the library run on every rank, results printed and
 //! written by rank 0.
 use crate::args::{self, Cli, MasterArg, OpArg, Program};
-use parcrypt::bench::suites::rsa::BatchOp;
 use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo};
 use parcrypt::mpi::{MpiError, MpiResult, Ranks};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::textbook::PrivateOp;
+use parcrypt::suites::rsa::BatchOp;
 use rand::SeedableRng;
 use serde::Serialize;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The folded round pipeline: Blowfish's rounds folded into as many stage groups as there are
 //! cores, one thread per group, chunks handed from group to group through lock-free
-//! single-producer single-consumer rings ([`spsc`](crate::parallel::spsc)).
+//! single-producer single-consumer rings ([`crate::parallel::spsc`]).
 //!
 //! Seed 001's layout ([`BfPipeline`](super::bf_pipeline::BfPipeline)) gives every round its
 //! own thread plus an input and an output thread: 36 threads for encrypt+decrypt, which on a

@@ -2,7 +2,6 @@
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
 use anyhow::{Result, bail};
-use parcrypt::bench::suites::rsa_latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use parcrypt::cipher::blowfish::Blowfish;
 use parcrypt::cipher::modes;
 use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
@@ -14,6 +13,7 @@ use parcrypt::modexp::{Params, method, pow_mod};
 use parcrypt::mul::{KaraConfig, Multiplier};
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
+use parcrypt::suites::rsa_latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use rand::{RngCore, SeedableRng};
 use rug::Integer;
 use std::cell::RefCell;
@@ -171,7 +171,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
         }
         "modexp-8192" | "modexp-16384" => {
             let bits = if id == "modexp-8192" { 8192 } else { 16384 };
-            let (b, e, m) = parcrypt::bench::suites::modexp::operands(bits, s.seed);
+            let (b, e, m) = parcrypt::suites::modexp::operands(bits, s.seed);
             Data::Modexp(b, e, m)
         }
         "rsa-2048" | "rsa-4096" => {

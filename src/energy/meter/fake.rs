@@ -1,8 +1,8 @@
 //! A deterministic meter for tests: every measured interval reads a fixed number of seconds at
 //! a fixed power, and it can be told to fail after some readings.
 use super::{EnergyMeter, Reading};
-use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::units::{Seconds, Watts};
+use crate::error::{EnergyError, EnergyResult};
 
 /// A meter whose every start..stop reads `seconds_per_run` at `watts`.
 #[derive(Debug, Clone, PartialEq)]

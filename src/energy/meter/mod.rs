@@ -18,10 +18,10 @@ pub mod session;
 use serde::Serialize;
 use std::path::PathBuf;
 
-use super::error::{EnergyError, EnergyResult};
 use super::power_model::{LinearPower, PowerQuery};
 use super::presets::Preset;
 use super::units::{Joules, Seconds, Watts};
+use crate::error::{EnergyError, EnergyResult};
 
 pub use fake::FakeMeter;
 pub use model::{CpuClock, ModelMeter, ProcSelfStat};

@@ -14,9 +14,9 @@ use std::path::PathBuf;
 
 use super::{EnergyMeter, Reading};
 use crate::bench::{Clock, RealClock};
-use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::power_model::LinearPower;
 use crate::energy::units::Seconds;
+use crate::error::{EnergyError, EnergyResult};
 
 /// Clock ticks per second of `/proc/*/stat` times (USER_HZ, 100 on every Linux architecture
 /// in use; libc's `sysconf(_SC_CLK_TCK)` is not available without the libc crate).

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::{DomainEnergy, EnergyMeter, Reading};
-use crate::energy::error::{EnergyError, EnergyResult};
+use crate::error::{EnergyError, EnergyResult};
 
 /// Where powercap lives.
 pub const DEFAULT_ROOT: &str = "/sys/class/powercap";

@@ -29,10 +29,10 @@ use serde::{Deserialize, Serialize};
 use std::path::Path;
 
 use super::{EnergyMeter, MeterChoice, OpenedMeter, Reading, open_meter, powercap_root};
-use crate::energy::error::EnergyResult;
 use crate::energy::power_model::PowerQuery;
 use crate::energy::presets;
 use crate::energy::units::{Joules, Watts};
+use crate::error::EnergyResult;
 
 /// What a meter said about one measured region.
 #[derive(Debug, Clone, PartialEq)]

@@ -15,10 +15,10 @@ use serde::Serialize;
 mod profile;
 mod table;
 
-use super::error::{EnergyError, EnergyResult, join};
 use super::first_principles as fp;
 use super::presets::{PowerBasis, Preset};
 use super::units::{MegaHertz, Nanometres, SquareMillimetres, Volts, Watts};
+use crate::error::{EnergyError, EnergyResult, join};
 
 /// Which model computes the figures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]

@@ -2,10 +2,10 @@
 //! `static + k C_eff V^2 f + (N - k) idle_activity C_eff V_idle^2 f_idle` at a named state or a
 //! clock, voltages interpolated between states and nodes scaled only when asked.
 use super::{ModelKind, Parts, PowerQuery, freq_error, node_error};
-use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::first_principles as fp;
 use crate::energy::presets::{Preset, ProfileBasis};
 use crate::energy::units::{Nanometres, cv2f};
+use crate::error::{EnergyError, EnergyResult};
 
 /// Per-core dynamic power and static power of a profile preset at `node` and `q`.
 pub(super) fn profile_parts(

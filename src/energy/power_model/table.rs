@@ -3,11 +3,11 @@
 //! tables lack scaled from the nearest table node with the first-principles rules, and the
 //! first-principles model itself when asked for.
 use super::{ModelKind, Parts, PowerQuery, freq_error, node_error};
-use crate::energy::error::{EnergyError, EnergyResult};
 use crate::energy::first_principles::{self as fp, Anchor};
 use crate::energy::presets::{Preset, TableBasis};
 use crate::energy::seed000;
 use crate::energy::units::Nanometres;
+use crate::error::{EnergyError, EnergyResult};
 
 /// Per-core dynamic power and leakage parts of a table preset at `node` and `q`.
 pub(super) fn table_parts(

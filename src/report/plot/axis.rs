@@ -1,7 +1,7 @@
 //! The axes of the report's charts: which scale (linear from zero, fitted, or logarithmic
 //! where values span decades), where the ticks go (the data's own x values where they are
 //! few, round numbers otherwise, thinned so that no two labels overlap) and how they read.
-use crate::study::model::ValueAxis;
+use crate::results::ValueAxis;
 
 /// Estimated width in pixels of `text` at 12 px sans-serif (a little generous, so that text
 /// placed by this estimate never overlaps).

@@ -4,7 +4,7 @@
 use super::style::{Look, Marker, Source};
 use super::{Frame, err};
 use crate::error::Result;
-use crate::study::model::{Chart, ChartKind, Point};
+use crate::results::{Chart, ChartKind, Point};
 use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};

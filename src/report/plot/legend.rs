@@ -6,7 +6,7 @@ use super::draw::marker;
 use super::style::{Look, Source};
 use super::{Frame, W, err};
 use crate::error::Result;
-use crate::study::model::{Chart, ChartKind};
+use crate::results::{Chart, ChartKind};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};

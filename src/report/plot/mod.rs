@@ -1,6 +1,6 @@
 //! The report's charts, drawn with plotters' SVG backend (text is left to the browser, so no
 //! font files are needed): the frame (title, orientation, axes and their size), then the data
-//! ([`draw`]), the legend under the plot ([`legend`]) and the notes under that (where the
+//! (`draw`), the legend under the plot (`legend`) and the notes under that (where the
 //! values came from, a logarithmic axis, the chart's own note).
 pub mod axis;
 mod draw;
@@ -8,7 +8,7 @@ mod legend;
 pub mod style;
 
 use crate::error::{Error, Result};
-use crate::study::model::{Chart, ChartKind, ValueAxis};
+use crate::results::{Chart, ChartKind, ValueAxis};
 use axis::{Axis, text_px};
 use plotters::prelude::*;
 

@@ -3,7 +3,7 @@
 //! greyscale still tells its series apart. Series whose names agree up to " (" share colour and
 //! marker; their provenance tells them apart (measured: solid and filled; modelled: dashed and
 //! lighter; the paper's: hollow markers and outlined bars).
-use crate::study::model::{Chart, Provenance};
+use crate::results::{Chart, Provenance};
 use plotters::style::{RGBColor, ShapeStyle};
 
 /// Okabe–Ito colours (colour-blind safe), ordered so that neighbours alternate dark and light.
@@ -158,7 +158,7 @@ pub fn looks(chart: &Chart) -> Vec<Option<Look>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::model::Series;
+    use crate::results::Series;
 
     #[test]
     fn ours_and_the_papers_share_a_look_and_empty_series_get_none() {

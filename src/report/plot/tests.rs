@@ -1,6 +1,6 @@
 //! Tests of the chart renderer: what each kind of chart contains, read from the SVG text.
 use super::*;
-use crate::study::model::{Point, Provenance, Series};
+use crate::results::{Point, Provenance, Series};
 
 fn line(log_x: bool) -> Chart {
     Chart::line("Fig. <6> & co", "chunk", "time (s)", log_x)

@@ -6,7 +6,6 @@ use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
     round_config, runs_text, text,
 };
-use crate::bench::suites::rsa::{BatchOp, RsaBenchPlan};
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
@@ -16,6 +15,7 @@ use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
+use crate::suites::rsa::{BatchOp, RsaBenchPlan};
 use rand::SeedableRng;
 use rug::Integer;
 
@@ -60,7 +60,7 @@ pub(super) fn rsa_round(
         seed: 7,
         config: round_config(round, repeats),
     };
-    let recs = crate::bench::suites::rsa::run(key, &plan, |_, _, _| {})?;
+    let recs = crate::suites::rsa::run(key, &plan, |_, _, _| {})?;
     Ok(recs
         .iter()
         .map(|r| (config_key(r.threads, r.schedule, r.chunk), r.min_s))

@@ -3,10 +3,10 @@
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
 use super::{free_cores, free_cores_sample, int, num, probe_threads, text};
+use crate::claims::seed000::TABLE8_CHOICES;
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::claims::seed000::TABLE8_CHOICES;
 use crate::study::sampling::{self, Rounds, median};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Profile, Provenance,
@@ -410,7 +410,7 @@ fn energy_mttf(evals: &[Evaluation]) -> Chart {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::model::ChartKind;
+    use crate::results::ChartKind;
 
     fn work() -> workload::Workload {
         workload::Workload {

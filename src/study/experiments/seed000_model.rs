@@ -2,12 +2,12 @@
 //! the first-principles model's error as the headline, and energy (Table 8, Figs. 11–14,
 //! section 5.3, the abstract).
 use super::{int, num, text};
+use crate::claims::seed000::{CLOCK_PAIRS, FP_COMPONENTS, TABLE8};
 use crate::energy::first_principles::{ErrorRow, error_table};
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::energy::seed000::{PowerRow, power_rows, row};
 use crate::error::Result;
-use crate::study::claims::seed000::{CLOCK_PAIRS, FP_COMPONENTS, TABLE8};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,

@@ -2,12 +2,12 @@
 //! Table 9's MTTF gains beside our RAMP figures.
 use super::seed000_model::{model, result};
 use super::{num, text};
+use crate::claims::seed000::MECHANISMS;
 use crate::energy::power_model::PowerQuery;
 use crate::energy::presets::preset;
 use crate::error::Result;
 use crate::reliability::assess::{TemperatureChoice, assess};
 use crate::reliability::table9::table9_beside_ours;
-use crate::study::claims::seed000::MECHANISMS;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, Output, Profile, Series, Table, fed,
 };

@@ -7,9 +7,9 @@ use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, quality_note, reduction_pct,
     runs_text,
 };
+use crate::claims::seed000 as paper;
 use crate::error::Result;
 use crate::parallel::Schedule;
-use crate::study::claims::seed000 as paper;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Evidence, Experiment, Fed, Output, Point, Profile, Provenance, Series, Table,

@@ -8,16 +8,16 @@ use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
     round_config, runs_text,
 };
-use crate::bench::suites::cipher_pipeline::PipelineBenchPlan;
+use crate::claims::seed001 as paper;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::claims::seed001 as paper;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Reference, Series, Table, fed, settled,
 };
+use crate::suites::cipher_pipeline::PipelineBenchPlan;
 
 /// The experiments of seed 001.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
@@ -56,7 +56,7 @@ fn round(ctx: &Context, i: usize, stages: &mut StageTimes) -> Result<Vec<(String
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, stats) = crate::bench::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
+    let (recs, stats) = crate::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
     let configs = plan.configurations();
     stages.push(
         configs

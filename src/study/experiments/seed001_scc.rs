@@ -5,6 +5,7 @@
 //! measured claims stay with [`super::seed001`]; this file only models.
 use super::num;
 use crate::bench::BenchConfig;
+use crate::claims::seed001 as paper;
 use crate::error::Result;
 use crate::scc::calibrate::{
     CalibrationPlan, CoreChoice, MachineParams, calibrate, machine_scenario,
@@ -13,7 +14,6 @@ use crate::scc::claims::{Swept, optimum_ratio, sweep_figure};
 use crate::scc::des::simulate;
 use crate::scc::model::{DEFAULT_CHUNKS, SccConfig, predict};
 use crate::scc::power::MODEL_LABEL;
-use crate::study::claims::seed001 as paper;
 use crate::study::{Cell, Chart, Estimate, Evidence, Fed, Provenance, Reference, Series, fed};
 
 /// The ±50 % sweep of the issue: each parameter × 0.5 and × 1.5.

@@ -5,12 +5,12 @@ use super::{
     quality_note, round_config, runs_text, text,
 };
 use crate::bench::Bench;
+use crate::claims::seed002::{self as paper, TABLE2, TABLE2_METHODS};
 use crate::error::{Error, Result};
 use crate::modexp::crsa::{self, mulmod_table, pe_table};
 use crate::modexp::{Params, method, pow_mod};
 use crate::rsa::RsaPrivateKey;
 use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
-use crate::study::claims::seed002::{self as paper, TABLE2, TABLE2_METHODS};
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,

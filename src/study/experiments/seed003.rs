@@ -6,9 +6,9 @@ use super::{
     round_config, text,
 };
 use crate::bench::Bench;
+use crate::claims::seed003::MODEXP_BEST;
 use crate::error::{Error, Result};
 use crate::modexp::{ModExp, Params, method, pow_mod};
-use crate::study::claims::seed003::MODEXP_BEST;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -55,7 +55,7 @@ struct SizeCase {
 }
 
 fn size_case(bits: u32) -> Result<SizeCase> {
-    let (b, e, m) = crate::bench::suites::modexp::operands(bits, 3);
+    let (b, e, m) = crate::suites::modexp::operands(bits, 3);
     let expected = Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0"));
     let mut configs: Vec<(Box<dyn ModExp>, usize)> =
         vec![(method("binary")?, 1), (method("gmp")?, 1)];

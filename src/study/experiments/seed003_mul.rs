@@ -6,17 +6,17 @@ use super::{
     runs_text, text,
 };
 use crate::bench::BenchConfig;
-use crate::bench::suites::mul::MulBenchPlan;
-use crate::error::Result;
-use crate::mul::KaraConfig;
-use crate::study::claims::seed003::{
+use crate::claims::seed003::{
     HANDOFF_ORDER, HANDOFF_US, KARATSUBA_US, karatsuba_us, karatsuba_vs_gmp,
 };
+use crate::error::Result;
+use crate::mul::KaraConfig;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
+use crate::suites::mul::MulBenchPlan;
 
 /// The multiplication experiments of seed 003.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
@@ -53,7 +53,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
             Profile::Full => 0.02,
         },
     };
-    let recs = crate::bench::suites::mul::run(&plan, |_, _, _| {})?;
+    let recs = crate::suites::mul::run(&plan, |_, _, _| {})?;
     let mut out: Vec<(String, f64)> = recs
         .iter()
         .map(|r| (format!("{}/{}", r.bits, r.method), r.min_s))
@@ -212,7 +212,7 @@ fn handoff_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
         min_time: 0.0,
         max_runs: 5000,
     };
-    let recs = crate::bench::suites::mul_handoff::run(&config, |_, _, _| {})?;
+    let recs = crate::suites::mul_handoff::run(&config, |_, _, _| {})?;
     Ok(recs
         .iter()
         .map(|r| (r.primitive.clone(), r.median_us))

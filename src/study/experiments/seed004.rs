@@ -6,18 +6,18 @@ use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, num, opt, probe_threads,
     quality_note, round_config, runs_text, text,
 };
-use crate::bench::suites::cipher::CipherBenchPlan;
 use crate::cipher::{Algorithm, Direction};
+use crate::claims::seed004::{LOW_CLOCK_SAVING_PCT, tables_2_3};
 use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::claims::seed004::{LOW_CLOCK_SAVING_PCT, tables_2_3};
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
+use crate::suites::cipher::CipherBenchPlan;
 
 /// The experiments of seed 004.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {
@@ -57,7 +57,7 @@ fn round(ctx: &Context, threads: usize, i: usize) -> Result<Vec<(String, f64)>> 
         seed: 4,
         config: round_config(i, REPEATS),
     };
-    let recs = crate::bench::suites::cipher::run(&plan, |_, _, _| {})?;
+    let recs = crate::suites::cipher::run(&plan, |_, _, _| {})?;
     // Each algorithm at the most threads it ran with (sequential ciphers run with one).
     let mut v: Vec<(String, f64)> = ALGORITHMS
         .iter()

@@ -86,7 +86,7 @@ pub struct ModexpRecord {
 /// The seed's best time change against square-and-multiply (seed 003, up to 8 threads on 8
 /// cores; the seed's slides, see the README's list of papers).
 pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
-    crate::study::claims::seed003::MODEXP_BEST
+    crate::claims::seed003::MODEXP_BEST
         .iter()
         .find(|(m, b, _, _)| *m == method && *b == bits)
         .map(|(_, _, _, c)| *c)

@@ -7,7 +7,7 @@
 //! threads on however many cores the machine has, so the sweep shows what a round pipeline
 //! costs when stages outnumber cores; the per-stage busy and wait times say where time goes.
 //! [`run_with_folded`] adds rows of the folded pipeline
-//! ([`FoldedPipeline`](crate::cipher::parallel::bf_folded::FoldedPipeline): the rounds folded into a
+//! ([`crate::cipher::parallel::bf_folded::FoldedPipeline`]: the rounds folded into a
 //! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
 use crate::bench::{Bench, BenchConfig, Seconds, Summary};
 use crate::cipher::blowfish::{BLOCK, Blowfish};

@@ -5,18 +5,18 @@
 //! Every figure the study, the benchmarks and the models quote from a paper lives in these
 //! files once (the seed-000 power Tables 4–7 live in `data/seed000_power_tables.csv`, read by
 //! [`crate::energy::seed000`]); the rest of the code reads them from here. Verdicts are not
-//! here: [`super::judge::judge`] computes them from a claim and its evidence.
+//! here: [`crate::study::judge::judge`] computes them from a claim and its evidence.
 //!
 //! To add a claim fed by a model: add it to its seed's `claims()` with
 //! [`Claim::modelled`] naming the model and the experiment, and have that experiment push
-//! [`super::judge::Evidence::modelled`] for the claim's id.
+//! [`crate::study::judge::Evidence::modelled`] for the claim's id.
 pub mod seed000;
 pub mod seed001;
 pub mod seed002;
 pub mod seed003;
 pub mod seed004;
 
-use super::model::Kind;
+use crate::results::Kind;
 use std::sync::OnceLock;
 
 /// How ours is judged against the paper. Scalar rules test one estimate; `Order` and `Each`

@@ -1,6 +1,10 @@
 //! The library's error type: every bad input becomes one of these, never a panic.
 use std::path::PathBuf;
 
+mod energy;
+pub(crate) use energy::join;
+pub use energy::{EnergyError, EnergyResult};
+
 /// Errors returned by the parcrypt library.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -40,7 +44,7 @@ pub enum Error {
     /// An error of the energy and reliability models (unknown preset, node or clock, RAPL or
     /// cpufreq trouble), kept whole: its message, its cause and whether it is a usage error.
     #[error(transparent)]
-    Energy(#[from] crate::energy::EnergyError),
+    Energy(#[from] EnergyError),
 }
 
 impl Error {
@@ -61,7 +65,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::energy::EnergyError;
+    use EnergyError;
 
     #[test]
     fn energy_errors_convert_whole() {

@@ -2,7 +2,7 @@
 //!
 //! Nothing here measures, judges or renders: experiments fill [`ExperimentResult`]s (tables,
 //! charts, how sure they are), the judge fills [`ClaimResult`]s, and [`crate::report`] reads
-//! both. The report depends on this module only, so the study never imports the report.
+//! both. The report reads only this module of the study's, so it never imports the study.
 use crate::bench::MachineInfo;
 use serde::{Deserialize, Serialize};
 
