@@ -3,9 +3,10 @@
 //! ECB), the folded pipeline (1 to 8 stage groups), PARC4 and PARC4-I — for sizes 0, 1, 7, 8,
 //! 9, 4095, 4096, 4097, sizes around every thread split and chunk boundary, and 1 to 8
 //! threads; then randomized (proptest), and the file streamer in tiny pieces against one
-//! piece.
+//! piece, and messages cut into parts at any unit boundary (the MPI ranks' parts) against the
+//! whole.
 use parcrypt::cipher::alg::CipherSpec;
-use parcrypt::cipher::file::transform_bytes_in_pieces;
+use parcrypt::cipher::file::{transform_bytes_in_pieces, transform_part};
 use parcrypt::cipher::modes::{self, Padding};
 use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
 use parcrypt::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
@@ -269,6 +270,60 @@ fn file_engine_pieces_and_parallel_forms_agree() {
             let back = transform_bytes_in_pieces(&dec, Direction::Decrypt, &one, 16).unwrap();
             assert_eq!(back, plain, "{a} len {len}");
         }
+    }
+}
+
+/// `data` cut at `cuts` (byte offsets), each part transformed on its own from its offset, the
+/// last one padding or unpadding.
+fn by_parts(
+    s: &CipherSpec,
+    d: Direction,
+    data: &[u8],
+    cuts: &[usize],
+) -> parcrypt::Result<Vec<u8>> {
+    let mut bounds = vec![0];
+    bounds.extend(cuts.iter().copied().filter(|&c| c < data.len()));
+    bounds.push(data.len());
+    let mut out = Vec::new();
+    for (i, w) in bounds.windows(2).enumerate() {
+        let mut part = data[w[0]..w[1]].to_vec();
+        transform_part(s, d, w[0], i + 2 == bounds.len(), &mut part)?;
+        out.extend(part);
+    }
+    Ok(out)
+}
+
+#[test]
+fn parts_from_an_offset_equal_the_whole_and_chained_ciphers_refuse_one() {
+    let plain = data(1000);
+    for (a, unit) in [
+        (Algorithm::PblockEcb, 8),
+        (Algorithm::PblockCtr, 8),
+        (Algorithm::Parc4, 64),
+        (Algorithm::Parc4i, 256),
+    ] {
+        let chunk = matches!(a, Algorithm::Parc4 | Algorithm::Parc4i).then_some(unit);
+        let s = spec(a, 2, chunk);
+        let whole = transform_bytes_in_pieces(&s, Direction::Encrypt, &plain, 1 << 20).unwrap();
+        let cuts = [unit, 3 * unit, 7 * unit];
+        assert_eq!(
+            by_parts(&s, Direction::Encrypt, &plain, &cuts).unwrap(),
+            whole,
+            "{a}"
+        );
+        assert_eq!(
+            by_parts(&s, Direction::Decrypt, &whole, &cuts).unwrap(),
+            plain,
+            "{a}"
+        );
+        let e = by_parts(&s, Direction::Encrypt, &plain, &[unit + 1]).unwrap_err();
+        assert!(e.to_string().contains("whole"), "{a}: {e}");
+        let e = transform_part(&s, Direction::Encrypt, unit + 1, true, &mut vec![0; 9]);
+        assert!(e.unwrap_err().to_string().contains("boundary"), "{a}");
+    }
+    for a in [Algorithm::BlowfishCbc, Algorithm::Rc4, Algorithm::Rc4a] {
+        let e = by_parts(&spec(a, 1, None), Direction::Encrypt, &plain, &[64]).unwrap_err();
+        assert!(e.to_string().contains("only at byte 0"), "{a}: {e}");
     }
 }
 

@@ -1,7 +1,8 @@
 //! The one encryption dispatch: any [`Algorithm`] applied to a piece of a message, in place,
 //! with the state that runs from piece to piece (CBC chain, CTR counter, RC4/RC4A keystream,
-//! PARC4 block and PARC4-I segment index). The file streamer ([`file`](super::file)) and the
-//! throughput benchmark both call it, so what is measured is what encrypts files.
+//! PARC4 block and PARC4-I segment index). The file streamer ([`file`](super::file)), the MPI
+//! ranks' parts of a file ([`file::transform_part`](super::file::transform_part)) and the
+//! throughput benchmark all call it, so what is measured is what encrypts files.
 //!
 //! Blowfish-based algorithms take the key schedule from the caller ([`Runner::apply`]'s `bf`),
 //! so a benchmark can build it once outside its timed region.
@@ -14,7 +15,7 @@ use super::parallel::parc4::Parc4;
 use super::parallel::parc4i::Parc4i;
 use super::parallel::pblock::PBlock;
 use super::{Rc4, Rc4a};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// The state carried from one piece of a message to the next.
 pub enum Position {
@@ -32,6 +33,36 @@ pub enum Position {
     Parc4(Parc4, u64),
     /// PARC4-I: the keyed form and the next segment index.
     Parc4i(Parc4i, u64),
+}
+
+impl Position {
+    /// Moves a position fresh from [`Runner::start`] to byte `offset` of the message, for a
+    /// part that starts there (the MPI ranks' parts). ECB, CTR, PARC4 and PARC4-I can start
+    /// anywhere on a unit boundary; CBC and the RC4 family carry state from every byte before,
+    /// so they start only at 0. Errors ([`Error::InvalidParameter`]): another offset.
+    pub fn seek(&mut self, offset: usize) -> Result<()> {
+        let whole = |unit: usize| {
+            if offset % unit == 0 {
+                Ok((offset / unit) as u64)
+            } else {
+                Err(Error::InvalidParameter(format!(
+                    "a part must start on a {unit}-byte boundary, not at byte {offset}"
+                )))
+            }
+        };
+        match self {
+            Position::Ecb => whole(BLOCK).map(drop),
+            Position::Ctr(_, next) => whole(BLOCK).map(|n| *next = n),
+            Position::Parc4(p, next) => whole(p.block_bytes()).map(|n| *next = n),
+            Position::Parc4i(p, next) => whole(p.segment_bytes()).map(|n| *next = n),
+            Position::Cbc(_) | Position::Rc4(_) | Position::Rc4a(_) if offset == 0 => Ok(()),
+            Position::Cbc(_) | Position::Rc4(_) | Position::Rc4a(_) => {
+                Err(Error::InvalidParameter(format!(
+                    "a chained or stream cipher starts only at byte 0, not at byte {offset}"
+                )))
+            }
+        }
+    }
 }
 
 /// How one algorithm runs: everything but the key material and the position in the message.

@@ -37,7 +37,8 @@ struct Engine {
 }
 
 impl Engine {
-    fn new(spec: &CipherSpec, direction: Direction) -> Result<Self> {
+    /// The transform of the message's part that starts at byte `offset`.
+    fn new(spec: &CipherSpec, direction: Direction, offset: usize) -> Result<Self> {
         spec.validate(direction)?;
         let a = spec.algorithm;
         let runner = Runner {
@@ -53,7 +54,8 @@ impl Engine {
             .then(|| Blowfish::new(&spec.key))
             .transpose()?;
         let nonce = spec.nonce.as_deref().unwrap_or_default();
-        let pos = runner.start(&spec.key, spec.iv, nonce)?;
+        let mut pos = runner.start(&spec.key, spec.iv, nonce)?;
+        pos.seek(offset)?;
         Ok(Self {
             runner,
             padding: spec.padding,
@@ -132,7 +134,7 @@ pub fn transform_stream(
     piece_target: usize,
     io_error: &dyn Fn(std::io::Error) -> Error,
 ) -> Result<Outcome> {
-    let mut engine = Engine::new(spec, direction)?;
+    let mut engine = Engine::new(spec, direction, 0)?;
     let piece = engine.piece_bytes(piece_target);
     let (mut cur, mut next) = (Vec::new(), Vec::new());
     let mut outcome = Outcome {
@@ -177,6 +179,36 @@ pub fn transform_bytes_in_pieces(
     let io = |e: std::io::Error| Error::InvalidParameter(e.to_string());
     transform_stream(spec, direction, &mut &data[..], &mut out, piece_target, &io)?;
     Ok(out)
+}
+
+/// Transforms in place the part of a message that starts at byte `offset` (a unit boundary:
+/// 8-byte block, PARC4 block, PARC4-I segment); `last`: the part holds the message's end, so
+/// padding is added or checked there. Concatenated in order, the parts equal
+/// [`transform_bytes`] of the whole. Errors: an offset the algorithm cannot start at (CBC and
+/// the RC4 family start only at 0), a ciphertext that is not whole blocks, bad padding.
+pub fn transform_part(
+    spec: &CipherSpec,
+    direction: Direction,
+    offset: usize,
+    last: bool,
+    data: &mut Vec<u8>,
+) -> Result<()> {
+    if data.is_empty() && !last {
+        // Nothing to transform, and the offset may be the message's unaligned end.
+        return Ok(());
+    }
+    let mut engine = Engine::new(spec, direction, offset)?;
+    let unit = engine.piece_bytes(1);
+    if last {
+        engine.finish(data)
+    } else if data.len() % unit != 0 {
+        Err(Error::InvalidParameter(format!(
+            "a part that is not the last must be whole {unit}-byte units, not {} bytes",
+            data.len()
+        )))
+    } else {
+        engine.process(data)
+    }
 }
 
 /// Whether two paths name the same existing file (after symlinks, or the same inode).

@@ -12,10 +12,8 @@ use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use super::wire::{Reader, put_u64};
 use crate::cipher::alg::{Algorithm, CipherSpec, Direction};
-use crate::cipher::blowfish::{BLOCK, Blowfish};
-use crate::cipher::modes;
-use crate::cipher::parallel::parc4::Parc4;
-use crate::cipher::parallel::pblock::PBlock;
+use crate::cipher::blowfish::BLOCK;
+use crate::cipher::file::transform_part;
 use crate::parallel::schedule::static_block;
 use std::io::{Read, Seek, SeekFrom};
 use std::ops::Range;
@@ -64,55 +62,6 @@ pub fn holds_end(spec: &CipherSpec, len: usize, ranks: usize, r: usize) -> bool 
         .find(|&q| !part(spec, len, ranks, q).is_empty())
         .unwrap_or(0);
     r == owner
-}
-
-/// Transforms rank `r`'s part (`data`, starting at byte `start`) in place; `last` pads or
-/// unpads. Errors: a ciphertext that is not whole blocks, bad padding.
-pub fn transform_part(
-    spec: &CipherSpec,
-    direction: Direction,
-    start: usize,
-    last: bool,
-    data: &mut Vec<u8>,
-) -> crate::Result<()> {
-    let threads = spec.threads(direction);
-    let enc = direction == Direction::Encrypt;
-    match spec.algorithm {
-        Algorithm::PblockEcb => {
-            let bf = Blowfish::new(&spec.key)?;
-            let pb = PBlock::new(&bf, threads)?;
-            if enc {
-                if last {
-                    modes::pkcs7_pad(data);
-                }
-                pb.encrypt_ecb(data)
-            } else {
-                if data.len() % BLOCK != 0 {
-                    return Err(crate::Error::InvalidCiphertext(
-                        "ciphertext is not a whole number of 8-byte blocks".into(),
-                    ));
-                }
-                pb.decrypt_ecb(data)?;
-                if last {
-                    modes::pkcs7_unpad(data)
-                } else {
-                    Ok(())
-                }
-            }
-        }
-        Algorithm::PblockCtr => {
-            let bf = Blowfish::new(&spec.key)?;
-            let iv = spec.iv.unwrap_or_default();
-            PBlock::new(&bf, threads)?.apply_ctr(&iv, (start / BLOCK) as u64, data);
-            Ok(())
-        }
-        _ => {
-            let nonce = spec.nonce.as_deref().unwrap_or_default();
-            let p = Parc4::new(&spec.key, nonce, unit(spec), threads)?;
-            p.apply((start / unit(spec)) as u64, data);
-            Ok(())
-        }
-    }
 }
 
 /// The sequential reference of the whole input: Blowfish ECB / CTR for PBlock, PARC4 on one

@@ -2,12 +2,13 @@
 //! interleaved in one run. The ranks' time runs from rank 0's command to the last part
 //! gathered on rank 0 (in memory; file reading and writing are not timed). Every run's output
 //! is compared with the sequential reference.
-use super::bulk::{part, reference, transform_part};
+use super::bulk::{part, reference};
 use super::comm::{Command, Ranks};
 use super::error::{MpiError, MpiResult};
 use super::record::{MpiFields, RankEnergy, combine};
 use crate::bench::{Bench, BenchConfig};
 use crate::cipher::alg::{CipherSpec, Direction};
+use crate::cipher::file::transform_part;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::suites::cipher::CipherBenchRecord;
 use serde::{Deserialize, Serialize};
