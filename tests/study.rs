@@ -63,6 +63,23 @@ fn study_writes_a_self_contained_report_and_resumes() {
     assert!(html.contains("Verdicts by kind"));
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
+    // The data behind every chart lies beside the report, a row per point and reference line,
+    // and the report names the file under its chart.
+    for e in results["experiments"].as_array().unwrap() {
+        for (i, c) in e["charts"].as_array().unwrap().iter().enumerate() {
+            let name = format!("{}.chart{}.csv", e["id"].as_str().unwrap(), i + 1);
+            let csv = std::fs::read_to_string(out.join(&name)).expect(&name);
+            let points: usize = c["series"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s["points"].as_array().unwrap().len())
+                .sum();
+            let refs = c["references"].as_array().map_or(0, Vec::len);
+            assert_eq!(csv.lines().count(), 1 + points + refs, "{name}");
+            assert!(html.contains(&format!("href=\"{name}\"")), "{name} not linked");
+        }
+    }
     let claims = results["claims"].as_array().unwrap();
     assert!(claims.len() >= 7, "{} claims", claims.len());
     let kinds = [

@@ -11,7 +11,9 @@ pub mod plot;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
-use crate::results::{ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, short};
+use crate::results::{
+    ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, chart_csv_name, short,
+};
 use minijinja::{Environment, Value, context};
 use std::fmt::Write;
 use std::path::Path;
@@ -242,10 +244,11 @@ fn experiment_markdown(s: &mut String, study: &StudyResults, e: &ExperimentResul
     }
     let _ = writeln!(
         s,
-        "\nCharts: {} (in report.html).\n",
+        "\nCharts (in report.html; their data in the CSV named): {}.\n",
         e.charts
             .iter()
-            .map(|c| c.title.as_str())
+            .enumerate()
+            .map(|(i, c)| format!("{} (`{}`)", c.title, chart_csv_name(&e.id, i)))
             .collect::<Vec<_>>()
             .join("; ")
     );
@@ -284,7 +287,10 @@ pub fn html(study: &StudyResults) -> Result<String> {
         .filter_map(|seed| {
             let exps: Vec<Value> = experiments_of(study, seed)
                 .map(|e| {
-                    let charts: Vec<Value> = e.charts.iter().map(|c| Value::from_safe_string(plot::render(c).unwrap_or_else(|err| format!("<p>{}</p>", err.to_string().replace('&', "&amp;").replace('<', "&lt;"))))).collect();
+                    let charts: Vec<Value> = e.charts.iter().enumerate().map(|(i, c)| context! {
+                        svg => Value::from_safe_string(plot::render(c).unwrap_or_else(|err| format!("<p>{}</p>", err.to_string().replace('&', "&amp;").replace('<', "&lt;")))),
+                        data => chart_csv_name(&e.id, i),
+                    }).collect();
                     let rows = e.table.display_rows();
                     context! {
                         id => e.id, title => e.title, answers => e.answers,

@@ -310,6 +310,68 @@ impl Chart {
     }
 }
 
+/// The file the data of chart `index` (from 0) of experiment `id` is written to, beside the
+/// experiment's own CSV: `seed001-fig8.chart2.csv` for its second chart.
+pub fn chart_csv_name(id: &str, index: usize) -> String {
+    format!("{id}.chart{}.csv", index + 1)
+}
+
+impl Chart {
+    /// The data behind the chart as CSV, to plot it again elsewhere: one row per point —
+    /// series, provenance, x (a bar chart's category name), y and its 95 % interval, at full
+    /// precision — then one row per paper reference line. The x and y columns are named by
+    /// the axis labels, so their units travel with them.
+    pub fn to_csv(&self) -> String {
+        let full = super::table::full;
+        let y = &self.y_label;
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record([
+            "series".to_string(),
+            "provenance".to_string(),
+            self.x_label.clone(),
+            y.clone(),
+            format!("{y} ci95_low"),
+            format!("{y} ci95_high"),
+        ]);
+        for s in &self.series {
+            for p in &s.points {
+                let x = match self.kind {
+                    ChartKind::Line => full(p.x),
+                    ChartKind::Bar | ChartKind::Stacked => self
+                        .categories
+                        .get(p.x as usize)
+                        .cloned()
+                        .unwrap_or_else(|| full(p.x)),
+                };
+                let _ = w.write_record([
+                    s.name.clone(),
+                    s.provenance.label(),
+                    x,
+                    full(p.y),
+                    p.y_low.map_or(String::new(), full),
+                    p.y_high.map_or(String::new(), full),
+                ]);
+            }
+        }
+        for r in &self.references {
+            let (x, y) = if r.on_x {
+                (full(r.value), String::new())
+            } else {
+                (String::new(), full(r.value))
+            };
+            let _ = w.write_record([
+                r.label.clone(),
+                "paper reference".into(),
+                x,
+                y,
+                String::new(),
+                String::new(),
+            ]);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -323,5 +385,40 @@ mod tests {
             serde_json::from_str::<Point>(&serde_json::to_string(&q).unwrap()).unwrap(),
             q
         );
+    }
+
+    #[test]
+    fn a_chart_s_data_as_csv_names_categories_units_and_the_paper_s_lines() {
+        let bars = Chart::bar(
+            "t",
+            "stage",
+            "time (s)",
+            vec!["read".into(), "round 1".into()],
+        )
+        .with(Series::new(
+            "busy",
+            vec![Point::with_ci(1.0, 0.25, 0.2, 0.3), Point::new(0.0, 1e-7)],
+            Provenance::Measured,
+        ))
+        .reference("paper: 8 KB", 2.0);
+        assert_eq!(
+            bars.to_csv(),
+            "series,provenance,stage,time (s),time (s) ci95_low,time (s) ci95_high\n\
+             busy,measured,round 1,0.25,0.2,0.3\n\
+             busy,measured,read,0.0000001,,\n\
+             paper: 8 KB,paper reference,,2,,\n"
+        );
+        let line = Chart::line("t", "threads", "speedup (x)", false).with(Series::from_xy(
+            "ours, modelled",
+            [(2.0, 1.5)],
+            Provenance::Modelled("power model".into()),
+        ));
+        assert!(
+            line.to_csv()
+                .ends_with("\"ours, modelled\",modelled (power model),2,1.5,,\n"),
+            "{}",
+            line.to_csv()
+        );
+        assert_eq!(chart_csv_name("seed001-fig8", 1), "seed001-fig8.chart2.csv");
     }
 }

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 mod chart;
 mod table;
 
-pub use chart::{Chart, ChartKind, Point, Provenance, Reference, Series, ValueAxis};
+pub use chart::{
+    Chart, ChartKind, Point, Provenance, Reference, Series, ValueAxis, chart_csv_name,
+};
 pub use table::{Cell, MISSING, Measured, Table, names_unit};
 
 /// What kind of claim this is, which decides which verdicts it can get.

@@ -163,7 +163,7 @@ impl From<String> for Cell {
 }
 
 /// A number at full precision: the shortest text that reads back exactly ("2" for 2.0).
-fn full(x: f64) -> String {
+pub(super) fn full(x: f64) -> String {
     if x.is_finite() {
         format!("{x}")
     } else {

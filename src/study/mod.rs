@@ -13,7 +13,8 @@
 //! - `experiments/<id>.<profile>.json`: one [`Output`] per finished experiment (the resume
 //!   state, evidence included; delete one to run it again);
 //! - `results.json`: [`StudyResults`] — machine, profile, every claim judged, every experiment;
-//! - `<id>.csv`: each experiment's table.
+//! - `<id>.csv`: each experiment's table; `<id>.chart<k>.csv`: the data behind its k-th
+//!   chart (series, provenance, x, y and its 95 % interval, the paper's reference lines).
 pub mod diff;
 pub mod experiments;
 pub mod judge;
@@ -298,7 +299,8 @@ fn load_finished(path: &Path, id: &str) -> Option<Output> {
     (out.result.id == id && judge_experiment(id, &out.evidence).is_ok()).then_some(out)
 }
 
-/// Writes results.json and the CSVs.
+/// Writes results.json, each experiment's table as CSV, and the data behind each chart as
+/// CSV ([`crate::results::chart_csv_name`]).
 pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
     let json = serde_json::to_vec_pretty(study)
         .map_err(|e| Error::Export(format!("results.json: {e}")))?;
@@ -309,6 +311,10 @@ pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
             e.table.to_csv().as_bytes(),
             None,
         )?;
+        for (i, chart) in e.charts.iter().enumerate() {
+            let name = crate::results::chart_csv_name(&e.id, i);
+            write_atomic(&out.join(name), chart.to_csv().as_bytes(), None)?;
+        }
     }
     Ok(())
 }
