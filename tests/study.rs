@@ -77,7 +77,10 @@ fn study_writes_a_self_contained_report_and_resumes() {
                 .sum();
             let refs = c["references"].as_array().map_or(0, Vec::len);
             assert_eq!(csv.lines().count(), 1 + points + refs, "{name}");
-            assert!(html.contains(&format!("href=\"{name}\"")), "{name} not linked");
+            assert!(
+                html.contains(&format!("href=\"{name}\"")),
+                "{name} not linked"
+            );
         }
     }
     let claims = results["claims"].as_array().unwrap();

@@ -29,8 +29,9 @@ pub const ACTIVE_MHZ_V: (f64, f64) = (533.0, 0.9);
 /// Section III: idle cores run at this clock (MHz) and voltage (V).
 pub const IDLE_MHZ_V: (f64, f64) = (100.0, 0.7);
 
-/// The model the modelled claims are judged on ([`crate::scc`], `parcrypt scc`).
-pub const MODEL: &str = crate::scc::power::MODEL_LABEL;
+/// The model the modelled claims are judged on ([`crate::scc`], `parcrypt scc`): its label,
+/// which [`crate::scc::power::MODEL_LABEL`] is.
+pub const MODEL: &str = "model:scc";
 
 fn c(id: &str, reference: &str, claim: &str) -> Claim {
     Claim::new(id, "seed001", "seed001-pipeline", reference, claim)

@@ -246,8 +246,8 @@ pub fn run(args: SccArgs) -> Result<()> {
     );
     println!(
         "paper (seed 001): {} B optimum, {} s, {}x, {}x less energy (Figs. 8-11)",
-        paper::BEST_CHUNK,
-        paper::PIPELINE_S,
+        paper::BEST_CHUNK_BYTES,
+        paper::PIPELINED_S,
         paper::SPEEDUP,
         paper::ENERGY_RATIO
     );
@@ -422,14 +422,14 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
         c.time_s.high,
         c.time_s.paper,
         c.best_chunk,
-        paper::BEST_CHUNK
+        paper::BEST_CHUNK_BYTES
     );
     println!(
         "compute-only bound at 8 KB (moving data free): {:.5} s, {:.2}x; the paper's {} s is {}",
         c.compute_bound_s,
         c.compute_bound_speedup,
-        paper::PIPELINE_S,
-        if paper::PIPELINE_S < c.compute_bound_s {
+        paper::PIPELINED_S,
+        if paper::PIPELINED_S < c.compute_bound_s {
             "below it"
         } else {
             "above it"

@@ -9,23 +9,8 @@ use super::sensitivity::{Sensitivity, sensitivity};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
-/// Seed 001's figures (Section V, Figs. 8–11).
-pub mod paper {
-    /// Sequential seconds, 1 MB encrypted then decrypted (Fig. 9).
-    pub const SEQUENTIAL_S: f64 = 1.904956;
-    /// Pipelined seconds with 8 KB chunks (Fig. 9).
-    pub const PIPELINE_S: f64 = 0.0702;
-    /// Speedup as printed (Section V).
-    pub const SPEEDUP: f64 = 27.14;
-    /// Sequential joules (Fig. 11).
-    pub const SEQUENTIAL_J: f64 = 39.165;
-    /// Pipelined joules (Fig. 11).
-    pub const PIPELINE_J: f64 = 2.476;
-    /// Energy ratio as printed (Fig. 11).
-    pub const ENERGY_RATIO: f64 = 15.82;
-    /// Best chunk, bytes (Fig. 8; "8192 Bytes" in Figs. 10–11).
-    pub const BEST_CHUNK: usize = 8192;
-}
+/// Seed 001's figures (Section V, Figs. 8–11), from the claims registry.
+pub use crate::claims::seed001 as paper;
 
 /// A modelled figure with its range over the sensitivity sweep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -75,7 +60,7 @@ pub struct SeedClaims {
 
 /// The three claims' modelled figures, with the ±`factor` sweep over `chunks`.
 pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<SeedClaims> {
-    let claim = paper::BEST_CHUNK;
+    let claim = paper::BEST_CHUNK_BYTES;
     let base = predict(cfg, claim)?;
     let sens = sensitivity(cfg, chunks, claim, factor)?;
     let span = |get: fn(&super::sensitivity::SensitivityRow, usize) -> f64| {
@@ -114,7 +99,7 @@ pub fn seed_claims(cfg: &SccConfig, chunks: &[usize], factor: f64) -> Result<See
     Ok(SeedClaims {
         speedup: modelled(base.speedup, (s_lo, s_hi), paper::SPEEDUP),
         energy_ratio: modelled(base.energy.ratio, (e_lo, e_hi), paper::ENERGY_RATIO),
-        time_s: modelled(base.time_s, (t_lo, t_hi), paper::PIPELINE_S),
+        time_s: modelled(base.time_s, (t_lo, t_hi), paper::PIPELINED_S),
         best_chunk: best_chunk(cfg, chunks)?,
         best_chunks_over_sweep: sens
             .rows
@@ -250,7 +235,7 @@ mod tests {
             "{}",
             c.compute_bound_s
         );
-        assert!(c.compute_bound_s > paper::PIPELINE_S);
+        assert!(c.compute_bound_s > paper::PIPELINED_S);
         assert!(c.speedup.value < c.compute_bound_speedup);
         assert!(c.speedup.low <= c.speedup.value && c.speedup.value <= c.speedup.high);
         assert!(c.time_s.low <= c.time_s.value && c.time_s.value <= c.time_s.high);

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Label of the watts: the seed's Fig. 10.
 pub const WATTS_LABEL: &str = "paper:seed001-fig10";
 /// Label of everything computed here.
-pub const MODEL_LABEL: &str = "model:scc";
+pub const MODEL_LABEL: &str = crate::claims::seed001::MODEL;
 /// Active cores of the seed's pipelined measurement.
 pub const PAPER_PIPELINE_CORES: usize = 36;
 
