@@ -9,6 +9,8 @@
 //! - [`stats`]: [`Summary`] — median, mean, min, max, standard deviation and a
 //!   distribution-free 95 % confidence interval of the median, with a `wide_spread` flag and
 //!   a [`Summary::note`] for people when the machine looks noisy.
+//! - [`timing`]: [`TimingFields`], the timing columns every benchmark record flattens, built
+//!   from a [`Summary`] with the [`TimingColumns`] the record carries.
 //! - [`machine`]: [`MachineInfo`] — CPU, cores, caches, GMP, rustc and OS versions — stored
 //!   with every report.
 //! - [`grid`]: parameter sweeps like hyperfine's `-L`: the cartesian product of named lists.
@@ -36,6 +38,7 @@ pub mod machine;
 pub mod memory;
 pub mod progress;
 pub mod stats;
+pub mod timing;
 pub mod tsc;
 
 pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};
@@ -47,3 +50,4 @@ pub use harness::{Bench, BenchConfig, Measurement, Sampled, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};
 pub use progress::Progress;
 pub use stats::{MIN_RUNS_FOR_CI, Summary};
+pub use timing::{TimingColumns, TimingFields};

@@ -223,11 +223,14 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             threads: r.threads,
             schedule: r.schedule,
             chunk: r.chunk.map_or("default".into(), |c| c.to_string()),
-            median_s: r.median_s,
-            ci95: format!("{:.4}-{:.4}", r.ci95_low_s, r.ci95_high_s),
-            min_s: r.min_s,
-            max_s: r.max_s,
-            runs: r.runs,
+            median_s: r.timing.median_s,
+            ci95: r
+                .timing
+                .ci95()
+                .map_or("-".into(), |(lo, hi)| format!("{lo:.4}-{hi:.4}")),
+            min_s: r.timing.min_s,
+            max_s: r.timing.max_s,
+            runs: r.timing.runs,
             msgs_per_s: r.msgs_per_s,
             speedup: r.speedup,
             efficiency: r.efficiency,
@@ -249,7 +252,7 @@ fn summary_notes(records: &[RsaBenchRecord]) -> Vec<String> {
     }
     if records
         .iter()
-        .any(|r| r.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
+        .any(|r| r.timing.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
     {
         notes.push(format!(
             "note: configurations with fewer than {} runs show min..max in the ci95 column",

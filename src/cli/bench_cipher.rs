@@ -205,8 +205,11 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             alg: r.alg,
             threads: r.threads,
             chunk: r.chunk_bytes.map_or("-".into(), |c| c.to_string()),
-            median_s: r.median_s,
-            ci95: format!("{:.4}-{:.4}", r.ci95_low_s, r.ci95_high_s),
+            median_s: r.timing.median_s,
+            ci95: r
+                .timing
+                .ci95()
+                .map_or("-".into(), |(lo, hi)| format!("{lo:.4}-{hi:.4}")),
             mb_per_s: r.mb_per_s,
             tsc_c_per_b: r
                 .tsc_cycles_per_byte
@@ -332,7 +335,7 @@ fn pipeline_rows(records: &[PipelineBenchRecord]) -> Vec<PipelineRow> {
             stages: r.stages,
             rounds: r.rounds_per_stage.clone(),
             chunk: r.chunk_bytes.map_or("-".into(), |c| c.to_string()),
-            median_s: r.median_s,
+            median_s: r.timing.median_s,
             mb_per_s: r.mb_per_s,
             speedup: r.speedup,
             bottleneck: format!("{} {}", r.bottleneck, pct(r.bottleneck_busy)),
@@ -385,8 +388,8 @@ fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> R
             r.stages,
             r.chunk_bytes.unwrap_or(0),
             r.speedup,
-            r.median_s,
-            records[0].median_s,
+            r.timing.median_s,
+            records[0].timing.median_s,
             parcrypt::bench::logical_cores()
         );
         let rows: Vec<StageRow> = st

@@ -140,10 +140,10 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 bits: r.bits,
                 method: r.method.clone(),
                 threads: r.threads,
-                median_us: r.median_s * 1e6,
-                min_us: r.min_s * 1e6,
-                max_us: r.max_s * 1e6,
-                runs: r.runs,
+                median_us: r.timing.median_s * 1e6,
+                min_us: r.timing.min_s * 1e6,
+                max_us: r.timing.max_s * 1e6,
+                runs: r.timing.runs,
                 batch: r.batch,
                 vs_gmp: round(r.vs_gmp),
                 vs_seq: r.vs_kara_seq.map(round),
@@ -203,7 +203,7 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
                 let (gmp, seq) = (at("gmp")?, at("kara-seq")?);
                 Some(format!(
                     "{bits}: {:.2}",
-                    share * seq.median_s / gmp.median_s
+                    share * seq.timing.median_s / gmp.timing.median_s
                 ))
             })
             .collect();
@@ -295,8 +295,8 @@ fn handoff_rows(records: &[HandoffRecord]) -> Vec<HandoffRow> {
             primitive: r.primitive.clone(),
             median_us: r.median_us,
             min_us: r.min_us,
-            max_us: r.max_s * 1e6,
-            runs: r.runs,
+            max_us: r.timing.max_s * 1e6,
+            runs: r.timing.runs,
             per_sample: r.per_sample,
             pinned: r.pinned,
             seed_us: seed::handoff_range(&r.primitive).unwrap_or_default(),

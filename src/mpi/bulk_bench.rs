@@ -6,7 +6,7 @@ use super::bulk::{part, reference};
 use super::comm::{Command, Ranks};
 use super::error::{MpiError, MpiResult};
 use super::record::{MpiFields, RankEnergy, combine};
-use crate::bench::{Bench, BenchConfig};
+use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::cipher::alg::{CipherSpec, Direction};
 use crate::cipher::file::transform_part;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
@@ -166,13 +166,7 @@ pub fn run(
                     op: direction,
                     size_bytes: len,
                     chunk_bytes: spec.chunk(),
-                    median_s: s.median,
-                    min_s: s.min,
-                    max_s: s.max,
-                    ci95_low_s: s.ci95_low,
-                    ci95_high_s: s.ci95_high,
-                    runs: s.runs,
-                    times: m[i].samples.clone(),
+                    timing: TimingFields::new(s, m[i].samples.clone(), TimingColumns::CI95),
                     mb_per_s: len as f64 / s.median / 1e6,
                     baseline: spec.algorithm.sequential_form(),
                     speedup: summaries[0].median / s.median,

@@ -4,7 +4,7 @@ use super::comm::{Command, Ranks};
 use super::crsa::{CrsaOutcome, run as run_ranks};
 use super::error::{MpiError, MpiResult};
 use super::record::MpiFields;
-use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::bignum::{random_below, random_bits};
 use crate::modexp::crsa::{EngineConfig, pow_mod_batch};
 use rand::SeedableRng;
@@ -39,14 +39,10 @@ pub struct CrsaMpiRecord {
     pub blocks: usize,
     /// Modulus bits (the exponent has as many).
     pub modulus_bits: u32,
-    /// Median seconds per run.
-    pub median_s: Seconds,
-    /// Fastest run.
-    pub min_s: Seconds,
-    /// Slowest run.
-    pub max_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
+    /// Seconds per run: median, min, max and runs ([`TimingColumns::RANGE`], without the
+    /// per-run `times`).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Blocks per second at the median.
     pub blocks_per_s: f64,
     /// Thread engine median / this median.
@@ -191,10 +187,7 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
             pes: topo.pe_count(),
             blocks: plan.blocks,
             modulus_bits: plan.bits,
-            median_s: s.median,
-            min_s: s.min,
-            max_s: s.max,
-            runs: s.runs,
+            timing: TimingFields::new(&s, Vec::new(), TimingColumns::RANGE),
             blocks_per_s: plan.blocks as f64 / s.median,
             speedup: base / s.median,
             mulmods,

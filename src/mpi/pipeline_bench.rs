@@ -9,7 +9,7 @@ use super::comm::{Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::pipeline::{hop_latency, run_once, thread_hop_latency};
 use super::record::{MpiFields, RankEnergy, combine, interleaved};
-use crate::bench::{Bench, BenchConfig, Sampled};
+use crate::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
@@ -301,11 +301,7 @@ fn records(
                     },
                     size_bytes: size,
                     chunk_bytes: (i > 0).then(|| plan.chunks[k]),
-                    median_s: s.median,
-                    min_s: s.min,
-                    max_s: s.max,
-                    runs: s.runs,
-                    times: s.times.clone(),
+                    timing: TimingFields::new(s, s.times.clone(), TimingColumns::RANGE),
                     mb_per_s: size as f64 / s.median / 1e6,
                     speedup: base / s.median,
                     bottleneck: bottleneck.map_or("-".into(), |b| b.name.clone()),

@@ -8,7 +8,7 @@
 //! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
 use crate::bench::tsc::Tsc;
-use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::cipher::alg::{Algorithm, Direction};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::dispatch::Runner;
@@ -66,22 +66,10 @@ pub struct CipherBenchRecord {
     pub size_bytes: usize,
     /// Pipeline chunk, PARC4 block or PARC4-I segment, where it applies.
     pub chunk_bytes: Option<usize>,
-    /// Median seconds per run.
-    pub median_s: Seconds,
-    /// Fastest run, seconds.
-    pub min_s: Seconds,
-    /// Slowest run, seconds.
-    pub max_s: Seconds,
-    /// Lower end of the 95 % confidence interval of the median, seconds.
-    pub ci95_low_s: Seconds,
-    /// Upper end of the 95 % confidence interval of the median, seconds.
-    pub ci95_high_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per run: median, min, max, the median's 95 % interval, runs and every run's
+    /// time ([`TimingColumns::CI95`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Throughput at the median, MB/s (10^6 bytes).
     pub mb_per_s: f64,
     /// The sequential form this is compared with.
@@ -280,13 +268,7 @@ pub fn run(
                 op: plan.direction,
                 size_bytes: size,
                 chunk_bytes: plan.chunk.or(a.default_chunk()),
-                median_s: s.median,
-                min_s: s.min,
-                max_s: s.max,
-                ci95_low_s: s.ci95_low,
-                ci95_high_s: s.ci95_high,
-                runs: s.runs,
-                times: m.samples.clone(),
+                timing: TimingFields::new(s, m.samples.clone(), TimingColumns::CI95),
                 mb_per_s: size as f64 / s.median / 1e6,
                 baseline: base,
                 speedup: ratio(median_of((base, 1))),
@@ -345,7 +327,7 @@ mod tests {
             let recs = run(&plan(Algorithm::ALL.to_vec(), dir), |_, _, _| {}).unwrap();
             assert!(
                 recs.iter()
-                    .all(|r| r.verified && r.runs == 1 && r.size_bytes == 5000)
+                    .all(|r| r.verified && r.timing.runs == 1 && r.size_bytes == 5000)
             );
             let pblock = recs
                 .iter()

@@ -9,7 +9,7 @@
 //! [`run_with_folded`] adds rows of the folded pipeline
 //! ([`crate::cipher::parallel::bf_folded::FoldedPipeline`]: the rounds folded into a
 //! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
-use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
 use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
@@ -52,18 +52,10 @@ pub struct PipelineBenchRecord {
     pub size_bytes: usize,
     /// Chunk bytes (`None` for the baseline).
     pub chunk_bytes: Option<usize>,
-    /// Median seconds for encrypt + decrypt of the message.
-    pub median_s: Seconds,
-    /// Fastest run, seconds.
-    pub min_s: Seconds,
-    /// Slowest run, seconds.
-    pub max_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds for encrypt + decrypt of the message: median, min, max, runs and every run's
+    /// time ([`TimingColumns::RANGE`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Message bytes / median, MB/s (10^6 bytes; each byte encrypted and decrypted).
     pub mb_per_s: f64,
     /// Sequential median / this median.
@@ -260,11 +252,7 @@ pub fn run_with_folded(
         rounds_per_stage: "34".into(),
         size_bytes: size,
         chunk_bytes: None,
-        median_s: s.median,
-        min_s: s.min,
-        max_s: s.max,
-        runs: s.runs,
-        times: times.to_vec(),
+        timing: TimingFields::new(s, times.to_vec(), TimingColumns::RANGE),
         mb_per_s: size as f64 / s.median / 1e6,
         speedup: base / s.median,
         bottleneck: "-".into(),

@@ -1,5 +1,6 @@
 //! The benchmark drivers: for each suite, what to run (a plan), what one configuration gives
-//! (a record, whose field names are the JSON/CSV columns and whose energy columns are one
+//! (a record, whose field names are the JSON/CSV columns, whose timing columns are one
+//! flattened [`TimingFields`](crate::bench::TimingFields) and whose energy columns are one
 //! flattened [`EnergyFields`](crate::energy::meter::EnergyFields)), and the run itself, checked
 //! against the sequential reference before any time is reported. The operations measured live
 //! in their domain modules ([`rsa`](crate::rsa), [`modexp`](crate::modexp), [`mul`](crate::mul),

@@ -8,7 +8,7 @@
 //! checked against `mpz_powm` before its time is reported. The energy meter is read around
 //! every run (so each joule lands on its own configuration) and the warm-ups are left out;
 //! an exponentiation has no byte stream, so `uj_per_byte` stays `null`.
-use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
 use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod};
@@ -44,22 +44,10 @@ pub struct ModexpRecord {
     pub bits: u32,
     /// Threads used (1 for sequential methods).
     pub threads: usize,
-    /// Median seconds per exponentiation.
-    pub median_s: Seconds,
-    /// Fastest run.
-    pub min_s: Seconds,
-    /// Slowest run.
-    pub max_s: Seconds,
-    /// Lower end of the 95 % CI of the median.
-    pub ci95_low_s: Seconds,
-    /// Upper end of the 95 % CI of the median.
-    pub ci95_high_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per exponentiation: median, min, max, the median's 95 % interval, runs and
+    /// every run's time ([`TimingColumns::CI95`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Modular multiplications in total (squarings included); none for GMP.
     pub mulmods: Option<u64>,
     /// Modular multiplications on the critical path: the sum over phases (precomputation,
@@ -228,13 +216,7 @@ pub fn run_with_meter(
                 method: meth.name().to_string(),
                 bits,
                 threads: params.threads,
-                median_s: s.median,
-                min_s: s.min,
-                max_s: s.max,
-                ci95_low_s: s.ci95_low,
-                ci95_high_s: s.ci95_high,
-                runs: s.runs,
-                times: m.samples.clone(),
+                timing: TimingFields::new(s, m.samples.clone(), TimingColumns::CI95),
                 mulmods: counted.then(|| o.total_mulmods()),
                 critical_mulmods: counted.then(|| critical_path(&o.counts)),
                 vs_binary_pct: (s.median / t_binary - 1.0) * 100.0,

@@ -11,7 +11,9 @@
 //! Around each size the run probes [`parallel_capacity`]: how much throughput the machine
 //! actually gave to several threads at that moment. On a shared or quota-limited machine it is
 //! the first thing to read before blaming (or crediting) a parallel method.
-use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
+use crate::bench::{
+    Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
+};
 use crate::error::{Error, Result};
 use crate::mul::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
 use crate::mul::{
@@ -51,24 +53,11 @@ pub struct MulBenchRecord {
     pub bits: u32,
     /// Threads working on one product (1 for `gmp` and `kara-seq`).
     pub threads: usize,
-    /// Median time of one product, seconds.
-    pub median_s: Seconds,
-    /// Fastest, seconds per product (batch minimum / batch length).
-    pub min_s: Seconds,
-    /// Slowest, seconds per product.
-    pub max_s: Seconds,
-    /// Mean, seconds per product.
-    pub mean_s: Seconds,
-    /// Lower end of the 95 % confidence interval of the median, seconds per product.
-    pub ci95_low_s: Seconds,
-    /// Upper end of the 95 % confidence interval of the median, seconds per product.
-    pub ci95_high_s: Seconds,
-    /// Measured samples (batches).
-    pub runs: usize,
-    /// Every measured run's time, seconds per product (the batch's time / its length), in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per product (a batch's time / its length): median, min, max, mean, the
+    /// median's 95 % interval, measured samples (batches) and every sample's time per product
+    /// ([`TimingColumns::MEAN_CI95`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Products per sample.
     pub batch: u64,
     /// This median / GMP's median at the same size, same run (< 1: faster than GMP).
@@ -270,14 +259,11 @@ fn measure_all(
                 method: method.to_string(),
                 bits,
                 threads: m.threads(),
-                median_s: s.median,
-                min_s: s.min,
-                max_s: s.max,
-                mean_s: s.mean,
-                ci95_low_s: s.ci95_low,
-                ci95_high_s: s.ci95_high,
-                runs: s.runs,
-                times: per_item_times(&measured.samples, n),
+                timing: TimingFields::new(
+                    s,
+                    per_item_times(&measured.samples, n),
+                    TimingColumns::MEAN_CI95,
+                ),
                 batch: n,
                 vs_gmp: s.median / gmp,
                 vs_kara_seq: seq.map(|q| s.median / q),
@@ -376,7 +362,7 @@ mod tests {
         assert_eq!(calls, 3);
         assert!(
             recs.iter()
-                .all(|r| r.verified && r.runs == 2 && r.batch >= 1)
+                .all(|r| r.verified && r.timing.runs == 2 && r.batch >= 1)
         );
         let gmp = recs.iter().find(|r| r.method == "gmp").unwrap();
         assert_eq!((gmp.vs_gmp, gmp.threads, gmp.depth), (1.0, 1, 0));
@@ -418,14 +404,11 @@ mod tests {
             method: "kara-lockfree".into(),
             bits,
             threads: 2,
-            median_s: 1.0,
-            min_s: 1.0,
-            max_s: 1.0,
-            mean_s: 1.0,
-            ci95_low_s: 1.0,
-            ci95_high_s: 1.0,
-            runs: 1,
-            times: vec![1.0],
+            timing: TimingFields::new(
+                &Summary::from_samples(&[1.0]).unwrap(),
+                vec![1.0],
+                TimingColumns::MEAN_CI95,
+            ),
             batch: 1,
             vs_gmp,
             vs_kara_seq: None,

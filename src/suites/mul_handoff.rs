@@ -17,7 +17,7 @@
 //! Timestamps are `Instant` (CLOCK_MONOTONIC), comparable across threads. Pinning is best
 //! effort; each record says whether it held. The measuring threads are spawned here, so the
 //! caller's own affinity is never changed.
-use crate::bench::{Bench, BenchConfig, Seconds, Summary};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields};
 use crate::error::{Error, Result};
 use crate::parallel::affinity::{available_cpus, pin_current_thread};
 use serde::{Deserialize, Serialize};
@@ -82,18 +82,10 @@ pub struct HandoffRecord {
     pub median_us: f64,
     /// Fastest, µs.
     pub min_us: f64,
-    /// Median, seconds.
-    pub median_s: Seconds,
-    /// Fastest, seconds.
-    pub min_s: Seconds,
-    /// Slowest, seconds.
-    pub max_s: Seconds,
-    /// Samples.
-    pub runs: usize,
-    /// Every measured run's time, seconds per activation, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per activation: median, min, max, samples and every sample's time per
+    /// activation ([`TimingColumns::RANGE`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Activations averaged in one sample (1, or [`ROUND_TRIPS`] for the lock-free handoff).
     pub per_sample: u32,
     /// Every thread involved was pinned as intended.
@@ -159,11 +151,7 @@ pub fn run(
             primitive: what.name().to_string(),
             median_us: s.median * 1e6,
             min_us: s.min * 1e6,
-            median_s: s.median,
-            min_s: s.min,
-            max_s: s.max,
-            runs: s.runs,
-            times,
+            timing: TimingFields::new(&s, times, TimingColumns::RANGE),
             per_sample: if what == Activation::LockFreeHandoff {
                 ROUND_TRIPS
             } else {
@@ -300,10 +288,11 @@ mod tests {
         assert_eq!(seen.last().map(String::as_str), Some("done"));
         for (r, what) in recs.iter().zip(Activation::ALL) {
             assert_eq!(r.primitive, what.name());
-            assert_eq!(r.runs, 5);
-            assert!(r.median_s.is_finite() && r.median_s >= 0.0, "{r:?}");
-            assert!(r.min_s <= r.median_s && r.median_s <= r.max_s);
-            assert!((r.median_us - r.median_s * 1e6).abs() < 1e-9);
+            let t = &r.timing;
+            assert_eq!(t.runs, 5);
+            assert!(t.median_s.is_finite() && t.median_s >= 0.0, "{r:?}");
+            assert!(t.min_s <= t.median_s && t.median_s <= t.max_s);
+            assert!((r.median_us - t.median_s * 1e6).abs() < 1e-9);
         }
         assert_eq!(recs[4].per_sample, ROUND_TRIPS);
         assert!(!recs[0].pinned && !recs[1].pinned);

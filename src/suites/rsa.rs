@@ -224,7 +224,9 @@ pub fn run_with_meter(
         let sampled = measurement
             .sampled()
             .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
-        let baseline = records.first().map_or(sampled.median, |b| b.median_s);
+        let baseline = records
+            .first()
+            .map_or(sampled.median, |b| b.timing.median_s);
         let energy = tally.fields(plan.config.warmup_runs as usize, Some(batch_bytes));
         records.push(record(
             key,
@@ -309,7 +311,7 @@ mod tests {
         assert_eq!(recs[0].speedup, 1.0);
         assert!(
             recs.iter()
-                .all(|r| r.verified && r.runs == 1 && r.bits == 512)
+                .all(|r| r.verified && r.timing.runs == 1 && r.bits == 512)
         );
         assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
         // The auto meter: RAPL where readable, else the model, and every record says which.

@@ -4,7 +4,7 @@
 //! invocation (and the `openssl speed` runners `bench peers` also uses for its cipher rows).
 //! The energy meter is read around every operation (the methods run interleaved,
 //! so each joule lands on its own method); `uj_per_byte` is per byte of the modulus.
-use crate::bench::{Bench, BenchConfig, Seconds};
+use crate::bench::{Bench, BenchConfig, Seconds, TimingColumns, TimingFields};
 use crate::bignum::random_below;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
@@ -48,18 +48,10 @@ pub struct LatencyRecord {
     pub threads: usize,
     /// `mpz_powm_sec` (constant-time) rather than `mpz_powm`.
     pub constant_time: bool,
-    /// Median seconds per private-key operation.
-    pub median_s: Seconds,
-    /// Fastest run.
-    pub min_s: Seconds,
-    /// Slowest run.
-    pub max_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per private-key operation: median, min, max, runs and every run's time
+    /// ([`TimingColumns::RANGE`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Operations per second at the median.
     pub ops_per_s: f64,
     /// Sequential CRT's median / this median.
@@ -269,11 +261,7 @@ pub fn run_with_meter(
                 bits: b,
                 threads,
                 constant_time: constant_time && n != "plain",
-                median_s: s.median,
-                min_s: s.min,
-                max_s: s.max,
-                runs: s.runs,
-                times: m.samples.clone(),
+                timing: TimingFields::new(s, m.samples.clone(), TimingColumns::RANGE),
                 ops_per_s: 1.0 / s.median,
                 speedup_vs_crt: t_crt / s.median,
                 openssl_sign_s: openssl,

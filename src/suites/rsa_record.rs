@@ -1,7 +1,7 @@
 //! The SeRSA / PaRSA record — one configuration of a batch benchmark, its field names the
 //! JSON/CSV columns — and its builder, shared by the thread benchmark ([`rsa`](super::rsa)) and
 //! the MPI batch (feature `mpi`), which give it their plan's [`BatchShape`] and [`Placement`].
-use crate::bench::{Sampled, Seconds};
+use crate::bench::{Sampled, Seconds, TimingColumns, TimingFields};
 use crate::energy::meter::EnergyFields;
 use crate::parallel::{RunStats, Schedule, ScheduleSpec};
 use crate::rsa::keys::RsaPrivateKey;
@@ -35,26 +35,10 @@ pub struct RsaBenchRecord {
     pub op: BatchOp,
     /// For `decrypt`: how c^d mod n was computed.
     pub private_op: Option<PrivateOp>,
-    /// Median time of one batch, seconds.
-    pub median_s: Seconds,
-    /// Fastest batch, seconds.
-    pub min_s: Seconds,
-    /// Slowest batch, seconds.
-    pub max_s: Seconds,
-    /// Mean, seconds.
-    pub mean_s: Seconds,
-    /// Sample standard deviation, seconds.
-    pub stddev_s: Seconds,
-    /// Lower end of the 95 % confidence interval of the median, seconds.
-    pub ci95_low_s: Seconds,
-    /// Upper end of the 95 % confidence interval of the median, seconds.
-    pub ci95_high_s: Seconds,
-    /// Measured runs.
-    pub runs: usize,
-    /// Every measured run's time, seconds, in run order, warm-ups excluded (hyperfine's
-    /// `times`); written by JSON only, the tables keep the summary.
-    #[serde(default)]
-    pub times: Vec<Seconds>,
+    /// Seconds per batch: median, min, max, mean, standard deviation, the median's 95 %
+    /// interval, runs and every run's time ([`TimingColumns::ALL`]).
+    #[serde(flatten)]
+    pub timing: TimingFields,
     /// Baseline median / this median (baseline: 1 thread, `static`, same invocation).
     pub speedup: f64,
     /// speedup / threads.
@@ -146,15 +130,7 @@ pub fn record(
         bits: key.public().bits(),
         op: shape.op,
         private_op: (shape.op == BatchOp::Decrypt).then_some(shape.private_op),
-        median_s: s.median,
-        min_s: s.min,
-        max_s: s.max,
-        mean_s: s.mean,
-        stddev_s: s.stddev,
-        ci95_low_s: s.ci95_low,
-        ci95_high_s: s.ci95_high,
-        runs: s.runs,
-        times: s.times.clone(),
+        timing: TimingFields::new(s, s.times.clone(), TimingColumns::ALL),
         speedup,
         efficiency: speedup / (place.workers * place.threads) as f64,
         msgs_per_s: shape.messages as f64 / s.median,

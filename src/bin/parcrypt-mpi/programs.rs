@@ -132,7 +132,7 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
             r.mpi.ranks,
             r.base.schedule.name(),
             r.base.chunk.map_or("-".into(), |c| c.to_string()),
-            r.base.median_s * 1e3,
+            r.base.timing.median_s * 1e3,
             r.base.speedup,
             r.base.imbalance,
             r.base.chunks_taken,

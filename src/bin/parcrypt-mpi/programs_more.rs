@@ -41,7 +41,7 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
             r.mpi.backend,
             r.base.stages,
             r.base.chunk_bytes.map_or("-".into(), |c| c.to_string()),
-            r.base.median_s * 1e3,
+            r.base.timing.median_s * 1e3,
             r.base.mb_per_s,
             r.base.speedup,
             r.hop_us.map_or("-".into(), |h| format!("{h:.1}")),
@@ -92,7 +92,7 @@ pub fn crsa(ranks: &Ranks, a: args::CrsaArgs) -> MpiResult<()> {
             "{:<8} {:>5} {:>10.3} {:>9.1} {:>8.2} {:>8} {:>12}",
             r.mpi.backend,
             r.mpi.ranks,
-            r.median_s * 1e3,
+            r.timing.median_s * 1e3,
             r.blocks_per_s,
             r.speedup,
             r.pes_per_rank,
@@ -177,7 +177,7 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
             r.base.alg.name(),
             r.base.threads,
             r.mpi.ranks,
-            r.base.median_s * 1e3,
+            r.base.timing.median_s * 1e3,
             r.base.mb_per_s,
             r.base.speedup
         );

@@ -63,7 +63,7 @@ pub(super) fn rsa_round(
     let recs = crate::suites::rsa::run(key, &plan, |_, _, _| {})?;
     Ok(recs
         .iter()
-        .map(|r| (config_key(r.threads, r.schedule, r.chunk), r.min_s))
+        .map(|r| (config_key(r.threads, r.schedule, r.chunk), r.timing.min_s))
         .collect())
 }
 

@@ -67,8 +67,8 @@ fn round(ctx: &Context, i: usize, stages: &mut StageTimes) -> Result<Vec<(String
     let mut v: Vec<(String, f64)> = recs
         .iter()
         .map(|r| match r.chunk_bytes {
-            Some(c) => (key(r.stages, c), r.min_s),
-            None => (SEQ.to_string(), r.min_s),
+            Some(c) => (key(r.stages, c), r.timing.min_s),
+            None => (SEQ.to_string(), r.timing.min_s),
         })
         .collect();
     v.push(free_cores_sample(probe_threads(ctx, paper::STAGES)));

@@ -56,7 +56,7 @@ fn mul_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
     let recs = crate::suites::mul::run(&plan, |_, _, _| {})?;
     let mut out: Vec<(String, f64)> = recs
         .iter()
-        .map(|r| (format!("{}/{}", r.bits, r.method), r.min_s))
+        .map(|r| (format!("{}/{}", r.bits, r.method), r.timing.min_s))
         .collect();
     out.extend(
         recs.iter()

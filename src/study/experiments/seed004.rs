@@ -66,7 +66,7 @@ fn round(ctx: &Context, threads: usize, i: usize) -> Result<Vec<(String, f64)>> 
                 .filter(|r| r.alg == *a)
                 .max_by_key(|r| r.threads)
         })
-        .map(|r| (r.alg.name().to_string(), r.min_s))
+        .map(|r| (r.alg.name().to_string(), r.timing.min_s))
         .collect();
     v.push(free_cores_sample(probe_threads(ctx, threads)));
     Ok(v)
