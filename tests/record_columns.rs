@@ -110,8 +110,8 @@ fn thread_benchmark_records_keep_their_columns() {
 #[cfg(feature = "mpi")]
 #[test]
 fn mpi_records_keep_their_columns() {
-    use parcrypt::mpi::{batch, bulk_bench, crsa_bench, pipeline_bench};
-    keeps_its_columns::<batch::BatchRecord>("mpi-rsa");
+    use parcrypt::mpi::{batch_bench, bulk_bench, crsa_bench, pipeline_bench};
+    keeps_its_columns::<batch_bench::BatchRecord>("mpi-rsa");
     keeps_its_columns::<pipeline_bench::PipelineMpiRecord>("mpi-pipeline");
     keeps_its_columns::<bulk_bench::BulkMpiRecord>("mpi-cipher");
     let r: crsa_bench::CrsaMpiRecord = keeps_its_columns("mpi-crsa");

@@ -8,20 +8,20 @@
 //! either also works ([`Master::Works`]: a compute thread on rank 0 takes ranges from the same
 //! dealer while the main thread serves) or only serves ([`Master::Waits`]); either way it
 //! waits by probing and sleeping, so it does not take a core from a worker. Workers keep
-//! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's.
+//! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's. The sweep, its
+//! timing and its records are in [`super::batch_bench`].
 use super::comm::{Backoff, Command, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
-use super::record::{MpiFields, RankEnergy, combine, interleaved};
+use super::record::{RankEnergy, combine};
 use super::wire::{Reader, put_integer, put_u64};
-use crate::bench::{Bench, BenchConfig, Sampled};
-use crate::energy::meter::{EnergyTally, RunMeter};
+use crate::bench::BenchConfig;
+use crate::energy::meter::RunMeter;
 use crate::parallel::schedule::{guided_grab, static_block};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
 use crate::rsa::batch::{self, Transform};
-use crate::rsa::keys::RsaPrivateKey;
 use crate::rsa::textbook::PrivateOp;
-use crate::suites::rsa::{BatchOp, BatchShape, Placement, RsaBenchRecord, record};
+use crate::suites::rsa::{BatchOp, BatchShape};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -110,20 +110,6 @@ impl BatchPlan {
     }
 }
 
-/// One result: the thread benchmark's record, the MPI fields and the master's role.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct BatchRecord {
-    /// As `bench rsa` writes it; `threads` is threads per rank, `efficiency` is speedup /
-    /// (ranks x threads), `imbalance` and `chunks_taken` are over the working ranks.
-    #[serde(flatten)]
-    pub base: RsaBenchRecord,
-    /// `backend`, `ranks`, `hosts`.
-    #[serde(flatten)]
-    pub mpi: MpiFields,
-    /// Whether rank 0 computed too (`null` for SeRSA).
-    pub master: Option<Master>,
-}
-
 /// Deals ranges of `0..n` to workers `0..workers` under an OpenMP schedule.
 #[derive(Debug)]
 pub struct RankDealer {
@@ -177,124 +163,11 @@ impl RankDealer {
 }
 
 /// The key, inputs and expected outputs, on every rank (inputs and outputs on rank 0 only).
-struct Job<'k> {
-    transform: Transform<'k>,
-    width: usize,
-    inputs: Vec<Integer>,
-    expected: Vec<Integer>,
-}
-
-/// Runs the sweep on every rank. Rank 0 gets the records (SeRSA first); other ranks `None`.
-/// The key is rank 0's, sent to the others.
-pub fn run(
-    ranks: &Ranks,
-    key: Option<&RsaPrivateKey>,
-    plan: &BatchPlan,
-) -> MpiResult<Option<Vec<BatchRecord>>> {
-    plan.validate(ranks.size())?;
-    let pem = match key {
-        Some(k) if ranks.is_root() => Some(crate::rsa::pem::private_key_to_pem(
-            k,
-            crate::rsa::pem::KeyFormat::Pkcs1,
-        )?),
-        _ => None,
-    };
-    let pem_bytes = zeroize::Zeroizing::new(ranks.broadcast(pem.as_ref().map(|p| p.as_bytes()))?);
-    let key = ranks.agree(crate::rsa::pem::load_private_key(&pem_bytes).map_err(MpiError::from))?;
-    let transform = match plan.op {
-        BatchOp::Encrypt => Transform::Encrypt(key.public()),
-        BatchOp::Decrypt => Transform::Decrypt(&key, plan.private_op),
-    };
-    let width = key.public().size_bytes();
-    let mut job = Job {
-        transform,
-        width,
-        inputs: Vec::new(),
-        expected: Vec::new(),
-    };
-    if ranks.is_root() {
-        let msgs = batch::messages(key.public(), plan.messages, plan.seed);
-        let cts = batch::serial(Transform::Encrypt(key.public()), &msgs);
-        (job.inputs, job.expected) = match plan.op {
-            BatchOp::Encrypt => (msgs, cts),
-            BatchOp::Decrypt => (cts, msgs),
-        };
-    }
-    let executor = Executor::new(
-        plan.threads,
-        ScheduleSpec {
-            schedule: Schedule::Static,
-            chunk: None,
-        },
-        false,
-    )?;
-    let configs = plan.configurations();
-    let mut meter = RunMeter::auto();
-    let outcome = if ranks.is_root() {
-        let out = drive(ranks, plan, &job, &executor, &configs, &mut meter);
-        ranks.command(Command::Stop);
-        out.map(Some)
-    } else {
-        serve(ranks, plan, &job, &executor, &configs, &mut meter).map(|()| None)
-    };
-    match ranks.agree(outcome)? {
-        Some((summaries, stats, tallies)) => {
-            records(ranks, plan, &key, &configs, &summaries, &stats, &tallies).map(Some)
-        }
-        None => Ok(None),
-    }
-}
-
-type Driven = (Vec<Sampled>, Vec<RunStats>, Vec<EnergyTally>);
-
-/// Rank 0: SeRSA (run 0) and every configuration, interleaved by the harness.
-fn drive(
-    ranks: &Ranks,
-    plan: &BatchPlan,
-    job: &Job<'_>,
-    executor: &Executor,
-    configs: &[ScheduleSpec],
-    meter: &mut RunMeter,
-) -> MpiResult<Driven> {
-    let bench = Bench::new(plan.config)?;
-    let n = configs.len() + 1;
-    let mut stats = vec![RunStats::default(); n];
-    let mut tallies = vec![EnergyTally::default(); n];
-    let summaries = interleaved(&bench, n, |i| {
-        if i == 0 {
-            let ((out, secs), energy) = meter.measure(|| {
-                let t = Instant::now();
-                let out = batch::serial(job.transform, &job.inputs);
-                (out, t.elapsed().as_secs_f64())
-            });
-            tallies[0].push(energy);
-            stats[0] = RunStats {
-                threads: vec![ThreadStats {
-                    items: out.len(),
-                    chunks: 1,
-                    busy_s: secs,
-                }],
-            };
-            if out != job.expected {
-                return Err(MpiError::Protocol("SeRSA disagrees with itself".into()));
-            }
-            return Ok(secs);
-        }
-        ranks.command(Command::Run((i - 1) as u32));
-        let (out, secs, run_stats, energy) =
-            master_run(ranks, plan, job, executor, configs[i - 1], meter)?;
-        tallies[i].push(energy);
-        stats[i] = run_stats;
-        if out != job.expected {
-            return Err(MpiError::Protocol(format!(
-                "{} over {} ranks gave an output different from SeRSA",
-                configs[i - 1],
-                ranks.size()
-            )));
-        }
-        Ok(secs)
-    })?;
-    Ok((summaries, stats, tallies))
+pub(super) struct Job<'k> {
+    pub(super) transform: Transform<'k>,
+    pub(super) width: usize,
+    pub(super) inputs: Vec<Integer>,
+    pub(super) expected: Vec<Integer>,
 }
 
 /// Encodes a range's outputs (or inputs): start, count, values.
@@ -320,7 +193,7 @@ fn decode_values(bytes: &[u8], width: usize) -> MpiResult<(usize, Vec<Integer>)>
 
 /// Rank 0's side of one run: deal, serve, collect; returns the outputs, rank 0's wall time,
 /// the per-rank statistics and the energy over ranks.
-fn master_run(
+pub(super) fn master_run(
     ranks: &Ranks,
     plan: &BatchPlan,
     job: &Job<'_>,
@@ -448,7 +321,7 @@ fn master_run(
 }
 
 /// A worker rank: runs what rank 0 commands until it says stop.
-fn serve(
+pub(super) fn serve(
     ranks: &Ranks,
     plan: &BatchPlan,
     job: &Job<'_>,
@@ -495,63 +368,6 @@ fn serve(
         msg.extend(RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy).encode());
         ranks.send(0, tag::REPORT, &msg);
     }
-}
-
-/// Rank 0: the records, SeRSA first.
-fn records(
-    ranks: &Ranks,
-    plan: &BatchPlan,
-    key: &RsaPrivateKey,
-    configs: &[ScheduleSpec],
-    summaries: &[Sampled],
-    stats: &[RunStats],
-    tallies: &[EnergyTally],
-) -> MpiResult<Vec<BatchRecord>> {
-    let baseline = summaries[0].median;
-    let batch_bytes = (plan.messages * key.public().size_bytes()) as f64;
-    let warmup = plan.config.warmup_runs as usize;
-    let per_host = ranks.ranks_per_host();
-    let mut out = Vec::with_capacity(summaries.len());
-    for (i, s) in summaries.iter().enumerate() {
-        let (spec, mpi, workers, threads, master) = if i == 0 {
-            let spec = ScheduleSpec {
-                schedule: Schedule::Static,
-                chunk: None,
-            };
-            (spec, MpiFields::threads(), 1, 1, None)
-        } else {
-            let workers = ranks.size() - usize::from(plan.master == Master::Waits);
-            (
-                configs[i - 1],
-                MpiFields::mpi(ranks),
-                workers,
-                plan.threads,
-                Some(plan.master),
-            )
-        };
-        let energy = tallies[i].fields(warmup, Some(batch_bytes));
-        let on_host = if i == 0 { 1 } else { per_host * plan.threads };
-        let place = Placement {
-            threads,
-            workers,
-            on_host,
-        };
-        out.push(BatchRecord {
-            base: record(
-                key,
-                plan.shape(),
-                place,
-                spec,
-                s,
-                baseline,
-                &stats[i],
-                energy,
-            ),
-            mpi,
-            master,
-        });
-    }
-    Ok(out)
 }
 
 #[cfg(test)]

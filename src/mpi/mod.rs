@@ -11,6 +11,7 @@
 //! - [`record`]: the fields every MPI result adds to the thread benchmarks' schema
 //!   (`backend`, `ranks`, `hosts`) and energy over ranks.
 //! - [`batch`]: SeRSA/PaRSA with messages dealt to ranks (static, dynamic, guided, chunk).
+//! - [`batch_bench`]: its sweep against SeRSA on rank 0, timed, with records.
 //! - [`pipeline`]: the round pipeline with one rank per stage group, and the hop latency.
 //! - [`pipeline_bench`]: its chunk sweep against threads and the sequential cipher.
 //! - [`crsa`]: CRSA with processing elements placed on ranks by address bits.
@@ -21,6 +22,7 @@
 //! everything on rank 0's clock only (`MPI_Wtime` and `Instant` have a per-process origin),
 //! so a wall time spans from rank 0's command to the last result reaching rank 0.
 pub mod batch;
+pub mod batch_bench;
 pub mod bulk;
 pub mod bulk_bench;
 pub mod comm;

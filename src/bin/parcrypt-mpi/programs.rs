@@ -106,7 +106,7 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         ranks.agree(Ok(()))?;
         None
     };
-    let Some(records) = parcrypt::mpi::batch::run(ranks, key.as_ref(), &plan)? else {
+    let Some(records) = parcrypt::mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
         return Ok(());
     };
     println!(
