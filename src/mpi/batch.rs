@@ -323,13 +323,11 @@ pub(super) fn master_run(
 /// A worker rank: runs what rank 0 commands until it says stop.
 pub(super) fn serve(
     ranks: &Ranks,
-    plan: &BatchPlan,
     job: &Job<'_>,
     executor: &Executor,
     configs: &[ScheduleSpec],
     meter: &mut RunMeter,
 ) -> MpiResult<()> {
-    let _ = plan;
     loop {
         match ranks.next_command()? {
             Command::Stop => return Ok(()),

@@ -80,7 +80,7 @@ pub fn run(
         ranks.command(Command::Stop);
         out.map(Some)
     } else {
-        serve(ranks, plan, &job, &executor, &configs, &mut meter).map(|()| None)
+        serve(ranks, &job, &executor, &configs, &mut meter).map(|()| None)
     };
     match ranks.agree(outcome)? {
         Some((summaries, stats, tallies)) => {
