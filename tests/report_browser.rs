@@ -1,13 +1,15 @@
 //! The study's report in a real browser: report.html opened in headless Chromium must raise no
 //! console or page error, load no resource (it is one self-contained file, so any request, failed
-//! or not, is a defect) and draw every chart; a full-page screenshot is saved under
+//! or not, is a defect), draw every chart and fit an 800 px wide window (long claims wrap instead
+//! of pushing the page sideways); a full-page screenshot is saved under
 //! target/report-browser/. Skipped, saying so, where no Chromium is installed.
 //!
 //! By default the report is rendered from a small fixture with a chart of every kind; with
 //! `PARCRYPT_REPORT_DIR=DIR` the test checks DIR/report.html instead (e.g. a real study's).
 use parcrypt::results::Chart;
 use parcrypt::results::{
-    ExperimentResult, Point, Profile, Provenance, Series, StudyResults, Table,
+    ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance, Series, StudyResults,
+    Table, Verdict,
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -48,6 +50,7 @@ const PROBE: &str = r#"<script>
     root.dataset.problems = JSON.stringify(seen);
     root.dataset.charts = svgs.length + '/' + drawn.length;
     root.dataset.height = root.scrollHeight;
+    root.dataset.width = root.scrollWidth + '/' + innerWidth;
   }, 100));
 })();
 </script>"#;
@@ -147,7 +150,7 @@ fn fixture() -> StudyResults {
         machine: parcrypt::bench::MachineInfo::detect(),
         profile: Profile::Quick,
         parcrypt_version: "fixture".into(),
-        claims: vec![],
+        claims: vec![long_claim()],
         experiments: vec![ExperimentResult {
             id: "seed000-fixture".into(),
             seed: "seed000".into(),
@@ -162,6 +165,41 @@ fn fixture() -> StudyResults {
         }],
         resumed: vec![],
         elapsed_s: 0.0,
+    }
+}
+
+/// A claim with the long texts real ones have (a not-testable one with its figure beside).
+fn long_claim() -> ClaimResult {
+    let long = "needs 8 hardware threads; this machine has 2, so 8 threads here only time-share \
+                them, and the figure beside is shown without deciding anything about the claim";
+    ClaimResult {
+        id: "seed000-fixture-claim".into(),
+        seed: "seed000".into(),
+        reference: "Fig. 10, Abstract".into(),
+        claim: "1 → 8 threads makes PaRSA 79 % faster on the Core i7".into(),
+        kind: Kind::Measured,
+        model: None,
+        verdict: Verdict::NotTestable,
+        // Unbreakable runs as real claims have (Table 9's four margins in one token).
+        paper: "79 % (4 cores × 2 hardware threads); EM+368.5%,SM+251.2%,TDDB+59.26%,TC+333.3%,\
+                EM+458.82%,SM+280.25%,TDDB+72.73%,TC+100.1%"
+            .into(),
+        ours: Ours {
+            value: Some(49.38),
+            ci_low: Some(49.12),
+            ci_high: Some(49.8),
+            unit: "%".into(),
+            runs: 8,
+            threads: 8,
+            text: long.into(),
+        },
+        rule: "time reduction 1 − t(8 threads) / t(1 thread), on 8 hardware threads".into(),
+        tolerance: "79 ± 9 %".into(),
+        why: long.into(),
+        beside: Some(format!(
+            "8 threads on 2 CPUs: 49.38 % [49.12, 49.8]; {long}"
+        )),
+        experiment: "seed000-fixture".into(),
     }
 }
 
@@ -253,7 +291,10 @@ fn report_opens_in_chromium_without_errors_or_requests() {
     let probe_file = out.join("probe.html");
     std::fs::write(&probe_file, probed).unwrap();
     let profile = out.join("chromium-profile");
-    let dom = run(chromium(&exe, &profile).arg("--dump-dom").arg(&probe_file));
+    let dom = run(chromium(&exe, &profile)
+        .arg("--window-size=800,600")
+        .arg("--dump-dom")
+        .arg(&probe_file));
     let problems: Vec<String> =
         serde_json::from_str(&attribute(&dom, "data-problems").expect("the probe ran")).unwrap();
     assert!(
@@ -266,6 +307,12 @@ fn report_opens_in_chromium_without_errors_or_requests() {
     assert_eq!(
         all.parse::<usize>().unwrap(),
         html.matches("<div class=\"chart\">").count()
+    );
+    let width = attribute(&dom, "data-width").unwrap();
+    let (page, window) = width.split_once('/').unwrap();
+    assert!(
+        page.parse::<u32>().unwrap() <= window.parse::<u32>().unwrap(),
+        "the page is wider than the window (page/window px: {width})"
     );
     let height: u32 = attribute(&dom, "data-height").unwrap().parse().unwrap();
     let shot = out.join("report.png");
