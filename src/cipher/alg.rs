@@ -219,6 +219,15 @@ impl CipherSpec {
             .map(|d| self.chunk.unwrap_or(d))
     }
 
+    /// The unit a message is cut on without changing its bytes: the PARC4 block or PARC4-I
+    /// segment, else the 8-byte Blowfish block (pieces of a file, ranks' parts).
+    pub fn unit_bytes(&self) -> usize {
+        match self.algorithm {
+            Algorithm::Parc4 | Algorithm::Parc4i => self.chunk().unwrap_or(BLOCK),
+            _ => BLOCK,
+        }
+    }
+
     /// Checks every parameter against the algorithm, with one clear message per mistake.
     /// Key lengths give [`Error::InvalidKey`], everything else [`Error::InvalidParameter`].
     pub fn validate(&self, direction: Direction) -> Result<()> {

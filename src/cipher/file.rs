@@ -31,6 +31,8 @@ pub struct Outcome {
 /// A validated spec turned into a running transform.
 struct Engine {
     runner: Runner,
+    /// [`CipherSpec::unit_bytes`].
+    unit: usize,
     padding: Padding,
     bf: Option<Blowfish>,
     pos: Position,
@@ -58,6 +60,7 @@ impl Engine {
         pos.seek(offset)?;
         Ok(Self {
             runner,
+            unit: spec.unit_bytes(),
             padding: spec.padding,
             bf,
             pos,
@@ -66,11 +69,7 @@ impl Engine {
 
     /// Piece sizes must keep blocks, PARC4 blocks and PARC4-I segments whole.
     fn piece_bytes(&self, target: usize) -> usize {
-        let unit = match self.pos {
-            Position::Parc4(..) | Position::Parc4i(..) => self.runner.chunk.expect("has chunk"),
-            _ => BLOCK,
-        };
-        target.max(1).div_ceil(unit) * unit
+        target.max(1).div_ceil(self.unit) * self.unit
     }
 
     /// Transforms a piece that is not the last (whole blocks by construction).
@@ -198,12 +197,12 @@ pub fn transform_part(
         return Ok(());
     }
     let mut engine = Engine::new(spec, direction, offset)?;
-    let unit = engine.piece_bytes(1);
     if last {
         engine.finish(data)
-    } else if data.len() % unit != 0 {
+    } else if data.len() % engine.unit != 0 {
         Err(Error::InvalidParameter(format!(
-            "a part that is not the last must be whole {unit}-byte units, not {} bytes",
+            "a part that is not the last must be whole {}-byte units, not {} bytes",
+            engine.unit,
             data.len()
         )))
     } else {

@@ -12,7 +12,6 @@ use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use super::wire::{Reader, put_u64};
 use crate::cipher::alg::{Algorithm, CipherSpec, Direction};
-use crate::cipher::blowfish::BLOCK;
 use crate::cipher::file::transform_part;
 use crate::parallel::schedule::static_block;
 use std::io::{Read, Seek, SeekFrom};
@@ -35,19 +34,9 @@ pub fn validate(spec: &CipherSpec, direction: Direction) -> MpiResult<()> {
         .map_err(|e| MpiError::Usage(e.to_string()))
 }
 
-/// The cipher unit parts are cut on.
-fn unit(spec: &CipherSpec) -> usize {
-    match spec.algorithm {
-        Algorithm::Parc4 => spec
-            .chunk()
-            .unwrap_or(crate::cipher::parallel::parc4::DEFAULT_BLOCK),
-        _ => BLOCK,
-    }
-}
-
 /// Rank `r`'s byte range of a `len`-byte input over `ranks` ranks.
 pub fn part(spec: &CipherSpec, len: usize, ranks: usize, r: usize) -> Range<usize> {
-    let u = unit(spec);
+    let u = spec.unit_bytes();
     let units = static_block(len.div_ceil(u), ranks, r);
     (units.start * u).min(len)..(units.end * u).min(len)
 }
