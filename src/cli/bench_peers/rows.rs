@@ -361,8 +361,9 @@ fn cipher_row<'a>(
     let (t, batch, secs) = (s.threads, s.batch_s, s.openssl_seconds);
     let len = buf.borrow().len();
     row.bytes = Some(len);
-    // Each copy of the ceiling works on its own buffer.
-    let proto = buf.borrow().clone();
+    // Each copy of the ceiling works on its own buffer, cloned from the row's only where a
+    // ceiling is measured.
+    let proto = || buf.borrow().clone();
     let ecb_copies = |proto: Vec<u8>| {
         copies(
             "blowfish-ecb",
@@ -401,7 +402,10 @@ fn cipher_row<'a>(
                 "rc4",
                 t,
                 batch,
-                move || Ok((Rc4::new(key)?, proto.clone())),
+                {
+                    let proto = proto();
+                    move || Ok((Rc4::new(key)?, proto.clone()))
+                },
                 |(rc4, b): &mut (Rc4, Vec<u8>)| rc4.apply_keystream(b),
             ));
             row.targets.extend([("peer/seq", 1.0), ("seq/par", 1.9)]);
@@ -426,7 +430,7 @@ fn cipher_row<'a>(
                     drop(pb.encrypt_ecb(&mut buf.borrow_mut()))
                 }))
             }));
-            row.ceiling = Some(ecb_copies(proto));
+            row.ceiling = Some(ecb_copies(proto()));
         }
         "bf-cbc" => {
             row.work = format!("Blowfish-CBC encryption (sequential), {len} B");
@@ -465,7 +469,7 @@ fn cipher_row<'a>(
             row.par = Some(form("bf-pipeline (folded)", t, move || {
                 Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
             }));
-            row.ceiling = Some(ecb_copies(proto));
+            row.ceiling = Some(ecb_copies(proto()));
             row.targets.push(("seq/par", 1.7));
         }
     }
