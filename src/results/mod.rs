@@ -217,12 +217,7 @@ pub fn short(v: f64) -> String {
     if v == v.round() && v.abs() < 1e4 {
         return format!("{}", v as i64);
     }
-    let text = crate::bench::format_number(v);
-    if text.contains('.') && !text.contains('e') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
+    table::trim_zeros(&crate::bench::format_number(v))
 }
 
 /// Which profile a study ran.

@@ -191,7 +191,7 @@ fn fixed(x: f64, d: usize) -> String {
 }
 
 /// "2.500" → "2.5", "3.000" → "3"; scientific and whole numbers are left alone.
-fn trim_zeros(s: &str) -> String {
+pub(super) fn trim_zeros(s: &str) -> String {
     if s.contains('.') && !s.contains('e') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
     } else {
