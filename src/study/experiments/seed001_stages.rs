@@ -76,12 +76,7 @@ impl StageTimes {
     /// The stacked-bar chart of one configuration: per stage, the median seconds busy,
     /// waiting to receive and waiting to send in one run (intervals kept in the data).
     pub fn chart(&self, stages: usize, chunk: usize, message_bytes: usize) -> Chart {
-        let names = self
-            .names
-            .iter()
-            .find(|(c, _)| *c == (stages, chunk))
-            .map(|(_, n)| n.clone())
-            .unwrap_or_default();
+        let names = self.names_of(stages, chunk).to_vec();
         let mut chart = Chart::stacked(
             format!(
                 "Where each stage's time goes: {stages} stages, {} KB chunks (median of {} rounds)",
@@ -111,15 +106,17 @@ impl StageTimes {
         ))
     }
 
+    /// The stage names of configuration `(stages, chunk)` (none if it was not charted).
+    fn names_of(&self, stages: usize, chunk: usize) -> &[String] {
+        self.names
+            .iter()
+            .find(|(c, _)| *c == (stages, chunk))
+            .map_or(&[], |(_, n)| n.as_slice())
+    }
+
     /// The stage with the most median busy time, if any.
     fn bottleneck(&self, stages: usize, chunk: usize) -> Option<usize> {
-        let n = self
-            .names
-            .iter()
-            .find(|(c, _)| *c == (stages, chunk))?
-            .1
-            .len();
-        (0..n)
+        (0..self.names_of(stages, chunk).len())
             .filter_map(|i| Some((i, self.rounds.median(&key(stages, chunk, i, "busy"))?.value)))
             .max_by(|a, b| a.1.total_cmp(&b.1))
             .map(|(i, _)| i)
