@@ -1,5 +1,6 @@
 //! A thin layer over `rug::Integer` (GMP): byte conversions, random integers from any RNG,
 //! and secret integers that are wiped when dropped.
+pub mod ct;
 pub mod mont;
 pub mod mpn;
 pub mod parmont;

@@ -1,0 +1,428 @@
+//! The AVX-512 IFMA backend: almost-Montgomery products in radix 2^52 (Gueron and Krasnov),
+//! 512-bit vectors of eight 52-bit digits, one modulus per call or two interleaved.
+//!
+//! A value mod m is n digits of 52 bits (n = ceil((bits + 2) / 52), so R = 2^(52n) > 4m),
+//! held in K = ceil(n / 8) vectors whose digits beyond n are zero. The product
+//! r = a·b·R⁻¹ is computed digit by digit of b (operand scanning, one reduction digit y per
+//! step) for a, b < 2m and gives r < 2m (Gueron's bound), so products chain with no
+//! subtraction; only the final conversion out of Montgomery form subtracts m, by masking.
+//!
+//! One step, for digit b_i, on the accumulator V (lane j ↔ digit j; lanes j ≥ 1 exact):
+//!
+//! ```text
+//! scalar:  P = acc + a_0·b_i              (acc: the exact digit 0, carried in a register)
+//!          y = P·k0 mod 2^52              (k0 = -m⁻¹ mod 2^52)
+//!          acc' = (P + m_0·y) >> 52 + V[1] + lo(a_1·b_i) + lo(m_1·y)
+//! vector:  V' = (V >> one lane) + lo(A'·b_i) + hi(A·b_i) + lo(M'·y) + hi(M·y)
+//! ```
+//!
+//! where lo/hi are `vpmadd52luq`/`vpmadd52huq` and A', M' are A and M moved down one digit, so
+//! the low halves land where the shifted accumulator wants them and nothing but V itself is
+//! shifted. The scalar chain (one multiply for y, one `mulx` for m_0·y, a shift and adds)
+//! carries digit 0 exactly; the vector lane 0 lacks that digit's carry and is never read. The
+//! a·b_i products do not depend on y and are issued ahead; V's own dependency per step is one
+//! lane shift and one add. At the end acc goes into lane 0 and the digits are normalized
+//! (carries moved up with a carry-lookahead on the lane masks, no branch). Two moduli
+//! (the two CRT halves) run the same steps interleaved, so one's scalar chain overlaps the
+//! other's vector work.
+use super::portable::{Mont64, pow2_mod};
+use super::select::{self, MASK52, from_radix52, to_radix52};
+use super::{Engine, exp_window};
+use std::arch::x86_64::*;
+use zeroize::Zeroizing;
+
+/// Calls `$body` with the const `K` equal to the run-time vector count `$k` (1 to 20).
+macro_rules! dispatch {
+    ($k:expr, $K:ident => $body:expr) => {
+        dispatch!(@arms $k, $K, $body; 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20)
+    };
+    (@arms $k:expr, $K:ident, $body:expr; $($n:literal)*) => {
+        match $k {
+            $($n => {
+                const $K: usize = $n;
+                $body
+            })*
+            other => unreachable!("{other} vectors"),
+        }
+    };
+}
+
+/// Whether this CPU has AVX-512F, AVX-512VL and AVX-512 IFMA.
+pub fn available() -> bool {
+    std::is_x86_feature_detected!("avx512f")
+        && std::is_x86_feature_detected!("avx512vl")
+        && std::is_x86_feature_detected!("avx512ifma")
+}
+
+/// Most vectors per value (8 digits each): 160 digits, moduli up to 8318 bits.
+pub const MAX_VECTORS: usize = 20;
+
+/// One modulus in radix 2^52.
+#[derive(Clone)]
+pub struct Ctx {
+    /// Digits n.
+    n: usize,
+    /// Vectors K (8 digits each).
+    k: usize,
+    /// m in 64-bit limbs (for the final subtraction).
+    m64: Zeroizing<Vec<u64>>,
+    /// m, 8K digits.
+    m: Zeroizing<Vec<u64>>,
+    /// m moved down one digit (digit j holds m_(j+1)), 8K digits.
+    m_sh: Zeroizing<Vec<u64>>,
+    /// -m⁻¹ mod 2^52.
+    k0: u64,
+    /// R² mod m, 8K digits.
+    rr: Zeroizing<Vec<u64>>,
+    /// R mod m (1 in Montgomery form), 8K digits.
+    one: Zeroizing<Vec<u64>>,
+}
+
+impl std::fmt::Debug for Ctx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "ifma::Ctx({} digits)", self.n)
+    }
+}
+
+impl Ctx {
+    /// The context for the modulus of `arith` (`bits` bits, at most
+    /// [`super::IFMA_MAX_BITS`]; the caller has checked [`available`]).
+    pub fn new(arith: &Mont64, bits: u32) -> Self {
+        debug_assert!(available());
+        let n = (bits as usize + 2).div_ceil(52);
+        let k = n.div_ceil(8);
+        assert!((1..=MAX_VECTORS).contains(&k) && n >= 2, "IFMA size");
+        let digits = |x: &[u64]| {
+            let mut d = Zeroizing::new(vec![0u64; 8 * k]);
+            to_radix52(x, &mut d[..n]);
+            d
+        };
+        let m = digits(arith.m());
+        let mut m_sh = Zeroizing::new(vec![0u64; 8 * k]);
+        m_sh[..8 * k - 1].copy_from_slice(&m[1..]);
+        Ctx {
+            n,
+            k,
+            m64: Zeroizing::new(arith.m().to_vec()),
+            m_sh,
+            k0: arith.k0() & MASK52,
+            rr: digits(&pow2_mod(arith.m(), 2 * 52 * n)),
+            one: digits(&pow2_mod(arith.m(), 52 * n)),
+            m,
+        }
+    }
+
+    /// Whether two contexts can run as one dual call (same digit count).
+    pub fn same_shape(&self, other: &Ctx) -> bool {
+        self.n == other.n
+    }
+
+    fn words(&self) -> usize {
+        8 * self.k
+    }
+
+    /// `base` (64-bit limbs, below m) into Montgomery form, 8K digits.
+    fn enter(&self, base: &[u64], out: &mut [u64]) {
+        let mut d = Zeroizing::new(vec![0u64; self.words()]);
+        to_radix52(base, &mut d[..self.n]);
+        dispatch!(self.k, K => {
+            // SAFETY: a Ctx exists only after `available()` (see `new`).
+            unsafe { amm1::<K>(out, &d, &self.rr, self, None) }
+        });
+    }
+
+    /// Montgomery form (below 2m) out to fully reduced 64-bit limbs.
+    fn leave(&self, x: &[u64], out: &mut [u64]) {
+        let mut unit = Zeroizing::new(vec![0u64; self.words()]);
+        unit[0] = 1;
+        let mut d = Zeroizing::new(vec![0u64; self.words()]);
+        dispatch!(self.k, K => {
+            // SAFETY: as in `enter`.
+            unsafe { amm1::<K>(&mut d, x, &unit, self, None) }
+        });
+        // x·R⁻¹ with x < 2m is at most m: one masked subtraction.
+        from_radix52(&d[..self.n], out);
+        select::reduce_once(out, &self.m64);
+    }
+
+    /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]).
+    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
+        let w = self.words();
+        let mut bm = Zeroizing::new(vec![0u64; w]);
+        let mut acc = Zeroizing::new(vec![0u64; w]);
+        self.enter(base, &mut bm);
+        dispatch!(self.k, K => {
+            exp_window(&One::<K>(self), &mut acc, &bm, &self.one, &[exp], ebits)
+        });
+        self.leave(&acc, out);
+    }
+
+    /// `count` squarings (see [`super::CtModulus::square_chain`]).
+    pub fn chain(&self, out: &mut [u64], x: &[u64], count: usize) {
+        let w = self.words();
+        let mut acc = Zeroizing::new(vec![0u64; w]);
+        let mut tmp = Zeroizing::new(vec![0u64; w]);
+        self.enter(x, &mut acc);
+        dispatch!(self.k, K => {
+            let e = One::<K>(self);
+            for _ in 0..count {
+                e.sqr(&mut tmp, &acc);
+                std::mem::swap(&mut acc, &mut tmp);
+            }
+        });
+        self.leave(&acc, out);
+    }
+}
+
+
+/// Two moduli of the same digit count, interleaved.
+pub fn pow2(
+    a: &Ctx,
+    b: &Ctx,
+    out_a: &mut [u64],
+    out_b: &mut [u64],
+    base_a: &[u64],
+    base_b: &[u64],
+    exp_a: &[u64],
+    exp_b: &[u64],
+    ebits: usize,
+) {
+    assert!(a.same_shape(b), "dual IFMA needs one shape");
+    let w = a.words();
+    let mut bm = Zeroizing::new(vec![0u64; 2 * w]);
+    let mut one = Zeroizing::new(vec![0u64; 2 * w]);
+    let mut acc = Zeroizing::new(vec![0u64; 2 * w]);
+    a.enter(base_a, &mut bm[..w]);
+    b.enter(base_b, &mut bm[w..]);
+    one[..w].copy_from_slice(&a.one);
+    one[w..].copy_from_slice(&b.one);
+    dispatch!(a.k, K => {
+        exp_window(&Two::<K>(a, b), &mut acc, &bm, &one, &[exp_a, exp_b], ebits)
+    });
+    a.leave(&acc[..w], out_a);
+    b.leave(&acc[w..], out_b);
+}
+
+/// `count` dual squarings, in and out of Montgomery form.
+pub fn chain2(a: &Ctx, b: &Ctx, out_a: &mut [u64], out_b: &mut [u64], xa: &[u64], xb: &[u64], count: usize) {
+    assert!(a.same_shape(b), "dual IFMA needs one shape");
+    let w = a.words();
+    let mut acc = Zeroizing::new(vec![0u64; 2 * w]);
+    let mut tmp = Zeroizing::new(vec![0u64; 2 * w]);
+    a.enter(xa, &mut acc[..w]);
+    b.enter(xb, &mut acc[w..]);
+    dispatch!(a.k, K => {
+        let e = Two::<K>(a, b);
+        for _ in 0..count {
+            e.sqr(&mut tmp, &acc);
+            std::mem::swap(&mut acc, &mut tmp);
+        }
+    });
+    a.leave(&acc[..w], out_a);
+    b.leave(&acc[w..], out_b);
+}
+
+/// One modulus of K vectors.
+struct One<'a, const K: usize>(&'a Ctx);
+
+impl<const K: usize> Engine for One<'_, K> {
+    const LANES: usize = 1;
+    fn words(&self) -> usize {
+        8 * K
+    }
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        // SAFETY: a Ctx exists only after `available()`.
+        unsafe { amm1::<K>(r, a, b, self.0, None) }
+    }
+}
+
+/// Two moduli of K vectors each, elements lane after lane.
+struct Two<'a, const K: usize>(&'a Ctx, &'a Ctx);
+
+impl<const K: usize> Engine for Two<'_, K> {
+    const LANES: usize = 2;
+    fn words(&self) -> usize {
+        8 * K
+    }
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        let w = 8 * K;
+        let (r0, r1) = r.split_at_mut(w);
+        // SAFETY: as for `One`.
+        unsafe { amm1::<K>(r0, &a[..w], &b[..w], self.0, Some((r1, &a[w..], &b[w..], self.1))) }
+    }
+}
+
+/// The per-modulus state of one product in flight.
+struct Lane<const K: usize> {
+    v: [__m512i; K],
+    a: [__m512i; K],
+    a_sh: [__m512i; K],
+    m: [__m512i; K],
+    m_sh: [__m512i; K],
+    a0: u64,
+    a1: u64,
+    m0: u64,
+    m1: u64,
+    k0: u64,
+    acc: u64,
+}
+
+/// One step of the product for digit `$bi` (see the module docs).
+macro_rules! step {
+    ($s:ident, $bi:expr, $zero:ident) => {{
+        let zero = $zero;
+        let bi: u64 = $bi;
+        let bv = _mm512_set1_epi64(bi as i64);
+        // The a·b_i products: independent of y.
+        let mut pa = [_mm512_setzero_si512(); K];
+        for k in 0..K {
+            pa[k] = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, $s.a[k], bv), $s.a_sh[k], bv);
+        }
+        // Scalar digit 0.
+        let p = u128::from($s.a0) * u128::from(bi) + u128::from($s.acc);
+        let y = (p as u64).wrapping_mul($s.k0) & MASK52;
+        let t = p + u128::from($s.m0) * u128::from(y);
+        let lane1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128($s.v[0])) as u64;
+        $s.acc = ((t >> 52) as u64)
+            .wrapping_add(lane1)
+            .wrapping_add($s.a1.wrapping_mul(bi) & MASK52)
+            .wrapping_add($s.m1.wrapping_mul(y) & MASK52);
+        // V' = shift(V) + products.
+        let yv = _mm512_set1_epi64(y as i64);
+        for k in 0..K {
+            let next = if k + 1 < K { $s.v[k + 1] } else { zero };
+            let pm = _mm512_add_epi64(
+                _mm512_madd52hi_epu64(zero, $s.m[k], yv),
+                _mm512_madd52lo_epu64(zero, $s.m_sh[k], yv),
+            );
+            let shifted = _mm512_alignr_epi64::<1>(next, $s.v[k]);
+            $s.v[k] = _mm512_add_epi64(_mm512_add_epi64(shifted, pa[k]), pm);
+        }
+    }};
+}
+
+/// Loads a lane's operands.
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[inline]
+fn load_lane<const K: usize>(a: &[u64], ctx: &Ctx) -> Lane<K> {
+    let ld = |x: &[u64], k: usize| {
+        // SAFETY: `x` holds 8K words (checked by the callers) and k < K.
+        unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) }
+    };
+    let mut l = Lane {
+        v: [_mm512_setzero_si512(); K],
+        a: [_mm512_setzero_si512(); K],
+        a_sh: [_mm512_setzero_si512(); K],
+        m: [_mm512_setzero_si512(); K],
+        m_sh: [_mm512_setzero_si512(); K],
+        a0: a[0],
+        a1: a[1],
+        m0: ctx.m[0],
+        m1: ctx.m[1],
+        k0: ctx.k0,
+        acc: 0,
+    };
+    for k in 0..K {
+        l.a[k] = ld(a, k);
+        l.m[k] = ld(&ctx.m, k);
+        l.m_sh[k] = ld(&ctx.m_sh, k);
+    }
+    for k in 0..K {
+        let next = if k + 1 < K {
+            l.a[k + 1]
+        } else {
+            _mm512_setzero_si512()
+        };
+        l.a_sh[k] = _mm512_alignr_epi64::<1>(next, l.a[k]);
+    }
+    l
+}
+
+/// Puts digit 0 in place, normalizes every digit below 2^52 and stores 8K words.
+#[target_feature(enable = "avx512f,avx512ifma")]
+#[inline]
+fn finish<const K: usize>(l: &mut Lane<K>, r: &mut [u64]) {
+    let zero = _mm512_setzero_si512();
+    let mask = _mm512_set1_epi64(MASK52 as i64);
+    l.v[0] = _mm512_mask_mov_epi64(l.v[0], 1, _mm512_set1_epi64(l.acc as i64));
+    // Carries of every digit move up one lane.
+    let mut c = [zero; K];
+    for k in 0..K {
+        c[k] = _mm512_srli_epi64::<52>(l.v[k]);
+        l.v[k] = _mm512_and_si512(l.v[k], mask);
+    }
+    for k in (0..K).rev() {
+        let below = if k > 0 { c[k - 1] } else { zero };
+        l.v[k] = _mm512_add_epi64(l.v[k], _mm512_alignr_epi64::<7>(c[k], below));
+    }
+    // Now each digit is below 2^52 + 2^12: a carry of at most one, rippling through digits
+    // equal to 2^52 - 1. Carry-lookahead on the lane masks (bit 8k + j for digit 8k + j):
+    // generate G (digit > mask), propagate P (digit == mask); the carries in are
+    // ((G + G + P) ^ P), computed with multi-word adds.
+    let mut g = [0u64; 3];
+    let mut p = [0u64; 3];
+    for k in 0..K {
+        let gk = u64::from(_mm512_cmpgt_epu64_mask(l.v[k], mask));
+        let pk = u64::from(_mm512_cmpeq_epu64_mask(l.v[k], mask));
+        g[k / 8] |= gk << (8 * (k % 8));
+        p[k / 8] |= pk << (8 * (k % 8));
+    }
+    let mut carry = 0u64;
+    let mut cin = [0u64; 3];
+    for w in 0..3 {
+        let (s1, o1) = g[w].overflowing_add(g[w]);
+        let (s2, o2) = s1.overflowing_add(p[w]);
+        let (s3, o3) = s2.overflowing_add(carry);
+        carry = u64::from(o1) + u64::from(o2) + u64::from(o3);
+        cin[w] = s3 ^ p[w];
+    }
+    let one = _mm512_set1_epi64(1);
+    for k in 0..K {
+        let ck = ((cin[k / 8] >> (8 * (k % 8))) & 0xff) as u8;
+        let bumped = _mm512_mask_add_epi64(l.v[k], ck, l.v[k], one);
+        l.v[k] = _mm512_and_si512(bumped, mask);
+        // SAFETY: `r` holds 8K words (checked by the callers) and k < K.
+        unsafe { _mm512_storeu_si512(r.as_mut_ptr().add(8 * k).cast(), l.v[k]) };
+    }
+}
+
+/// `r = a·b·R⁻¹` for one modulus, or for two interleaved (`second`: the other lane's output,
+/// operands and modulus, same K). Inputs below 2m with digits below 2^52; outputs likewise.
+///
+/// # Safety
+/// The CPU must have AVX-512F and AVX-512 IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm1<const K: usize>(
+    r: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    ctx: &Ctx,
+    second: Option<(&mut [u64], &[u64], &[u64], &Ctx)>,
+) {
+    let w = 8 * K;
+    assert!(r.len() == w && a.len() == w && b.len() == w && ctx.k == K, "amm shapes");
+    let zero = _mm512_setzero_si512();
+    let n = ctx.n;
+    let mut x = load_lane::<K>(a, ctx);
+    match second {
+        None => {
+            for &bi in &b[..n] {
+                step!(x, bi, zero);
+            }
+            finish(&mut x, r);
+        }
+        Some((r2, a2, b2, ctx2)) => {
+            assert!(
+                r2.len() == w && a2.len() == w && b2.len() == w && ctx2.k == K && ctx2.n == n,
+                "amm shapes"
+            );
+            let mut z = load_lane::<K>(a2, ctx2);
+            for i in 0..n {
+                step!(x, b[i], zero);
+                step!(z, b2[i], zero);
+            }
+            finish(&mut x, r);
+            finish(&mut z, r2);
+        }
+    }
+}

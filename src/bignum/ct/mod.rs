@@ -1,0 +1,531 @@
+//! Constant-time modular exponentiation for private-key operations: fixed-window Montgomery
+//! exponentiation with a masked table read, on fixed-length limbs, with a kernel per CPU
+//! chosen at run time.
+//!
+//! What is constant time here, and for what: for a given modulus size (public), the sequence
+//! of instructions and memory addresses does not depend on the base, the exponent or the
+//! modulus' value. Limb counts follow from the modulus' bit length, never from a value; the
+//! exponent is read in windows of a fixed width over a fixed bit length (the caller's
+//! `ebits`, the modulus' bit length for a CRT exponent), including its leading zero windows;
+//! every window costs w squarings and one multiplication, also by the table's entry 0; the
+//! table entry is read by [`select::select`], which touches every entry; Montgomery products
+//! finish with a subtraction done by masking (or, in the IFMA kernel, with none: see below).
+//!
+//! Backends ([`Backend`]), chosen at run time with `is_x86_feature_detected!` (never by
+//! compile-time flags), each proptested against GMP:
+//! - **ifma** — AVX-512 IFMA, radix 2^52 (Gueron and Krasnov's almost-Montgomery product:
+//!   inputs and outputs below 2m, R = 2^(52n) > 4m, so no subtraction between products),
+//!   512-bit vectors, one modulus per call or two interleaved in one register set (the two CRT
+//!   halves of one key, [`pow_pair`]);
+//! - **mulx** — x86-64 BMI2/ADX, 64-bit limbs, CIOS unrolled for the common limb counts;
+//! - **portable** — the same CIOS in plain Rust with `u128` products (any CPU).
+//!
+//! [`portable::Mont64`] is also the radix-2^64 arithmetic every backend uses around the
+//! exponentiation (reduction of the ciphertext modulo a prime, CRT recombination, unblinding),
+//! so those steps are constant time too. Every buffer that holds a value derived from a secret
+//! (exponent limbs, the table, accumulators) is wiped when dropped.
+use crate::bignum::SecretInteger;
+use crate::error::{Error, Result};
+use rug::Integer;
+use zeroize::Zeroizing;
+
+#[cfg(target_arch = "x86_64")]
+mod ifma;
+#[cfg(target_arch = "x86_64")]
+mod mulx;
+pub mod portable;
+pub mod select;
+#[cfg(test)]
+mod tests;
+
+pub use portable::Mont64;
+
+/// A kernel of the constant-time exponentiation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Backend {
+    /// AVX-512 IFMA (`avx512ifma`, `avx512f`, `avx512vl`): radix 2^52, 512-bit vectors.
+    Ifma,
+    /// x86-64 BMI2 and ADX (`mulx`, `adcx`, `adox`): 64-bit limbs.
+    Mulx,
+    /// Plain Rust, 64-bit limbs with `u128` products: any CPU.
+    Portable,
+}
+
+/// The largest modulus the IFMA kernel takes: 20 vectors of 8 digits of 52 bits, less the two
+/// bits the almost-Montgomery bound needs (R > 4m).
+pub const IFMA_MAX_BITS: u32 = 52 * 160 - 2;
+
+impl Backend {
+    /// Every backend, fastest first.
+    pub const ALL: [Backend; 3] = [Backend::Ifma, Backend::Mulx, Backend::Portable];
+
+    /// The name used on the command line and in records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Ifma => "ifma",
+            Backend::Mulx => "mulx",
+            Backend::Portable => "portable",
+        }
+    }
+
+    /// The backend called `name` ([`Backend::name`]).
+    pub fn from_name(name: &str) -> Option<Backend> {
+        Backend::ALL.into_iter().find(|b| b.name() == name)
+    }
+
+    /// What the backend is, for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Backend::Ifma => "AVX-512 IFMA, radix 2^52",
+            Backend::Mulx => "x86-64 MULX/ADX, 64-bit limbs",
+            Backend::Portable => "portable Rust, 64-bit limbs",
+        }
+    }
+
+    /// The CPU features the backend needs, as `is_x86_feature_detected!` names them.
+    pub fn features(self) -> &'static [&'static str] {
+        match self {
+            Backend::Ifma => &["avx512f", "avx512vl", "avx512ifma"],
+            Backend::Mulx => &["bmi2", "adx"],
+            Backend::Portable => &[],
+        }
+    }
+
+    /// Whether this CPU can run the backend (detected at run time).
+    pub fn available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => ifma::available(),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Mulx => mulx::available(),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => false,
+        }
+    }
+
+    /// Whether the backend takes a modulus of `bits` bits.
+    pub fn supports_bits(self, bits: u32) -> bool {
+        let max = if self == Backend::Ifma {
+            IFMA_MAX_BITS
+        } else {
+            64 * portable::MAX_LIMBS as u32
+        };
+        (2..=max).contains(&bits)
+    }
+
+    /// The backend `auto` runs for a modulus of `bits` bits on this CPU: the first of
+    /// [`Backend::ALL`] that is available and takes the size.
+    pub fn best_for(bits: u32) -> Backend {
+        Backend::ALL
+            .into_iter()
+            .find(|b| b.available() && b.supports_bits(bits))
+            .unwrap_or(Backend::Portable)
+    }
+
+    /// The backend `auto` runs for RSA halves up to 8192 bits on this CPU.
+    pub fn best() -> Backend {
+        Backend::best_for(2048)
+    }
+}
+
+impl std::fmt::Display for Backend {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A Montgomery multiplier in a backend's own representation: `LANES` independent products at
+/// once (1, or 2 for a dual kernel), each element `words()` words long, lane after lane.
+pub(crate) trait Engine {
+    /// Products per call.
+    const LANES: usize;
+    /// Words per element of one lane.
+    fn words(&self) -> usize;
+    /// `r = a·b·R⁻¹` in every lane (the backend's own bounds on inputs and output).
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]);
+    /// `r = a²·R⁻¹` in every lane.
+    fn sqr(&self, r: &mut [u64], a: &[u64]) {
+        self.mul(r, a, a);
+    }
+}
+
+/// The window width for an exponent of `ebits` bits (the table has 2^w entries).
+pub(crate) fn window_bits(ebits: usize) -> usize {
+    match ebits {
+        0..=64 => 3,
+        65..=512 => 4,
+        _ => 5,
+    }
+}
+
+/// Bits `pos .. pos + w` of the limbs `e` (bits beyond `e` read as zero). `pos` and `w` are
+/// public; the limbs read depend only on them.
+fn window_at(e: &[u64], pos: usize, w: usize) -> u64 {
+    let (i, s) = (pos / 64, pos % 64);
+    let lo = e.get(i).copied().unwrap_or(0) >> s;
+    let hi = if s + w > 64 {
+        e.get(i + 1).copied().unwrap_or(0) << (64 - s)
+    } else {
+        0
+    };
+    (lo | hi) & ((1 << w) - 1)
+}
+
+/// Fixed-window exponentiation on an engine: `out` = base^e in Montgomery form, lane by lane,
+/// for `base` and `one` (R mod m) in Montgomery form and the exponents `exps` (one per lane,
+/// 64-bit limbs) read over `ebits` bits.
+pub(crate) fn exp_window<E: Engine>(
+    engine: &E,
+    out: &mut [u64],
+    base: &[u64],
+    one: &[u64],
+    exps: &[&[u64]],
+    ebits: usize,
+) {
+    let (lanes, w) = (E::LANES, engine.words());
+    let size = lanes * w;
+    assert!(
+        out.len() == size && base.len() == size && one.len() == size && exps.len() == lanes,
+        "exp_window shapes"
+    );
+    let win = window_bits(ebits);
+    let entries = 1usize << win;
+    // table[k] = base^k, every lane side by side: entry k holds lanes * w words.
+    let mut table = Zeroizing::new(vec![0u64; entries * size]);
+    table[..size].copy_from_slice(one);
+    table[size..2 * size].copy_from_slice(base);
+    for k in 2..entries {
+        let (done, rest) = table.split_at_mut(k * size);
+        let r = &mut rest[..size];
+        if k % 2 == 0 {
+            engine.sqr(r, &done[(k / 2) * size..(k / 2 + 1) * size]);
+        } else {
+            engine.mul(r, &done[(k - 1) * size..k * size], &done[size..2 * size]);
+        }
+    }
+    // Each lane picks its own entry (lane l of entry k: words l*w .. (l+1)*w).
+    let pick = |dst: &mut [u64], pos: usize| {
+        for (l, e) in exps.iter().enumerate() {
+            let idx = window_at(e, pos, win);
+            select::select_part(&mut dst[l * w..(l + 1) * w], &table, size, l * w, idx);
+        }
+    };
+    let windows = ebits.div_ceil(win).max(1);
+    let mut acc = Zeroizing::new(vec![0u64; size]);
+    let mut tmp = Zeroizing::new(vec![0u64; size]);
+    let mut factor = Zeroizing::new(vec![0u64; size]);
+    pick(&mut acc, (windows - 1) * win);
+    for i in (0..windows - 1).rev() {
+        for _ in 0..win {
+            engine.sqr(&mut tmp, &acc);
+            std::mem::swap(&mut acc, &mut tmp);
+        }
+        pick(&mut factor, i * win);
+        engine.mul(&mut tmp, &acc, &factor);
+        std::mem::swap(&mut acc, &mut tmp);
+    }
+    out.copy_from_slice(&acc);
+}
+
+/// A modulus prepared for one backend: the constant-time exponentiation and the
+/// radix-2^64 Montgomery arithmetic around it. The modulus is public to the kernel in size
+/// only: its value may be a secret prime (nothing branches on it).
+#[derive(Clone)]
+pub struct CtModulus {
+    backend: Backend,
+    bits: u32,
+    arith: Mont64,
+    imp: Imp,
+}
+
+#[derive(Clone)]
+enum Imp {
+    Portable,
+    #[cfg(target_arch = "x86_64")]
+    Mulx(mulx::Ctx),
+    #[cfg(target_arch = "x86_64")]
+    Ifma(ifma::Ctx),
+}
+
+impl std::fmt::Debug for CtModulus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CtModulus({} bits, {})", self.bits, self.backend)
+    }
+}
+
+impl CtModulus {
+    /// The context for the odd modulus `m` (at least 2 bits) on `backend`. Errors when the
+    /// modulus is even or too large for the backend, or when this CPU lacks the backend.
+    pub fn new(m: &Integer, backend: Backend) -> Result<Self> {
+        let bits = m.significant_bits();
+        if *m <= 1 || m.is_even() {
+            return Err(Error::InvalidParameter(
+                "the constant-time kernel needs an odd modulus above 1".into(),
+            ));
+        }
+        if !backend.supports_bits(bits) {
+            return Err(Error::InvalidParameter(format!(
+                "the {backend} kernel takes moduli up to {} bits, got {bits}",
+                if backend == Backend::Ifma {
+                    IFMA_MAX_BITS
+                } else {
+                    64 * portable::MAX_LIMBS as u32
+                }
+            )));
+        }
+        if !backend.available() {
+            return Err(Error::InvalidParameter(format!(
+                "this CPU cannot run the {backend} kernel (it needs {})",
+                backend.features().join(", ")
+            )));
+        }
+        let limbs = Zeroizing::new(crate::bignum::mpn::padded(m, bits.div_ceil(64) as usize));
+        let arith = Mont64::new(&limbs).expect("odd modulus");
+        let imp = match backend {
+            Backend::Portable => Imp::Portable,
+            #[cfg(target_arch = "x86_64")]
+            Backend::Mulx => Imp::Mulx(mulx::Ctx::new(&arith)),
+            #[cfg(target_arch = "x86_64")]
+            Backend::Ifma => Imp::Ifma(ifma::Ctx::new(&arith, bits)),
+            #[cfg(not(target_arch = "x86_64"))]
+            _ => unreachable!("not available off x86-64"),
+        };
+        Ok(Self {
+            backend,
+            bits,
+            arith,
+            imp,
+        })
+    }
+
+    /// The backend that runs this modulus' exponentiations.
+    pub fn backend(&self) -> Backend {
+        self.backend
+    }
+
+    /// The modulus' bit length.
+    pub fn bits(&self) -> u32 {
+        self.bits
+    }
+
+    /// Limbs (64-bit) of values modulo m: `ceil(bits / 64)`.
+    pub fn limbs(&self) -> usize {
+        self.arith.limbs()
+    }
+
+    /// The radix-2^64 Montgomery arithmetic for this modulus (reductions, products).
+    pub fn arith(&self) -> &Mont64 {
+        &self.arith
+    }
+
+    /// `out = base^exp mod m`, fully reduced, for `base < m` and `exp` given as limbs and read
+    /// over `ebits` bits (`base` and `out` have [`CtModulus::limbs`] limbs). Constant time
+    /// for the base's and the exponent's values.
+    pub fn pow_limbs(&self, out: &mut [u64], base: &[u64], exp: &[u64], ebits: u32) {
+        pow_lanes(&[self], &mut [out], &[base], &[exp], ebits);
+    }
+
+    /// `base^exp mod m`: `base` is first reduced modulo m (in constant time for its length),
+    /// `exp` read over the modulus' bit length (it must be below 2^bits).
+    pub fn pow(&self, base: &Integer, exp: &Integer) -> SecretInteger {
+        self.pow_bits(base, exp, self.bits)
+    }
+
+    /// [`CtModulus::pow`] with the exponent read over `ebits` bits (`exp < 2^ebits`).
+    pub fn pow_bits(&self, base: &Integer, exp: &Integer, ebits: u32) -> SecretInteger {
+        assert!(
+            *exp >= 0 && exp.significant_bits() <= ebits,
+            "exponent wider than ebits"
+        );
+        let b = self.reduce_integer(base);
+        let e = Zeroizing::new(crate::bignum::mpn::padded(
+            exp,
+            (ebits.div_ceil(64) as usize).max(1),
+        ));
+        let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
+        self.pow_limbs(&mut out, &b, &e, ebits);
+        SecretInteger::new(crate::bignum::mpn::to_integer(&out))
+    }
+
+    /// `x mod m` as [`CtModulus::limbs`] limbs, for a non-negative `x` (constant time for its
+    /// limb count).
+    pub fn reduce_integer(&self, x: &Integer) -> Zeroizing<Vec<u64>> {
+        assert!(*x >= 0, "reduce a non-negative value");
+        let mut r = Zeroizing::new(vec![0u64; self.limbs()]);
+        self.arith.reduce(&mut r, x.as_limbs());
+        r
+    }
+
+    /// `x^(2^count) mod m` through `count` Montgomery squarings in the backend's kernel (the
+    /// kernel's own representation and bounds): for timing one product, and checked against
+    /// GMP like the exponentiation. `x < m`.
+    pub fn square_chain(&self, x: &[u64], count: usize) -> Zeroizing<Vec<u64>> {
+        let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
+        chain_lanes(&[self], &mut [&mut out], &[x], count);
+        out
+    }
+}
+
+/// The two moduli run by one dual call of the IFMA kernel, when they can be.
+#[cfg(target_arch = "x86_64")]
+fn ifma_pair<'a>(mods: &[&'a CtModulus]) -> Option<(&'a ifma::Ctx, &'a ifma::Ctx)> {
+    match mods {
+        [a, b] => match (&a.imp, &b.imp) {
+            (Imp::Ifma(x), Imp::Ifma(y)) if x.same_shape(y) => Some((x, y)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Exponentiations of one call: two moduli of the same IFMA shape run interleaved in one
+/// register set; anything else runs one after the other.
+fn pow_lanes(
+    mods: &[&CtModulus],
+    outs: &mut [&mut [u64]],
+    bases: &[&[u64]],
+    exps: &[&[u64]],
+    ebits: u32,
+) {
+    assert!(
+        mods.len() == outs.len() && mods.len() == bases.len() && mods.len() == exps.len(),
+        "one output, base and exponent per modulus"
+    );
+    for (i, m) in mods.iter().enumerate() {
+        assert!(
+            outs[i].len() == m.limbs() && bases[i].len() == m.limbs(),
+            "limb counts follow the modulus"
+        );
+    }
+    let ebits = ebits as usize;
+    #[cfg(target_arch = "x86_64")]
+    if let Some((a, b)) = ifma_pair(mods) {
+        let [oa, ob] = outs else { unreachable!() };
+        ifma::pow2(a, b, oa, ob, bases[0], bases[1], exps[0], exps[1], ebits);
+        return;
+    }
+    for (i, m) in mods.iter().enumerate() {
+        let out = &mut *outs[i];
+        match &m.imp {
+            Imp::Portable => portable_pow(&m.arith, out, bases[i], exps[i], ebits),
+            #[cfg(target_arch = "x86_64")]
+            Imp::Mulx(c) => c.pow(&m.arith, out, bases[i], exps[i], ebits),
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ifma(c) => c.pow(out, bases[i], exps[i], ebits),
+        }
+    }
+}
+
+/// `count` squarings per modulus (for the per-product timing), dual where [`pow_lanes`] is.
+fn chain_lanes(mods: &[&CtModulus], outs: &mut [&mut [u64]], xs: &[&[u64]], count: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some((a, b)) = ifma_pair(mods) {
+        let [oa, ob] = outs else { unreachable!() };
+        ifma::chain2(a, b, oa, ob, xs[0], xs[1], count);
+        return;
+    }
+    for (i, m) in mods.iter().enumerate() {
+        let out = &mut *outs[i];
+        match &m.imp {
+            Imp::Portable => {
+                let e = PortableEngine(&m.arith);
+                chain_on(&e, &m.arith, out, xs[i], count);
+            }
+            #[cfg(target_arch = "x86_64")]
+            Imp::Mulx(c) => c.chain(&m.arith, out, xs[i], count),
+            #[cfg(target_arch = "x86_64")]
+            Imp::Ifma(c) => c.chain(out, xs[i], count),
+        }
+    }
+}
+
+/// `base^exp` for two moduli at once (the two halves of a CRT): with the IFMA kernel and
+/// moduli of the same digit count, both run interleaved in one register set, else in turn.
+/// Each output has its modulus' [`CtModulus::limbs`]; `ebits` covers both exponents.
+pub fn pow_pair(
+    mods: [&CtModulus; 2],
+    outs: [&mut [u64]; 2],
+    bases: [&[u64]; 2],
+    exps: [&[u64]; 2],
+    ebits: u32,
+) {
+    let [oa, ob] = outs;
+    pow_lanes(&mods, &mut [oa, ob], &bases, &exps, ebits);
+}
+
+/// [`CtModulus::square_chain`] for two moduli at once, dual where [`pow_pair`] is.
+pub fn square_chain_pair(
+    mods: [&CtModulus; 2],
+    xs: [&[u64]; 2],
+    count: usize,
+) -> [Zeroizing<Vec<u64>>; 2] {
+    let mut a = Zeroizing::new(vec![0u64; mods[0].limbs()]);
+    let mut b = Zeroizing::new(vec![0u64; mods[1].limbs()]);
+    chain_lanes(&mods, &mut [&mut a, &mut b], &xs, count);
+    [a, b]
+}
+
+/// The portable engine: [`Mont64::mul`] on 64-bit limbs.
+pub(crate) struct PortableEngine<'a>(pub &'a Mont64);
+
+impl Engine for PortableEngine<'_> {
+    const LANES: usize = 1;
+    fn words(&self) -> usize {
+        self.0.limbs()
+    }
+    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
+        self.0.mul(r, a, b);
+    }
+}
+
+/// Exponentiation on a radix-2^64 engine whose Montgomery form is [`Mont64`]'s (portable,
+/// mulx): into the form with R², the window loop, out with a product by 1, one masked
+/// subtraction.
+pub(crate) fn pow64<E: Engine>(
+    engine: &E,
+    arith: &Mont64,
+    out: &mut [u64],
+    base: &[u64],
+    exp: &[u64],
+    ebits: usize,
+) {
+    let n = arith.limbs();
+    let mut bm = Zeroizing::new(vec![0u64; n]);
+    let mut one = Zeroizing::new(vec![0u64; n]);
+    let mut unit = Zeroizing::new(vec![0u64; n]);
+    unit[0] = 1;
+    engine.mul(&mut bm, base, arith.rr());
+    engine.mul(&mut one, &unit, arith.rr());
+    let mut acc = Zeroizing::new(vec![0u64; n]);
+    exp_window(engine, &mut acc, &bm, &one, &[exp], ebits);
+    engine.mul(out, &acc, &unit);
+    select::reduce_once(out, arith.m());
+}
+
+/// `count` squarings on a radix-2^64 engine, in and out of Montgomery form as [`pow64`].
+pub(crate) fn chain_on<E: Engine>(
+    engine: &E,
+    arith: &Mont64,
+    out: &mut [u64],
+    x: &[u64],
+    count: usize,
+) {
+    let n = arith.limbs();
+    let mut acc = Zeroizing::new(vec![0u64; n]);
+    let mut tmp = Zeroizing::new(vec![0u64; n]);
+    let mut unit = Zeroizing::new(vec![0u64; n]);
+    unit[0] = 1;
+    engine.mul(&mut acc, x, arith.rr());
+    for _ in 0..count {
+        engine.sqr(&mut tmp, &acc);
+        std::mem::swap(&mut acc, &mut tmp);
+    }
+    engine.mul(out, &acc, &unit);
+    select::reduce_once(out, arith.m());
+}
+
+fn portable_pow(arith: &Mont64, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
+    pow64(&PortableEngine(arith), arith, out, base, exp, ebits);
+}

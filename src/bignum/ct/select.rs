@@ -1,0 +1,149 @@
+//! Constant-time building blocks on little-endian `u64` limb slices: masks, the table read
+//! that touches every entry, masked subtraction and addition, and the radix changes between
+//! 64-bit limbs and the 52-bit digits of the IFMA kernel.
+//!
+//! Nothing here branches on, or indexes memory by, a value that may be secret: a choice is an
+//! all-ones or all-zeros mask, made from a bit by arithmetic and passed through [`barrier`] so
+//! that the compiler cannot turn the masked expression back into a branch. Slice lengths,
+//! bit positions and table sizes are public (they follow from the modulus size).
+
+/// Hides `x` from the optimizer: the value passes through an empty `asm!` block (x86-64) or
+/// [`std::hint::black_box`], so code that combines it with masks stays branch-free.
+#[inline(always)]
+pub fn barrier(x: u64) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let mut v = x;
+        // SAFETY: an empty instruction sequence; it only claims to read and write `v`.
+        unsafe {
+            std::arch::asm!("/* {0} */", inout(reg) v, options(pure, nomem, nostack, preserves_flags));
+        }
+        v
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        std::hint::black_box(x)
+    }
+}
+
+/// All ones if `bit` (0 or 1) is 1, else 0.
+#[inline(always)]
+pub fn mask_from_bit(bit: u64) -> u64 {
+    barrier(bit & 1).wrapping_neg()
+}
+
+/// All ones if `a == b`, else 0.
+#[inline(always)]
+pub fn eq_mask(a: u64, b: u64) -> u64 {
+    let x = a ^ b;
+    // (x | -x) has its top bit set exactly when x != 0.
+    mask_from_bit(((x | x.wrapping_neg()) >> 63) ^ 1)
+}
+
+/// `out` = entry `index` of `table` (entries of `out.len()` limbs, back to back), reading
+/// every entry and combining them under masks: the memory access pattern is the same for every
+/// index. `index` must be below the number of entries (else `out` is zero).
+pub fn select(out: &mut [u64], table: &[u64], index: u64) {
+    select_part(out, table, out.len(), 0, index);
+}
+
+/// [`select`] of a part of each entry: entries are `stride` limbs long and `out` takes the
+/// limbs `offset .. offset + out.len()` of entry `index` (one lane of a dual table).
+pub fn select_part(out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
+    let len = out.len();
+    assert!(
+        len > 0 && offset + len <= stride && table.len() % stride == 0,
+        "select: table shape"
+    );
+    out.fill(0);
+    for (k, entry) in table.chunks_exact(stride).enumerate() {
+        let mask = eq_mask(k as u64, index);
+        for (o, &t) in out.iter_mut().zip(&entry[offset..offset + len]) {
+            *o |= t & mask;
+        }
+    }
+}
+
+/// `x -= y & mask` over `x.len()` limbs (`y` no longer than `x`, missing limbs read as 0);
+/// returns the borrow out (0 or 1).
+pub fn sub_masked(x: &mut [u64], y: &[u64], mask: u64) -> u64 {
+    let mut borrow = 0u64;
+    for (i, xi) in x.iter_mut().enumerate() {
+        let yi = y.get(i).copied().unwrap_or(0) & mask;
+        let (d, b1) = xi.overflowing_sub(yi);
+        let (d, b2) = d.overflowing_sub(borrow);
+        *xi = d;
+        borrow = u64::from(b1 | b2);
+    }
+    borrow
+}
+
+/// `x += y & mask` over `x.len()` limbs (`y` no longer than `x`); returns the carry out.
+pub fn add_masked(x: &mut [u64], y: &[u64], mask: u64) -> u64 {
+    let mut carry = 0u64;
+    for (i, xi) in x.iter_mut().enumerate() {
+        let yi = y.get(i).copied().unwrap_or(0) & mask;
+        let (s, c1) = xi.overflowing_add(yi);
+        let (s, c2) = s.overflowing_add(carry);
+        *xi = s;
+        carry = u64::from(c1 | c2);
+    }
+    carry
+}
+
+/// `x = x - m` if `x >= m`, else `x` unchanged; `x` and `m` of the same length. Always does
+/// the subtraction and the masked add-back, whatever the values.
+pub fn reduce_once(x: &mut [u64], m: &[u64]) {
+    let borrow = sub_masked(x, m, u64::MAX);
+    add_masked(x, m, mask_from_bit(borrow));
+}
+
+/// `x = (x + hi·2^(64·len)) - m` if that is non-negative, for a value `x + hi·2^(64·len)` below
+/// `2m` (`hi` the carry limb, 0 or 1): the reduction after a sum or a Montgomery product.
+pub fn reduce_once_with_carry(x: &mut [u64], hi: u64, m: &[u64]) {
+    let borrow = sub_masked(x, m, u64::MAX);
+    // Keep the difference when it did not borrow, or when the carry limb absorbed the borrow.
+    let keep = mask_from_bit(borrow ^ 1) | mask_from_bit(hi);
+    add_masked(x, m, !keep);
+}
+
+/// `(x - y) mod m` into `x`, for `x, y < m`, all of `m.len()` limbs.
+pub fn sub_mod(x: &mut [u64], y: &[u64], m: &[u64]) {
+    let borrow = sub_masked(x, y, u64::MAX);
+    add_masked(x, m, mask_from_bit(borrow));
+}
+
+/// The 52-bit digit mask.
+pub const MASK52: u64 = (1 << 52) - 1;
+
+/// 64-bit limbs to 52-bit digits: `out[j]` = bits `52j .. 52j+52` of `x` (missing bits zero).
+pub fn to_radix52(x: &[u64], out: &mut [u64]) {
+    for (j, o) in out.iter_mut().enumerate() {
+        let bit = 52 * j;
+        let (w, s) = (bit / 64, bit % 64);
+        let lo = x.get(w).copied().unwrap_or(0) >> s;
+        let hi = if s > 12 {
+            x.get(w + 1).copied().unwrap_or(0) << (64 - s)
+        } else {
+            0
+        };
+        *o = (lo | hi) & MASK52;
+    }
+}
+
+/// 52-bit digits (each below 2^52) to 64-bit limbs; bits beyond `out` are dropped.
+pub fn from_radix52(d: &[u64], out: &mut [u64]) {
+    out.fill(0);
+    for (j, &digit) in d.iter().enumerate() {
+        let bit = 52 * j;
+        let (w, s) = (bit / 64, bit % 64);
+        if let Some(o) = out.get_mut(w) {
+            *o |= digit << s;
+        }
+        if s > 12 {
+            if let Some(o) = out.get_mut(w + 1) {
+                *o |= digit >> (64 - s);
+            }
+        }
+    }
+}
