@@ -1,5 +1,6 @@
 //! RSA key pairs: generation, validation and the CRT parameters, for two primes or, as in
 //! PKCS#1 v2 (RFC 8017 §3.2), up to five.
+use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
 use super::multiprime::MultiPrimeKey;
 use super::prime::random_prime;
 use crate::bignum::SecretInteger;
@@ -87,6 +88,8 @@ pub struct RsaPrivateKey {
     dq: SecretInteger,
     qinv: SecretInteger,
     multi: Option<Box<MultiPrimeKey>>,
+    /// The constant-time kernel of the private-key operation, prepared on first use.
+    ct: CtCache,
 }
 
 /// Checks a public exponent: odd, at least 3, below 2^256 (FIPS 186-4 bounds, lower bound relaxed
@@ -231,6 +234,7 @@ impl RsaPrivateKey {
             dq,
             qinv,
             multi,
+            ct: CtCache::default(),
         })
     }
 
@@ -315,6 +319,55 @@ impl RsaPrivateKey {
     /// or more; `None` for a two-prime key.
     pub fn multi_prime(&self) -> Option<&MultiPrimeKey> {
         self.multi.as_deref()
+    }
+
+    /// The kernel of the constant-time private-key operations
+    /// ([`crate::rsa::textbook::PrivateOp::CrtConstTime`] and its parallel form).
+    pub fn kernel(&self) -> PrivateKernel {
+        match &self.multi {
+            Some(m) => m.kernel(),
+            None => self.ct.kernel(),
+        }
+    }
+
+    /// Chooses the kernel of the constant-time private-key operations and prepares it: an
+    /// error if this CPU cannot run it or the key is too large for it.
+    pub fn set_kernel(&mut self, kernel: PrivateKernel) -> Result<()> {
+        match &mut self.multi {
+            Some(m) => m.set_kernel(kernel),
+            None => {
+                let parts = CrtParts {
+                    n: &self.public.n,
+                    primes: vec![&self.q, &self.p],
+                    exponents: vec![&self.dq, &self.dp],
+                    coefficients: vec![&self.qinv],
+                };
+                let mut ct = CtCache::default();
+                ct.set(kernel, &parts)?;
+                self.ct = ct;
+                Ok(())
+            }
+        }
+    }
+
+    /// The key with `kernel` chosen ([`Self::set_kernel`]).
+    pub fn with_kernel(mut self, kernel: PrivateKernel) -> Result<Self> {
+        self.set_kernel(kernel)?;
+        Ok(self)
+    }
+
+    /// The constant-time CRT of the chosen Montgomery kernel (prepared on first use), or
+    /// `None` when the kernel is `gmp-sec`.
+    pub fn ct_crt(&self) -> Option<&CtCrt> {
+        match &self.multi {
+            Some(m) => m.ct_crt(),
+            None => self.ct.get_or_build(&CrtParts {
+                n: &self.public.n,
+                primes: vec![&self.q, &self.p],
+                exponents: vec![&self.dq, &self.dp],
+                coefficients: vec![&self.qinv],
+            }),
+        }
     }
 
     /// The primes after p and q with their CRT exponent d_i = d mod (r_i − 1) and coefficient

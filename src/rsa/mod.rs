@@ -6,6 +6,7 @@ pub mod armor;
 pub mod batch;
 pub mod encode;
 pub mod hash;
+pub mod kernel;
 pub mod keys;
 pub mod multiprime;
 pub mod oaep;

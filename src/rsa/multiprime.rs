@@ -7,6 +7,7 @@
 //! m = m + R·((m_i − m)·t_i mod r_i). An [`crate::rsa::RsaPrivateKey`] of three or more primes
 //! (read from a PKCS#1 v2 or PKCS#8 file, or made by `rsa keygen --primes`) holds one of these
 //! and decrypts through it.
+use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
 use super::keys::{DEFAULT_E, MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
 use super::prime::{random_prime, random_prime_in};
 use crate::bignum::SecretInteger;
@@ -22,6 +23,8 @@ pub struct MultiPrimeKey {
     d: SecretInteger,
     /// r_1 .. r_u
     primes: Vec<SecretInteger>,
+    /// The constant-time kernel of [`Self::decrypt`], prepared on first use.
+    ct: CtCache,
     /// d_i = d mod (r_i − 1)
     exponents: Vec<SecretInteger>,
     /// coefficients[i] = (primes[0]·…·primes[i−1])⁻¹ mod primes[i] for i >= 1 (RFC 8017's t_i;
@@ -112,6 +115,7 @@ impl MultiPrimeKey {
             primes: primes.into_iter().map(SecretInteger::new).collect(),
             exponents,
             coefficients,
+            ct: CtCache::default(),
         })
     }
 
@@ -152,15 +156,52 @@ impl MultiPrimeKey {
         &self.coefficients[i]
     }
 
+    /// The parameters of the constant-time CRT, in the key's (ascending) order.
+    fn crt_parts(&self) -> CrtParts<'_> {
+        CrtParts {
+            n: &self.n,
+            primes: self.primes.iter().map(|p| p.expose()).collect(),
+            exponents: self.exponents.iter().map(|d| d.expose()).collect(),
+            coefficients: self.coefficients[1..].iter().map(|t| t.expose()).collect(),
+        }
+    }
+
+    /// The kernel of the constant-time [`Self::decrypt`].
+    pub fn kernel(&self) -> PrivateKernel {
+        self.ct.kernel()
+    }
+
+    /// Chooses the kernel of the constant-time [`Self::decrypt`] and prepares it: an error
+    /// if this CPU cannot run it or the key is too large for it.
+    pub fn set_kernel(&mut self, kernel: PrivateKernel) -> Result<()> {
+        let mut ct = CtCache::default();
+        ct.set(kernel, &self.crt_parts())?;
+        self.ct = ct;
+        Ok(())
+    }
+
+    /// The constant-time CRT of the chosen Montgomery kernel (prepared on first use), or
+    /// `None` when the kernel is `gmp-sec`.
+    pub fn ct_crt(&self) -> Option<&CtCrt> {
+        self.ct.get_or_build(&self.crt_parts())
+    }
+
     /// c^e mod n.
     pub fn encrypt(&self, m: &Integer) -> Integer {
         Integer::from(m.pow_mod_ref(&self.e, &self.n).expect("e > 0"))
     }
 
     /// m = c^d mod n through the u residues, computed on u threads if `parallel` (else in
-    /// turn), with `mpz_powm_sec` if `constant_time` (else `mpz_powm`, variable-time).
+    /// turn); if `constant_time`, with the key's kernel ([`Self::set_kernel`]: by default the
+    /// best constant-time Montgomery kernel of this CPU, from the reduction to the
+    /// recombination; or `mpz_powm_sec`), else with `mpz_powm` (variable-time).
     /// `c` must be in `[0, n)`.
     pub fn decrypt(&self, c: &Integer, parallel: bool, constant_time: bool) -> Integer {
+        if constant_time {
+            if let Some(crt) = self.ct_crt() {
+                return crt.private_op_integer(c, parallel);
+            }
+        }
         let residue = |i: usize| {
             let ci = SecretInteger::new(Integer::from(c % &*self.primes[i]));
             SecretInteger::new(if constant_time {

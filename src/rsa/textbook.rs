@@ -2,7 +2,11 @@
 //!
 //! **Study only.** Textbook RSA is deterministic and malleable; seed 000 uses it and so does the
 //! benchmark, but real data must use [`crate::rsa::oaep`]. The private-key operation comes in
-//! three forms ([`PrivateOp`]); only [`PrivateOp::CrtConstTime`] avoids secret-dependent timing.
+//! five forms ([`PrivateOp`]); only [`PrivateOp::CrtConstTime`] and its parallel form avoid
+//! secret-dependent timing. Those run the key's kernel ([`RsaPrivateKey::set_kernel`]): by
+//! default the best constant-time Montgomery kernel of this CPU
+//! ([`crate::rsa::kernel::CtCrt`]: reduction, exponentiation, recombination and unblinding on
+//! fixed-length limbs), or GMP's `mpz_powm_sec` (`gmp-sec`).
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
@@ -17,17 +21,18 @@ pub enum PrivateOp {
     /// Chinese remainder theorem with `mpz_powm` on the p and q halves (about 3-4x faster than
     /// `Plain`). Variable-time: timing depends on dp and dq.
     Crt,
-    /// CRT with GMP's `mpz_powm_sec` on both halves: the exponentiations' memory access and
-    /// timing do not depend on the secret exponents (the recombination still uses ordinary
-    /// multiplication of secret-derived values).
+    /// Constant-time CRT with the key's kernel ([`RsaPrivateKey::set_kernel`]): by default
+    /// a constant-time Montgomery kernel from the reduction of c to the recombination; with
+    /// the `gmp-sec` kernel GMP's `mpz_powm_sec` on both halves (constant-time
+    /// exponentiations; the reduction and recombination are GMP's ordinary arithmetic).
     #[default]
     CrtConstTime,
     /// `Crt` with the p and q halves on two threads (one thread per prime for a multi-prime
     /// key): single-operation latency, seed 003's question of splitting one exponentiation,
     /// answered by the cheapest split there is.
     CrtParallel,
-    /// `CrtConstTime` with the p and q halves on two threads (one per prime for a multi-prime
-    /// key).
+    /// `CrtConstTime` with the p and q halves on two pool threads (one per prime for a
+    /// multi-prime key), each with the single-modulus kernel.
     CrtConstTimeParallel,
 }
 
@@ -85,15 +90,61 @@ pub fn decrypt(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Intege
 
 /// RSADP with base blinding: c' = c·r^e mod n for a fresh random r, m' = c'^d mod n,
 /// m = m'·r⁻¹ mod n. The exponentiation then works on a value unrelated to the attacker's
-/// ciphertext, which defeats chosen-ciphertext timing attacks on the parts that are not
-/// constant-time (the CRT reduction and recombination). Costs one public-exponent
-/// exponentiation and one inversion.
+/// ciphertext. Costs one public-exponent exponentiation and one inversion (both on the random
+/// r, with GMP). With a Montgomery kernel the unblinding is a constant-time Montgomery product
+/// ([`crate::rsa::kernel::CtCrt::unblind`]); with `gmp-sec` it is GMP's multiplication and
+/// division, which take time that depends on m.
 pub fn decrypt_blinded<R: rand::RngCore + ?Sized>(
     key: &RsaPrivateKey,
     c: &Integer,
     op: PrivateOp,
     rng: &mut R,
 ) -> Result<Integer> {
+    Ok(match blinded(key, c, op, rng)? {
+        Blinded::Fixed(limbs) => crate::bignum::mpn::to_integer(&limbs),
+        Blinded::Gmp(m) => m,
+    })
+}
+
+/// [`decrypt_blinded`] with the result as exactly k = ⌈bits(n)/8⌉ big-endian bytes (I2OSP),
+/// wiped on drop. With a Montgomery kernel the bytes come from the fixed-length limbs, so no
+/// step after the exponentiation depends on the plaintext's value (its leading zero bytes
+/// included); with `gmp-sec` they come from GMP's integer.
+pub fn decrypt_blinded_bytes<R: rand::RngCore + ?Sized>(
+    key: &RsaPrivateKey,
+    c: &Integer,
+    op: PrivateOp,
+    rng: &mut R,
+) -> Result<zeroize::Zeroizing<Vec<u8>>> {
+    let k = key.public().size_bytes();
+    let limbs = match blinded(key, c, op, rng)? {
+        Blinded::Fixed(limbs) => limbs,
+        Blinded::Gmp(m) => {
+            let m = SecretInteger::new(m);
+            zeroize::Zeroizing::new(crate::bignum::mpn::padded(&m, key_limbs(key)))
+        }
+    };
+    let mut out = zeroize::Zeroizing::new(vec![0u8; k]);
+    crate::bignum::ct::select::to_be_bytes_fixed(&limbs, &mut out);
+    Ok(out)
+}
+
+fn key_limbs(key: &RsaPrivateKey) -> usize {
+    key.public().bits().div_ceil(64) as usize
+}
+
+/// A blinded decryption's result: fixed-length limbs (Montgomery kernels) or GMP's integer.
+enum Blinded {
+    Fixed(zeroize::Zeroizing<Vec<u64>>),
+    Gmp(Integer),
+}
+
+fn blinded<R: rand::RngCore + ?Sized>(
+    key: &RsaPrivateKey,
+    c: &Integer,
+    op: PrivateOp,
+    rng: &mut R,
+) -> Result<Blinded> {
     check_range(c, key.public().n(), "ciphertext")?;
     let n = key.public().n();
     let (r, r_inv) = loop {
@@ -105,11 +156,28 @@ pub fn decrypt_blinded<R: rand::RngCore + ?Sized>(
     let mut blinded = encrypt_unchecked(key.public(), &r);
     blinded *= c;
     blinded %= n;
+    let ct = match op {
+        PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel => ct_crt(key),
+        _ => None,
+    };
+    if let Some(crt) = ct {
+        let len = crt.limbs();
+        let bl = zeroize::Zeroizing::new(crate::bignum::mpn::padded(&blinded, len));
+        crate::bignum::secret::wipe_integer(&mut blinded);
+        let m = crt.private_op(&bl, op == PrivateOp::CrtConstTimeParallel);
+        let ri = zeroize::Zeroizing::new(crate::bignum::mpn::padded(&r_inv, len));
+        return Ok(Blinded::Fixed(crt.unblind(&m, &ri)));
+    }
     let mut m = decrypt_unchecked(key, &blinded, op);
     crate::bignum::secret::wipe_integer(&mut blinded);
     m *= &*r_inv;
     m %= n;
-    Ok(m)
+    Ok(Blinded::Gmp(m))
+}
+
+/// The key's constant-time CRT (its Montgomery kernel), `None` for `gmp-sec`.
+fn ct_crt(key: &RsaPrivateKey) -> Option<&crate::rsa::kernel::CtCrt> {
+    key.ct_crt()
 }
 
 /// RSADP without the range check, for batches whose inputs are known to be in range.
@@ -129,6 +197,14 @@ pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Int
             PrivateOp::CrtConstTimeParallel => (true, true),
         };
         return multi.decrypt(c, parallel, constant_time);
+    }
+    if matches!(
+        op,
+        PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel
+    ) {
+        if let Some(crt) = ct_crt(key) {
+            return crt.private_op_integer(c, op == PrivateOp::CrtConstTimeParallel);
+        }
     }
     match op {
         PrivateOp::Plain => Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0")),

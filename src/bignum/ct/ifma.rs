@@ -25,6 +25,9 @@
 //! (carries moved up with a carry-lookahead on the lane masks, no branch). Two moduli
 //! (the two CRT halves) run the same steps interleaved, so one's scalar chain overlaps the
 //! other's vector work.
+// Compiled only where build.rs found Rust 1.89 or newer (cfg `parcrypt_avx512`), whatever the
+// crate's `rust-version` says.
+#![allow(clippy::incompatible_msrv)]
 use super::portable::{Mont64, pow2_mod};
 use super::select::{self, MASK52, from_radix52, to_radix52};
 use super::{Engine, exp_window};
@@ -174,17 +177,12 @@ impl Ctx {
     }
 }
 
-
 /// Two moduli of the same digit count, interleaved.
 pub fn pow2(
-    a: &Ctx,
-    b: &Ctx,
-    out_a: &mut [u64],
-    out_b: &mut [u64],
-    base_a: &[u64],
-    base_b: &[u64],
-    exp_a: &[u64],
-    exp_b: &[u64],
+    [a, b]: [&Ctx; 2],
+    [out_a, out_b]: [&mut [u64]; 2],
+    [base_a, base_b]: [&[u64]; 2],
+    [exp_a, exp_b]: [&[u64]; 2],
     ebits: usize,
 ) {
     assert!(a.same_shape(b), "dual IFMA needs one shape");
@@ -204,7 +202,12 @@ pub fn pow2(
 }
 
 /// `count` dual squarings, in and out of Montgomery form.
-pub fn chain2(a: &Ctx, b: &Ctx, out_a: &mut [u64], out_b: &mut [u64], xa: &[u64], xb: &[u64], count: usize) {
+pub fn chain2(
+    [a, b]: [&Ctx; 2],
+    [out_a, out_b]: [&mut [u64]; 2],
+    [xa, xb]: [&[u64]; 2],
+    count: usize,
+) {
     assert!(a.same_shape(b), "dual IFMA needs one shape");
     let w = a.words();
     let mut acc = Zeroizing::new(vec![0u64; 2 * w]);
@@ -248,112 +251,123 @@ impl<const K: usize> Engine for Two<'_, K> {
         let w = 8 * K;
         let (r0, r1) = r.split_at_mut(w);
         // SAFETY: as for `One`.
-        unsafe { amm1::<K>(r0, &a[..w], &b[..w], self.0, Some((r1, &a[w..], &b[w..], self.1))) }
+        unsafe {
+            amm1::<K>(
+                r0,
+                &a[..w],
+                &b[..w],
+                self.0,
+                Some((r1, &a[w..], &b[w..], self.1)),
+            )
+        }
     }
 }
 
-/// The per-modulus state of one product in flight.
+/// The per-modulus state of one product in flight: everything a step reads besides the
+/// accumulator vectors and digit 0, which live in local variables (so that they stay in
+/// registers).
 struct Lane<const K: usize> {
-    v: [__m512i; K],
     a: [__m512i; K],
     a_sh: [__m512i; K],
     m: [__m512i; K],
     m_sh: [__m512i; K],
-    a0: u64,
-    a1: u64,
+    /// lo(a_0·b_i), for every i.
+    lo0: [u64; 160],
+    /// hi(a_0·b_i) + lo(a_1·b_i), for every i.
+    x01: [u64; 160],
     m0: u64,
     m1: u64,
     k0: u64,
-    acc: u64,
 }
 
-/// One step of the product for digit `$bi` (see the module docs).
+/// One step of the product for digit i (see the module docs): `$v` the accumulator vectors,
+/// `$acc` digit 0, `$s` the lane's operands, `$b` its multiplier's digits.
 macro_rules! step {
-    ($s:ident, $bi:expr, $zero:ident) => {{
-        let zero = $zero;
-        let bi: u64 = $bi;
-        let bv = _mm512_set1_epi64(bi as i64);
-        // The a·b_i products: independent of y.
-        let mut pa = [_mm512_setzero_si512(); K];
-        for k in 0..K {
-            pa[k] = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, $s.a[k], bv), $s.a_sh[k], bv);
-        }
-        // Scalar digit 0.
-        let p = u128::from($s.a0) * u128::from(bi) + u128::from($s.acc);
-        let y = (p as u64).wrapping_mul($s.k0) & MASK52;
-        let t = p + u128::from($s.m0) * u128::from(y);
-        let lane1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128($s.v[0])) as u64;
-        $s.acc = ((t >> 52) as u64)
-            .wrapping_add(lane1)
-            .wrapping_add($s.a1.wrapping_mul(bi) & MASK52)
-            .wrapping_add($s.m1.wrapping_mul(y) & MASK52);
-        // V' = shift(V) + products.
+    ($v:ident, $acc:ident, $s:ident, $b:ident, $i:expr, $zero:ident) => {{
+        let (i, zero) = ($i, $zero);
+        let bv = _mm512_set1_epi64($b[i] as i64);
+        // Scalar digit 0. P + lo(m_0·y) is 0 or 2^52 modulo 2^52 (y makes it vanish), so
+        // its carry is P's top part plus one when P's low digit is not zero.
+        let p = $acc + $s.lo0[i];
+        let y = p.wrapping_mul($s.k0) & MASK52;
+        let carry = (p >> 52) + (((p & MASK52) + MASK52) >> 52);
+        let hi0 = ((u128::from($s.m0) * u128::from(y)) >> 52) as u64;
+        let lane1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128($v[0])) as u64;
+        $acc = carry + hi0 + ($s.m1.wrapping_mul(y) & MASK52) + $s.x01[i] + lane1;
+        // V' = shift(V) + lo(M'·y) + hi(M·y) + lo(A'·b_i) + hi(A·b_i).
         let yv = _mm512_set1_epi64(y as i64);
         for k in 0..K {
-            let next = if k + 1 < K { $s.v[k + 1] } else { zero };
-            let pm = _mm512_add_epi64(
-                _mm512_madd52hi_epu64(zero, $s.m[k], yv),
-                _mm512_madd52lo_epu64(zero, $s.m_sh[k], yv),
-            );
-            let shifted = _mm512_alignr_epi64::<1>(next, $s.v[k]);
-            $s.v[k] = _mm512_add_epi64(_mm512_add_epi64(shifted, pa[k]), pm);
+            let pa =
+                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, $s.a[k], bv), $s.a_sh[k], bv);
+            let next = if k + 1 < K { $v[k + 1] } else { zero };
+            let t = _mm512_alignr_epi64::<1>(next, $v[k]);
+            let t = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(t, $s.m_sh[k], yv), $s.m[k], yv);
+            $v[k] = _mm512_add_epi64(t, pa);
         }
     }};
 }
 
-/// Loads a lane's operands.
+/// Loads a lane's operands; the digit-0 products a_0·b_i, a_1·b_i (which do not depend on
+/// the reduction) are computed for every i at once.
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[inline]
-fn load_lane<const K: usize>(a: &[u64], ctx: &Ctx) -> Lane<K> {
+fn load_lane<const K: usize>(a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<K> {
     let ld = |x: &[u64], k: usize| {
         // SAFETY: `x` holds 8K words (checked by the callers) and k < K.
         unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) }
     };
+    let zero = _mm512_setzero_si512();
     let mut l = Lane {
-        v: [_mm512_setzero_si512(); K],
-        a: [_mm512_setzero_si512(); K],
-        a_sh: [_mm512_setzero_si512(); K],
-        m: [_mm512_setzero_si512(); K],
-        m_sh: [_mm512_setzero_si512(); K],
-        a0: a[0],
-        a1: a[1],
+        a: [zero; K],
+        a_sh: [zero; K],
+        m: [zero; K],
+        m_sh: [zero; K],
+        lo0: [0; 160],
+        x01: [0; 160],
         m0: ctx.m[0],
         m1: ctx.m[1],
         k0: ctx.k0,
-        acc: 0,
     };
+    let (a0, a1) = (
+        _mm512_set1_epi64(a[0] as i64),
+        _mm512_set1_epi64(a[1] as i64),
+    );
     for k in 0..K {
         l.a[k] = ld(a, k);
         l.m[k] = ld(&ctx.m, k);
         l.m_sh[k] = ld(&ctx.m_sh, k);
+        let bk = ld(b, k);
+        let lo = _mm512_madd52lo_epu64(zero, bk, a0);
+        let x = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bk, a0), bk, a1);
+        // SAFETY: 8K <= 160 words in each array.
+        unsafe {
+            _mm512_storeu_si512(l.lo0.as_mut_ptr().add(8 * k).cast(), lo);
+            _mm512_storeu_si512(l.x01.as_mut_ptr().add(8 * k).cast(), x);
+        }
     }
     for k in 0..K {
-        let next = if k + 1 < K {
-            l.a[k + 1]
-        } else {
-            _mm512_setzero_si512()
-        };
+        let next = if k + 1 < K { l.a[k + 1] } else { zero };
         l.a_sh[k] = _mm512_alignr_epi64::<1>(next, l.a[k]);
     }
     l
 }
 
-/// Puts digit 0 in place, normalizes every digit below 2^52 and stores 8K words.
+/// Puts digit 0 (`acc`) in place, normalizes every digit below 2^52 and stores 8K words.
 #[target_feature(enable = "avx512f,avx512ifma")]
 #[inline]
-fn finish<const K: usize>(l: &mut Lane<K>, r: &mut [u64]) {
+fn finish<const K: usize>(mut v: [__m512i; K], acc: u64, r: &mut [u64]) {
     let zero = _mm512_setzero_si512();
     let mask = _mm512_set1_epi64(MASK52 as i64);
-    l.v[0] = _mm512_mask_mov_epi64(l.v[0], 1, _mm512_set1_epi64(l.acc as i64));
+    v[0] = _mm512_mask_mov_epi64(v[0], 1, _mm512_set1_epi64(acc as i64));
     // Carries of every digit move up one lane.
     let mut c = [zero; K];
     for k in 0..K {
-        c[k] = _mm512_srli_epi64::<52>(l.v[k]);
-        l.v[k] = _mm512_and_si512(l.v[k], mask);
+        c[k] = _mm512_srli_epi64::<52>(v[k]);
+        v[k] = _mm512_and_si512(v[k], mask);
     }
     for k in (0..K).rev() {
         let below = if k > 0 { c[k - 1] } else { zero };
-        l.v[k] = _mm512_add_epi64(l.v[k], _mm512_alignr_epi64::<7>(c[k], below));
+        v[k] = _mm512_add_epi64(v[k], _mm512_alignr_epi64::<7>(c[k], below));
     }
     // Now each digit is below 2^52 + 2^12: a carry of at most one, rippling through digits
     // equal to 2^52 - 1. Carry-lookahead on the lane masks (bit 8k + j for digit 8k + j):
@@ -362,8 +376,8 @@ fn finish<const K: usize>(l: &mut Lane<K>, r: &mut [u64]) {
     let mut g = [0u64; 3];
     let mut p = [0u64; 3];
     for k in 0..K {
-        let gk = u64::from(_mm512_cmpgt_epu64_mask(l.v[k], mask));
-        let pk = u64::from(_mm512_cmpeq_epu64_mask(l.v[k], mask));
+        let gk = u64::from(_mm512_cmpgt_epu64_mask(v[k], mask));
+        let pk = u64::from(_mm512_cmpeq_epu64_mask(v[k], mask));
         g[k / 8] |= gk << (8 * (k % 8));
         p[k / 8] |= pk << (8 * (k % 8));
     }
@@ -379,12 +393,15 @@ fn finish<const K: usize>(l: &mut Lane<K>, r: &mut [u64]) {
     let one = _mm512_set1_epi64(1);
     for k in 0..K {
         let ck = ((cin[k / 8] >> (8 * (k % 8))) & 0xff) as u8;
-        let bumped = _mm512_mask_add_epi64(l.v[k], ck, l.v[k], one);
-        l.v[k] = _mm512_and_si512(bumped, mask);
+        let bumped = _mm512_mask_add_epi64(v[k], ck, v[k], one);
+        let d = _mm512_and_si512(bumped, mask);
         // SAFETY: `r` holds 8K words (checked by the callers) and k < K.
-        unsafe { _mm512_storeu_si512(r.as_mut_ptr().add(8 * k).cast(), l.v[k]) };
+        unsafe { _mm512_storeu_si512(r.as_mut_ptr().add(8 * k).cast(), d) };
     }
 }
+
+/// The other lane of a dual product: its output, operands and modulus.
+type Second<'a> = (&'a mut [u64], &'a [u64], &'a [u64], &'a Ctx);
 
 /// `r = a·b·R⁻¹` for one modulus, or for two interleaved (`second`: the other lane's output,
 /// operands and modulus, same K). Inputs below 2m with digits below 2^52; outputs likewise.
@@ -397,32 +414,37 @@ unsafe fn amm1<const K: usize>(
     a: &[u64],
     b: &[u64],
     ctx: &Ctx,
-    second: Option<(&mut [u64], &[u64], &[u64], &Ctx)>,
+    second: Option<Second<'_>>,
 ) {
     let w = 8 * K;
-    assert!(r.len() == w && a.len() == w && b.len() == w && ctx.k == K, "amm shapes");
+    assert!(
+        r.len() == w && a.len() == w && b.len() == w && ctx.k == K,
+        "amm shapes"
+    );
     let zero = _mm512_setzero_si512();
     let n = ctx.n;
-    let mut x = load_lane::<K>(a, ctx);
+    let x = load_lane::<K>(a, b, ctx);
+    let (mut xv, mut xacc) = ([zero; K], 0u64);
     match second {
         None => {
-            for &bi in &b[..n] {
-                step!(x, bi, zero);
+            for i in 0..n {
+                step!(xv, xacc, x, b, i, zero);
             }
-            finish(&mut x, r);
+            finish(xv, xacc, r);
         }
         Some((r2, a2, b2, ctx2)) => {
             assert!(
                 r2.len() == w && a2.len() == w && b2.len() == w && ctx2.k == K && ctx2.n == n,
                 "amm shapes"
             );
-            let mut z = load_lane::<K>(a2, ctx2);
+            let z = load_lane::<K>(a2, b2, ctx2);
+            let (mut zv, mut zacc) = ([zero; K], 0u64);
             for i in 0..n {
-                step!(x, b[i], zero);
-                step!(z, b2[i], zero);
+                step!(xv, xacc, x, b, i, zero);
+                step!(zv, zacc, z, b2, i, zero);
             }
-            finish(&mut x, r);
-            finish(&mut z, r2);
+            finish(xv, xacc, r);
+            finish(zv, zacc, r2);
         }
     }
 }

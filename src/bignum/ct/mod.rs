@@ -16,7 +16,8 @@
 //! - **ifma** — AVX-512 IFMA, radix 2^52 (Gueron and Krasnov's almost-Montgomery product:
 //!   inputs and outputs below 2m, R = 2^(52n) > 4m, so no subtraction between products),
 //!   512-bit vectors, one modulus per call or two interleaved in one register set (the two CRT
-//!   halves of one key, [`pow_pair`]);
+//!   halves of one key, [`pow_pair`]); built with Rust 1.89 or newer (stable AVX-512
+//!   intrinsics; an older compiler builds the crate without it and `auto` never picks it);
 //! - **mulx** — x86-64 BMI2/ADX, 64-bit limbs, CIOS unrolled for the common limb counts;
 //! - **portable** — the same CIOS in plain Rust with `u128` products (any CPU).
 //!
@@ -29,7 +30,7 @@ use crate::error::{Error, Result};
 use rug::Integer;
 use zeroize::Zeroizing;
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
 #[cfg(target_arch = "x86_64")]
 mod mulx;
@@ -96,13 +97,33 @@ impl Backend {
     pub fn available(self) -> bool {
         match self {
             Backend::Portable => true,
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
             Backend::Ifma => ifma::available(),
             #[cfg(target_arch = "x86_64")]
             Backend::Mulx => mulx::available(),
-            #[cfg(not(target_arch = "x86_64"))]
+            #[allow(unreachable_patterns)]
             _ => false,
         }
+    }
+
+    /// Why this build cannot run the backend here (`None` when it can): not built by this
+    /// compiler, or a CPU without the features.
+    pub fn unavailable_reason(self) -> Option<String> {
+        if self.available() {
+            return None;
+        }
+        let built = match self {
+            Backend::Ifma => cfg!(all(target_arch = "x86_64", parcrypt_avx512)),
+            Backend::Mulx => cfg!(target_arch = "x86_64"),
+            Backend::Portable => true,
+        };
+        Some(if built {
+            format!("this CPU lacks {}", self.features().join(", "))
+        } else if self == Backend::Ifma {
+            "not built (needs x86-64 and Rust 1.89 or newer)".to_string()
+        } else {
+            "not built (needs x86-64)".to_string()
+        })
     }
 
     /// Whether the backend takes a modulus of `bits` bits.
@@ -245,7 +266,7 @@ enum Imp {
     Portable,
     #[cfg(target_arch = "x86_64")]
     Mulx(mulx::Ctx),
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     Ifma(ifma::Ctx),
 }
 
@@ -275,10 +296,9 @@ impl CtModulus {
                 }
             )));
         }
-        if !backend.available() {
+        if let Some(why) = backend.unavailable_reason() {
             return Err(Error::InvalidParameter(format!(
-                "this CPU cannot run the {backend} kernel (it needs {})",
-                backend.features().join(", ")
+                "the {backend} kernel cannot run here: {why}"
             )));
         }
         let limbs = Zeroizing::new(crate::bignum::mpn::padded(m, bits.div_ceil(64) as usize));
@@ -287,10 +307,10 @@ impl CtModulus {
             Backend::Portable => Imp::Portable,
             #[cfg(target_arch = "x86_64")]
             Backend::Mulx => Imp::Mulx(mulx::Ctx::new(&arith)),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
             Backend::Ifma => Imp::Ifma(ifma::Ctx::new(&arith, bits)),
-            #[cfg(not(target_arch = "x86_64"))]
-            _ => unreachable!("not available off x86-64"),
+            #[allow(unreachable_patterns)]
+            _ => unreachable!("checked by available()"),
         };
         Ok(Self {
             backend,
@@ -369,7 +389,7 @@ impl CtModulus {
 }
 
 /// The two moduli run by one dual call of the IFMA kernel, when they can be.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 fn ifma_pair<'a>(mods: &[&'a CtModulus]) -> Option<(&'a ifma::Ctx, &'a ifma::Ctx)> {
     match mods {
         [a, b] => match (&a.imp, &b.imp) {
@@ -400,10 +420,16 @@ fn pow_lanes(
         );
     }
     let ebits = ebits as usize;
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     if let Some((a, b)) = ifma_pair(mods) {
         let [oa, ob] = outs else { unreachable!() };
-        ifma::pow2(a, b, oa, ob, bases[0], bases[1], exps[0], exps[1], ebits);
+        ifma::pow2(
+            [a, b],
+            [oa, ob],
+            [bases[0], bases[1]],
+            [exps[0], exps[1]],
+            ebits,
+        );
         return;
     }
     for (i, m) in mods.iter().enumerate() {
@@ -412,7 +438,7 @@ fn pow_lanes(
             Imp::Portable => portable_pow(&m.arith, out, bases[i], exps[i], ebits),
             #[cfg(target_arch = "x86_64")]
             Imp::Mulx(c) => c.pow(&m.arith, out, bases[i], exps[i], ebits),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
             Imp::Ifma(c) => c.pow(out, bases[i], exps[i], ebits),
         }
     }
@@ -420,10 +446,10 @@ fn pow_lanes(
 
 /// `count` squarings per modulus (for the per-product timing), dual where [`pow_lanes`] is.
 fn chain_lanes(mods: &[&CtModulus], outs: &mut [&mut [u64]], xs: &[&[u64]], count: usize) {
-    #[cfg(target_arch = "x86_64")]
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     if let Some((a, b)) = ifma_pair(mods) {
         let [oa, ob] = outs else { unreachable!() };
-        ifma::chain2(a, b, oa, ob, xs[0], xs[1], count);
+        ifma::chain2([a, b], [oa, ob], [xs[0], xs[1]], count);
         return;
     }
     for (i, m) in mods.iter().enumerate() {
@@ -435,7 +461,7 @@ fn chain_lanes(mods: &[&CtModulus], outs: &mut [&mut [u64]], xs: &[&[u64]], coun
             }
             #[cfg(target_arch = "x86_64")]
             Imp::Mulx(c) => c.chain(&m.arith, out, xs[i], count),
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
             Imp::Ifma(c) => c.chain(out, xs[i], count),
         }
     }

@@ -84,13 +84,7 @@ impl<const N: usize> Engine for Fixed<N> {
 }
 
 #[target_feature(enable = "bmi2,adx")]
-fn mul_fixed<const N: usize>(
-    r: &mut [u64; N],
-    a: &[u64; N],
-    b: &[u64; N],
-    m: &[u64; N],
-    k0: u64,
-) {
+fn mul_fixed<const N: usize>(r: &mut [u64; N], a: &[u64; N], b: &[u64; N], m: &[u64; N], k0: u64) {
     let top = cios(r, a, b, m, k0);
     sub_masked(r, m, mask_from_bit(top));
 }
@@ -105,7 +99,10 @@ impl Engine for Dyn<'_> {
     }
     fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         let n = self.0.limbs();
-        assert!(r.len() == n && a.len() == n && b.len() == n, "mont mul sizes");
+        assert!(
+            r.len() == n && a.len() == n && b.len() == n,
+            "mont mul sizes"
+        );
         // SAFETY: as for `Fixed`: only reached through a `Ctx`.
         unsafe { mul_dyn(r, a, b, self.0.m(), self.0.k0()) }
     }

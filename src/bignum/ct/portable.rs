@@ -75,7 +75,10 @@ impl Mont64 {
     /// `r = a·b·R⁻¹ mod m`, below R, for `a, b < R` (all n limbs).
     pub fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         let n = self.m.len();
-        assert!(r.len() == n && a.len() == n && b.len() == n, "mont mul sizes");
+        assert!(
+            r.len() == n && a.len() == n && b.len() == n,
+            "mont mul sizes"
+        );
         let top = cios(r, a, b, &self.m, self.k0);
         // r + top·R < R + m: subtract m exactly when the carry limb is set.
         sub_masked(r, &self.m, mask_from_bit(top));
@@ -99,7 +102,8 @@ impl Mont64 {
             let y = t[i].wrapping_mul(self.k0);
             let mut c = 0u64;
             for j in 0..n {
-                let s = u128::from(t[i + j]) + u128::from(y) * u128::from(self.m[j]) + u128::from(c);
+                let s =
+                    u128::from(t[i + j]) + u128::from(y) * u128::from(self.m[j]) + u128::from(c);
                 t[i + j] = s as u64;
                 c = (s >> 64) as u64;
             }
