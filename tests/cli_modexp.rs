@@ -185,5 +185,9 @@ fn benchmarks_write_the_promised_json() {
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json2).unwrap()).unwrap();
-    assert_eq!(v["results"].as_array().unwrap().len(), 7);
+    // plain once; the other six methods with each default kernel (auto, gmp-sec).
+    assert_eq!(v["results"].as_array().unwrap().len(), 1 + 6 * 2);
+    for r in v["results"].as_array().unwrap() {
+        assert!(r["backend"].is_string() && r["kernel"].is_string(), "{r}");
+    }
 }

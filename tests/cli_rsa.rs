@@ -450,3 +450,59 @@ fn wycheproof_padding_failures_are_one_opaque_line() {
     }
     assert_eq!(seen, 13 + 13, "InvalidOaepPadding cases in the two files");
 }
+
+#[test]
+fn every_kernel_decrypts_the_same_and_a_missing_one_is_named() {
+    let f = Fixture::new("1024", "2");
+    for padding in ["oaep", "none"] {
+        let ct = format!("ct.{padding}");
+        ok(&f.crypt(
+            "encrypt",
+            "key.pub.pem",
+            "plain.txt",
+            &ct,
+            &["--padding", padding],
+        ));
+        let mut outputs = Vec::new();
+        for kernel in ["auto", "ifma", "mulx", "portable", "gmp-sec"] {
+            for parallel in [false, true] {
+                let out = format!("pt.{padding}.{kernel}.{parallel}");
+                let mut extra = vec!["--padding", padding, "--kernel", kernel];
+                if parallel {
+                    extra.push("--parallel");
+                }
+                let r = f.crypt("decrypt", "key.pem", &ct, &out, &extra);
+                if r.status.success() {
+                    outputs.push(std::fs::read(f.path(&out)).unwrap());
+                } else {
+                    // Only a kernel this CPU lacks may fail: one line naming it, exit 2, no
+                    // output file.
+                    eprintln!(
+                        "kernel {kernel} skipped: {}",
+                        String::from_utf8_lossy(&r.stderr)
+                    );
+                    assert_one_line_error(&r, 2, &format!("the {kernel} kernel cannot run here"));
+                    assert!(!f.path(&out).exists());
+                }
+            }
+        }
+        assert!(
+            outputs.len() >= 6,
+            "auto, portable and gmp-sec run everywhere"
+        );
+        assert!(outputs.iter().all(|o| o == &outputs[0]), "{padding}");
+        assert!(outputs[0].ends_with(b"attack at dawn"));
+        if padding == "none" {
+            assert_eq!(outputs[0].len(), 128, "textbook output is k bytes");
+        }
+    }
+    let r = f.crypt(
+        "decrypt",
+        "key.pem",
+        "ct.oaep",
+        "pt.x",
+        &["--kernel", "fast"],
+    );
+    assert_one_line_error(&r, 2, "unknown kernel 'fast'");
+    assert!(!f.path("pt.x").exists());
+}

@@ -20,8 +20,12 @@ pub enum BenchCommand {
     Rsa(BenchRsaArgs),
     /// Modular exponentiation strategies (seeds 002, 003) against binary and GMP.
     Modexp(super::bench_modexp::BenchModexpArgs),
-    /// RSA private-key latency: CRT, CRT on two threads, multi-prime with a thread per prime.
+    /// RSA private-key latency: CRT, CRT on two threads, multi-prime with a thread per prime,
+    /// each constant-time form with the kernels asked for.
     RsaPrivate(super::bench_modexp::BenchRsaPrivateArgs),
+    /// One Montgomery product per constant-time backend (single and dual), beside an estimate
+    /// of OpenSSL's from `openssl speed`.
+    Montmul(super::bench_modexp::BenchMontmulArgs),
     /// Karatsuba family against GMP mpz_mul (seed 003), beside the seed's figures.
     Mul(super::bench_mul::BenchMulArgs),
     /// Thread-activation costs: spawn, spawn+join, condvar wake, lock-free handoff.
@@ -118,6 +122,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Rsa(args) => bench_rsa(args),
         BenchCommand::Modexp(args) => super::bench_modexp::modexp(args),
         BenchCommand::RsaPrivate(args) => super::bench_modexp::rsa_private(args),
+        BenchCommand::Montmul(args) => super::bench_modexp::montmul(args),
         BenchCommand::Mul(args) => super::bench_mul::mul(args),
         BenchCommand::Handoff(args) => super::bench_mul::handoff(args),
         BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),

@@ -1,20 +1,35 @@
-//! `parcrypt bench modexp` and `parcrypt bench rsa-private`: exponentiation strategies against
-//! `binary` and `gmp`, and single-operation RSA private-key latency.
+//! `parcrypt bench modexp`, `parcrypt bench rsa-private` and `parcrypt bench montmul`:
+//! exponentiation strategies against `binary` and `gmp`, single-operation RSA private-key
+//! latency, and the constant-time kernels' cost per Montgomery product.
 use super::bench_opts::{RunOpts, Threads, flags, threads_list};
 use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
 use parcrypt::bench::{BenchReport, MachineInfo, format_number};
+use parcrypt::bignum::ct::Backend;
 use parcrypt::modexp::{Kernel, Params};
+use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
-use parcrypt::suites::rsa_latency::{self, LatencyRecord};
+use parcrypt::suites::montmul::{MontmulPlan, MontmulRecord};
+use parcrypt::suites::rsa_latency::{self, Latency, LatencyRecord};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
         Ok(b) if (64..=65536).contains(&b) => Ok(b),
         _ => Err(format!("sizes must be integers in 64..=65536, got '{t}'")),
     })
+}
+
+/// Kernel names, or `all`: every kernel this CPU runs (auto excluded: it is one of them).
+pub fn kernels_list(s: &str) -> Result<Vec<PrivateKernel>, String> {
+    if s == "all" {
+        return Ok(PrivateKernel::ALL
+            .into_iter()
+            .filter(|k| *k != PrivateKernel::Auto && k.unavailable_reason().is_none())
+            .collect());
+    }
+    parse_list(s, "kernel", super::rsa::kernel_arg)
 }
 
 fn names_list(s: &str) -> Result<Vec<String>, String> {
@@ -72,9 +87,14 @@ pub struct BenchRsaPrivateArgs {
     /// Methods (default: all): plain, crt, crt-parallel, multiprime-3[-seq], multiprime-4[-seq].
     #[arg(long, value_parser = names_list)]
     methods: Option<std::vec::Vec<String>>,
-    /// Use mpz_powm instead of the constant-time mpz_powm_sec.
+    /// Use mpz_powm (variable-time) instead of the constant-time kernels.
     #[arg(long)]
     variable_time: bool,
+    /// Kernels of the constant-time forms, run beside each other: auto (the best Montgomery
+    /// kernel this CPU runs), ifma, mulx, portable, gmp-sec (GMP's mpz_powm_sec), or all
+    /// (every kernel this CPU runs).
+    #[arg(long, default_value = "auto,gmp-sec", value_parser = kernels_list)]
+    kernels: std::vec::Vec<PrivateKernel>,
     /// Seconds per `openssl speed` measurement (0: do not run openssl).
     #[arg(long, default_value_t = 3)]
     openssl_seconds: u32,
@@ -178,6 +198,8 @@ fn modexp_row(r: &ModexpRecord) -> ModexpRow {
 struct LatencyRow {
     bits: u32,
     method: String,
+    kernel: String,
+    backend: String,
     threads: usize,
     median_ms: f64,
     min_ms: f64,
@@ -204,27 +226,33 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     }
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(args.bits.len(), "bench rsa-private");
-    let records = rsa_latency::run(
-        &args.bits,
-        &methods,
-        !args.variable_time,
-        args.openssl_seconds,
-        args.seed,
+    let what = Latency {
+        bits: &args.bits,
+        names: &methods,
+        constant_time: !args.variable_time,
+        kernels: &args.kernels,
+        openssl_seconds: args.openssl_seconds,
+        seed: args.seed,
         config,
-        |done, _, label| {
-            progress.set_position(done as u64);
-            progress.set_message(label);
-        },
-    )?;
+    };
+    let records = rsa_latency::run(&what, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {
+        let kernels: Vec<&str> = args.kernels.iter().map(|k| k.name()).collect();
         println!(
             "RSA private-key latency, one operation at a time ({}); {}",
             if args.variable_time {
-                "mpz_powm, variable-time"
+                "mpz_powm, variable-time".to_string()
             } else {
-                "mpz_powm_sec, constant-time"
+                format!(
+                    "constant-time kernels {} (auto = {} here)",
+                    kernels.join(", "),
+                    parcrypt::bignum::ct::Backend::best()
+                )
             },
             machine.one_line()
         );
@@ -244,6 +272,8 @@ fn latency_row(r: &LatencyRecord) -> LatencyRow {
     LatencyRow {
         bits: r.bits,
         method: r.method.clone(),
+        kernel: r.kernel.clone().unwrap_or_default(),
+        backend: r.backend.clone().unwrap_or_default(),
         threads: r.threads,
         median_ms: r.timing.median_s * 1e3,
         min_ms: r.timing.min_s * 1e3,
@@ -256,5 +286,114 @@ fn latency_row(r: &LatencyRecord) -> LatencyRow {
             .map_or("-".into(), |s| format_number(s * 1e3)),
         vs_openssl: r.vs_openssl.map_or("-".into(), format_number),
         flags: flags(r.oversubscribed, r.wide_spread),
+    }
+}
+
+/// Backend names, or `all` (every backend this CPU runs).
+fn backends_list(s: &str) -> Result<Vec<Backend>, String> {
+    if s == "all" {
+        return Ok(Backend::ALL.into_iter().filter(|b| b.available()).collect());
+    }
+    parse_list(s, "backend", |t| {
+        let b = Backend::from_name(t)
+            .ok_or_else(|| format!("unknown backend '{t}' (known: ifma, mulx, portable, all)"))?;
+        match b.unavailable_reason() {
+            Some(why) => Err(format!("the {b} backend cannot run here: {why}")),
+            None => Ok(b),
+        }
+    })
+}
+
+/// Arguments of `bench montmul`.
+#[derive(Args, Debug)]
+pub struct BenchMontmulArgs {
+    /// Modulus sizes in bits (the CRT halves of RSA-2048, -4096, -8192 by default).
+    #[arg(long, default_value = "1024,2048,4096", value_parser = bits_list)]
+    bits: std::vec::Vec<u32>,
+    /// Backends: ifma, mulx, portable, or all (every backend this CPU runs).
+    #[arg(long, default_value = "all", value_parser = backends_list)]
+    backends: std::vec::Vec<Backend>,
+    /// Dependent squarings per sample.
+    #[arg(long, default_value_t = 2000)]
+    count: usize,
+    /// Seconds of `openssl speed` per size for OpenSSL's estimate (0: none).
+    #[arg(long, default_value_t = 1)]
+    openssl_seconds: u32,
+    /// Seed of the moduli.
+    #[arg(long, default_value_t = 2024)]
+    seed: u64,
+    #[command(flatten)]
+    opts: RunOpts,
+}
+
+#[derive(serde::Serialize)]
+struct MontmulRow {
+    bits: u32,
+    backend: String,
+    mode: String,
+    ns_per_product: String,
+    min_ns: String,
+    tsc_per_product: String,
+    runs: usize,
+    source: String,
+}
+
+/// Runs `bench montmul`.
+pub fn montmul(args: BenchMontmulArgs) -> Result<()> {
+    let config = args.opts.config()?;
+    if args.count == 0 {
+        return Err(super::usage("--count must be positive"));
+    }
+    if args.bits.iter().any(|b| *b < 64) {
+        return Err(super::usage("moduli of 64 bits or more"));
+    }
+    let plan = MontmulPlan {
+        bits: args.bits.clone(),
+        backends: args.backends.clone(),
+        count: args.count,
+        openssl_seconds: args.openssl_seconds,
+        seed: args.seed,
+        config,
+    };
+    let machine = MachineInfo::detect();
+    let progress = args.opts.progress(plan.bits.len(), "bench montmul");
+    let records = parcrypt::suites::montmul::run(&plan, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish();
+    let screen = args.opts.screen();
+    if screen {
+        println!(
+            "one Montgomery product of a modulus (dual: two moduli per call, counted as two \
+             products), {} dependent squarings a sample; {}",
+            args.count,
+            machine.one_line()
+        );
+    }
+    let rows: Vec<MontmulRow> = records.iter().map(montmul_row).collect();
+    args.opts.print_table(&rows)?;
+    if screen {
+        println!(
+            "tsc: time-stamp-counter ticks (a constant reference rate, not core cycles); \
+             openssl: an estimate from its sign time, which also holds the rest of a sign"
+        );
+    }
+    args.opts.write_files(&BenchReport {
+        machine,
+        results: records,
+    })
+}
+
+fn montmul_row(r: &MontmulRecord) -> MontmulRow {
+    MontmulRow {
+        bits: r.bits,
+        backend: r.backend.clone(),
+        mode: r.mode.clone(),
+        ns_per_product: format!("{:.1}", r.ns_per_product),
+        min_ns: format!("{:.1}", r.timing.min_s * 1e9),
+        tsc_per_product: r.tsc_per_product.map_or("-".into(), |t| format!("{t:.0}")),
+        runs: r.timing.runs,
+        source: r.source.clone(),
     }
 }

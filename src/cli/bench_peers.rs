@@ -51,6 +51,10 @@ pub struct BenchPeersArgs {
     /// Seed of operands and keys.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
+    /// Kernel of the RSA rows: auto (the best constant-time Montgomery kernel this CPU runs),
+    /// ifma, mulx, portable, or gmp-sec (GMP's mpz_powm_sec, the earlier path).
+    #[arg(long, default_value = "auto", value_parser = super::rsa::kernel_arg)]
+    kernel: parcrypt::rsa::kernel::PrivateKernel,
     #[command(flatten)]
     opts: RunOpts,
 }
@@ -325,6 +329,7 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
         batch_s: args.batch_ms / 1e3,
         cipher_bytes: args.cipher_bytes,
         seed: args.seed,
+        kernel: args.kernel,
     };
     let bench = Bench::new(config)?;
     let machine = MachineInfo::detect();
@@ -403,6 +408,7 @@ mod tests {
             batch_s: 0.001,
             cipher_bytes: 64 * 1024,
             seed: 1,
+            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
         };
         let bench = Bench::new(parcrypt::bench::BenchConfig {
             warmup_runs: 0,
@@ -410,7 +416,14 @@ mod tests {
         })
         .unwrap();
         // In-process rows only (no openssl needed): drop the OpenSSL peers.
-        for id in ["product-32k", "modexp-8192", "bf-pipeline", "bf-ecb", "rc4"] {
+        for id in [
+            "product-32k",
+            "modexp-8192",
+            "bf-pipeline",
+            "bf-ecb",
+            "rc4",
+            "rsa-2048",
+        ] {
             let data = rows::data(id, &setup).unwrap();
             let mut row = rows::row(id, &setup, &data).unwrap();
             if row
@@ -424,6 +437,16 @@ mod tests {
             assert_eq!(rec.rounds, 2, "{id}");
             assert!(rec.par_s.is_some_and(|s| s > 0.0), "{id}");
             assert!(!rec.targets.is_empty() || id == "bf-ecb", "{id}");
+            if id == "rsa-2048" {
+                // The backend that ran is named in the work and in both forms.
+                let best = parcrypt::bignum::ct::Backend::best_for(1024).name();
+                assert!(rec.work.contains(&format!("{best} kernel")), "{}", rec.work);
+                assert_eq!(rec.seq.as_deref(), Some(format!("crt ({best})").as_str()));
+                assert_eq!(
+                    rec.par.as_deref(),
+                    Some(format!("crt-parallel ({best})").as_str())
+                );
+            }
             // Every row with a parallel form has a ceiling of 2 copies; it can be below 1 on
             // a loaded machine, but it is a positive ratio of two measured times.
             assert!(

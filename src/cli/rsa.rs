@@ -5,6 +5,7 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use parcrypt::bignum::{from_be_bytes, to_be_bytes};
 use parcrypt::io::{read_file, write_atomic};
+use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
 use parcrypt::rsa::textbook::{self, PrivateOp};
@@ -156,6 +157,22 @@ pub struct DecryptArgs {
     /// parallel) instead of one after the other.
     #[arg(long)]
     parallel: bool,
+    /// What computes the private-key operation, in constant time: auto (the best Montgomery
+    /// kernel this CPU runs), ifma (AVX-512 IFMA), mulx (MULX/ADX), portable, or gmp-sec
+    /// (GMP's mpz_powm_sec).
+    #[arg(long, default_value = "auto", value_parser = kernel_arg)]
+    kernel: PrivateKernel,
+}
+
+/// A kernel name this machine can run (else the reason it cannot).
+pub fn kernel_arg(s: &str) -> std::result::Result<PrivateKernel, String> {
+    let k = PrivateKernel::from_name(s).ok_or_else(|| {
+        format!("unknown kernel '{s}' (known: auto, ifma, mulx, portable, gmp-sec)")
+    })?;
+    match k.unavailable_reason() {
+        Some(why) => Err(why),
+        None => Ok(k),
+    }
 }
 
 /// Bytes given in hex on the command line (a newtype: clap would read `Vec<u8>` as many
@@ -362,18 +379,21 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
     let DecryptArgs {
         crypt: args,
         parallel,
+        kernel,
     } = args;
     check_distinct(&args)?;
     let params = args.oaep_params()?;
-    // mpz_powm_sec on every CRT residue; on one thread per prime if asked.
+    // The kernel on every CRT residue; on one thread per prime if asked.
     let op = if parallel {
         PrivateOp::CrtConstTimeParallel
     } else {
         PrivateOp::CrtConstTime
     };
     let key_bytes = read_file(&args.key)?;
-    let key =
+    let mut key =
         pem::load_private_key(&key_bytes).with_context(|| format!("{}", args.key.display()))?;
+    key.set_kernel(kernel)
+        .with_context(|| format!("{}", args.key.display()))?;
     let data = read_file(&args.input)?;
     let k = key.public().size_bytes();
     let out = match args.padding {
@@ -387,9 +407,8 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
                 ))
                 .into());
             }
-            let m =
-                textbook::decrypt_blinded(&key, &from_be_bytes(&data), op, &mut rand::rngs::OsRng)?;
-            zeroize::Zeroizing::new(to_be_bytes(&m, k).expect("m < n fits in k bytes"))
+            let c = from_be_bytes(&data);
+            textbook::decrypt_blinded_bytes(&key, &c, op, &mut rand::rngs::OsRng)?
         }
     };
     warn_textbook(args.padding);

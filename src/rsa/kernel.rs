@@ -72,6 +72,13 @@ impl PrivateKernel {
         Self::ALL.into_iter().find(|k| k.name() == name)
     }
 
+    /// Why this machine cannot run the kernel (`None` when it can): the backend's
+    /// [`Backend::unavailable_reason`], as a sentence naming the kernel.
+    pub fn unavailable_reason(self) -> Option<String> {
+        let why = self.backend(1024)?.unavailable_reason()?;
+        Some(format!("the {self} kernel cannot run here: {why}"))
+    }
+
     /// The Montgomery backend this kernel runs for primes of at most `bits` bits (`None` for
     /// `gmp-sec`).
     pub fn backend(self, bits: u32) -> Option<Backend> {

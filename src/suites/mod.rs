@@ -8,6 +8,8 @@
 //!
 //! - [`rsa`](mod@rsa): SeRSA against PaRSA over threads, schedules and chunks (seed 000), its
 //!   records built by [`rsa_record`] (shared with the MPI batch); [`rsa_latency`]: one private-key operation (CRT, CRT on two threads, multi-prime);
+//!   [`montmul`]: one Montgomery product per constant-time backend, beside an estimate of
+//!   OpenSSL's;
 //! - [`modexp`](mod@modexp): modular exponentiation strategies against binary and GMP
 //!   (seeds 002, 003);
 //! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
@@ -17,6 +19,7 @@
 pub mod cipher;
 pub mod cipher_pipeline;
 pub mod modexp;
+pub mod montmul;
 pub mod mul;
 pub mod mul_handoff;
 pub mod rsa;

@@ -1,13 +1,16 @@
 //! RSA private-key latency (issue: "RSA private-key operation in parallel"): one decryption at
 //! a time, sequential CRT against CRT with its halves on two threads and multi-prime RSA with
-//! one thread per prime, optionally beside `openssl speed`'s sign time measured in the same
-//! invocation (and the `openssl speed` runners `bench peers` also uses for its cipher rows).
+//! one thread per prime, each constant-time form with every kernel asked for (the Montgomery
+//! kernels of `bignum::ct` beside GMP's `mpz_powm_sec`, the backend that ran named in each
+//! record), optionally beside `openssl speed`'s sign time measured in the same invocation (and
+//! the `openssl speed` runners `bench peers` also uses for its cipher rows).
 //! The energy meter is read around every operation (the methods run interleaved,
 //! so each joule lands on its own method); `uj_per_byte` is per byte of the modulus.
 use crate::bench::{Bench, BenchConfig, Seconds, TimingColumns, TimingFields};
 use crate::bignum::random_below;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
+use crate::rsa::kernel::PrivateKernel;
 use crate::rsa::keys::{DEFAULT_E, RsaPrivateKey};
 use crate::rsa::multiprime::MultiPrimeKey;
 use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
@@ -46,8 +49,16 @@ pub struct LatencyRecord {
     pub bits: u32,
     /// Threads used.
     pub threads: usize,
-    /// `mpz_powm_sec` (constant-time) rather than `mpz_powm`.
+    /// A constant-time form (a Montgomery kernel or `mpz_powm_sec`) rather than `mpz_powm`.
     pub constant_time: bool,
+    /// The kernel asked for (`auto`, `ifma`, `mulx`, `portable`, `gmp-sec`), or `gmp-powm`
+    /// for the variable-time forms. Absent in files written before kernels were chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
+    /// What ran: the Montgomery backend (`ifma`, `mulx`, `portable`), `gmp-sec` or
+    /// `gmp-powm`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub backend: Option<String>,
     /// Seconds per private-key operation: median, min, max, runs and every run's time
     /// ([`TimingColumns::RANGE`]).
     #[serde(flatten)]
@@ -136,28 +147,18 @@ pub fn parse_cipher_bytes_per_s(text: &str) -> Option<f64> {
     })
 }
 
-/// Runs the latency benchmark. `openssl_seconds` > 0 also runs `openssl speed` per size.
-/// Energy is read with the `auto` meter ([`RunMeter::auto`]).
+/// Runs the latency benchmark ([`Latency`] says what). Energy is read with the `auto` meter
+/// ([`RunMeter::auto`]).
 pub fn run(
-    bits: &[u32],
-    names: &[String],
-    constant_time: bool,
-    openssl_seconds: u32,
-    seed: u64,
-    config: BenchConfig,
+    what: &Latency<'_>,
     progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<LatencyRecord>> {
     let mut meter = RunMeter::auto();
-    let what = Latency {
-        bits,
-        names,
-        constant_time,
-        openssl_seconds,
-        seed,
-        config,
-    };
-    run_with_meter(&what, &mut meter, progress)
+    run_with_meter(what, &mut meter, progress)
 }
+
+/// The label of the variable-time forms' exponentiation.
+pub const GMP_POWM: &str = "gmp-powm";
 
 /// The arguments of [`run`], for [`run_with_meter`].
 #[derive(Debug, Clone, Copy)]
@@ -166,8 +167,10 @@ pub struct Latency<'a> {
     pub bits: &'a [u32],
     /// Methods ([`METHODS`]).
     pub names: &'a [String],
-    /// Constant-time exponentiation.
+    /// Constant-time forms (else `mpz_powm`, variable-time).
     pub constant_time: bool,
+    /// Kernels of the constant-time forms, each run beside the others.
+    pub kernels: &'a [PrivateKernel],
     /// Seconds of `openssl speed` per size (0: none).
     pub openssl_seconds: u32,
     /// Seed of the keys and messages.
@@ -186,17 +189,35 @@ pub fn run_with_meter(
         bits,
         names,
         constant_time,
+        kernels,
         openssl_seconds,
         seed,
         config,
     } = what;
     check_methods(names)?;
+    if constant_time && kernels.is_empty() {
+        return Err(Error::InvalidParameter("no kernel to run".into()));
+    }
     let bench = Bench::new(config)?;
     let mut records = Vec::new();
     let mut names: Vec<String> = names.to_vec();
     if !names.iter().any(|n| n == "crt") {
         names.insert(0, "crt".into());
     }
+    // Every (method, kernel) pair; `plain` and the variable-time forms have no kernel.
+    let configs: Vec<(String, Option<PrivateKernel>)> = names
+        .iter()
+        .flat_map(|n| {
+            if constant_time && n != "plain" {
+                kernels
+                    .iter()
+                    .map(|k| (n.clone(), Some(*k)))
+                    .collect::<Vec<_>>()
+            } else {
+                vec![(n.clone(), None)]
+            }
+        })
+        .collect();
     for (i, &b) in bits.iter().enumerate() {
         progress(i, bits.len(), &format!("{b}-bit keys"));
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed ^ u64::from(b));
@@ -209,34 +230,64 @@ pub fn run_with_meter(
                 .expect("e>0"),
         );
         let (c3, c4) = (key3.encrypt(&m), key4.encrypt(&m));
-        let (op_crt, op_par) = if constant_time {
-            (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
-        } else {
-            (PrivateOp::Crt, PrivateOp::CrtParallel)
-        };
-        let op = |name: &str| -> Integer {
-            match name {
-                "plain" => decrypt_unchecked(&key2, &c2, PrivateOp::Plain),
-                "crt" => decrypt_unchecked(&key2, &c2, op_crt),
-                "crt-parallel" => decrypt_unchecked(&key2, &c2, op_par),
-                "multiprime-3-seq" => key3.decrypt(&c3, false, constant_time),
-                "multiprime-3" => key3.decrypt(&c3, true, constant_time),
-                "multiprime-4-seq" => key4.decrypt(&c4, false, constant_time),
-                _ => key4.decrypt(&c4, true, constant_time),
+        // The keys with each kernel chosen (an unavailable one is an error here).
+        let mut keyed = Vec::new();
+        for k in kernels.iter().filter(|_| constant_time) {
+            let (mut k3, mut k4) = (key3.clone(), key4.clone());
+            k3.set_kernel(*k)?;
+            k4.set_kernel(*k)?;
+            keyed.push((*k, key2.clone().with_kernel(*k)?, k3, k4));
+        }
+        let keys_of =
+            |k: Option<PrivateKernel>| match k.and_then(|k| keyed.iter().find(|x| x.0 == k)) {
+                Some((_, a, b, c)) => (a, b, c),
+                None => (&key2, &key3, &key4),
+            };
+        let op = |(name, kernel): &(String, Option<PrivateKernel>)| -> Integer {
+            let (k2, k3, k4) = keys_of(*kernel);
+            let (op_crt, op_par) = if kernel.is_some() {
+                (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
+            } else {
+                (PrivateOp::Crt, PrivateOp::CrtParallel)
+            };
+            let ct = kernel.is_some();
+            match name.as_str() {
+                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::Plain),
+                "crt" => decrypt_unchecked(k2, &c2, op_crt),
+                "crt-parallel" => decrypt_unchecked(k2, &c2, op_par),
+                "multiprime-3-seq" => k3.decrypt(&c3, false, ct),
+                "multiprime-3" => k3.decrypt(&c3, true, ct),
+                "multiprime-4-seq" => k4.decrypt(&c4, false, ct),
+                _ => k4.decrypt(&c4, true, ct),
             }
         };
-        for n in &names {
-            if op(n) != m {
+        // What ran, for the record: the Montgomery backend, gmp-sec or gmp-powm.
+        let backend_of = |(name, kernel): &(String, Option<PrivateKernel>)| -> String {
+            let Some(k) = kernel else {
+                return GMP_POWM.to_string();
+            };
+            let (k2, k3, k4) = keys_of(Some(*k));
+            let crt = match name.as_str() {
+                "crt" | "crt-parallel" => k2.ct_crt(),
+                n if n.starts_with("multiprime-3") => k3.ct_crt(),
+                _ => k4.ct_crt(),
+            };
+            crt.map_or(PrivateKernel::GmpSec.name(), |c| c.backend().name())
+                .to_string()
+        };
+        for cfg in &configs {
+            if op(cfg) != m {
                 return Err(Error::InvalidParameter(format!(
-                    "internal error: {n} decrypted wrongly"
+                    "internal error: {} ({:?}) decrypted wrongly",
+                    cfg.0, cfg.1
                 )));
             }
         }
-        let mut tallies = vec![EnergyTally::default(); names.len()];
-        let ms = bench.run_interleaved_by(names.len(), |i| {
+        let mut tallies = vec![EnergyTally::default(); configs.len()];
+        let ms = bench.run_interleaved_by(configs.len(), |i| {
             let (took, energy) = meter.measure(|| {
                 let started = Instant::now();
-                std::hint::black_box(op(&names[i]));
+                std::hint::black_box(op(&configs[i]));
                 started.elapsed().as_secs_f64()
             });
             tallies[i].push(energy);
@@ -247,12 +298,19 @@ pub fn run_with_meter(
             .flatten();
         let summaries = crate::bench::summaries(&ms)
             .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
-        let t_crt = summaries[names
+        for (j, (((cfg, s), tally), mm)) in configs
             .iter()
-            .position(|n| n == "crt")
-            .expect("crt is always run")]
-        .median;
-        for (((n, s), tally), m) in names.iter().zip(&summaries).zip(&tallies).zip(&ms) {
+            .zip(&summaries)
+            .zip(&tallies)
+            .zip(&ms)
+            .enumerate()
+        {
+            // Sequential CRT with the same kernel is the baseline.
+            let t_crt = configs
+                .iter()
+                .position(|c| c.0 == "crt" && c.1 == cfg.1)
+                .map_or(summaries[j].median, |p| summaries[p].median);
+            let n = &cfg.0;
             let threads = method_threads(n);
             let block = f64::from(b.div_ceil(8));
             let energy = tally.fields(config.warmup_runs as usize, Some(block));
@@ -260,8 +318,10 @@ pub fn run_with_meter(
                 method: n.clone(),
                 bits: b,
                 threads,
-                constant_time: constant_time && n != "plain",
-                timing: TimingFields::new(s, m.samples.clone(), TimingColumns::RANGE),
+                constant_time: cfg.1.is_some(),
+                kernel: Some(cfg.1.map_or(GMP_POWM, |k| k.name()).to_string()),
+                backend: Some(backend_of(cfg)),
+                timing: TimingFields::new(s, mm.samples.clone(), TimingColumns::RANGE),
                 ops_per_s: 1.0 / s.median,
                 speedup_vs_crt: t_crt / s.median,
                 openssl_sign_s: openssl,
@@ -287,10 +347,36 @@ mod tests {
             warmup_runs: 0,
             ..BenchConfig::exact(1)
         };
-        let recs = run(&[1024], &names, true, 0, 3, config, |_, _, _| {}).unwrap();
-        assert_eq!(recs.len(), METHODS.len());
-        let crt = recs.iter().find(|r| r.method == "crt").unwrap();
-        assert_eq!(crt.speedup_vs_crt, 1.0);
+        let kernels = [PrivateKernel::Auto, PrivateKernel::GmpSec];
+        let what = Latency {
+            bits: &[1024],
+            names: &names,
+            constant_time: true,
+            kernels: &kernels,
+            openssl_seconds: 0,
+            seed: 3,
+            config,
+        };
+        let recs = run(&what, |_, _, _| {}).unwrap();
+        // plain once, every other method with each kernel.
+        assert_eq!(recs.len(), 1 + 2 * (METHODS.len() - 1));
+        for k in ["auto", "gmp-sec"] {
+            let crt = recs
+                .iter()
+                .find(|r| r.method == "crt" && r.kernel.as_deref() == Some(k))
+                .unwrap();
+            assert_eq!(crt.speedup_vs_crt, 1.0);
+        }
+        let best = crate::bignum::ct::Backend::best_for(512).name();
+        for r in &recs {
+            let want = match r.kernel.as_deref() {
+                Some("auto") => best,
+                Some("gmp-sec") => "gmp-sec",
+                _ => GMP_POWM,
+            };
+            assert_eq!(r.backend.as_deref(), Some(want), "{r:?}");
+            assert_eq!(r.constant_time, r.method != "plain");
+        }
         assert!(recs.iter().all(|r| r.openssl_sign_s.is_none()));
         assert_eq!(
             recs.iter()
@@ -309,6 +395,7 @@ mod tests {
             bits: &[512],
             names: &names,
             constant_time: false,
+            kernels: &[],
             openssl_seconds: 0,
             seed: 5,
             config: BenchConfig {

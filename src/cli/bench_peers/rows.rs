@@ -11,6 +11,7 @@ use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
 use parcrypt::modexp::{Params, method, pow_mod};
 use parcrypt::mul::{KaraConfig, Multiplier};
+use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
 use parcrypt::suites::rsa_latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
@@ -49,6 +50,8 @@ pub struct Setup {
     pub cipher_bytes: usize,
     /// Seed of operands and keys.
     pub seed: u64,
+    /// Kernel of the RSA rows' constant-time private-key operation.
+    pub kernel: PrivateKernel,
 }
 
 /// One timed form: a name and a closure giving seconds per operation for one sample.
@@ -176,7 +179,8 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
         }
         "rsa-2048" | "rsa-4096" => {
             let bits = if id == "rsa-2048" { 2048 } else { 4096 };
-            let key = RsaPrivateKey::generate(bits, &Integer::from(DEFAULT_E), &mut rng)?;
+            let key = RsaPrivateKey::generate(bits, &Integer::from(DEFAULT_E), &mut rng)?
+                .with_kernel(s.kernel)?;
             let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
         }
@@ -205,7 +209,6 @@ fn product_bits(id: &str) -> u32 {
 /// Row `id` over `data` (from [`data`]), its forms checked against their references.
 pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
     let (t, batch) = (s.threads, s.batch_s);
-    let secs = s.openssl_seconds;
     let mut row = Row {
         id,
         work: String::new(),
@@ -296,57 +299,70 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             }));
             row.targets.push(("peer/par", 1.0));
         }
-        Data::Rsa(key, c) => {
-            let bits = key.public().bits();
-            row.work = format!("RSA-{bits} private op (CRT, mpz_powm_sec)");
-            let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
-            let key = &**key;
-            for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
-                if decrypt_unchecked(key, c, op) != want {
-                    bail!("internal error: {op:?} decrypts wrongly");
-                }
-            }
-            row.peer = Some(form("OpenSSL sign (openssl speed)", 1, move || {
-                openssl_sign_seconds(bits, secs)
-                    .ok_or_else(|| anyhow::anyhow!("openssl speed rsa{bits} gave no result"))
-            }));
-            row.seq = Some(form("crt", 1, move || {
-                Ok(per_op(batch, || {
-                    drop(black_box(decrypt_unchecked(
-                        key,
-                        c,
-                        PrivateOp::CrtConstTime,
-                    )))
-                }))
-            }));
-            row.par = Some(form("crt-parallel", 2, move || {
-                Ok(per_op(batch, || {
-                    let op = PrivateOp::CrtConstTimeParallel;
-                    drop(black_box(decrypt_unchecked(key, c, op)))
-                }))
-            }));
-            row.ceiling = Some(copies(
-                "crt",
-                2,
-                batch,
-                || Ok(()),
-                move |_| {
-                    drop(black_box(decrypt_unchecked(
-                        key,
-                        c,
-                        PrivateOp::CrtConstTime,
-                    )))
-                },
-            ));
-            row.targets
-                .push(("seq/par", if bits <= 2048 { 1.6 } else { 1.85 }));
-            if bits <= 2048 {
-                row.targets.push(("peer/par", 1.0));
-            }
-        }
+        Data::Rsa(key, c) => rsa_row(&mut row, s, key, c)?,
         Data::Cipher(key, nonce, buf, bf) => cipher_row(&mut row, s, key, nonce, buf, bf)?,
     }
     Ok(row)
+}
+
+/// The RSA rows: OpenSSL's sign against the constant-time CRT with the chosen kernel, the
+/// halves one after the other (interleaved in one register set on the IFMA kernel) and on two
+/// pool threads; the backend that ran is in the row's text and its forms' names.
+fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Integer) -> Result<()> {
+    let (batch, secs) = (s.batch_s, s.openssl_seconds);
+    let bits = key.public().bits();
+    let backend = key
+        .ct_crt()
+        .map_or("mpz_powm_sec", |crt| crt.backend().name());
+    row.work = format!("RSA-{bits} private op (CRT, constant-time, {backend} kernel)");
+    let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
+    for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
+        if decrypt_unchecked(key, c, op) != want {
+            bail!("internal error: {op:?} ({backend}) decrypts wrongly");
+        }
+    }
+    let one = move || {
+        drop(black_box(decrypt_unchecked(
+            key,
+            c,
+            PrivateOp::CrtConstTime,
+        )))
+    };
+    row.peer = Some(form("OpenSSL sign (openssl speed)", 1, move || {
+        openssl_sign_seconds(bits, secs)
+            .ok_or_else(|| anyhow::anyhow!("openssl speed rsa{bits} gave no result"))
+    }));
+    row.seq = Some(form(&format!("crt ({backend})"), 1, move || {
+        Ok(per_op(batch, one))
+    }));
+    row.par = Some(form(&format!("crt-parallel ({backend})"), 2, move || {
+        Ok(per_op(batch, || {
+            let op = PrivateOp::CrtConstTimeParallel;
+            drop(black_box(decrypt_unchecked(key, c, op)))
+        }))
+    }));
+    row.ceiling = Some(copies(
+        &format!("crt ({backend})"),
+        2,
+        batch,
+        || Ok(()),
+        move |_| one(),
+    ));
+    row.targets.extend(rsa_targets(backend, bits));
+    Ok(())
+}
+
+/// The targets of the RSA rows: issue 20's for the Montgomery kernels (by backend, as the
+/// issue sets them), issue 11's for `mpz_powm_sec`.
+pub fn rsa_targets(backend: &str, bits: u32) -> Vec<(&'static str, f64)> {
+    match (backend, bits) {
+        ("ifma", 2048) => vec![("peer/seq", 1.0), ("peer/par", 1.6)],
+        ("ifma", 4096) => vec![("peer/seq", 1.2), ("peer/par", 2.2)],
+        ("mulx", 2048) => vec![("peer/seq", 1.0), ("peer/par", 1.7)],
+        ("mpz_powm_sec", 2048) => vec![("seq/par", 1.6), ("peer/par", 1.0)],
+        ("mpz_powm_sec", _) => vec![("seq/par", 1.85)],
+        _ => Vec::new(),
+    }
 }
 
 /// The cipher rows: RC4 / PARC4, Blowfish ECB / PBlock, Blowfish CBC, the folded pipeline.
