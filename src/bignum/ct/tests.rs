@@ -338,3 +338,33 @@ proptest! {
         prop_assert_eq!(mpn::to_integer(&prod), Integer::from(&x * &y));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Squaring chains (the dedicated squaring of the MULX kernel, the IFMA normalization) on
+    /// values and moduli whose limbs are mostly all ones: the longest carry ripples.
+    #[test]
+    fn squarings_match_gmp_on_carry_heavy_values(
+        seed in any::<u64>(),
+        size in 0usize..5,
+        holes in 0u32..4,
+        count in 1usize..40,
+    ) {
+        let mut rng = rand_state(seed);
+        let bits = [512u32, 1024, 1536, 2048, 1040][size];
+        let mut m = (Integer::from(1) << bits) - 1u32;
+        // A few zero bits punched into the all-ones modulus and value.
+        for _ in 0..holes {
+            let b = Integer::from(Integer::random_bits(32, &mut rng)).to_u32().unwrap() % (bits - 2) + 1;
+            m.set_bit(b, false);
+        }
+        let x = Integer::from(&m - 1u32) - Integer::from(Integer::random_bits(holes * 20, &mut rng));
+        let want = gmp(&x, &(Integer::from(1) << count as u32), &m);
+        for backend in backends("carry-heavy squarings") {
+            let ctx = CtModulus::new(&m, backend).unwrap();
+            let got = ctx.square_chain(&mpn::padded(&x, ctx.limbs()), count);
+            prop_assert_eq!(mpn::to_integer(&got), want.clone(), "{} {} bits", backend, bits);
+        }
+    }
+}
