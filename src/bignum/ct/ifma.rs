@@ -233,6 +233,10 @@ impl<const K: usize> Engine for One<'_, K> {
     fn words(&self) -> usize {
         8 * K
     }
+    fn select(&self, out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
+        // SAFETY: a Ctx exists only after `available()`.
+        unsafe { select_vec::<K>(out, table, stride, offset, index) }
+    }
     fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         // SAFETY: a Ctx exists only after `available()`.
         unsafe { amm1::<K>(r, a, b, self.0, None) }
@@ -246,6 +250,10 @@ impl<const K: usize> Engine for Two<'_, K> {
     const LANES: usize = 2;
     fn words(&self) -> usize {
         8 * K
+    }
+    fn select(&self, out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
+        // SAFETY: as for `One`.
+        unsafe { select_vec::<K>(out, table, stride, offset, index) }
     }
     fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         let w = 8 * K;
@@ -263,6 +271,38 @@ impl<const K: usize> Engine for Two<'_, K> {
     }
 }
 
+/// [`super::select::select_part`] for elements of K vectors: every entry is loaded and
+/// merged under a mask register that a vector compare of its number with `index` makes (no
+/// branch, no address that depends on `index`).
+#[target_feature(enable = "avx512f")]
+fn select_vec<const K: usize>(
+    out: &mut [u64],
+    table: &[u64],
+    stride: usize,
+    offset: usize,
+    index: u64,
+) {
+    assert!(
+        out.len() == 8 * K && offset + 8 * K <= stride && table.len() % stride == 0,
+        "select shapes"
+    );
+    let want = _mm512_set1_epi64(index as i64);
+    let mut acc = [_mm512_setzero_si512(); K];
+    for (e, entry) in table.chunks_exact(stride).enumerate() {
+        let hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+        let part = &entry[offset..offset + 8 * K];
+        for (k, a) in acc.iter_mut().enumerate() {
+            // SAFETY: `part` holds 8K words and k < K.
+            let v = unsafe { _mm512_loadu_si512(part.as_ptr().add(8 * k).cast()) };
+            *a = _mm512_mask_mov_epi64(*a, hit, v);
+        }
+    }
+    for (k, a) in acc.iter().enumerate() {
+        // SAFETY: `out` holds 8K words and k < K.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * k).cast(), *a) };
+    }
+}
+
 /// The per-modulus state of one product in flight: everything a step reads besides the
 /// accumulator vectors and digit 0, which live in local variables (so that they stay in
 /// registers).
@@ -272,9 +312,9 @@ struct Lane<const K: usize> {
     m: [__m512i; K],
     m_sh: [__m512i; K],
     /// lo(a_0·b_i), for every i.
-    lo0: [u64; 160],
+    lo0: [[u64; 8]; K],
     /// hi(a_0·b_i) + lo(a_1·b_i), for every i.
-    x01: [u64; 160],
+    x01: [[u64; 8]; K],
     m0: u64,
     m1: u64,
     k0: u64,
@@ -288,12 +328,12 @@ macro_rules! step {
         let bv = _mm512_set1_epi64($b[i] as i64);
         // Scalar digit 0. P + lo(m_0·y) is 0 or 2^52 modulo 2^52 (y makes it vanish), so
         // its carry is P's top part plus one when P's low digit is not zero.
-        let p = $acc + $s.lo0[i];
+        let p = $acc + $s.lo0.as_flattened()[i];
         let y = p.wrapping_mul($s.k0) & MASK52;
         let carry = (p >> 52) + (((p & MASK52) + MASK52) >> 52);
         let hi0 = ((u128::from($s.m0) * u128::from(y)) >> 52) as u64;
         let lane1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128($v[0])) as u64;
-        $acc = carry + hi0 + ($s.m1.wrapping_mul(y) & MASK52) + $s.x01[i] + lane1;
+        $acc = carry + hi0 + ($s.m1.wrapping_mul(y) & MASK52) + $s.x01.as_flattened()[i] + lane1;
         // V' = shift(V) + lo(M'·y) + hi(M·y) + lo(A'·b_i) + hi(A·b_i).
         let yv = _mm512_set1_epi64(y as i64);
         for k in 0..K {
@@ -322,8 +362,8 @@ fn load_lane<const K: usize>(a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<K> {
         a_sh: [zero; K],
         m: [zero; K],
         m_sh: [zero; K],
-        lo0: [0; 160],
-        x01: [0; 160],
+        lo0: [[0; 8]; K],
+        x01: [[0; 8]; K],
         m0: ctx.m[0],
         m1: ctx.m[1],
         k0: ctx.k0,
@@ -339,10 +379,10 @@ fn load_lane<const K: usize>(a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<K> {
         let bk = ld(b, k);
         let lo = _mm512_madd52lo_epu64(zero, bk, a0);
         let x = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bk, a0), bk, a1);
-        // SAFETY: 8K <= 160 words in each array.
+        // SAFETY: each row of the arrays is 8 words.
         unsafe {
-            _mm512_storeu_si512(l.lo0.as_mut_ptr().add(8 * k).cast(), lo);
-            _mm512_storeu_si512(l.x01.as_mut_ptr().add(8 * k).cast(), x);
+            _mm512_storeu_si512(l.lo0[k].as_mut_ptr().cast(), lo);
+            _mm512_storeu_si512(l.x01[k].as_mut_ptr().cast(), x);
         }
     }
     for k in 0..K {

@@ -170,6 +170,12 @@ pub(crate) trait Engine {
     fn sqr(&self, r: &mut [u64], a: &[u64]) {
         self.mul(r, a, a);
     }
+    /// `out` = words `offset .. offset + out.len()` of entry `index` of `table` (entries of
+    /// `stride` words), reading every entry ([`select::select_part`] or a backend's own
+    /// vector form of it).
+    fn select(&self, out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
+        select::select_part(out, table, stride, offset, index);
+    }
 }
 
 /// The window width for an exponent of `ebits` bits (the table has 2^w entries).
@@ -230,7 +236,7 @@ pub(crate) fn exp_window<E: Engine>(
     let pick = |dst: &mut [u64], pos: usize| {
         for (l, e) in exps.iter().enumerate() {
             let idx = window_at(e, pos, win);
-            select::select_part(&mut dst[l * w..(l + 1) * w], &table, size, l * w, idx);
+            engine.select(&mut dst[l * w..(l + 1) * w], &table, size, l * w, idx);
         }
     };
     let windows = ebits.div_ceil(win).max(1);
