@@ -158,6 +158,15 @@ impl Progress {
         self.bar.set_message(message.into());
     }
 
+    /// The callback a suite's `run` reports through, `(done, total, label)`: the position
+    /// (the total left as it was set) and the label after the bar.
+    pub fn reporter(&self) -> impl FnMut(usize, usize, &str) + '_ {
+        move |done, _, label| {
+            self.set_position(done as u64);
+            self.set_message(label);
+        }
+    }
+
     /// Runs `f` with the bar cleared, so `f` can print to the terminal without garbling it.
     pub fn suspend<R>(&self, f: impl FnOnce() -> R) -> R {
         self.bar.suspend(f)

@@ -150,10 +150,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench modexp");
-    let records = parcrypt::suites::modexp::run(&plan, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
+    let records = parcrypt::suites::modexp::run(&plan, progress.reporter())?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {
@@ -235,10 +232,7 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
         seed: args.seed,
         config,
     };
-    let records = rsa_latency::run(&what, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
+    let records = rsa_latency::run(&what, progress.reporter())?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {
@@ -357,10 +351,7 @@ pub fn montmul(args: BenchMontmulArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench montmul");
-    let records = parcrypt::suites::montmul::run(&plan, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
+    let records = parcrypt::suites::montmul::run(&plan, progress.reporter())?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {

@@ -102,10 +102,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     plan.validate()?;
     let machine = MachineInfo::detect();
     let progress = opts.progress(plan.bits.len(), "bench mul");
-    let records = parcrypt::suites::mul::run(&plan, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
+    let records = parcrypt::suites::mul::run(&plan, progress.reporter())?;
     progress.finish_and_clear();
     let screen = opts.screen();
     if screen {
@@ -259,10 +256,7 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     let kinds = parcrypt::suites::mul_handoff::Activation::ALL.len();
     let progress = opts.progress(kinds, "bench handoff");
-    let records = parcrypt::suites::mul_handoff::run(&config, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
+    let records = parcrypt::suites::mul_handoff::run(&config, progress.reporter())?;
     progress.finish_and_clear();
     let screen = opts.screen();
     if screen {

@@ -90,72 +90,65 @@ impl<const N: usize> Engine for Fixed<N> {
     }
 }
 
-/// One CIOS product row pair in assembly, per digit b_i of b (see [`cios_asm`]).
-///
-/// The running sum t (n + 2 words) lives in a stack buffer except t_0, kept in a register
-/// between rows. Row A adds a·b_i: per limb one `mulx` (rdx = b_i), the low half added with
-/// `adcx` (carry flag chain) and the high half with `adox` into the next word (overflow flag
-/// chain), so the two carry chains run side by side. Row B adds m·y with y = t_0·k0 and moves
-/// t down one word in the same pass. No branch and no data-dependent address: the same
-/// instructions for every value.
-macro_rules! row_a_step {
-    ($o:literal, $hin:literal, $hout:literal) => {
+/// One step of a product row, per limb j: `mulx` of the multiplicand limb at `$x + $o` by
+/// rdx, its low half added with `adcx` to the high half carried in `$hin` (the carry-flag
+/// chain) and stored at `$t + $o$adj`, its high half added with `adox` to the sum word at
+/// `$t + $o + 8` into `$hout` (the overflow-flag chain).
+macro_rules! row_step {
+    ($x:literal, $t:literal, $adj:literal, $o:literal, $hin:literal, $hout:literal) => {
         concat!(
             "mulx ",
             $hout,
-            ", {l}, qword ptr [{a} + ",
+            ", {l}, qword ptr [",
+            $x,
+            " + ",
             stringify!($o),
             "]\n",
             "adcx {l}, ",
             $hin,
             "\n",
-            "mov qword ptr [{t} + ",
+            "mov qword ptr [",
+            $t,
+            " + ",
             stringify!($o),
+            $adj,
             "], {l}\n",
             "adox ",
             $hout,
-            ", qword ptr [{t} + ",
+            ", qword ptr [",
+            $t,
+            " + ",
             stringify!($o),
             " + 8]\n",
         )
     };
 }
 
-macro_rules! row_b_step {
-    ($o:literal, $hin:literal, $hout:literal) => {
-        concat!(
-            "mulx ",
-            $hout,
-            ", {l}, qword ptr [{m} + ",
-            stringify!($o),
-            "]\n",
-            "adcx {l}, ",
-            $hin,
-            "\n",
-            "mov qword ptr [{t} + ",
-            stringify!($o),
-            " - 8], {l}\n",
-            "adox ",
-            $hout,
-            ", qword ptr [{t} + ",
-            stringify!($o),
-            " + 8]\n",
-        )
-    };
-}
-
-/// The steps of a row for the byte offsets given, the high-half register alternating
-/// between `$x` and `$y` (starting in `$x`).
+/// The steps of a row for the byte offsets given ([`row_step`]'s first three arguments
+/// fixed), the high-half register alternating between `$h1` and `$h2` (starting in `$h1`).
 macro_rules! alternate {
-    ($step:ident, $x:literal, $y:literal; ) => { "" };
-    ($step:ident, $x:literal, $y:literal; $o1:literal) => { $step!($o1, $x, $y) };
-    ($step:ident, $x:literal, $y:literal; $o1:literal $o2:literal $($rest:literal)*) => {
-        concat!($step!($o1, $x, $y), $step!($o2, $y, $x), alternate!($step, $x, $y; $($rest)*))
+    ($x:literal, $t:literal, $adj:literal, $h1:literal, $h2:literal; ) => { "" };
+    ($x:literal, $t:literal, $adj:literal, $h1:literal, $h2:literal; $o1:literal) => {
+        row_step!($x, $t, $adj, $o1, $h1, $h2)
+    };
+    ($x:literal, $t:literal, $adj:literal, $h1:literal, $h2:literal; $o1:literal $o2:literal $($rest:literal)*) => {
+        concat!(
+            row_step!($x, $t, $adj, $o1, $h1, $h2),
+            row_step!($x, $t, $adj, $o2, $h2, $h1),
+            alternate!($x, $t, $adj, $h1, $h2; $($rest)*)
+        )
     };
 }
 
 /// `r = a·b·R⁻¹` (below R, masked final subtraction) for n limbs, the rows unrolled: `$offs`
 /// are the byte offsets 16, 24, …, 8(n−1).
+///
+/// CIOS, one pair of rows per digit b_i of b. The running sum t (n + 2 words) lives in a stack
+/// buffer except t_0, kept in a register between rows. Row A adds a·b_i: per limb one `mulx`
+/// (rdx = b_i), the low half added with `adcx` (carry-flag chain) and the high half with
+/// `adox` into the next word (overflow-flag chain), so the two carry chains run side by side.
+/// Row B adds m·y with y = t_0·k0 and moves t down one word in the same pass. No branch and no
+/// data-dependent address: the same instructions for every value.
 macro_rules! cios_asm {
     ($r:ident, $a:ident, $b:ident, $m:ident, $k0:ident, $n:literal; $($offs:literal)*) => {{
         let mut t = [0u64; $n + 2];
@@ -172,7 +165,7 @@ macro_rules! cios_asm {
                     "adcx {l}, {t0}",
                     "mov {t0}, {l}",
                     "adox {h}, qword ptr [{t} + 8]",
-                    alternate!(row_a_step, "{h}", "{h2}"; 8 $($offs)*),
+                    alternate!("{a}", "{t}", "", "{h}", "{h2}"; 8 $($offs)*),
                     // The last word's carries: CF into t_n, then OF and CF into t_(n+1).
                     "adcx {h2}, {z}",
                     concat!("mov qword ptr [{t} + 8*", stringify!($n), "], {h2}"),
@@ -191,7 +184,7 @@ macro_rules! cios_asm {
                     "adcx {l}, {h}",
                     "mov {t0}, {l}",
                     "adox {h2}, qword ptr [{t} + 16]",
-                    alternate!(row_b_step, "{h2}", "{h}"; $($offs)*),
+                    alternate!("{m}", "{t}", " - 8", "{h2}", "{h}"; $($offs)*),
                     "adcx {h2}, {z}",
                     concat!("mov qword ptr [{t} + 8*", stringify!($n), " - 8], {h2}"),
                     concat!("mov {h2}, qword ptr [{t} + 8*", stringify!($n), " + 8]"),
@@ -294,32 +287,6 @@ macro_rules! diagonal {
     };
 }
 
-/// One row of the Montgomery reduction of a double-length S, at S + 8i (`{s}`): y = S_i·k0
-/// (S_i in `{t0}`), S += m·y·2^(64i); S_(i+1) stays in `{t0}` for the next row, the row's
-/// carry out in `{c}` for the next row's top word. `$offs` = 16, …, 8(n−1); `$nb` = 8n.
-macro_rules! redc_row_step {
-    ($o:literal, $hin:literal, $hout:literal) => {
-        concat!(
-            "mulx ",
-            $hout,
-            ", {l}, qword ptr [{m} + ",
-            stringify!($o),
-            "]\n",
-            "adcx {l}, ",
-            $hin,
-            "\n",
-            "mov qword ptr [{s} + ",
-            stringify!($o),
-            "], {l}\n",
-            "adox ",
-            $hout,
-            ", qword ptr [{s} + ",
-            stringify!($o),
-            " + 8]\n",
-        )
-    };
-}
-
 /// `r = a²·R⁻¹` (below R, masked final subtraction) for n limbs: the cross products once,
 /// doubled, plus the squares (n(n+1)/2 limb products instead of n²), then a Montgomery
 /// reduction of the 2n-limb square. `$oi` = 0, 8, …, 8(n−1); `$offs` = 16, …, 8(n−1).
@@ -342,6 +309,9 @@ macro_rules! sqr_asm {
                 options(nostack),
             );
         }
+        // The reduction, one row per i at S + 8i: y = S_i·k0 (S_i in `{t0}`),
+        // S += m·y·2^(64i); S_(i+1) stays in `{t0}` for the next row, the row's carry out in
+        // `{c}` for the next row's top word.
         let (mut t0, mut c) = (s[0], 0u64);
         for i in 0..$n {
             // SAFETY: the row touches s[i .. i + n] within 2n words (i < n), and m.
@@ -357,7 +327,7 @@ macro_rules! sqr_asm {
                     "adcx {l}, {h}",
                     "mov {t0}, {l}",
                     "adox {h2}, qword ptr [{s} + 16]",
-                    alternate!(redc_row_step, "{h2}", "{h}"; $($offs)*),
+                    alternate!("{m}", "{s}", "", "{h2}", "{h}"; $($offs)*),
                     // The top word S_(i+n) takes the carry-flag carry and the previous row's
                     // carry; the overflow-flag carry (out of the last adox) and this add's
                     // carry make the next row's.
