@@ -8,8 +8,8 @@
 //! `PARCRYPT_REPORT_DIR=DIR` the test checks DIR/report.html instead (e.g. a real study's).
 use parcrypt::results::Chart;
 use parcrypt::results::{
-    ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance, Series, StudyResults,
-    Table, Verdict,
+    ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance, Reason, Rule, Series,
+    StudyResults, Table, Verdict,
 };
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -180,6 +180,8 @@ fn long_claim() -> ClaimResult {
         kind: Kind::Measured,
         model: None,
         verdict: Verdict::NotTestable,
+        reason: Some(Reason::NeedsThreads(8)),
+        paper_values: vec![79.0],
         // Unbreakable runs as real claims have (Table 9's four margins in one token).
         paper: "79 % (4 cores × 2 hardware threads); EM+368.5%,SM+251.2%,TDDB+59.26%,TC+333.3%,\
                 EM+458.82%,SM+280.25%,TDDB+72.73%,TC+100.1%"
@@ -192,7 +194,9 @@ fn long_claim() -> ClaimResult {
             runs: 8,
             threads: 8,
             text: long.into(),
+            parts: Vec::new(),
         },
+        rule_data: Rule::AtLeast { min: 70.0 },
         rule: "time reduction 1 − t(8 threads) / t(1 thread), on 8 hardware threads".into(),
         tolerance: "79 ± 9 %".into(),
         why: long.into(),

@@ -49,7 +49,7 @@ pub fn claims() -> Vec<Claim> {
             .paper(format!("{SEQUENTIAL_S} s against {PIPELINED_S} s ({SPEEDUP}×)"))
             .metric("sequential time / 36-stage pipeline time, one core per stage", "×")
             .rule(Rule::Ratio { target: SPEEDUP, factor: 1.5 }, "a factor 1.5: the SCC's P54C cores and mesh differ from any machine here, so only the size of the gain carries over")
-            .parallel(),
+            .speedup(),
         c("seed001-fig8-best-chunk-scc", "Fig. 8", "The best chunk size is 8 KB — on the SCC the paper had, as modelled")
             .paper("8 KB: smaller chunks under-use the links, larger ones congest them")
             .metric("modelled time at 8 KB chunks / the least modelled time at any other of 1–64 KiB (powers of two) on the SCC; interval: the range over a ±50 % change of each model parameter", "×")

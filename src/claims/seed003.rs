@@ -190,7 +190,7 @@ pub fn claims() -> Vec<Claim> {
                 .paper(printed)
                 .metric("time change against square-and-multiply at 2 threads, paired rounds (negative = faster)", "%")
                 .rule(Rule::AtMost { max: pct * 2.0 / 3.0 }, "two thirds of the paper's gain: it used up to 8 threads on 8 cores, and with 2 threads each thread still squares about k times, which bounds the gain near −33 %")
-                .parallel()
+                .parallel_time()
         })
         .collect();
     for bits in [8192u32, 16384, 32768, 65536] {
@@ -214,7 +214,7 @@ pub fn claims() -> Vec<Claim> {
                 Rule::AtMost { max: 1.0 },
                 "none: \"beats GMP\" is an ordering; the paper's margins came from 3 threads",
             )
-            .parallel(),
+            .parallel_time(),
         );
     }
     for (bits, gmp, kara) in KARATSUBA_US {

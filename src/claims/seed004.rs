@@ -1,7 +1,7 @@
 //! Seed 004 (004_18c4ebc23388b709.txt): energy of sequential Blowfish, RC4 and RC4A against
 //! their parallel forms PBlock, PARC4 and PARC4-I, at default and calibrated processor states,
 //! on a Core 2 Duo T5270 laptop (platform 1) and an AMD FX-8320 desktop (platform 2).
-use super::{Claim, Rule};
+use super::{Claim, Load, Rule};
 
 /// Tables 2–3 (default clock): (algorithm, platform 1 µJ/B, platform 1 MB/s, platform 2 µJ/B,
 /// platform 2 MB/s), algorithms by parcrypt's names. The paper does not say how many threads
@@ -56,13 +56,13 @@ pub fn claims() -> Vec<Claim> {
             .paper(format!("{:.2}× (laptop), {:.2}× (desktop)", p.1 / s.1, p.3 / s.3))
             .metric("MB/s of the parallel form on every logical CPU / MB/s of the sequential one, paired rounds", "×")
             .rule(Rule::AtLeast { min: 1.1 }, "10 %: a smaller gain is within what turbo clocks and caches move; the paper's gains are 1.66–4×")
-            .parallel());
+            .speedup());
         v.push(c(&format!("seed004-low-clock-{par}"), "Conclusion, Figs. 3–6", &format!("{par} at the low clock uses {saving} % less energy than {seq} at the default"))
             .paper(format!("{saving} % less"))
             .metric("1 − E(parallel, calibrated state) / E(sequential, default state), per byte", "%")
             .rule(Rule::AtLeast { min: saving / 2.0 }, "half the paper's saving: its Joulemeter counts application power above the base, which a chip-power model does not, so only half can be asked of the model")
             .modelled(FX)
-            .parallel_input());
+            .parallel_input().load(Load::Lowers));
         v.push(
             c(
                 &format!("seed004-default-energy-{par}"),
@@ -79,7 +79,8 @@ pub fn claims() -> Vec<Claim> {
                 "none: an ordering (the paper's parallel forms need 1.03–2.1× the sequential µJ/B)",
             )
             .modelled(FX)
-            .parallel_input(),
+            .parallel_input()
+            .load(Load::Raises),
         );
     }
     v.push(c("seed004-platforms", "Tables 1 and 4", "Platforms: laptop default 1.2 GHz 1.2 V, calibrated 1.5 GHz 0.9 V; desktop default 3.5 GHz 1.332 V, calibrated 2.3 GHz 0.9 V; FX-8320 states 1.3 V/2900, 1.1875 V/2300, 1.0625 V/1700, 0.95 V/1400 MHz")

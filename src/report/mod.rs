@@ -332,9 +332,12 @@ mod tests {
             kind,
             model: None,
             verdict,
+            reason: None,
             paper: "p".into(),
+            paper_values: Vec::new(),
             ours,
             rule: "ratio: ≤ 1 ×".into(),
+            rule_data: crate::results::Rule::AtMost { max: 1.0 },
             tolerance: "none".into(),
             why: "because".into(),
             beside: Some("1 thread: 0.9 ×".into()),
@@ -351,6 +354,7 @@ mod tests {
             runs: 8,
             threads: 2,
             text: "0.95 ×".into(),
+            parts: Vec::new(),
         };
         StudyResults {
             machine: crate::bench::MachineInfo::detect(),

@@ -128,14 +128,21 @@ pub fn judge_experiment(experiment: &str, evidence: &[Fed]) -> Result<Vec<ClaimR
                     c.id
                 ))
             })?;
-            Ok(judged(c, experiment, &f.evidence))
+            let judged = judged(c, experiment, &f.evidence);
+            if judged.reason == Some(crate::results::Reason::EvidenceMismatch) {
+                return Err(Error::InvalidParameter(format!(
+                    "internal error: {experiment} fed claim '{}' evidence of another kind: {}",
+                    c.id, judged.why
+                )));
+            }
+            Ok(judged)
         })
         .collect()
 }
 
 /// One claim judged, in results.json's shape.
 pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult {
-    let verdict = judge(c, e);
+    let (verdict, reason) = judge::assess(c, e);
     ClaimResult {
         id: c.id.clone(),
         seed: c.seed.into(),
@@ -144,15 +151,18 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
         kind: c.kind,
         model: c.model.clone(),
         verdict,
+        reason: Some(reason),
         paper: c.paper.clone(),
-        ours: e.ours(&c.unit),
+        paper_values: c.paper_values.clone(),
+        ours: e.ours(&c.unit, &c.rule.part_names()),
         rule: if c.metric.is_empty() {
             c.rule.describe(&c.unit)
         } else {
             format!("{}: {}", c.metric, c.rule.describe(&c.unit))
         },
+        rule_data: c.rule.clone(),
         tolerance: c.tolerance.clone(),
-        why: judge::explain(c, e, verdict),
+        why: judge::explain(c, e),
         beside: e.beside.clone(),
         experiment: experiment.into(),
     }

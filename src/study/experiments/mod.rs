@@ -15,7 +15,7 @@ pub mod seed003;
 pub mod seed003_mul;
 pub mod seed004;
 
-use super::judge::Estimate;
+use super::judge::{Estimate, Evidence};
 use super::sampling::{self, Rounds};
 use super::{Cell, Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
@@ -94,7 +94,9 @@ pub fn free_cores(ctx: &Context, r: &Rounds, threads: usize) -> Option<Estimate>
     r.median(&free_cores_key(probe_threads(ctx, threads)))
 }
 
-/// How many threads the free-core probe for a `threads`-thread configuration runs.
+/// How many threads the free-core probe for a `threads`-thread configuration runs: the
+/// configuration's own count (a configuration with more threads than logical CPUs decides no
+/// claim, so its probe stops at the CPUs).
 pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
     threads.min(ctx.machine.logical_cores).max(2)
 }
@@ -137,14 +139,11 @@ pub fn change_pct(ratio: f64) -> f64 {
     (ratio - 1.0) * 100.0
 }
 
-/// Why a claim needing `needed` hardware threads cannot be judged here, if it cannot.
-pub fn needs_threads(ctx: &Context, needed: usize) -> Option<String> {
+/// The evidence for a claim needing `needed` hardware threads when this machine has fewer
+/// (not testable, reason `needs-N-threads`); `None` when it has enough.
+pub fn needs_threads(ctx: &Context, needed: usize) -> Option<Evidence> {
     let have = ctx.machine.logical_cores;
-    (have < needed).then(|| {
-        format!(
-            "needs {needed} hardware threads; this machine has {have}, so {needed} threads here only time-share them"
-        )
-    })
+    (have < needed).then(|| Evidence::needs_threads(needed, have))
 }
 
 /// The summary sentence on how sure a timed experiment is; each round kept the fastest of

@@ -184,8 +184,8 @@ impl Experiment for WorkingSet {
 
 fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> {
     let id = "seed000-fig5-working-set";
-    if let Some(why) = needs_threads(ctx, 2) {
-        return vec![fed(id, Evidence::unavailable(why))];
+    if let Some(gap) = needs_threads(ctx, 2) {
+        return vec![fed(id, gap)];
     }
     let (s, l) = (ns[0], ns[ns.len() - 1]);
     let ratio = r.paired(|v| {
@@ -303,11 +303,8 @@ fn summed(v: &Values, t: usize, s: Schedule, small: bool) -> f64 {
 
 fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
     let ids = ["seed000-fig6-guided-best", "seed000-fig6-dynamic-worst"];
-    if let Some(why) = needs_threads(ctx, 2) {
-        return ids
-            .iter()
-            .map(|id| fed(id, Evidence::unavailable(why.clone())))
-            .collect();
+    if let Some(gap) = needs_threads(ctx, 2) {
+        return ids.iter().map(|id| fed(id, gap.clone())).collect();
     }
     let [st, dy, gu] = OMP;
     let best = r

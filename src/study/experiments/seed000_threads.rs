@@ -161,7 +161,7 @@ fn threads_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
         let red = r.paired(|v| reduction_pct(v(SERSA) / v(&format!("{t}:guided"))));
         let shown = red.map_or("-".into(), |e| e.text("%"));
         let ev = match needs_threads(ctx, t) {
-            Some(why) => Evidence::unavailable(why).beside(format!(
+            Some(gap) => gap.beside(format!(
                 "{t} threads on {} CPUs: {shown}",
                 ctx.machine.logical_cores
             )),

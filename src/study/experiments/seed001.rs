@@ -198,7 +198,7 @@ fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
         v(&key(st, best)) / others
     });
     let fig8 = match needs_threads(ctx, 2) {
-        Some(why) => Evidence::unavailable(why),
+        Some(gap) => gap,
         None => Evidence::measured(
             chunk.into_iter().collect(),
             r.len(),
@@ -219,7 +219,7 @@ fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
         })
     };
     let sv = match needs_threads(ctx, st) {
-        Some(why) => Evidence::unavailable(why).beside(format!(
+        Some(gap) => gap.beside(format!(
             "best speedup here: 36 stages {}, 4 stages {}",
             speedup(st).map_or("-".into(), |e| e.text("×")),
             speedup(4).map_or("-".into(), |e| e.text("×"))

@@ -114,7 +114,7 @@ impl Experiment for Counts {
         let binary = paper::TABLE1_WORST_BINARY;
         let evidence = vec![
             fed("seed002-table1-worst", match worst {
-                Some(w) => Evidence::measured(vec![Estimate::exact(w)], 1, 0,
+                Some(w) => Evidence::modelled(vec![Estimate::exact(w)],
                     "counted on the critical path of the engine's schedule (equal to the engine's own counts, by test); the saving is log2 X ≈ 5 bits of a 1024-bit exponent")
                     .text(format!("optimized CRSA {w:.0}, binary {binary}")),
                 None => Evidence::unavailable("the count table has no worst-case row"),

@@ -265,8 +265,8 @@ fn modexp_evidence(ctx: &Context, r: &Rounds, bits: &[u32]) -> Vec<Fed> {
                     )),
                 );
             }
-            if let Some(why) = needs_threads(ctx, 2) {
-                return fed(&id, Evidence::unavailable(why));
+            if let Some(gap) = needs_threads(ctx, 2) {
+                return fed(&id, gap);
             }
             let two = vs_binary(r, b, m, 2);
             let one = vs_binary(r, b, m, 1).map_or("-".into(), |e| e.text("%"));

@@ -186,7 +186,7 @@ fn kara_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
             .median(&format!("{b}/capacity"))
             .map_or("-".into(), |e| format!("{:.2}×", e.value));
         v.push(fed(&id, match needs_threads(ctx, 2) {
-            Some(why) => Evidence::unavailable(why),
+            Some(gap) => gap,
             None => Evidence::measured(ratio.into_iter().collect(), r.len(), 2,
                 &format!("lock-free Karatsuba (2 threads) over GMP per paired round ({} rounds); on 2 threads the critical path holds 2 of the 3 half products; two threads of independent GMP products get {cap} here", r.len()))
                 .free_cores(free_cores(ctx, r, 2)),

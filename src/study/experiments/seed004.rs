@@ -250,7 +250,7 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, fx: &Fx, threads: usize) -> Vec<Fe
         // t(parallel) / t(sequential), paired per round.
         let tr = r.ratio(par, seq);
         let speed = match needs_threads(ctx, 2) {
-            Some(why) => Evidence::unavailable(why),
+            Some(gap) => gap,
             None => Evidence::measured(
                 tr.map(|e| Estimate::new(1.0 / e.value, 1.0 / e.high, 1.0 / e.low))
                     .into_iter()
