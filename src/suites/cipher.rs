@@ -237,8 +237,7 @@ pub fn run(
         .map(|c| format!("{} x{}", c.0, c.1))
         .collect();
     let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-    // A run that fails inside the timed region is reported after timing, in every build.
-    let mut failed: Option<String> = None;
+    let mut failures = crate::bench::Failures::new();
     let measurements = bench.run_interleaved_by(configs.len(), |i| {
         progress(done, expected_runs.max(done + 1), &labels[i]);
         done += 1;
@@ -246,18 +245,14 @@ pub fn run(
         let t0 = tsc.map(|t| t.now());
         let started = Instant::now();
         let ok = transform(&ciphers[i], plan, &mut buf, false);
+        failures.note(&labels[i], ok);
         let elapsed = started.elapsed().as_secs_f64();
         if let (Some(t), Some(t0)) = (tsc, t0) {
             ticks[i].push(t.now().wrapping_sub(t0));
         }
-        if let Err(e) = ok {
-            failed.get_or_insert_with(|| format!("{} failed while timed: {e}", labels[i]));
-        }
         elapsed
     });
-    if let Some(what) = failed {
-        return Err(Error::internal(what));
-    }
+    failures.result()?;
     progress(done, done, "done");
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
