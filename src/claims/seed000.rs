@@ -3,9 +3,9 @@
 //! `data/seed000_power_tables.csv`), energy (Table 8), RAMP lifetime (Tables 3 and 9).
 //!
 //! The paper's figures live here once; the claims are built in the submodules, one per part
-//! of the paper: [`measured`] (sections 4.1 and 5.1, timed here), [`power`] (section 5.2 and
-//! Tables 4–7), [`energy`] (section 5.3, Table 8, the abstract), [`reliability`] (sections
-//! 4.3 and 5.4, Tables 3 and 9) and [`design`] (the design space and the text's own
+//! of the paper: `measured` (sections 4.1 and 5.1, timed here), `power` (section 5.2 and
+//! Tables 4–7), `energy` (section 5.3, Table 8, the abstract), `reliability` (sections
+//! 4.3 and 5.4, Tables 3 and 9) and `design` (the design space and the text's own
 //! arithmetic). `src/claims/coverage/seed000.md` maps every claim-bearing place of the paper
 //! to them.
 use super::{Claim, Rule};

@@ -197,8 +197,12 @@ fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> 
         r.len(),
         t,
         &format!(
-            "speedup at {l} messages over speedup at {s}, per paired round ({} rounds)",
-            r.len()
+            "speedup at {l} messages over speedup at {s}, per paired round ({} rounds); {}",
+            r.len(),
+            match ctx.profile {
+                Profile::Quick => "--quick runs 100–500 messages and --full 1000–5000; the paper's 100–500 million fit no profile's time",
+                Profile::Full => "--full runs 1000–5000 messages; the paper's 100–500 million fit no profile's time",
+            }
         ),
     )
     .free_cores(free_cores(ctx, r, t));
