@@ -337,6 +337,12 @@ fn c(id: &str, experiment: &'static str, reference: &str, claim: &str) -> Claim 
 const ORDERING: &str =
     "none: the claim is an ordering, so any gap the interval resolves counts and none it does not";
 
+/// The decimals a figure is printed with, as [`super::num`] writes it ("58.03" → 2).
+pub fn printed_decimals(v: f64) -> u32 {
+    let s = super::num(v);
+    s.split_once('.').map_or(0, |(_, d)| d.len() as u32)
+}
+
 /// "±h points: printed to …": the tolerance of a percentage printed with `decimals`
 /// decimals (half its last digit); the inputs' own rounding is carried by the interval.
 fn rounding(decimals: u32) -> (f64, String) {

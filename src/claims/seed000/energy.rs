@@ -8,12 +8,6 @@ use super::{
 
 const EXP: &str = "seed000-energy";
 
-/// The decimals a percentage is printed with ("58.03" → 2).
-fn decimals(v: f64) -> u32 {
-    let s = crate::claims::num(v);
-    s.split_once('.').map_or(0, |(_, d)| d.len() as u32)
-}
-
 /// The claims.
 pub fn claims() -> Vec<Claim> {
     let mut v = vec![c("seed000-figs11-14-22nm-least-energy", EXP, "Figs. 11–14, section 5.3", "At every clock, every processor uses the least energy at 22 nm")
@@ -38,7 +32,7 @@ pub fn claims() -> Vec<Claim> {
             .paper_check());
     }
     for p in CLOCK_PAIRS {
-        let (tol, why) = rounding(decimals(p.power_up_pct));
+        let (tol, why) = rounding(super::printed_decimals(p.power_up_pct));
         v.push(
             c(
                 &format!("seed000-s53-{}-power", p.preset),
@@ -88,7 +82,7 @@ pub fn claims() -> Vec<Claim> {
         .metric("1 − PaRSA-8 / PaRSA-n from Table 8's times and energies", "%")
         .rule(Rule::Each {
             parts: TABLE8_SAVINGS.iter().map(|(what, vs, _)| format!("{what} vs {vs}")).collect(),
-            rules: TABLE8_SAVINGS.iter().map(|&(_, _, p)| Rule::Diff { target: p, tol: rounding(decimals(p)).0 }).collect(),
+            rules: TABLE8_SAVINGS.iter().map(|&(_, _, p)| Rule::Diff { target: p, tol: rounding(super::printed_decimals(p)).0 }).collect(),
         }, "half the last printed digit; Table 8's own rounding is carried by the interval")
         .paper_check());
     v.push(c("seed000-abstract-power", EXP, "Abstract", "The lowest clock saves 19.7 % power against the highest")

@@ -144,6 +144,14 @@ pub fn change_pct(ratio: f64) -> f64 {
     (ratio - 1.0) * 100.0
 }
 
+/// Report-only evidence (for by-construction and not-testable claims), one per (claim, how).
+pub fn reported(claims: &[(&str, &str)]) -> Vec<crate::study::Fed> {
+    claims
+        .iter()
+        .map(|(id, how)| crate::study::fed(id, Evidence::report(how)))
+        .collect()
+}
+
 /// The evidence for a claim needing `needed` hardware threads when this machine has fewer
 /// (not testable, reason `needs-N-threads`); `None` when it has enough.
 pub fn needs_threads(ctx: &Context, needed: usize) -> Option<Evidence> {

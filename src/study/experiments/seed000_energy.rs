@@ -4,7 +4,9 @@
 use super::seed000_model::{model, result};
 use super::seed000_tables::{NODES, PROCESSORS, corners};
 use super::{int, num, text};
-use crate::claims::seed000::{CLOCK_PAIRS, I3_TEXT_ENERGY_J, TABLE8, TABLE8_SAVINGS};
+use crate::claims::seed000::{
+    CLOCK_PAIRS, I3_TEXT_ENERGY_J, TABLE8, TABLE8_SAVINGS, printed_decimals,
+};
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::energy::seed000::{PowerRow, row, rows_of, table8_recomputed};
@@ -19,16 +21,9 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
     vec![Box::new(Energy)]
 }
 
-/// Half the last digit of a number printed as `printed` shows it ("45.08" → 0.005).
-fn half_digit(v: f64) -> f64 {
-    let s = crate::claims::num(v);
-    let d = s.split_once('.').map_or(0, |(_, d)| d.len() as i32);
-    0.5 * 10f64.powi(-d)
-}
-
 /// A printed figure with the half-width of its last digit.
 fn printed(v: f64) -> (f64, f64) {
-    (v, half_digit(v))
+    (v, 0.5 * 10f64.powi(-(printed_decimals(v) as i32)))
 }
 
 fn no_row(what: String) -> crate::Error {

@@ -145,15 +145,17 @@ fn paper_evidence() -> Result<Vec<Fed>> {
         choices.push(Estimate::exact(f / lo));
         shown.push(format!("{w}: {f} MHz named, {lo} MHz lowest"));
     }
-    Ok(vec![
-        fed(
+    let mut v = super::reported(&[
+        (
             "seed000-table3-ramp-constants",
-            Evidence::report("used as given (reliability::ramp::SEED000)"),
+            "used as given (reliability::ramp::SEED000)",
         ),
-        fed(
+        (
             "seed000-fig15-quadratic",
-            Evidence::report("no temperature sensor or settable clock here"),
+            "no temperature sensor or settable clock here",
         ),
+    ]);
+    v.extend([
         fed(
             "seed000-fig16-mttf-falls",
             Evidence::report("RAMP's laws fall with temperature and V·f").text(
@@ -187,7 +189,8 @@ fn paper_evidence() -> Result<Vec<Fed>> {
             )
             .text(shown.join("; ")),
         ),
-    ])
+    ]);
+    Ok(v)
 }
 
 /// Figs. 15–16 for the Core i7 at 22 nm.

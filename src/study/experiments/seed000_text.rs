@@ -102,7 +102,7 @@ impl Experiment for Text {
                 .into(),
         );
         r.table = table;
-        let evidence = vec![
+        let mut evidence = vec![
             fed(
                 "seed000-s41-amdahl-example",
                 Evidence::arithmetic(
@@ -148,19 +148,15 @@ impl Experiment for Text {
                         .join("; "),
                 ),
             ),
-            fed(
-                "seed000-intro-parallel-energy",
-                Evidence::report("no power meter here"),
-            ),
-            fed(
-                "seed000-s41-independent",
-                Evidence::report("the batch tests check every schedule against SeRSA"),
-            ),
-            fed(
-                "seed000-fig9-i5-beats-i3",
-                Evidence::report("no 4-core SMT machine here"),
-            ),
         ];
+        evidence.extend(super::reported(&[
+            ("seed000-intro-parallel-energy", "no power meter here"),
+            (
+                "seed000-s41-independent",
+                "the batch tests check every schedule against SeRSA",
+            ),
+            ("seed000-fig9-i5-beats-i3", "no 4-core SMT machine here"),
+        ]));
         Ok(Output {
             result: r,
             evidence,
