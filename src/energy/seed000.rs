@@ -143,19 +143,31 @@ impl Record {
         let printed = self.printed();
         let mut corrections = Vec::new();
         if !self.corrected.trim().is_empty() {
-            let kind = match self.correction_kind.as_str() {
-                "illegible" => CorrectionKind::Illegible,
-                "inconsistent" => CorrectionKind::Inconsistent,
-                k => {
-                    return Err(at(format!(
-                        "correction_kind '{k}' is neither 'illegible' nor 'inconsistent'"
-                    )));
-                }
+            let kind_of = |k: &str| match k {
+                "illegible" => Ok(CorrectionKind::Illegible),
+                "inconsistent" => Ok(CorrectionKind::Inconsistent),
+                k => Err(at(format!(
+                    "correction_kind '{k}' is neither 'illegible' nor 'inconsistent'"
+                ))),
             };
+            // One kind for every corrected cell, or one per cell in the same order.
+            let kinds = self
+                .correction_kind
+                .split_whitespace()
+                .map(kind_of)
+                .collect::<Result<Vec<_>, _>>()?;
+            let pairs: Vec<&str> = self.corrected.split_whitespace().collect();
+            if kinds.is_empty() || (kinds.len() != 1 && kinds.len() != pairs.len()) {
+                return Err(at(format!(
+                    "correction_kind '{}' gives neither one kind nor one per corrected cell",
+                    self.correction_kind
+                )));
+            }
             if self.correction_reason.trim().is_empty() {
                 return Err(at("a correction without its reason".into()));
             }
-            for pair in self.corrected.split_whitespace() {
+            for (n, pair) in pairs.iter().enumerate() {
+                let kind = kinds[n.min(kinds.len() - 1)];
                 let (name, value) = pair
                     .split_once('=')
                     .ok_or_else(|| at(format!("'{pair}' is not field=value")))?;
@@ -203,18 +215,19 @@ impl Record {
                 .iter()
                 .map(|c| {
                     format!(
-                        "{} {} read as {}",
+                        "{} {} read as {} ({})",
                         c.field,
                         c.printed.map_or("blank".into(), |p| format!("printed {p}")),
-                        c.reading
+                        c.reading,
+                        match c.kind {
+                            CorrectionKind::Illegible => "illegible",
+                            CorrectionKind::Inconsistent => "inconsistent",
+                        }
                     )
                 })
                 .collect::<Vec<_>>()
                 .join(", ");
-            format!(
-                "{cells} ({}: {})",
-                self.correction_kind, self.correction_reason
-            )
+            format!("{cells}: {}", self.correction_reason)
         };
         Ok(PowerRow {
             processor: self.processor,
@@ -514,6 +527,10 @@ mod tests {
             (
                 "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.63,inconsistent,why\n",
                 "the value it prints",
+            ),
+            (
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53 area_mm2=40.5,illegible inconsistent inconsistent,why\n",
+                "one per corrected cell",
             ),
             (
                 "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,inconsistent,why\n",
