@@ -9,7 +9,7 @@ use crate::energy::power_model::PowerQuery;
 use crate::energy::presets::preset;
 use crate::error::Result;
 use crate::reliability::assess::{TemperatureChoice, assess};
-use crate::reliability::table9::{Range, gain_range, range_of, table9_beside_ours};
+use crate::reliability::table9::{Assumptions, Range, gain_range, range_of, table9_beside_ours};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, Fed, Output, Profile, Series, Table, fed,
 };
@@ -29,13 +29,39 @@ fn estimate(r: &Range) -> Estimate {
     Estimate::new(r.value, r.low, r.high)
 }
 
-/// The assumption that moves a claim most: the one moving its farthest-reaching part.
+/// The assumption that moves each part of a claim most, grouped: "R_th 0.4–2.5 K/W (EM
+/// 398.5–1241.5 %, SM …); TC: none of them".
 fn most(ranges: &[(&str, &Range)]) -> String {
-    let parts: Vec<String> = ranges
-        .iter()
-        .map(|(m, r)| format!("{m}: {}", r.describe()))
+    let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+    let mut unmoved = Vec::new();
+    for (m, r) in ranges {
+        let Some((name, a, b)) = r.most else {
+            unmoved.push(m.to_string());
+            continue;
+        };
+        let (_, unit, lo, hi) = Assumptions::RANGES
+            .iter()
+            .find(|x| x.0 == name)
+            .copied()
+            .unwrap_or(("", "", f64::NAN, f64::NAN));
+        let head = format!("{name} {lo}–{hi} {unit}");
+        let part = format!("{m} {a:.1}–{b:.1} %");
+        match groups.iter_mut().find(|g| g.0 == head) {
+            Some(g) => g.1.push(part),
+            None => groups.push((head, vec![part])),
+        }
+    }
+    let mut out: Vec<String> = groups
+        .into_iter()
+        .map(|(head, parts)| format!("{head} ({})", parts.join(", ")))
         .collect();
-    parts.join("; ")
+    if !unmoved.is_empty() {
+        out.push(format!(
+            "{} moved by none (T − T_amb = R_th·P, so the gain is the power ratio to the q-th power)",
+            unmoved.join(", ")
+        ));
+    }
+    out.join("; ")
 }
 
 impl Experiment for Reliability {
