@@ -328,6 +328,17 @@ mod tests {
             assert!(ranges[3].most.is_none() && (ranges[3].high - ranges[3].low).abs() < 1e-6);
             // R_th, which sets the temperature swing between the clocks, moves EM most.
             assert_eq!(ranges[0].most.unwrap().0, "R_th");
+            // The claim names the ranges it is judged over.
+            let id = format!("seed000-table9-{}", row.workload.to_lowercase());
+            let model = crate::claims::find(&id)
+                .and_then(|c| c.model.clone())
+                .unwrap();
+            for (name, _, lo, hi) in Assumptions::RANGES {
+                assert!(
+                    model.contains(&format!("{name} {lo}–{hi}")),
+                    "{id}: {model}"
+                );
+            }
         }
     }
 
