@@ -3,7 +3,7 @@
 //! or not, is a defect), draw every chart, and at 800 px fit the window with the claim, ours,
 //! rule and verdict columns of every claim table in view (not cut off, not hidden in a
 //! side-scrolling box); no two text boxes of a chart may intersect, no label may sit on a data
-//! marker, and no chart text may be smaller than 12 px. A full-page screenshot is saved under
+//! marker or run past the chart's edge, and no chart text may be smaller than 12 px. A full-page screenshot is saved under
 //! target/report-browser/. Two more tests plant an overlapping label and a clipped verdict
 //! column and check that the probe reports each.
 //!
@@ -83,12 +83,12 @@ const PROBE: &str = r#"<script>
   const outOfView = el => {
     const r = el.getBoundingClientRect();
     if (getComputedStyle(el).display === 'none' || r.width < 30) return 'hidden';
-    if (r.left < -0.5 || r.right > innerWidth + 0.5) return 'outside the window';
     for (let a = el.parentElement; a; a = a.parentElement) {
       if (getComputedStyle(a).overflowX === 'visible') continue;
       const b = a.getBoundingClientRect();
       if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return 'cut off by a scrolling box';
     }
+    if (r.left < -0.5 || r.right > innerWidth + 0.5) return 'outside the window';
     return null;
   };
   addEventListener('load', () => setTimeout(() => {
@@ -110,7 +110,11 @@ const PROBE: &str = r#"<script>
       const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
       const boxes = texts.map(t => t.getBoundingClientRect());
       const marks = [...svg.querySelectorAll('circle')].map(c => c.getBoundingClientRect());
+      const frame = svg.getBoundingClientRect();
       texts.forEach((t, i) => {
+        const b = boxes[i];
+        if (b.left < frame.left - 1 || b.right > frame.right + 1 || b.top < frame.top - 1 || b.bottom > frame.bottom + 1)
+          overlaps.push(name + ': "' + t.textContent.trim() + '" cut off by the chart\'s edge');
         const px = parseFloat(t.getAttribute('font-size')) * scale;
         if (px < 11.95) small.push(name + ': "' + t.textContent.trim() + '" ' + px.toFixed(1) + ' px');
         for (let j = i + 1; j < texts.length; j++)
@@ -596,7 +600,7 @@ fn the_probe_finds_a_clipped_verdict_column() {
     // The old layout: a wide claim table in a side-scrolling box; the page still fits.
     let planted = html.replacen(
         "</style>",
-        "#claims { overflow-x: auto; } table.claims { table-layout: auto; width: 1400px; }</style>",
+        "#claims { overflow-x: auto; } #claims table.claims { table-layout: auto; width: 1400px; }</style>",
         1,
     );
     let p = probe(&exe, &planted, "planted-clip");

@@ -17,7 +17,7 @@ use std::fmt::Write;
 fn finding(s: &mut String, c: &ClaimResult) {
     let _ = writeln!(
         s,
-        "- **{}** — [{} {}](#{}): {} Ours {} against {}: {}.",
+        "- **{}** — [{} {}](#{}): {} Ours {}; rule {} — {}.",
         c.verdict.label(),
         c.seed,
         c.reference,

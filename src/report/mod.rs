@@ -431,7 +431,7 @@ mod tests {
             "Al-Tarawneh",
             "### Does not hold or inconsistent (1)",
             "- **inconsistent** — [seed000 Fig. 0](#b): claim b. Ours",
-            "the paper's numbers disagree",
+            "; rule ratio: ≤ 1 × — the paper's numbers disagree.",
             "### Verdicts by kind",
             "## Machine",
             "<a id=\"paper-check-inconsistent\"></a>",

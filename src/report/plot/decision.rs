@@ -7,7 +7,7 @@
 use super::axis::{self, Axis, TEXT_PX, font_size, text_w};
 use super::{W, err, wrap};
 use crate::error::Result;
-use crate::results::{ClaimResult, Rule, Verdict, short};
+use crate::results::{ClaimResult, Kind, Rule, Verdict, short};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -165,11 +165,14 @@ pub fn scale(f: &Figure, px: f64) -> Scale {
     let log = min > 0.0 && max / min >= 10.0;
     let to = |v: f64| if log { v.log10() } else { v };
     let (cmin, cmax) = (to(min), to(max));
-    let span = (cmax - cmin).max(if log {
+    // A single point (an exact figure on the rule's edge) gets a tenth of its size either way.
+    let span = if cmax > cmin {
+        cmax - cmin
+    } else if log {
         0.05
     } else {
-        (cmax.abs() * 0.01).max(1e-9)
-    });
+        (cmax.abs() * 0.1).max(1e-9)
+    };
     let (mut lo, mut hi) = (cmin.min(cmax - span / 2.0), cmax.max(cmin + span / 2.0));
     let mut paper = Vec::new();
     let mut beyond = Vec::new();
@@ -237,6 +240,8 @@ fn ticks(axis: &Axis, edges: &[f64], round: &[f64], px: f64) -> Vec<f64> {
 }
 
 const MARGIN: i32 = 12;
+/// Size of the lines under the strips and the note, pixels.
+const SMALL_PX: f64 = 12.5;
 /// Width of the column naming each strip's figure.
 const NAME_W: i32 = 150;
 const STRIP_H: i32 = 22;
@@ -272,33 +277,42 @@ fn fit(text: &str, px: f64, size: f64) -> String {
     format!("{}…", s.trim_end())
 }
 
-/// What an interval does against a band, in words.
-fn against(f: &Figure) -> &'static str {
+/// What an interval does against a band, in words. A paper-check is consistent unless its
+/// range lies wholly outside, so for it a straddling range "overlaps" the band.
+fn against(f: &Figure, paper_check: bool) -> &'static str {
     let (a, b) = f.rule.band().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
     if a <= f.low && f.high <= b {
         "inside the band"
     } else if f.high < a || f.low > b {
         "outside the band"
+    } else if paper_check {
+        "overlaps the band"
     } else {
         "straddles an edge"
     }
 }
 
-/// The line under a strip: ours with its interval, the rule, the paper's figures, the scale.
-fn info(f: &Figure, s: &Scale) -> String {
+/// The line under a strip: the part it is (in full), ours with its interval, the rule, the
+/// paper's figures, the scale.
+fn info(f: &Figure, s: &Scale, paper_check: bool) -> String {
     let u = if f.unit.is_empty() {
         String::new()
     } else {
         format!(" {}", f.unit)
     };
-    let mut t = format!("ours {}{u}", short(f.value));
+    let name = if f.name == "ours" {
+        String::new()
+    } else {
+        format!("{}: ", f.name)
+    };
+    let mut t = format!("{name}ours {}{u}", short(f.value));
     if f.low != f.high {
         t.push_str(&format!(" [{}, {}]", short(f.low), short(f.high)));
     }
     t.push_str(&format!(
         " · accepted: {} · {}",
         f.rule.describe(&f.unit),
-        against(f)
+        against(f, paper_check)
     ));
     let paper: Vec<String> = s
         .paper
@@ -368,7 +382,10 @@ fn layout<'a>(claims: &[&'a ClaimResult]) -> Vec<Block<'a>> {
                 .into_iter()
                 .map(|f| {
                     let s = scale(&f, strip_px);
-                    let lines = wrap(&info(&f, &s), chars(f64::from(W as i32 - 2 * MARGIN), 12.0));
+                    let lines = wrap(
+                        &info(&f, &s, c.kind == Kind::PaperCheck),
+                        chars(f64::from(W as i32 - 2 * MARGIN), SMALL_PX),
+                    );
                     (f, s, lines)
                 })
                 .collect();
@@ -391,7 +408,10 @@ const LEGEND_ROW: i32 = 22;
 /// The legend's entries: (sample, text).
 const LEGEND: [(&str, &str); 4] = [
     ("band", "accepted by the rule"),
-    ("ours", "ours with its 95 % interval (a model: its range)"),
+    (
+        "ours",
+        "ours with its interval (measured: 95 %; a model: its range over its assumptions)",
+    ),
     ("paper", "the paper's figure"),
     ("beyond", "the paper's figure, off the scale"),
 ];
@@ -434,7 +454,7 @@ pub fn render(claims: &[&ClaimResult]) -> Result<Option<String>> {
                 paper's figures (logarithmic where they span a decade or more), so the gap a \
                 verdict rests on shows; the axes do not start at zero.";
     let title_lines = wrap(title, chars(f64::from(W) - 24.0, 15.0));
-    let note_lines = wrap(note, chars(f64::from(W) - 24.0, 12.0));
+    let note_lines = wrap(note, chars(f64::from(W) - 24.0, SMALL_PX));
     let legend = legend_rows(&blocks);
     let top = 10 + 20 * title_lines.len() as i32 + 6;
     let body: i32 = blocks.iter().map(Block::height).sum();
@@ -464,7 +484,7 @@ pub fn render(claims: &[&ClaimResult]) -> Result<Option<String>> {
         }
         draw_legend(&root, &legend, y)?;
         y += LEGEND_ROW * legend.len() as i32 + 4;
-        let grey = TextStyle::from(("sans-serif", font_size(12.0)).into_font().color(&GREY))
+        let grey = TextStyle::from(("sans-serif", font_size(SMALL_PX)).into_font().color(&GREY))
             .pos(Pos::new(HPos::Left, VPos::Top));
         for (i, line) in note_lines.iter().enumerate() {
             root.draw(&Text::new(
@@ -522,7 +542,7 @@ fn draw_block(root: &Area, b: &Block, top: i32) -> Result<()> {
             root.draw(&Text::new(
                 line.clone(),
                 (MARGIN, y),
-                text_style(12.0, GREY, left),
+                text_style(SMALL_PX, GREY, left),
             ))
             .map_err(err)?;
             y += LINE;
@@ -722,7 +742,7 @@ fn draw_legend(root: &Area, rows: &[Vec<(i32, usize)>], top: i32) -> Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Kind, Ours, Part};
+    use crate::results::{Ours, Part};
 
     fn claim(verdict: Verdict, ours: Ours, rule: Rule) -> ClaimResult {
         ClaimResult {
@@ -831,8 +851,8 @@ mod tests {
             (f[1].name.as_str(), f[1].paper.clone()),
             ("SM", vec![251.2])
         );
-        assert_eq!(against(&f[0]), "inside the band");
-        assert_eq!(against(&f[1]), "outside the band");
+        assert_eq!(against(&f[0], false), "inside the band");
+        assert_eq!(against(&f[1], false), "outside the band");
         // Not judged, or parts that do not match the rule: nothing to plot.
         assert!(figures(&claim(Verdict::NotTestable, o.clone(), rule.clone())).is_empty());
         let one = Ours {

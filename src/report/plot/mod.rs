@@ -314,7 +314,7 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
 }
 
 /// Size of the notes under a chart, pixels.
-const NOTE_PX: f64 = 12.0;
+const NOTE_PX: f64 = 12.5;
 /// Size of a chart's title, pixels.
 const TITLE_PX: f64 = 15.0;
 
