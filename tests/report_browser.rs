@@ -44,20 +44,22 @@ fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| !matches!(v.trim(), "" | "0" | "false"))
 }
 
-/// Chromium, or `None` after saying "skipped" where the terminal shows it (the harness captures
-/// `eprintln!`, not a direct write to stderr); under CI a missing browser fails the test.
-fn browser(test: &str) -> Option<PathBuf> {
+/// Chromium, or `None` after saying once that the browser tests are skipped, where the terminal
+/// shows it (the harness captures `eprintln!`, not a direct write to stderr); under CI a missing
+/// browser fails the test.
+fn browser() -> Option<PathBuf> {
     let found = find_browser();
     if found.is_none() {
         assert!(
             !in_ci(),
             "CI is set but no Chromium is on PATH (or in PARCRYPT_CHROMIUM): install chromium"
         );
-        use std::io::Write;
-        let _ = writeln!(
-            std::io::stderr(),
-            "report_browser::{test}: skipped: no Chromium on PATH (install chromium to run it)"
-        );
+        static NOTICE: std::sync::Once = std::sync::Once::new();
+        NOTICE.call_once(|| {
+            use std::io::Write;
+            let line = "\nnotice: report_browser tests skipped: no Chromium on PATH (install chromium to run them)\n";
+            let _ = std::io::stderr().write_all(line.as_bytes());
+        });
     }
     found
 }
@@ -463,7 +465,7 @@ fn probe(exe: &Path, html: &str, name: &str) -> Probe {
     let probed = html.replacen("<head>", &format!("<head>{PROBE}"), 1);
     let file = out.join(format!("{name}.html"));
     std::fs::write(&file, probed).unwrap();
-    let dom = run(chromium(&exe, &out.join(format!("profile-{name}")))
+    let dom = run(chromium(exe, &out.join(format!("profile-{name}")))
         .arg("--window-size=800,600")
         .arg("--dump-dom")
         .arg(&file));
@@ -499,7 +501,7 @@ fn fixture_html(name: &str) -> String {
 
 #[test]
 fn report_opens_in_chromium_without_errors_or_requests() {
-    let Some(exe) = browser("report_opens_in_chromium_without_errors_or_requests") else {
+    let Some(exe) = browser() else {
         return;
     };
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
@@ -571,7 +573,7 @@ fn shift_y(element: &str, dy: i32) -> String {
 
 #[test]
 fn the_probe_finds_a_planted_label_overlap() {
-    let Some(exe) = browser("the_probe_finds_a_planted_label_overlap") else {
+    let Some(exe) = browser() else {
         return;
     };
     let html = fixture_html("planted-overlap");
@@ -593,7 +595,7 @@ fn the_probe_finds_a_planted_label_overlap() {
 
 #[test]
 fn the_probe_finds_a_clipped_verdict_column() {
-    let Some(exe) = browser("the_probe_finds_a_clipped_verdict_column") else {
+    let Some(exe) = browser() else {
         return;
     };
     let html = fixture_html("planted-clip");

@@ -322,7 +322,8 @@ mod tests {
     use super::*;
     use crate::results::{Profile, Quality, Reason};
 
-    fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
+    /// A claim of seed000's "Fig. 0" with the rule "at most 1", for the report's tests.
+    pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
         ClaimResult {
             id: id.into(),
             seed: "seed000".into(),

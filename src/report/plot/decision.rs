@@ -295,10 +295,11 @@ fn against(f: &Figure, paper_check: bool) -> &'static str {
 /// The line under a strip: the part it is (in full), ours with its interval, the rule, the
 /// paper's figures, the scale.
 fn info(f: &Figure, s: &Scale, paper_check: bool) -> String {
+    // A no-break space keeps each number with its unit when the line wraps.
     let u = if f.unit.is_empty() {
         String::new()
     } else {
-        format!(" {}", f.unit)
+        format!("\u{a0}{}", f.unit)
     };
     let name = if f.name == "ours" {
         String::new()
@@ -311,7 +312,7 @@ fn info(f: &Figure, s: &Scale, paper_check: bool) -> String {
     }
     t.push_str(&format!(
         " · accepted: {} · {}",
-        f.rule.describe(&f.unit),
+        f.rule.describe(&f.unit).replace(' ', "\u{a0}"),
         against(f, paper_check)
     ));
     let paper: Vec<String> = s
@@ -484,7 +485,9 @@ pub fn render(claims: &[&ClaimResult]) -> Result<Option<String>> {
         }
         draw_legend(&root, &legend, y)?;
         y += LEGEND_ROW * legend.len() as i32 + 4;
-        let grey = TextStyle::from(("sans-serif", font_size(SMALL_PX)).into_font().color(&GREY))
+        let grey = ("sans-serif", font_size(SMALL_PX))
+            .into_font()
+            .color(&GREY)
             .pos(Pos::new(HPos::Left, VPos::Top));
         for (i, line) in note_lines.iter().enumerate() {
             root.draw(&Text::new(
@@ -506,7 +509,10 @@ pub fn render(claims: &[&ClaimResult]) -> Result<Option<String>> {
 type Area<'a> = DrawingArea<SVGBackend<'a>, Shift>;
 
 fn text_style(px: f64, colour: RGBColor, pos: Pos) -> TextStyle<'static> {
-    TextStyle::from(("sans-serif", font_size(px)).into_font().color(&colour)).pos(pos)
+    ("sans-serif", font_size(px))
+        .into_font()
+        .color(&colour)
+        .pos(pos)
 }
 
 fn draw_block(root: &Area, b: &Block, top: i32) -> Result<()> {
@@ -520,13 +526,11 @@ fn draw_block(root: &Area, b: &Block, top: i32) -> Result<()> {
         ))
         .map_err(err)?;
     }
-    let verdict = TextStyle::from(
-        ("sans-serif", font_size(14.0))
-            .into_font()
-            .style(FontStyle::Bold)
-            .color(&verdict_colour(b.claim.verdict)),
-    )
-    .pos(Pos::new(HPos::Right, VPos::Top));
+    let verdict = ("sans-serif", font_size(14.0))
+        .into_font()
+        .style(FontStyle::Bold)
+        .color(&verdict_colour(b.claim.verdict))
+        .pos(Pos::new(HPos::Right, VPos::Top));
     root.draw(&Text::new(
         b.claim.verdict.label(),
         (W as i32 - MARGIN, y),
@@ -745,25 +749,11 @@ mod tests {
     use crate::results::{Ours, Part};
 
     fn claim(verdict: Verdict, ours: Ours, rule: Rule) -> ClaimResult {
-        ClaimResult {
-            id: "seed000-x".into(),
-            seed: "seed000".into(),
-            reference: "Fig. 6".into(),
-            claim: "Guided scheduling always outperforms static and dynamic".into(),
-            kind: Kind::Measured,
-            model: None,
-            verdict,
-            reason: None,
-            paper: "p".into(),
-            paper_values: Vec::new(),
-            ours,
-            rule: "r".into(),
-            rule_data: rule,
-            tolerance: "t".into(),
-            why: "w".into(),
-            beside: None,
-            experiment: "seed000-fig6".into(),
-        }
+        let mut c = crate::report::tests::claim("seed000-x", Kind::Measured, verdict, ours);
+        c.reference = "Fig. 6".into();
+        c.claim = "Guided scheduling always outperforms static and dynamic".into();
+        c.rule_data = rule;
+        c
     }
 
     fn ours(v: f64, lo: f64, hi: f64) -> Ours {
@@ -886,7 +876,9 @@ mod tests {
         assert!(svg.starts_with("<svg role=\"img\" class=\"decision\""));
         assert!(svg.contains("Fig. 6 (measured) — Guided scheduling"));
         assert!(svg.contains(">\nholds\n</text>"));
-        assert!(svg.contains("ours 1.95 s [1.92, 1.98] · accepted: ≥ 1.1 s · inside the band"));
+        assert!(svg.contains(
+            "ours 1.95\u{a0}s [1.92, 1.98] · accepted: ≥\u{a0}1.1\u{a0}s · inside the band"
+        ));
         // Only what some strip shows is in the legend.
         assert!(!svg.contains("the paper's figure"));
         assert_eq!(plotted(&[&a, &b]), 1);

@@ -265,10 +265,11 @@ fn left_for(y: &Axis) -> u32 {
     widest as u32 + 42
 }
 
-/// Splits `text` into lines of at most `chars` characters, at spaces.
+/// Splits `text` into lines of at most `chars` characters, at plain spaces (a no-break space
+/// keeps a number with its unit).
 pub(crate) fn wrap(text: &str, chars: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    for word in text.split([' ', '\n', '\t']).filter(|w| !w.is_empty()) {
         match lines.last_mut() {
             Some(l) if l.chars().count() + 1 + word.chars().count() <= chars => {
                 l.push(' ');
