@@ -1,8 +1,10 @@
 //! The data of a chart on its frame: lines (straight or as a staircase) with markers and
-//! error bars, markers alone for series whose points have no order, grouped bars (dots on a logarithmic axis, where a bar's length means nothing),
-//! stacked bars, and the paper's values as dashed reference lines with their labels.
+//! error bars, markers alone for series whose points have no order, grouped bars (dots on a
+//! logarithmic axis, where a bar's length means nothing; the paper's hatched), stacked bars,
+//! the single rounds as strips of small dots, and the paper's reference lines (drawn and named
+//! by [`refs`]).
 use super::axis::{TEXT_PX, font_size};
-use super::refs::{self, LINE};
+use super::refs;
 use super::style::{Look, Marker, Source};
 use super::{Frame, err};
 use crate::error::Result;
@@ -11,12 +13,12 @@ use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A tick's label from its position.
 type Label<'a> = dyn Fn(&f64) -> String + 'a;
 
-type Ctx<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
+/// The chart context every drawing function works on.
+pub(super) type Ctx<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
 
 /// A linear coordinate (in drawing units) with our own ticks.
 #[derive(Clone)]
@@ -57,7 +59,8 @@ impl Ranged for Ticked {
     }
 }
 
-const REFERENCE: RGBColor = RGBColor(0x33, 0x33, 0x33);
+/// The colour of the paper's reference lines and their names.
+pub(super) const REFERENCE: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
 /// Draws a marker of shape `m` at `at`, 4–5 px across its centre.
 pub fn marker<DB: DrawingBackend, CT: CoordTranslate>(
@@ -149,10 +152,10 @@ pub fn plot(
     match chart.kind {
         ChartKind::Line => lines(&mut cc, chart, frame, looks)?,
         ChartKind::Bar if frame.y.log => dots(&mut cc, chart, frame, looks)?,
-        ChartKind::Bar => bars(area, &mut cc, chart, frame, looks)?,
-        ChartKind::Stacked => stacked(area, &mut cc, chart, frame, looks)?,
+        ChartKind::Bar => bars(&mut cc, chart, frame, looks)?,
+        ChartKind::Stacked => stacked(&mut cc, chart, frame, looks)?,
     }
-    references(area, &mut cc, chart, frame)
+    refs::draw(area, &mut cc, chart, frame)
 }
 
 /// Where a series' point at `x` sits along the category or x axis (drawing units), or None
@@ -234,22 +237,18 @@ pub fn hatch<DB: DrawingBackend>(
 
 /// A bar from drawing-unit corners `a` to `b`, filled as its look says (hatched for the
 /// paper's values).
-fn bar(
-    area: &DrawingArea<SVGBackend<'_>, Shift>,
-    cc: &mut Ctx,
-    look: &Look,
-    a: (f64, f64),
-    b: (f64, f64),
-) -> Result<()> {
+fn bar(cc: &mut Ctx, look: &Look, a: (f64, f64), b: (f64, f64)) -> Result<()> {
     cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
         .map_err(err)?;
     if look.kind == Source::Paper {
+        // In pixels of the plotting area.
+        let area = cc.plotting_area().strip_coord_spec();
         let base = area.get_base_pixel();
         let px = |p: (f64, f64)| {
             let (x, y) = cc.backend_coord(&p);
             (x - base.0, y - base.1)
         };
-        hatch(area, px(a), px(b), look.colour)?;
+        hatch(&area, px(a), px(b), look.colour)?;
     }
     cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
         .map_err(err)?;
@@ -343,13 +342,7 @@ fn band(n: usize, k: usize) -> (f64, f64) {
     (-0.4 + width * k as f64, width)
 }
 
-fn bars(
-    area: &DrawingArea<SVGBackend<'_>, Shift>,
-    cc: &mut Ctx,
-    chart: &Chart,
-    frame: &Frame,
-    looks: &[Option<Look>],
-) -> Result<()> {
+fn bars(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
     let drawn: Vec<usize> = (0..chart.series.len())
         .filter(|&i| looks[i].is_some())
         .collect();
@@ -364,7 +357,7 @@ fn bars(
             }
             let c = frame.slot(p.x as usize);
             let (a, b) = (frame.at(c + off, base), frame.at(c + off + width, y));
-            bar(area, cc, &look, a, b)?;
+            bar(cc, &look, a, b)?;
             error_bar(
                 cc,
                 frame,
@@ -402,13 +395,7 @@ fn dots(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> R
     Ok(())
 }
 
-fn stacked(
-    area: &DrawingArea<SVGBackend<'_>, Shift>,
-    cc: &mut Ctx,
-    chart: &Chart,
-    frame: &Frame,
-    looks: &[Option<Look>],
-) -> Result<()> {
+fn stacked(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
     let mut top = vec![0.0f64; frame.categories.len()];
     for (s, look) in chart.series.iter().zip(looks) {
         let Some(look) = look else { continue };
@@ -420,98 +407,7 @@ fn stacked(
             let c = frame.slot(i);
             let (a, b) = (frame.at(c - 0.35, top[i]), frame.at(c + 0.35, top[i] + p.y));
             top[i] += p.y;
-            bar(area, cc, look, a, b)?;
-        }
-    }
-    Ok(())
-}
-
-/// The paper's values: dashed dark lines across the plot, each named outside the plot (see
-/// [`refs`]): a horizontal line in the gutter on the right, with a leader line where its name
-/// had to move away from its neighbours; a vertical one above the plot.
-fn references(
-    area: &DrawingArea<SVGBackend<'_>, Shift>,
-    cc: &mut Ctx,
-    chart: &Chart,
-    frame: &Frame,
-) -> Result<()> {
-    let style = ShapeStyle::from(&REFERENCE).stroke_width(1);
-    let font = ("sans-serif", font_size(TEXT_PX))
-        .into_font()
-        .color(&REFERENCE);
-    let base = area.get_base_pixel();
-    let px = |cc: &Ctx, p: (f64, f64)| {
-        let (x, y) = cc.backend_coord(&p);
-        (x - base.0, y - base.1)
-    };
-    // Side labels: wanted at their line's height, then moved apart.
-    let mut side: Vec<(usize, i32, i32)> = Vec::new();
-    for (k, l) in frame.refs.iter().enumerate() {
-        let r = &chart.references[l.index];
-        let (axis, along) = if r.on_x {
-            (&frame.x, &frame.y)
-        } else {
-            (&frame.y, &frame.x)
-        };
-        let v = axis.to(r.value);
-        let (a, b) = (along.to(along.lo), along.to(along.hi));
-        let (p, q) = if l.vertical {
-            ((v, a), (v, b))
-        } else {
-            ((a, v), (b, v))
-        };
-        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style))
-            .map_err(err)?;
-        let (qx, qy) = px(cc, q);
-        if l.vertical {
-            // Above the plot, centred on the line, in its row.
-            let width = super::axis::text_w(&l.lines[0], TEXT_PX);
-            let (start, _) = refs::span((f64::from(qx), width));
-            let y = qy - 4 - LINE * frame.ref_rows[k] as i32;
-            area.draw(&Text::new(
-                l.lines[0].clone(),
-                (start as i32, y),
-                font.clone().pos(Pos::new(HPos::Left, VPos::Bottom)),
-            ))
-            .map_err(err)?;
-            if frame.ref_rows[k] > 0 {
-                area.draw(&PathElement::new(vec![(qx, qy), (qx, y - 2)], style))
-                    .map_err(err)?;
-            }
-        } else {
-            side.push((k, qx, qy));
-        }
-    }
-    if side.is_empty() {
-        return Ok(());
-    }
-    let (top, bottom) = {
-        let (_, y0) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.hi)));
-        let (_, y1) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.lo)));
-        (y0.min(y1), y0.max(y1))
-    };
-    let heights: Vec<i32> = side
-        .iter()
-        .map(|&(k, _, _)| LINE * frame.refs[k].lines.len() as i32)
-        .collect();
-    let ys: Vec<i32> = side.iter().map(|s| s.2).collect();
-    let tops = refs::side_tops(&ys, &heights, top - 6, bottom + 6);
-    for (i, &(k, qx, qy)) in side.iter().enumerate() {
-        let x = qx + 10;
-        if (tops[i] + heights[i] / 2 - qy).abs() > 3 {
-            area.draw(&PathElement::new(
-                vec![(qx, qy), (x - 2, tops[i] + heights[i] / 2)],
-                style,
-            ))
-            .map_err(err)?;
-        }
-        for (j, line) in frame.refs[k].lines.iter().enumerate() {
-            area.draw(&Text::new(
-                line.clone(),
-                (x, tops[i] + LINE * j as i32),
-                font.clone().pos(Pos::new(HPos::Left, VPos::Top)),
-            ))
-            .map_err(err)?;
+            bar(cc, look, a, b)?;
         }
     }
     Ok(())

@@ -2,9 +2,14 @@
 //! cover data. A horizontal line is named in a gutter right of the plot, at its height (moved
 //! apart from its neighbours, with a leader line back to the line where moved); a vertical
 //! line is named above the plot, in as many rows as keep the names apart.
-use super::axis::{TEXT_PX, text_w};
-use super::{Frame, W, wrap};
+use super::axis::{TEXT_PX, font_size, text_w};
+use super::draw::{Ctx, REFERENCE};
+use super::{Frame, W, err, wrap};
+use crate::error::Result;
 use crate::results::Chart;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The widest gutter right of the plot, pixels (longer names wrap).
 const MAX_SIDE: f64 = 190.0;
@@ -122,6 +127,97 @@ pub fn side_tops(ys: &[i32], heights: &[i32], top: i32, bottom: i32) -> Vec<i32>
 /// The height above the plot that `rows` rows of labels take.
 pub fn top_gutter(rows: usize) -> u32 {
     8 + LINE as u32 * rows as u32
+}
+
+/// The paper's values: dashed dark lines across the plot, each named outside the plot (see
+/// above): a horizontal line in the gutter on the right, with a leader line where its name
+/// had to move away from its neighbours; a vertical one above the plot.
+pub fn draw(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    cc: &mut Ctx,
+    chart: &Chart,
+    frame: &Frame,
+) -> Result<()> {
+    let style = ShapeStyle::from(&REFERENCE).stroke_width(1);
+    let font = ("sans-serif", font_size(TEXT_PX))
+        .into_font()
+        .color(&REFERENCE);
+    let base = area.get_base_pixel();
+    let px = |cc: &Ctx, p: (f64, f64)| {
+        let (x, y) = cc.backend_coord(&p);
+        (x - base.0, y - base.1)
+    };
+    // Side labels: wanted at their line's height, then moved apart.
+    let mut side: Vec<(usize, i32, i32)> = Vec::new();
+    for (k, l) in frame.refs.iter().enumerate() {
+        let r = &chart.references[l.index];
+        let (axis, along) = if r.on_x {
+            (&frame.x, &frame.y)
+        } else {
+            (&frame.y, &frame.x)
+        };
+        let v = axis.to(r.value);
+        let (a, b) = (along.to(along.lo), along.to(along.hi));
+        let (p, q) = if l.vertical {
+            ((v, a), (v, b))
+        } else {
+            ((a, v), (b, v))
+        };
+        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style))
+            .map_err(err)?;
+        let (qx, qy) = px(cc, q);
+        if l.vertical {
+            // Above the plot, centred on the line, in its row.
+            let width = text_w(&l.lines[0], TEXT_PX);
+            let (start, _) = span((f64::from(qx), width));
+            let y = qy - 4 - LINE * frame.ref_rows[k] as i32;
+            area.draw(&Text::new(
+                l.lines[0].clone(),
+                (start as i32, y),
+                font.clone().pos(Pos::new(HPos::Left, VPos::Bottom)),
+            ))
+            .map_err(err)?;
+            if frame.ref_rows[k] > 0 {
+                area.draw(&PathElement::new(vec![(qx, qy), (qx, y - 2)], style))
+                    .map_err(err)?;
+            }
+        } else {
+            side.push((k, qx, qy));
+        }
+    }
+    if side.is_empty() {
+        return Ok(());
+    }
+    let (top, bottom) = {
+        let (_, y0) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.hi)));
+        let (_, y1) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.lo)));
+        (y0.min(y1), y0.max(y1))
+    };
+    let heights: Vec<i32> = side
+        .iter()
+        .map(|&(k, _, _)| LINE * frame.refs[k].lines.len() as i32)
+        .collect();
+    let ys: Vec<i32> = side.iter().map(|s| s.2).collect();
+    let tops = side_tops(&ys, &heights, top - 6, bottom + 6);
+    for (i, &(k, qx, qy)) in side.iter().enumerate() {
+        let x = qx + 10;
+        if (tops[i] + heights[i] / 2 - qy).abs() > 3 {
+            area.draw(&PathElement::new(
+                vec![(qx, qy), (x - 2, tops[i] + heights[i] / 2)],
+                style,
+            ))
+            .map_err(err)?;
+        }
+        for (j, line) in frame.refs[k].lines.iter().enumerate() {
+            area.draw(&Text::new(
+                line.clone(),
+                (x, tops[i] + LINE * j as i32),
+                font.clone().pos(Pos::new(HPos::Left, VPos::Top)),
+            ))
+            .map_err(err)?;
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
