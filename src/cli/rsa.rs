@@ -3,7 +3,7 @@
 //! label as options) or, for study only, textbook RSA.
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bignum::{from_be_bytes, to_be_bytes};
+use parcrypt::bignum::{from_be_bytes, to_be_bytes, to_be_bytes_fixed};
 use parcrypt::io::{read_file, write_atomic};
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
@@ -387,9 +387,16 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
                 ))
                 .into());
             }
-            let m =
-                textbook::decrypt_blinded(&key, &from_be_bytes(&data), op, &mut rand::rngs::OsRng)?;
-            zeroize::Zeroizing::new(to_be_bytes(&m, k).expect("m < n fits in k bytes"))
+            let m = parcrypt::bignum::SecretInteger::new(textbook::decrypt_blinded(
+                &key,
+                &from_be_bytes(&data),
+                op,
+                &mut rand::rngs::OsRng,
+            )?);
+            // m < n: exactly k bytes, written without regard to its leading zeros.
+            let mut out = zeroize::Zeroizing::new(vec![0u8; k]);
+            to_be_bytes_fixed(&m, &mut out);
+            out
         }
     };
     warn_textbook(args.padding);
