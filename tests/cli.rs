@@ -269,7 +269,7 @@ fn unreadable_input_unwritable_output_and_in_equals_out_are_refused() {
         "--out",
         s(&plain),
     ]);
-    assert_error(&r, 2, "must differ");
+    assert_error(&r, 2, "is the same file as --in");
     assert_eq!(
         std::fs::read(&plain).unwrap(),
         b"attack at dawn",

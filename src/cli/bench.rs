@@ -128,6 +128,8 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
 
 fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let config = args.opts.config()?;
+    args.opts
+        .check_not_inputs(&[("--key", args.key.as_deref())])?;
     let key = match &args.key {
         Some(path) => {
             let bytes = parcrypt::io::read_file(path)?;

@@ -307,20 +307,17 @@ pub fn public_key_path(private: &Path) -> PathBuf {
     }
 }
 
+/// Before any work: --out is none of the files read (the key, the input, the label file),
+/// whatever name or link leads to it.
 fn check_distinct(args: &CryptArgs) -> Result<()> {
-    let same = match (
-        std::fs::canonicalize(&args.input),
-        std::fs::canonicalize(&args.out),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => args.input == args.out,
-    };
-    if same {
-        return Err(super::usage(
-            "--out must differ from --in (parcrypt never overwrites its input)",
-        ));
+    let mut inputs = vec![
+        ("--key", args.key.as_path()),
+        ("--in", args.input.as_path()),
+    ];
+    if let Some(label) = &args.label_file {
+        inputs.push(("--label-file", label.as_path()));
     }
-    Ok(())
+    super::output::check_file_not_input("--out", &args.out, &inputs)
 }
 
 /// Printed once the operation succeeded, so that an error stays a single line on stderr.
