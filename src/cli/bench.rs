@@ -33,6 +33,9 @@ pub enum BenchCommand {
     Pipeline(super::bench_cipher::BenchPipelineArgs),
     /// parcrypt's best sequential and parallel forms against GMP and OpenSSL, interleaved.
     Peers(super::bench_peers::BenchPeersArgs),
+    /// Timing-leak test of RSA-OAEP decryption: dudect's Welch t-test on interleaved random
+    /// classes (valid/invalid padding, Y = 0/Y != 0, a modulus not a multiple of 64 bits).
+    Leak(super::bench_leak::BenchLeakArgs),
 }
 
 /// Comma-separated schedules.
@@ -123,6 +126,7 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),
         BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
         BenchCommand::Peers(args) => super::bench_peers::peers(args),
+        BenchCommand::Leak(args) => super::bench_leak::leak(args),
     }
 }
 
