@@ -158,13 +158,7 @@ pub fn decrypt_with(
     // Length and range are public: the choice may branch, what follows may not.
     let in_range = ct.len() == k && c < *n;
     let c = if in_range { c } else { Integer::from(1) };
-    let m = SecretInteger::new(textbook::decrypt_blinded(
-        key,
-        &c,
-        op,
-        &mut rand::rngs::OsRng,
-    )?);
-    let mut em = Zeroizing::new(vec![0u8; k]);
+    let (m, mut em) = rsadp(key, &c, op, k)?;
     to_be_bytes_fixed(&m, &mut em);
     decode(&em, params, 0u8.wrapping_sub(u8::from(in_range)))
 }
@@ -192,13 +186,7 @@ pub fn decrypt_with_vartime(
     }
     // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
     let c = from_be_bytes(ct);
-    let m = SecretInteger::new(textbook::decrypt_blinded(
-        key,
-        &c,
-        op,
-        &mut rand::rngs::OsRng,
-    )?);
-    let mut em = Zeroizing::new(vec![0u8; k]);
+    let (m, mut em) = rsadp(key, &c, op, k)?;
     let len = m.significant_digits::<u8>();
     m.write_digits(&mut em[k - len..], Order::Msf);
     let (good, index, db) = check_padding(&em, params);
@@ -208,6 +196,17 @@ pub fn decrypt_with_vartime(
     Ok(Zeroizing::new(
         db[params.hash.output_len() + index + 1..].to_vec(),
     ))
+}
+
+/// RSADP on the blinded `c` (fresh blinding from the OS), and a wiped k-byte buffer for EM.
+fn rsadp(
+    key: &RsaPrivateKey,
+    c: &Integer,
+    op: PrivateOp,
+    k: usize,
+) -> Result<(SecretInteger, Zeroizing<Vec<u8>>)> {
+    let m = textbook::decrypt_blinded(key, c, op, &mut rand::rngs::OsRng)?;
+    Ok((SecretInteger::new(m), Zeroizing::new(vec![0u8; k])))
 }
 
 /// k, or an error for a modulus too small to hold an OAEP block with `hash`.
