@@ -56,14 +56,17 @@ impl Moments {
 /// Welch's t of class 0 against class 1: `None` when either class has fewer than two values or
 /// both have no spread at all (the statistic is undefined there).
 pub fn welch_t(a: &Moments, b: &Moments) -> Option<f64> {
+    Some((a.mean() - b.mean()) / standard_error(a, b)?)
+}
+
+/// The standard error of the difference of the two means, √(v0/n0 + v1/n1): the denominator of
+/// Welch's t (`None` where t is undefined).
+pub fn standard_error(a: &Moments, b: &Moments) -> Option<f64> {
     if a.count() < 2 || b.count() < 2 {
         return None;
     }
     let se2 = a.variance() / a.count() as f64 + b.variance() / b.count() as f64;
-    if se2 <= 0.0 {
-        return None;
-    }
-    Some((a.mean() - b.mean()) / se2.sqrt())
+    (se2 > 0.0).then(|| se2.sqrt())
 }
 
 /// dudect's crop levels: the percentiles 1 − 0.5^(10·(i+1)/`count`) for i in 0..`count`
@@ -84,6 +87,8 @@ pub struct CropTest {
     pub counts: [usize; 2],
     /// Welch's t (`None` where undefined).
     pub t: Option<f64>,
+    /// The standard error of the difference of the means (`None` where t is undefined).
+    pub standard_error: Option<f64>,
 }
 
 /// The result of a leak test on two classes of timings.
@@ -110,6 +115,17 @@ impl LeakTest {
     /// The largest |t| (0 where no t is defined).
     pub fn max_abs_t(&self) -> f64 {
         self.max().and_then(|c| c.t).map_or(0.0, f64::abs)
+    }
+
+    /// The smallest difference of means these samples would flag: [`THRESHOLD`] times the
+    /// smallest standard error over the tests (a leak that shifts every time of one class by
+    /// more than this gives |t| > 4.5 at that crop level). `None` where no t is defined.
+    pub fn resolution(&self) -> Option<f64> {
+        self.tests
+            .iter()
+            .filter_map(|c| c.standard_error)
+            .min_by(f64::total_cmp)
+            .map(|se| THRESHOLD * se)
     }
 
     /// Whether the largest |t| exceeds [`THRESHOLD`].
@@ -142,6 +158,7 @@ pub fn leak_test(samples: &[(bool, f64)], percentiles: &[f64]) -> LeakTest {
                 percentile,
                 counts: [classes[0].count(), classes[1].count()],
                 t: welch_t(&classes[0], &classes[1]),
+                standard_error: standard_error(&classes[0], &classes[1]),
             }
         })
         .collect();
@@ -196,6 +213,8 @@ mod tests {
         let t = welch_t(&a, &b).unwrap();
         assert!((t - (-1.5 / (5.0f64 / 12.0 + 4.0 / 3.0).sqrt())).abs() < 1e-12);
         assert_eq!(welch_t(&b, &a).unwrap(), -t);
+        let se = standard_error(&a, &b).unwrap();
+        assert!((se - (5.0f64 / 12.0 + 4.0 / 3.0).sqrt()).abs() < 1e-12);
         let mut one = Moments::default();
         one.push(1.0);
         assert_eq!(welch_t(&a, &one), None);
@@ -245,6 +264,15 @@ mod tests {
         let cropped = test.max().unwrap();
         assert!(cropped.percentile.is_some());
         assert!(cropped.counts[0] + cropped.counts[1] < 2 * n);
+        // The shift of 15 is above what these samples resolve, and the resolution is that of
+        // the tightest crop level.
+        let resolution = test.resolution().unwrap();
+        assert!(resolution < 15.0, "{resolution}");
+        let tightest = test.tests.iter().filter_map(|c| c.standard_error);
+        assert_eq!(
+            resolution,
+            THRESHOLD * tightest.min_by(f64::total_cmp).unwrap()
+        );
     }
 
     #[test]
@@ -266,6 +294,7 @@ mod tests {
         let test = leak_test(&[(false, 1.0), (true, 2.0)], &crop_percentiles(3));
         assert!(test.tests.iter().all(|c| c.t.is_none()));
         assert_eq!(test.max(), None);
+        assert_eq!(test.resolution(), None);
         assert!(!test.leaks());
         assert!(leak_test(&[], &[0.5]).max().is_none());
     }
