@@ -168,7 +168,7 @@ pub fn decrypt_with(
 /// only (`significant_digits`, then `write_digits` after the leading zeros: work that depends
 /// on Y = 0, Manger's oracle), the message is copied out by its secret offset, and a ciphertext
 /// of the wrong length or not below n is refused at once with [`Error::InvalidCiphertext`].
-/// Not reachable from the command's `rsa decrypt`; `parcrypt bench leak --path old-vartime`
+/// Not reachable from the command's `rsa decrypt`; `parcrypt bench leak --paths old-vartime`
 /// measures it.
 pub fn decrypt_with_vartime(
     key: &RsaPrivateKey,

@@ -46,8 +46,9 @@ pub struct DecryptPath {
     pub decrypt: DecryptFn,
 }
 
+/// The default private-key operation ([`PrivateOp::default`], what `rsa decrypt` runs).
 fn default_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
-    oaep::decrypt_with(key, ct, params, PrivateOp::CrtConstTime)
+    oaep::decrypt_with(key, ct, params, PrivateOp::default())
 }
 
 fn old_vartime_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
