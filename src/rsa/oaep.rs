@@ -30,6 +30,7 @@ use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::textbook::{self, PrivateOp};
 use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes, to_be_bytes_fixed};
 use crate::error::{Error, Result};
+use rand::rngs::OsRng;
 use rand::{CryptoRng, RngCore};
 use rug::Integer;
 use rug::integer::Order;
@@ -158,8 +159,7 @@ pub fn decrypt_with(
     // Length and range are public: the choice may branch, what follows may not.
     let in_range = ct.len() == k && c < *n;
     let c = if in_range { c } else { Integer::from(1) };
-    let (m, mut em) = rsadp(key, &c, op, k)?;
-    to_be_bytes_fixed(&m, &mut em);
+    let em = rsadp_bytes(key, &c, op, k)?;
     decode(&em, params, 0u8.wrapping_sub(u8::from(in_range)))
 }
 
@@ -186,7 +186,8 @@ pub fn decrypt_with_vartime(
     }
     // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
     let c = from_be_bytes(ct);
-    let (m, mut em) = rsadp(key, &c, op, k)?;
+    let m = SecretInteger::new(textbook::decrypt_blinded(key, &c, op, &mut OsRng)?);
+    let mut em = Zeroizing::new(vec![0u8; k]);
     let len = m.significant_digits::<u8>();
     m.write_digits(&mut em[k - len..], Order::Msf);
     let (good, index, db) = check_padding(&em, params);
@@ -198,15 +199,18 @@ pub fn decrypt_with_vartime(
     ))
 }
 
-/// RSADP on the blinded `c` (fresh blinding from the OS), and a wiped k-byte buffer for EM.
-fn rsadp(
+/// RSADP on the blinded `c` (fresh blinding from the OS), as EM: exactly k bytes, wiped on drop,
+/// written by the fixed-length I2OSP ([`to_be_bytes_fixed`]).
+fn rsadp_bytes(
     key: &RsaPrivateKey,
     c: &Integer,
     op: PrivateOp,
     k: usize,
-) -> Result<(SecretInteger, Zeroizing<Vec<u8>>)> {
-    let m = textbook::decrypt_blinded(key, c, op, &mut rand::rngs::OsRng)?;
-    Ok((SecretInteger::new(m), Zeroizing::new(vec![0u8; k])))
+) -> Result<Zeroizing<Vec<u8>>> {
+    let m = SecretInteger::new(textbook::decrypt_blinded(key, c, op, &mut OsRng)?);
+    let mut em = Zeroizing::new(vec![0u8; k]);
+    to_be_bytes_fixed(&m, &mut em);
+    Ok(em)
 }
 
 /// k, or an error for a modulus too small to hold an OAEP block with `hash`.
