@@ -20,6 +20,8 @@
 //! - [`memory`]: the machine's memory, checked before a benchmark allocates its buffers.
 //! - [`progress`]: a progress bar on stderr for long sweeps, hidden when not on a terminal.
 //! - [`tsc`]: the time-stamp counter, for cycles per byte.
+//! - [`welch`]: Welch's t-test on two classes of timings with dudect's cropping, for the
+//!   timing-leak test.
 //!
 //! The benchmark drivers that use this harness are in [`crate::suites`].
 //!
@@ -41,6 +43,7 @@ pub mod progress;
 pub mod stats;
 pub mod timing;
 pub mod tsc;
+pub mod welch;
 
 pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};
 pub use export::{

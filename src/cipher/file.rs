@@ -196,22 +196,6 @@ pub fn transform_part(
     }
 }
 
-/// Whether two paths name the same existing file (after symlinks, or the same inode).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) if x == y => return true,
-        _ => {}
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return x.dev() == y.dev() && x.ino() == y.ino();
-        }
-    }
-    a == b
-}
-
 /// Transforms the file `input` into `output`: streamed, written to a temporary file beside
 /// `output` and renamed over it only when complete. `output` must not be `input`. A
 /// ciphertext is left with mode 0644, a decrypted file with 0600 (Unix).
@@ -221,11 +205,7 @@ pub fn transform_file(
     input: &Path,
     output: &Path,
 ) -> Result<Outcome> {
-    if same_file(input, output) {
-        return Err(Error::InvalidParameter(
-            "--out must differ from --in (parcrypt never overwrites its input)".into(),
-        ));
-    }
+    crate::io::check_not_input(("--out", output), &[("--in", input)])?;
     spec.validate(direction)?;
     let in_err = |source| Error::Io {
         path: input.to_path_buf(),

@@ -33,6 +33,9 @@ pub enum BenchCommand {
     Pipeline(super::bench_cipher::BenchPipelineArgs),
     /// parcrypt's best sequential and parallel forms against GMP and OpenSSL, interleaved.
     Peers(super::bench_peers::BenchPeersArgs),
+    /// Timing-leak test of RSA-OAEP decryption: dudect's Welch t-test on interleaved random
+    /// classes (valid/invalid padding, Y = 0/Y != 0, a modulus not a multiple of 64 bits).
+    Leak(super::bench_leak::BenchLeakArgs),
 }
 
 /// Comma-separated schedules.
@@ -123,11 +126,14 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),
         BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
         BenchCommand::Peers(args) => super::bench_peers::peers(args),
+        BenchCommand::Leak(args) => super::bench_leak::leak(args),
     }
 }
 
 fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let config = args.opts.config()?;
+    args.opts
+        .check_not_inputs(&[("--key", args.key.as_deref())])?;
     let key = match &args.key {
         Some(path) => {
             let bytes = parcrypt::io::read_file(path)?;

@@ -85,6 +85,19 @@ impl RunOpts {
         })
     }
 
+    /// Refuses an output file that is one of the command's `inputs` (`(option, path)`, e.g.
+    /// `--key`), before any work.
+    pub fn check_not_inputs(&self, inputs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
+        output::check_not_inputs(
+            &[
+                ("--json", self.json.as_ref()),
+                ("--csv", self.csv.as_ref()),
+                ("--markdown", self.markdown.as_ref()),
+            ],
+            inputs,
+        )
+    }
+
     /// Whether the tables and notes for people go to stdout: not when an output is `-`.
     pub fn screen(&self) -> bool {
         ![&self.json, &self.csv, &self.markdown]

@@ -144,6 +144,7 @@ fn spec(args: &mut CipherArgs, direction: Direction) -> Result<CipherSpec> {
 }
 
 fn crypt(mut args: CipherArgs, direction: Direction) -> Result<()> {
+    super::output::check_file_not_input("--out", &args.out, &[("--in", &args.input)])?;
     let spec = spec(&mut args, direction)?;
     file::transform_file(&spec, direction, &args.input, &args.out)?;
     eprintln!("{STUDY_WARNING}");

@@ -2,6 +2,7 @@
 //! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
 mod bench;
 mod bench_cipher;
+mod bench_leak;
 mod bench_modexp;
 mod bench_mul;
 mod bench_opts;

@@ -2,7 +2,7 @@
 //! stdout. Every target is checked before any work starts, so a bad path costs nothing.
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file to write, or stdout (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +74,35 @@ pub fn check(targets: &[(&str, Option<&Output>)]) -> Result<()> {
     Ok(())
 }
 
+/// Refuses, before any work, an output file that is one of the command's inputs (the same
+/// file by device and inode: [`parcrypt::io::check_not_input`]): one line, exit 2, nothing
+/// written. `targets` as [`check`] takes them; `inputs` as `(option, path)`, absent ones
+/// skipped.
+pub fn check_not_inputs(
+    targets: &[(&str, Option<&Output>)],
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<()> {
+    let inputs: Vec<(&str, &Path)> = inputs
+        .iter()
+        .filter_map(|(flag, p)| p.map(|p| (*flag, p)))
+        .collect();
+    for (flag, target) in targets {
+        if let Some(Output::File(path)) = target {
+            check_file_not_input(flag, path, &inputs)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`parcrypt::io::check_not_input`] for one output file, as a usage error without the
+/// library's "invalid parameter:" prefix.
+pub fn check_file_not_input(flag: &str, path: &Path, inputs: &[(&str, &Path)]) -> Result<()> {
+    parcrypt::io::check_not_input((flag, path), inputs).map_err(|e| match e {
+        parcrypt::Error::InvalidParameter(m) => super::usage(m),
+        other => other.into(),
+    })
+}
+
 /// What stdout shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -98,9 +127,12 @@ pub struct ReportOpts {
 }
 
 impl ReportOpts {
-    /// Checks the file target before any work.
-    pub fn check(&self) -> Result<()> {
-        check(&[("--json", self.json.as_ref())])
+    /// Checks the file target before any work: writable, and none of the command's `inputs`
+    /// (`(option, path)`, e.g. `--profile`).
+    pub fn check(&self, inputs: &[(&str, Option<&Path>)]) -> Result<()> {
+        let targets = [("--json", self.json.as_ref())];
+        check(&targets)?;
+        check_not_inputs(&targets, inputs)
     }
 
     /// Whether the result is shown as JSON (`--format json`).

@@ -67,7 +67,8 @@ struct Output<'a> {
 
 /// Runs `parcrypt reliability`.
 pub fn run(args: ReliabilityArgs) -> Result<()> {
-    args.out.check()?;
+    args.out
+        .check(&[("--profile", args.point.profile.as_deref())])?;
     let preset = args.point.preset()?;
     let comparing = args.vs_freq.is_some() || args.vs_state.is_some();
     if args.sensors && (comparing || preset.name != "this-machine") {

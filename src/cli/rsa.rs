@@ -3,7 +3,7 @@
 //! label as options) or, for study only, textbook RSA.
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bignum::{from_be_bytes, to_be_bytes};
+use parcrypt::bignum::{from_be_bytes, to_be_bytes, to_be_bytes_fixed};
 use parcrypt::io::{read_file, write_atomic};
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
@@ -307,20 +307,17 @@ pub fn public_key_path(private: &Path) -> PathBuf {
     }
 }
 
+/// Before any work: --out is none of the files read (the key, the input, the label file),
+/// whatever name or link leads to it.
 fn check_distinct(args: &CryptArgs) -> Result<()> {
-    let same = match (
-        std::fs::canonicalize(&args.input),
-        std::fs::canonicalize(&args.out),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => args.input == args.out,
-    };
-    if same {
-        return Err(super::usage(
-            "--out must differ from --in (parcrypt never overwrites its input)",
-        ));
+    let mut inputs = vec![
+        ("--key", args.key.as_path()),
+        ("--in", args.input.as_path()),
+    ];
+    if let Some(label) = &args.label_file {
+        inputs.push(("--label-file", label.as_path()));
     }
-    Ok(())
+    super::output::check_file_not_input("--out", &args.out, &inputs)
 }
 
 /// Printed once the operation succeeded, so that an error stays a single line on stderr.
@@ -387,9 +384,16 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
                 ))
                 .into());
             }
-            let m =
-                textbook::decrypt_blinded(&key, &from_be_bytes(&data), op, &mut rand::rngs::OsRng)?;
-            zeroize::Zeroizing::new(to_be_bytes(&m, k).expect("m < n fits in k bytes"))
+            let m = parcrypt::bignum::SecretInteger::new(textbook::decrypt_blinded(
+                &key,
+                &from_be_bytes(&data),
+                op,
+                &mut rand::rngs::OsRng,
+            )?);
+            // m < n: exactly k bytes, written without regard to its leading zeros.
+            let mut out = zeroize::Zeroizing::new(vec![0u8; k]);
+            to_be_bytes_fixed(&m, &mut out);
+            out
         }
     };
     warn_textbook(args.padding);

@@ -136,8 +136,8 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         Direction::Encrypt
     };
     parcrypt::mpi::bulk::validate(&spec, direction)?;
-    if a.input == a.output {
-        return Err(usage("--out must differ from --in"));
+    if let Err(e) = parcrypt::io::check_not_input(("--out", &a.output), &[("--in", &a.input)]) {
+        return Err(usage(e.to_string()));
     }
     check_writable(ranks, Some(&a.output))?;
     check_writable(ranks, a.json.as_deref())?;
