@@ -12,6 +12,7 @@ pub mod seed001_scc;
 pub mod seed001_stages;
 pub mod seed002;
 pub mod seed003;
+pub mod seed003_counts;
 pub mod seed003_mul;
 pub mod seed004;
 
@@ -32,6 +33,7 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
     v.extend(seed003_mul::experiments());
+    v.extend(seed003_counts::experiments());
     v.extend(seed004::experiments());
     v
 }
