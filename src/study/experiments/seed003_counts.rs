@@ -227,15 +227,17 @@ fn kara(method: &str, bits: u32, machine: &str) -> Option<(Option<f64>, Option<f
 fn paper_evidence() -> Vec<Fed> {
     let exact = |v: &[f64]| v.iter().map(|x| Estimate::exact(*x)).collect::<Vec<_>>();
     let configs = printed_configs();
-    let best_of = |m: &str, f: &dyn Fn(&Setup) -> bool| {
+    // The best printed gain of a method over the sizes `at` accepts: its best figures and
+    // its slides' configurations.
+    let best_of = |m: &str, at: &dyn Fn(u32) -> bool| {
         MODEXP_BEST
             .iter()
-            .filter(|b| b.0 == m)
+            .filter(|b| b.0 == m && at(b.1))
             .map(|b| b.2)
             .chain(
                 configs
                     .iter()
-                    .filter(|(s, _)| s.method == m && f(s))
+                    .filter(|(s, _)| s.method == m && at(s.bits))
                     .map(|c| c.1),
             )
             .fold(f64::INFINITY, f64::min)
@@ -245,7 +247,7 @@ fn paper_evidence() -> Vec<Fed> {
         .filter(|(s, _)| s.method == "mary-precomp" && s.window == Some(4))
         .map(|c| c.1)
         .fold(f64::INFINITY, f64::min);
-    let ondemand_best = |bits: u32| best_of("mary-ondemand", &|s| s.bits == bits);
+    let ondemand_best = |bits: u32| best_of("mary-ondemand", &|b| b == bits);
     let on_slide: Vec<&(Setup, f64)> = configs
         .iter()
         .filter(|(s, p)| s.method == "mary-ondemand" && *p == ondemand_best(s.bits))
@@ -433,4 +435,65 @@ fn paper_evidence() -> Vec<Fed> {
             ),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::{Verdict, judge};
+
+    /// The slides' arithmetic: which summaries agree with their slides and which do not.
+    #[test]
+    fn the_slides_own_numbers_agree_where_they_do_and_not_where_they_do_not() {
+        let inconsistent = [
+            "seed003-check-karatsuba-exponent",
+            "seed003-check-ondemand-best-threads",
+            "seed003-check-ondemand-8192-twice",
+            "seed003-check-kara-i7-table",
+            "seed003-check-kara-wrapup-gmp",
+        ];
+        let fed = paper_evidence();
+        let checks: Vec<&Fed> = fed.iter().filter(|f| f.claim.contains("-check-")).collect();
+        assert_eq!(checks.len(), checks::checks().len() - 1);
+        for f in checks {
+            let c = crate::claims::find(&f.claim).unwrap();
+            let want = if inconsistent.contains(&f.claim.as_str()) {
+                Verdict::Inconsistent
+            } else {
+                Verdict::Consistent
+            };
+            assert_eq!(
+                judge(c, &f.evidence),
+                want,
+                "{}: {:?}",
+                f.claim,
+                f.evidence.estimates
+            );
+        }
+        let wrapup = fed
+            .iter()
+            .find(|f| f.claim == "seed003-check-ondemand-wrapup")
+            .unwrap();
+        let v: Vec<f64> = wrapup.evidence.estimates.iter().map(|e| e.value).collect();
+        assert_eq!(v, [-32.0, -27.0]);
+        let threads = fed
+            .iter()
+            .find(|f| f.claim == "seed003-check-ondemand-best-threads")
+            .unwrap();
+        assert_eq!(
+            threads.evidence.estimates[0].value, 2.0,
+            "4096 on 4 threads, 32768 on 2"
+        );
+    }
+
+    #[test]
+    fn counts_follow_the_methods_work_split() {
+        // Even slices on 4 threads: the top slice squares through every lower bit.
+        let s = Setup::new("slice", 1024, 4).even();
+        let run = count(&s).unwrap();
+        assert_eq!(top_thread(&s, &run), 3);
+        let runs = HashMap::from([(s.key(), run)]);
+        assert!(figure(&Count::Imbalance(s), &runs) > 2.0);
+        assert!(figure(&Count::Top(s), &runs) > 1.0);
+    }
 }
