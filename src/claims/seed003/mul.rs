@@ -300,9 +300,12 @@ pub fn karatsuba() -> Vec<KaraTimed> {
     v
 }
 
-/// The activation claims: (claim, what each estimate is, as pairs of activation names —
-/// `(a, None)` is a's µs, `(a, Some(b))` is µs of a over µs of b).
-pub fn handoff() -> Vec<(Claim, Vec<(&'static str, Option<&'static str>)>)> {
+/// One estimate of an activation claim: `(a, None)` is a's µs, `(a, Some(b))` is µs of a over
+/// µs of b (names of activations, or `gmp-<bits>` for one GMP product).
+pub type ActivationPart = (&'static str, Option<&'static str>);
+
+/// The activation claims, each with what its estimates are.
+pub fn handoff() -> Vec<(Claim, Vec<ActivationPart>)> {
     let range = |n: &str| handoff_us(n).map_or("?".into(), |(a, b)| format!("{a}–{b} µs"));
     let [a, b, cc] = HANDOFF_ORDER;
     let names = [

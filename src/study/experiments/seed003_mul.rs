@@ -79,13 +79,23 @@ fn products(ctx: &Context, claims: &[KaraTimed]) -> BTreeSet<(bool, &'static str
     v
 }
 
+/// One benchmark plan of a round: the methods that share pinning, sizes and parallel thread
+/// counts.
+#[derive(Clone, Debug, PartialEq)]
+struct Group {
+    pin: bool,
+    bits: Vec<u32>,
+    threads: Vec<usize>,
+    methods: Vec<String>,
+}
+
+/// The sizes and parallel thread counts each (pinning, method) needs.
+type Needs<'a> = std::collections::BTreeMap<(bool, &'a str), (BTreeSet<u32>, BTreeSet<usize>)>;
+
 /// The products grouped into benchmark plans: one per (pinning, sizes, parallel thread
 /// counts), with the methods sharing them (GMP is in every plan, as its baseline).
-fn plans(
-    products: &BTreeSet<(bool, &'static str, u32, usize)>,
-) -> Vec<(bool, Vec<u32>, Vec<usize>, Vec<String>)> {
-    let mut by_method: std::collections::BTreeMap<(bool, &str), (BTreeSet<u32>, BTreeSet<usize>)> =
-        Default::default();
+fn plans(products: &BTreeSet<(bool, &'static str, u32, usize)>) -> Vec<Group> {
+    let mut by_method = Needs::default();
     for &(pin, m, b, t) in products {
         let e = by_method.entry((pin, m)).or_default();
         e.0.insert(b);
@@ -93,25 +103,33 @@ fn plans(
             e.1.insert(t);
         }
     }
-    let mut groups: Vec<(bool, Vec<u32>, Vec<usize>, Vec<String>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     for ((pin, m), (b, t)) in by_method {
-        let (b, t): (Vec<u32>, Vec<usize>) = (b.into_iter().collect(), t.into_iter().collect());
-        match groups
-            .iter_mut()
-            .find(|g| g.0 == pin && g.1 == b && (g.2 == t || t.is_empty() || g.2.is_empty()))
-        {
+        let (bits, threads): (Vec<u32>, Vec<usize>) =
+            (b.into_iter().collect(), t.into_iter().collect());
+        let fits = |g: &Group| {
+            g.pin == pin
+                && g.bits == bits
+                && (g.threads == threads || threads.is_empty() || g.threads.is_empty())
+        };
+        match groups.iter_mut().find(|g| fits(g)) {
             Some(g) => {
-                if g.2.is_empty() {
-                    g.2 = t;
+                if g.threads.is_empty() {
+                    g.threads = threads;
                 }
-                g.3.push(m.to_string());
+                g.methods.push(m.to_string());
             }
-            None => groups.push((pin, b, t, vec![m.to_string()])),
+            None => groups.push(Group {
+                pin,
+                bits,
+                threads,
+                methods: vec![m.to_string()],
+            }),
         }
     }
     for g in &mut groups {
-        if g.2.is_empty() {
-            g.2 = vec![2];
+        if g.threads.is_empty() {
+            g.threads = vec![2];
         }
     }
     groups
@@ -123,16 +141,17 @@ fn key(pin: bool, method: &str, bits: u32, threads: usize) -> String {
 
 fn mul_round(
     profile: Profile,
-    plans: &[(bool, Vec<u32>, Vec<usize>, Vec<String>)],
+    plans: &[Group],
     probes: &[usize],
     i: usize,
 ) -> Result<Vec<(String, f64)>> {
     let mut out = Vec::new();
-    for (pin, bits, threads, methods) in plans {
+    for g in plans {
+        let (pin, methods) = (&g.pin, &g.methods);
         let plan = MulBenchPlan {
-            bits: bits.clone(),
+            bits: g.bits.clone(),
             methods: methods.clone(),
-            threads: threads.clone(),
+            threads: g.threads.clone(),
             kara: KaraConfig {
                 pin: *pin,
                 ..KaraConfig::default()
@@ -501,4 +520,39 @@ fn handoff_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
             )
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn products_group_into_few_plans_that_cover_them_all() {
+        let mut ctx = Context::new(Profile::Quick);
+        ctx.machine.logical_cores = 2;
+        let claims = karatsuba();
+        let p = products(&ctx, &claims);
+        let groups = plans(&p);
+        assert_eq!(
+            groups.len(),
+            3,
+            "chart forms, spawn/scoped, pinned: {groups:?}"
+        );
+        let asks_gmp = |g: &&Group| g.methods.iter().any(|m| m == "gmp");
+        assert_eq!(groups.iter().filter(asks_gmp).count(), 1);
+        for &(pin, m, b, t) in &p {
+            assert!(
+                groups.iter().any(|g| g.pin == pin
+                    && g.bits.contains(&b)
+                    && g.methods.iter().any(|x| x == m)
+                    && (matches!(m, "gmp" | "kara-seq") || g.threads.contains(&t))),
+                "{m} {b} {t} {pin}"
+            );
+        }
+        assert!(p.iter().all(|x| x.3 <= 2), "no 3-thread product on 2 CPUs");
+        ctx.machine.logical_cores = 3;
+        let p3 = products(&ctx, &claims);
+        assert!(p3.iter().any(|x| x.3 == 3) && p3.len() > p.len());
+        assert!(claims.iter().all(|c| gap(&ctx, c).is_none()));
+    }
 }

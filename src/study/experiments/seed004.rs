@@ -239,12 +239,12 @@ impl Experiment for Ciphers {
                 opt(p.map(|p| p.3)),
                 num(ud),
                 num(uc),
-                opt(p.map(|p| p.1)),
-                opt(p.map(|p| p.3)),
+                opt(p.map(|p| p.0)),
+                opt(p.map(|p| p.2)),
             ]);
             mb.extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
             paper_mb.extend(p.map(|p| (i as f64, p.3)));
-            paper_uj.extend(p.map(|p| (i as f64, p.3)));
+            paper_uj.extend(p.map(|p| (i as f64, p.2)));
             e_def.extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
             e_cal.extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
         }
@@ -563,7 +563,7 @@ mod tests {
         }
     }
 
-    /// The default-energy ratio's power factor spans about 1.1 to 1.9 on 2 threads as the
+    /// The default-energy ratio's power factor spans about 1.2 to 1.9 on 2 threads as the
     /// static power falls from 40 W to 0: the speedup that decides the claim moves with it.
     #[test]
     fn the_static_power_moves_the_energy_ratios_and_the_assumed_point_lies_inside() {
@@ -571,7 +571,7 @@ mod tests {
         let (k, lo, hi) = m.span(Fx::k_default);
         assert!(lo < k && k < hi, "{lo} {k} {hi}");
         assert!(
-            (1.05..1.2).contains(&lo) && (1.8..2.0).contains(&hi),
+            (1.15..1.25).contains(&lo) && (1.8..2.0).contains(&hi),
             "{lo} {hi}"
         );
         assert!(
