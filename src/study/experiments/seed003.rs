@@ -14,8 +14,8 @@ use crate::error::{Error, Result};
 use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod};
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
-    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
-    Provenance, Series, Table, fed, settled,
+    Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
+    Profile, Provenance, Series, Table, fed, settled,
 };
 use rug::Integer;
 use std::time::Instant;
@@ -279,8 +279,8 @@ fn table(r: &Rounds, setups: &[Setup]) -> Table {
         "bits",
         "method",
         "threads",
-        "precomp_threads",
-        "window",
+        "precomp_thread_count",
+        "window_bits",
         "variant",
         "median_s",
         "vs_binary_pct",
@@ -304,17 +304,17 @@ fn table(r: &Rounds, setups: &[Setup]) -> Table {
             int(s.bits),
             text(s.method),
             int(s.threads),
-            s.pt.map_or(text(""), int),
-            s.window.map_or(text(""), int),
+            s.pt.map_or(Cell::Missing, int),
+            s.window.map_or(Cell::Missing, int),
             text(variant),
             measured(r.median(&k), "s"),
             if mulmod {
-                text("")
+                Cell::Missing
             } else {
                 measured(vs_binary(r, s), "%")
             },
             if mulmod {
-                text("")
+                Cell::Missing
             } else {
                 measured(r.ratio(&k, &Setup::new("gmp", s.bits, 1).key()), "×")
             },
