@@ -4,8 +4,8 @@
 //! can run without time-sharing and the profile's sizes include, beside the methods on 1 and
 //! 2 threads for the chart, in paired rounds, and computes each claim's parts round by round.
 use super::{
-    change_pct, fastest, free_cores, free_cores_sample, int, measured, needs_threads,
-    probe_threads, quality_note, round_config, text,
+    change_pct, fastest, free_cores, free_cores_sample, int, measured, needs_threads, probe_counts,
+    quality_note, round_config, text,
 };
 use crate::bench::Bench;
 use crate::claims::seed003::modexp::timed;
@@ -219,13 +219,13 @@ impl Experiment for ParallelModexp {
             .iter()
             .map(|&b| size_case(b, &setups))
             .collect::<Result<Vec<_>>>()?;
-        let mut probes: Vec<usize> = claims
-            .iter()
-            .filter(|t| t.claim.parallel && gap(ctx, t).is_none())
-            .map(|t| probe_threads(ctx, t.needs()))
-            .collect();
-        probes.sort_unstable();
-        probes.dedup();
+        let probes = probe_counts(
+            ctx,
+            claims
+                .iter()
+                .filter(|t| t.claim.parallel && gap(ctx, t).is_none())
+                .map(Timed::needs),
+        );
         let evidence = |r: &Rounds| modexp_evidence(ctx, r, &claims);
         let rounds = sampling::measure(
             &ctx.plan,

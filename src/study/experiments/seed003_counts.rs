@@ -464,7 +464,6 @@ fn paper_evidence() -> Vec<Fed> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, judge};
 
     /// The slides' arithmetic: which summaries agree with their slides and which do not.
     #[test]
@@ -477,23 +476,13 @@ mod tests {
             "seed003-check-kara-wrapup-gmp",
         ];
         let fed = paper_evidence();
-        let checks: Vec<&Fed> = fed.iter().filter(|f| f.claim.contains("-check-")).collect();
+        let checks: Vec<Fed> = fed
+            .iter()
+            .filter(|f| f.claim.contains("-check-"))
+            .cloned()
+            .collect();
         assert_eq!(checks.len(), checks::checks().len() - 1);
-        for f in checks {
-            let c = crate::claims::find(&f.claim).unwrap();
-            let want = if inconsistent.contains(&f.claim.as_str()) {
-                Verdict::Inconsistent
-            } else {
-                Verdict::Consistent
-            };
-            assert_eq!(
-                judge(c, &f.evidence),
-                want,
-                "{}: {:?}",
-                f.claim,
-                f.evidence.estimates
-            );
-        }
+        super::super::assert_paper_checks(&checks, &inconsistent);
         let wrapup = fed
             .iter()
             .find(|f| f.claim == "seed003-check-ondemand-wrapup")

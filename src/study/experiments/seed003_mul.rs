@@ -3,7 +3,7 @@
 //! run without time-sharing — grouped into as few benchmark plans as share sizes and thread
 //! counts — and one set of activations; the claims are judged on paired per-round ratios.
 use super::{
-    free_cores, free_cores_sample, int, measured, needs_threads, opt, probe_threads, quality_note,
+    free_cores, free_cores_sample, int, measured, needs_threads, opt, probe_counts, quality_note,
     round_config, runs_text, text,
 };
 use crate::bench::BenchConfig;
@@ -193,13 +193,13 @@ impl Experiment for Karatsuba {
         let claims = karatsuba();
         let products = products(ctx, &claims);
         let plans = plans(&products);
-        let mut probes: Vec<usize> = claims
-            .iter()
-            .filter(|c| c.claim.parallel && gap(ctx, c).is_none())
-            .map(|c| probe_threads(ctx, c.needs()))
-            .collect();
-        probes.sort_unstable();
-        probes.dedup();
+        let probes = probe_counts(
+            ctx,
+            claims
+                .iter()
+                .filter(|c| c.claim.parallel && gap(ctx, c).is_none())
+                .map(KaraTimed::needs),
+        );
         let evidence = |r: &Rounds| kara_evidence(ctx, r, &claims);
         let rounds = sampling::measure(
             &ctx.plan,

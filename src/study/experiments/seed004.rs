@@ -531,7 +531,6 @@ fn paper_checks() -> Vec<Fed> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, judge};
 
     #[test]
     fn the_papers_own_numbers_agree_where_they_do_and_not_where_they_do_not() {
@@ -546,21 +545,7 @@ mod tests {
         ];
         let fed = paper_checks();
         assert_eq!(fed.len(), 12);
-        for f in &fed {
-            let c = crate::claims::find(&f.claim).unwrap();
-            let want = if inconsistent.contains(&f.claim.as_str()) {
-                Verdict::Inconsistent
-            } else {
-                Verdict::Consistent
-            };
-            assert_eq!(
-                judge(c, &f.evidence),
-                want,
-                "{}: {:?}",
-                f.claim,
-                f.evidence.estimates
-            );
-        }
+        super::super::assert_paper_checks(&fed, &inconsistent);
     }
 
     /// The default-energy ratio's power factor spans about 1.2 to 1.9 on 2 threads as the
