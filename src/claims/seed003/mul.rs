@@ -315,13 +315,6 @@ pub fn handoff() -> Vec<(Claim, Vec<ActivationPart>)> {
         "condvar-same-core",
         "lockfree-handoff",
     ];
-    let band = |n: &str| {
-        let (lo, hi) = handoff_us(n).unwrap_or((1.0, 1.0));
-        Rule::Ratio {
-            target: (lo * hi).sqrt(),
-            factor: 4.0 * (hi / lo).sqrt(),
-        }
-    };
     vec![
         (c("seed003-handoff-order", HANDOFF, "Thread activation table", "Lock-free hand-off is an order of magnitude cheaper than a condvar wake, which is cheaper than spawn + join")
             .paper(format!("{} < {} < {}", range(a), range(b), range(cc)))
@@ -351,10 +344,7 @@ pub fn handoff() -> Vec<(Claim, Vec<ActivationPart>)> {
             .paper("spawn 4.3–6.5 µs, spawn+join 10.1–16 µs, condvar other core 2.3–4.1 µs, same core 1.3–1.6 µs, lock-free 0.12–0.18 µs")
             .paper_values(&[4.3, 6.5, 10.1, 16.0, 2.3, 4.1, 1.3, 1.6, 0.12, 0.18])
             .metric("median µs of each activation, paired rounds (lock-free: half a measured round trip, one hand-off)", "µs")
-            .rule(Rule::Each { parts: names.iter().map(|s| s.to_string()).collect(), rules: names.iter().map(|n| band(n)).collect() },
-                "within ×4 of the paper's range: its three machines differ by up to ×1.8, and a virtual machine's cross-CPU wake goes through the hypervisor")
-            .plausible(&names.map(|n| handoff_us(n).map_or((0.0, 1.0), |(lo, hi)| (lo / 20.0, hi * 20.0))), "a twentieth of the paper's fastest to 20 times its slowest: a virtual machine's wake-ups can take tens of µs")
-            .parallel_time(),
+            .not_testable("the microseconds are the i7-2600's, the E5-2650 v2's and the i7-6800K's (bare metal, 2017 kernels): those machines would test them, and no stated limit carries a latency from one machine to another; here the orderings and ratios are judged (seed003-handoff-order, -spawn-join, -same-core, -vs-product) and our microseconds are shown beside"),
             names.iter().map(|n| (*n, None)).collect()),
         (c("seed003-handoff-vs-product", HANDOFF, "Parallel Karatsuba – implementation (threads) discussion", "A multiplication is fast compared with a thread spawn (up to 4096 bits) and a spawn + join (up to 8192 bits)")
             .paper("A problem can be that multiplication algorithm is pretty fast ... compared to the thread spawn and spawn+join time (GMPmul 2.57911 us at 4096, 7.86512 us at 8192; spawn 4.3–6.5 us, spawn+join 10.1–16.0 us)")
