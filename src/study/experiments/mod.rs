@@ -15,6 +15,7 @@ pub mod seed001_scc;
 pub mod seed001_stages;
 pub mod seed002;
 pub mod seed003;
+pub mod seed003_counts;
 pub mod seed003_mul;
 pub mod seed004;
 
@@ -37,6 +38,7 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
     v.extend(seed003_mul::experiments());
+    v.extend(seed003_counts::experiments());
     v.extend(seed004::experiments());
     v
 }
@@ -104,6 +106,37 @@ pub fn free_cores(ctx: &Context, r: &Rounds, threads: usize) -> Option<Estimate>
 /// claim, so its probe stops at the CPUs).
 pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
     threads.min(ctx.machine.logical_cores).max(2)
+}
+
+/// The free-core probes a round runs: one per thread count a judged parallel claim needs
+/// (as [`probe_threads`] caps it), sorted, each once.
+pub fn probe_counts(ctx: &Context, needs: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = needs.into_iter().map(|t| probe_threads(ctx, t)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Test helper: every paper-check in `fed` is judged consistent, except the ids in
+/// `inconsistent`, which are judged inconsistent.
+#[cfg(test)]
+pub fn assert_paper_checks(fed: &[super::Fed], inconsistent: &[&str]) {
+    use super::{Verdict, judge};
+    for f in fed {
+        let c = crate::claims::find(&f.claim).expect("a registered claim");
+        let want = if inconsistent.contains(&f.claim.as_str()) {
+            Verdict::Inconsistent
+        } else {
+            Verdict::Consistent
+        };
+        assert_eq!(
+            judge(c, &f.evidence),
+            want,
+            "{}: {:?}",
+            f.claim,
+            f.evidence.estimates
+        );
+    }
 }
 
 /// A number cell (missing when not finite).
