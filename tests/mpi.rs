@@ -309,7 +309,7 @@ fn without_mpirun_it_runs_as_one_rank_and_too_few_ranks_are_refused() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("running as one rank"), "{stderr}");
-    assert!(String::from_utf8_lossy(&out.stdout).contains("over 1 ranks"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("over 1 rank on 1 host ("));
     let out = Command::new("timeout")
         .args([LIMIT, BIN, "pipeline"])
         .output()

@@ -50,9 +50,8 @@ fn run() -> i32 {
             return 1;
         }
     };
-    if ranks.is_root() {
-        programs::install_stop_notice();
-    }
+    // Every rank removes its temporary outputs when the launcher stops it; rank 0 says why.
+    parcrypt::mpi::scratch::install_stop_handler(ranks.is_root());
     match programs::run(&ranks, cli) {
         Ok(()) => 0,
         Err(e) => fail(ranks, e),
@@ -66,11 +65,11 @@ fn fail(ranks: Ranks, e: MpiError) -> i32 {
     if e.is_collective() {
         if ranks.is_root() {
             eprintln!("error: {}", one_line(&e));
-            programs::stop_quietly(status);
+            parcrypt::mpi::scratch::stop_quietly(status);
         }
         // No rank exits (and so makes the launcher stop the job) before rank 0 has spoken; a
-        // rank that never comes (the error was not seen everywhere) ends the wait at the timeout.
-        let _ = ranks.barrier();
+        // rank that never comes (the error was not seen everywhere) ends the job at the timeout.
+        ranks.barrier();
         drop(ranks);
         return status;
     }

@@ -1,7 +1,30 @@
 //! The pipeline, CRSA and cipher programs.
 use crate::args;
 use crate::programs::{check_writable, usage, write_json};
+use parcrypt::mpi::bulk::Verify;
 use parcrypt::mpi::{MpiResult, Ranks};
+use std::path::Path;
+
+/// `N ranks on H host(s) (names)`.
+pub fn on_hosts(ranks: &Ranks) -> String {
+    let names = ranks.host_names();
+    format!(
+        "{} rank{} on {} host{} ({})",
+        ranks.size(),
+        if ranks.size() == 1 { "" } else { "s" },
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    )
+}
+
+/// Whether two paths name the same existing file (after symlinks).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => a == b,
+    }
+}
 
 /// `pipeline`: the chunk sweep, over ranks, threads and sequentially, with per-hop costs.
 pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
@@ -24,11 +47,10 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "Blowfish encrypt+decrypt of {} bytes: round pipeline over {} ranks on {} hosts, \
-         against threads and sequential; energy: {}",
+        "Blowfish encrypt+decrypt of {} bytes: round pipeline over {}, against threads and \
+         sequential; energy: {}",
         records[0].base.size_bytes,
-        ranks.size(),
-        ranks.hosts(),
+        on_hosts(ranks),
         records[0].energy.energy_source
     );
     println!(
@@ -73,15 +95,13 @@ pub fn crsa(ranks: &Ranks, a: args::CrsaArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "{} with {} cube(s), {} PEs, {} blocks of {} bits: over {} ranks on {} hosts against the \
-         thread engine",
+        "{} with {} cube(s), {} PEs, {} blocks of {} bits: over {} against the thread engine",
         records[0].strategy,
         records[0].cubes,
         records[0].pes,
         records[0].blocks,
         records[0].modulus_bits,
-        ranks.size(),
-        ranks.hosts()
+        on_hosts(ranks)
     );
     println!(
         "{:<8} {:>5} {:>10} {:>9} {:>8} {:>8} {:>12}",
@@ -136,36 +156,50 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         Direction::Encrypt
     };
     parcrypt::mpi::bulk::validate(&spec, direction)?;
-    if a.input == a.output {
-        return Err(usage("--out must differ from --in"));
+    if same_file(&a.input, &a.output) {
+        return Err(usage(
+            "--out must differ from --in (parcrypt never overwrites its input)",
+        ));
     }
     check_writable(ranks, Some(&a.output))?;
     check_writable(ranks, a.json.as_deref())?;
-    let done = parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output)?;
+    ranks.set_threads_per_rank(a.threads);
+    let verify = match a.verify {
+        args::VerifyArg::None => Verify::None,
+        args::VerifyArg::Part => Verify::Part,
+        args::VerifyArg::Full => Verify::Full,
+    };
+    let done =
+        parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output, verify)?;
     if let Some((read, written)) = done {
         println!(
-            "{} over {} ranks on {} hosts: read {read} bytes, wrote {written} bytes to {} \
-             (equal to the sequential reference)",
-            algorithm,
-            ranks.size(),
-            ranks.hosts(),
-            a.output.display()
+            "{algorithm} over {}: read {read} bytes, wrote {written} bytes to {} ({})",
+            on_hosts(ranks),
+            a.output.display(),
+            match verify {
+                Verify::None => "not checked",
+                Verify::Part => "each rank's part equal to the sequential reference",
+                Verify::Full => "equal to the sequential reference, checked whole on rank 0",
+            }
         );
     }
     if a.runs == 0 {
         return Ok(());
     }
     let plan = parcrypt::mpi::bulk_bench::BulkPlan {
+        verified: verify != Verify::None,
         compare_threads: a.compare_threads.unwrap_or(ranks.size()),
         config: parcrypt::bench::BenchConfig {
             warmup_runs: 1,
             ..parcrypt::bench::BenchConfig::exact(a.runs)
         },
     };
-    let Some(records) = parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &plan)?
+    let Some(records) =
+        parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &a.output, &plan)?
     else {
         return Ok(());
     };
+    println!("file to file, timed on rank 0 (outputs of timed runs thrown away):");
     println!(
         "{:<8} {:<12} {:>7} {:>5} {:>10} {:>8} {:>8}",
         "backend", "alg", "threads", "ranks", "median ms", "MB/s", "speedup"
