@@ -155,6 +155,7 @@ fn the_round_pipeline_over_ranks_round_trips_and_reports_hops() {
         for r in mpi {
             assert_eq!(r["ranks"], n);
             assert!(r["hop_us"].as_f64().unwrap() > 0.0);
+            assert!(r["hop_mean_us"].as_f64().unwrap() > 0.0);
             assert_eq!(r["stage_stats"].as_array().unwrap().len(), n);
         }
     }

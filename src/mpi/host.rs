@@ -19,6 +19,15 @@ pub fn bound_cpus() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
+/// This process's peak resident memory so far, bytes (`VmHWM` of `/proc/self/status`; `None`
+/// where there is no such file).
+pub fn peak_rss_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// While alive, the calling thread may run on every online CPU; dropping it restores the CPU
 /// set it had. Best effort: where the OS refuses, the binding stays as it was.
 pub struct AllCpus {
@@ -78,6 +87,14 @@ impl Drop for AllCpus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_peak_is_at_least_what_is_held_now() {
+        let held = std::hint::black_box(vec![1u8; 32 << 20]);
+        let peak = peak_rss_bytes().expect("Linux has /proc/self/status");
+        assert!(peak >= 32 << 20, "{peak}");
+        assert_eq!(std::hint::black_box(&held)[12345], 1);
+    }
 
     #[test]
     fn widening_restores_the_binding_it_found() {

@@ -215,11 +215,32 @@ fn ranks_deadline(ranks: &Ranks, backoff: &Backoff) -> MpiResult<()> {
     Ok(())
 }
 
+/// The cost of one hop from `trips` trip times of `hops` hops each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hop {
+    /// The median trip over its hops, seconds: what a hop costs when nothing interrupts it.
+    pub median_s: f64,
+    /// The mean trip over its hops, seconds: with the trips the scheduler interrupted (on a
+    /// busy machine one such trip weighs as much as a thousand others).
+    pub mean_s: f64,
+}
+
+fn per_hop(mut trips: Vec<f64>, hops: usize) -> Hop {
+    let n = trips.len().max(1) as f64;
+    let mean = trips.iter().sum::<f64>() / n;
+    trips.sort_by(f64::total_cmp);
+    let median = trips.get(trips.len() / 2).copied().unwrap_or(0.0);
+    Hop {
+        median_s: median / hops as f64,
+        mean_s: mean / hops as f64,
+    }
+}
+
 /// The per-hop cost over ranks, in seconds: one chunk of `chunk_bytes` around the ring of all
-/// ranks `trips` times (rank 0 starts and ends each trip), divided by the hops. Every rank
-/// keeps its next receive posted, as in [`run_once`]. Rank 0's value is the measurement; the
-/// others return theirs, which is not.
-pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult<f64> {
+/// ranks `trips` times (rank 0 starts and ends each trip), per hop.
+/// Every rank keeps its next receive posted, as in [`run_once`]. Rank 0's value is the
+/// measurement; the others return theirs, which is not.
+pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult<Hop> {
     let size = ranks.size();
     let next = (ranks.rank() + 1) % size;
     let prev = (ranks.rank() + size - 1) % size;
@@ -229,8 +250,9 @@ pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult
     let mut spare = vec![0u32; words];
     let mut posted = Some(post(std::mem::take(&mut spare)));
     ranks.barrier();
-    let started = Instant::now();
+    let mut times = Vec::with_capacity(trips);
     for trip in 0..trips {
+        let started = Instant::now();
         let more = trip + 1 < trips;
         if ranks.is_root() {
             let sending = PendingSend::start(ranks.world(), next, tag::CHUNK, chunk);
@@ -249,13 +271,15 @@ pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult
                 .finish_with(Backoff::busy())
                 .0;
         }
+        times.push(started.elapsed().as_secs_f64());
     }
-    Ok(started.elapsed().as_secs_f64() / (trips * size) as f64)
+    Ok(per_hop(times, size))
 }
 
 /// The per-hop cost over `threads` threads (at least 2) in a ring of the thread pipeline's
-/// channels (`sync_channel` holding one chunk), each hop moving a chunk by ownership.
-pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f64 {
+/// channels (`sync_channel` holding one chunk), each hop moving a chunk by ownership: the
+/// trips over the hops, as [`hop_latency`].
+pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> Hop {
     use std::sync::mpsc::sync_channel;
     let threads = threads.max(2);
     // Thread t receives on channel t and sends on channel t + 1 (mod threads); the calling
@@ -277,8 +301,9 @@ pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f
         let first = txs[1].clone();
         drop(txs);
         let mut chunk = vec![0u32; chunk_bytes / 4];
-        let started = Instant::now();
+        let mut times = Vec::with_capacity(trips);
         for _ in 0..trips {
+            let started = Instant::now();
             if first.send(chunk).is_err() {
                 break;
             }
@@ -286,10 +311,10 @@ pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f
                 Ok(c) => c,
                 Err(_) => break,
             };
+            times.push(started.elapsed().as_secs_f64());
         }
-        let secs = started.elapsed().as_secs_f64();
         drop(first);
-        secs / (trips * threads) as f64
+        per_hop(times, threads)
     })
 }
 
@@ -317,8 +342,15 @@ mod tests {
     }
 
     #[test]
+    fn a_hop_is_the_median_trip_over_its_hops() {
+        let h = per_hop(vec![9.0, 1.0, 3.0, 1000.0, 2.0], 2);
+        assert_eq!((h.median_s, h.mean_s), (1.5, 101.5));
+        assert_eq!(per_hop(Vec::new(), 3).median_s, 0.0);
+    }
+
+    #[test]
     fn the_thread_ring_passes_chunks() {
-        let per_hop = thread_hop_latency(3, 8192, 20);
-        assert!(per_hop > 0.0 && per_hop.is_finite());
+        let hop = thread_hop_latency(3, 8192, 20);
+        assert!(hop.median_s > 0.0 && hop.mean_s.is_finite());
     }
 }

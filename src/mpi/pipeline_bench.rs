@@ -8,7 +8,7 @@
 use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use super::host::AllCpus;
-use super::pipeline::{hop_latency, run_once, thread_hop_latency};
+use super::pipeline::{Hop, hop_latency, run_once, thread_hop_latency};
 use super::record::{MpiFields, RankEnergy, combine, end_sweep, interleaved, serve_sweep};
 use crate::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
@@ -48,9 +48,13 @@ pub struct PipelineMpiRecord {
     /// Energy per run, over ranks.
     #[serde(flatten)]
     pub energy: EnergyFields,
-    /// One chunk moved one stage on, microseconds (ring of ranks, or of threads with the
-    /// pipeline's channels); `null` for the sequential baseline.
+    /// One chunk moved one stage on, microseconds: the median trip around a ring of ranks, or
+    /// of threads with the pipeline's channels, over its hops; `null` for the sequential
+    /// baseline.
     pub hop_us: Option<f64>,
+    /// The same from the mean trip (interrupted trips included); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hop_mean_us: Option<f64>,
     /// Per rank (or thread stage) in the median run: name, rounds, chunks, busy, receive
     /// wait and send wait seconds.
     pub stage_stats: Vec<StageStats>,
@@ -110,7 +114,7 @@ pub fn run(ranks: &Ranks, plan: &PipelinePlan) -> MpiResult<Option<Vec<PipelineM
             let _all = AllCpus::new();
             thread_hop_latency(ranks.size(), chunk, plan.hop_trips)
         } else {
-            0.0
+            over_ranks
         };
         hops.push((over_ranks, over_threads));
     }
@@ -252,7 +256,7 @@ fn records(
     summaries: &[Sampled],
     stats: &[Vec<(f64, Vec<StageStats>)>],
     tallies: &[EnergyTally],
-    hops: &[(f64, f64)],
+    hops: &[(Hop, Hop)],
 ) -> Vec<PipelineMpiRecord> {
     let base = summaries[0].median;
     let warmup = plan.config.warmup_runs as usize;
@@ -327,7 +331,9 @@ fn records(
                     MpiFields::threads(ranks)
                 },
                 energy: tallies[i].fields(warmup, Some(size as f64)),
-                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }),
+                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.median_s),
+                hop_mean_us: (i > 0)
+                    .then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.mean_s),
                 stage_stats: st,
             }
         })

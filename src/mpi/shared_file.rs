@@ -116,27 +116,33 @@ impl SharedOutput {
         }
     }
 
-    /// Every rank: syncs this rank's writes; if every rank succeeded (`local`: the bytes this
-    /// rank wrote), rank 0 checks that the file holds their sum, runs `check` on it (a full
-    /// verification), gives it `mode` and renames it to the output. Agreed; on any failure the
-    /// temporary file is gone. Rank 0 gets the bytes written in all.
+    /// Every rank: syncs this rank's writes (if `sync`); if every rank succeeded (`local`: the
+    /// bytes this rank wrote), rank 0 checks that the file holds their sum, runs `check` on it
+    /// (a full verification), gives it `mode`, syncs it (if `sync`) and renames it to the
+    /// output. Agreed; on any failure the temporary file is gone. Rank 0 gets the bytes
+    /// written in all.
     pub fn commit(
         self,
         ranks: &Ranks,
         local: MpiResult<u64>,
+        sync: bool,
         mode: u32,
         check: &dyn Fn(&File) -> MpiResult<()>,
     ) -> MpiResult<u64> {
         let local = local.and_then(|written| {
-            self.file
-                .sync_data()
-                .map(|()| written)
-                .map_err(|e| io_error(&self.output, e))
+            if sync {
+                self.file
+                    .sync_data()
+                    .map_err(|e| io_error(&self.output, e))?;
+            }
+            Ok(written)
         });
         let written = ranks.agree(local)?;
         let total = ranks.reduce_sum(written);
         let renamed = match total {
-            Some(total) => self.finish_on_root(total, mode, check).map(|()| total),
+            Some(total) => self
+                .finish_on_root(total, sync, mode, check)
+                .map(|()| total),
             None => Ok(0),
         };
         let renamed = ranks.agree(renamed)?;
@@ -147,6 +153,7 @@ impl SharedOutput {
     fn finish_on_root(
         &self,
         total: u64,
+        sync: bool,
         mode: u32,
         check: &dyn Fn(&File) -> MpiResult<()>,
     ) -> MpiResult<()> {
@@ -164,7 +171,9 @@ impl SharedOutput {
         self.file
             .set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(err)?;
-        self.file.sync_all().map_err(err)?;
+        if sync {
+            self.file.sync_all().map_err(err)?;
+        }
         std::fs::rename(self.scratch.path(), &self.output).map_err(err)
     }
 }

@@ -54,12 +54,21 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
         records[0].energy.energy_source
     );
     println!(
-        "{:<8} {:>6} {:>7} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}  bottleneck",
-        "backend", "stages", "chunk", "median ms", "MB/s", "speedup", "hop µs", "recv", "send"
+        "{:<8} {:>6} {:>7} {:>10} {:>8} {:>8} {:>9} {:>9} {:>6} {:>6}  bottleneck",
+        "backend",
+        "stages",
+        "chunk",
+        "median ms",
+        "MB/s",
+        "speedup",
+        "hop µs",
+        "mean µs",
+        "recv",
+        "send"
     );
     for r in &records {
         println!(
-            "{:<8} {:>6} {:>7} {:>10.3} {:>8.1} {:>8.2} {:>9} {:>9.2} {:>9.2}  {}",
+            "{:<8} {:>6} {:>7} {:>10.3} {:>8.1} {:>8.2} {:>9} {:>9} {:>6.2} {:>6.2}  {}",
             r.mpi.backend,
             r.base.stages,
             r.base.chunk_bytes.map_or("-".into(), |c| c.to_string()),
@@ -67,6 +76,7 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
             r.base.mb_per_s,
             r.base.speedup,
             r.hop_us.map_or("-".into(), |h| format!("{h:.1}")),
+            r.hop_mean_us.map_or("-".into(), |h| format!("{h:.1}")),
             r.base.mean_recv_wait,
             r.base.mean_send_wait,
             r.base.bottleneck,
@@ -169,8 +179,9 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         args::VerifyArg::Part => Verify::Part,
         args::VerifyArg::Full => Verify::Full,
     };
+    let finish = parcrypt::mpi::bulk::Finish::output(verify);
     let done =
-        parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output, verify)?;
+        parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output, finish)?;
     if let Some((read, written)) = done {
         println!(
             "{algorithm} over {}: read {read} bytes, wrote {written} bytes to {} ({})",
@@ -181,6 +192,12 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
                 Verify::Part => "each rank's part equal to the sequential reference",
                 Verify::Full => "equal to the sequential reference, checked whole on rank 0",
             }
+        );
+    }
+    if let (true, Some(peak)) = (ranks.is_root(), parcrypt::mpi::host::peak_rss_bytes()) {
+        println!(
+            "rank 0's peak memory (VmHWM): {:.1} MiB",
+            peak as f64 / 1048576.0
         );
     }
     if a.runs == 0 {
@@ -199,7 +216,9 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
     else {
         return Ok(());
     };
-    println!("file to file, timed on rank 0 (outputs of timed runs thrown away):");
+    println!(
+        "file to file (outputs of timed runs not synced to disk and thrown away), timed on rank 0:"
+    );
     println!(
         "{:<8} {:<12} {:>7} {:>5} {:>10} {:>8} {:>8}",
         "backend", "alg", "threads", "ranks", "median ms", "MB/s", "speedup"
