@@ -403,62 +403,70 @@ fn names_in(dir: &Path) -> Vec<String> {
         .collect()
 }
 
+/// Runs the shell line `line(input, out)` on a 96 MiB input and an empty output folder `out`;
+/// checks that it did not hang, panic or leave anything in `out`; returns its status and
+/// stderr.
+fn interrupted_write(line: impl Fn(&Path, &Path) -> String) -> (Option<i32>, bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = big_input(dir.path());
+    let out = dir.path().join("out");
+    std::fs::create_dir(&out).unwrap();
+    let res = mpirun_line(&line(&input, &out));
+    let stderr = String::from_utf8_lossy(&res.stderr).into_owned();
+    assert_ne!(res.status.code(), Some(124), "hung: {stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(names_in(&out), Vec::<String>::new(), "{stderr}");
+    (res.status.code(), res.status.success(), stderr)
+}
+
+/// The pblock-ecb command line writing `out`/enc.bin from `input`.
+fn cipher_line(input: &Path, out: &Path) -> String {
+    format!(
+        "{BIN} cipher --alg pblock-ecb --key 00112233445566778899 --in {} --out {}/enc.bin",
+        input.display(),
+        out.display()
+    )
+}
+
 /// Issue 22: `kill -9` of a rank while the output is written left a full-size temporary file.
 /// Now the ranks the launcher stops remove it, whichever rank died.
 #[test]
 fn a_rank_killed_while_the_output_is_written_leaves_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
-    let out = dir.path().join("out");
-    std::fs::create_dir(&out).unwrap();
     for victim in [1, 0] {
-        let watcher = once_writing(&out, "kill -9 $$");
-        let line = format!(
-            "mpirun -n 2 bash -c 'if [ \"$OMPI_COMM_WORLD_RANK\" = {victim} ]; then ({watcher}) & fi; \
-             exec {BIN} cipher --alg pblock-ecb --key 00112233445566778899 --in {} --out {}/enc.bin'",
-            input.display(),
-            out.display()
-        );
-        let res = mpirun_line(&line);
-        let stderr = String::from_utf8_lossy(&res.stderr);
-        assert_ne!(res.status.code(), Some(124), "hung: {stderr}");
-        assert!(
-            !res.status.success(),
-            "rank {victim} was not killed in time: {stderr}"
-        );
-        assert_eq!(
-            names_in(&out),
-            Vec::<String>::new(),
-            "rank {victim} killed: {stderr}"
-        );
-        assert!(!stderr.contains("panicked"), "{stderr}");
+        let (_, success, stderr) = interrupted_write(|input, out| {
+            let watcher = once_writing(out, "kill -9 $$");
+            format!(
+                "mpirun -n 2 bash -c 'if [ \"$OMPI_COMM_WORLD_RANK\" = {victim} ]; then \
+                 ({watcher}) & fi; exec {}'",
+                cipher_line(input, out)
+            )
+        });
+        assert!(!success, "rank {victim} was not killed in time: {stderr}");
     }
 }
 
 /// The launcher's SIGTERM (a cancelled job) reaches every rank mid-write: the temporary file
-/// goes, and rank 0 says why in one line.
+/// goes and no output appears (a job that had finished would have left its output: the folder
+/// is checked empty; one that never wrote would leave the watcher waiting until the timeout).
 #[test]
 fn a_job_stopped_while_the_output_is_written_leaves_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let input = big_input(dir.path());
-    let out = dir.path().join("out");
-    std::fs::create_dir(&out).unwrap();
-    let watcher = once_writing(&out, "kill -TERM $job");
-    let line = format!(
-        "mpirun -n 2 {BIN} cipher --alg pblock-ecb --key 00112233445566778899 --in {} \
-         --out {}/enc.bin & job=$!; {watcher}; wait $job",
-        input.display(),
-        out.display()
-    );
-    let res = mpirun_line(&line);
-    let stderr = String::from_utf8_lossy(&res.stderr);
-    assert_ne!(res.status.code(), Some(124), "hung: {stderr}");
-    // (mpirun itself exits 0 after forwarding a SIGTERM.)
-    assert!(
-        stderr.contains("error: stopped: another rank failed or died, or the job was cancelled"),
-        "the job was not stopped in time: {stderr}"
-    );
-    assert_eq!(names_in(&out), Vec::<String>::new(), "{stderr}");
+    let (_, _, stderr) = interrupted_write(|input, out| {
+        let watcher = once_writing(out, "kill -TERM $job");
+        format!(
+            "mpirun -n 2 {} & job=$!; {watcher}; wait $job",
+            cipher_line(input, out)
+        )
+    });
+    // mpirun exits 0 after forwarding a SIGTERM, and may go before it has passed on rank 0's
+    // line; when it has, that line is the only error.
+    let errors = stderr.lines().filter(|l| l.starts_with("error: ")).count();
+    assert!(errors <= 1, "{stderr}");
+    if errors == 1 {
+        assert!(
+            stderr.contains("error: stopped: another rank failed or died"),
+            "{stderr}"
+        );
+    }
 }
 
 /// An output folder that is not shared by every host — simulated by giving rank 1 a mount
@@ -476,11 +484,7 @@ fn an_output_folder_not_shared_by_every_rank_is_an_error_without_leftovers() {
     std::fs::write(&input, vec![5u8; 100_000]).unwrap();
     let out = dir.path().join("out");
     std::fs::create_dir(&out).unwrap();
-    let cipher = format!(
-        "{BIN} cipher --alg pblock-ecb --key 00112233445566778899 --in {} --out {}/enc.bin",
-        input.display(),
-        out.display()
-    );
+    let cipher = cipher_line(&input, &out);
     let hidden = format!(
         "unshare -m bash -c \"mount -t tmpfs none {} && exec {cipher}\"",
         out.display()

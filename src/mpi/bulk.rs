@@ -132,68 +132,102 @@ pub fn input_len(ranks: &Ranks, input: &Path) -> MpiResult<usize> {
     Ok(u64::from_le_bytes(b) as usize)
 }
 
-/// `range` of `input`, as a reader.
-fn open_part(input: &Path, range: &Range<usize>) -> MpiResult<std::io::Take<File>> {
-    let mut f = File::open(input).map_err(|e| io_error(input, e))?;
-    f.seek(SeekFrom::Start(range.start as u64))
-        .map_err(|e| io_error(input, e))?;
-    Ok(f.take(range.len() as u64))
-}
-
-/// Streams `spec` over `range` of `input` into `out` in pieces of `piece` bytes (every byte
-/// must arrive: a file that shrank is an error). Returns the bytes written.
-#[allow(clippy::too_many_arguments)]
-fn stream_part(
-    spec: &CipherSpec,
+/// One rank's part of a file transform: `range` of `input` through `spec`, in pieces of
+/// `piece` bytes; `last`: the part holds the end (pads or unpads).
+#[derive(Clone, Debug)]
+struct Part<'a> {
+    spec: &'a CipherSpec,
     direction: Direction,
-    input: &Path,
-    range: &Range<usize>,
+    input: &'a Path,
+    range: Range<usize>,
     last: bool,
     piece: usize,
-    out: &mut dyn Write,
-    out_error: &dyn Fn(std::io::Error) -> crate::Error,
-) -> MpiResult<u64> {
-    let mut reader = open_part(input, range)?;
-    let failed = std::cell::Cell::new(false);
-    let mut out = Flagging {
-        inner: out,
-        failed: &failed,
-    };
-    let in_err = |e| crate::Error::Io {
-        path: input.to_path_buf(),
-        source: e,
-    };
-    let io_error = |e| {
-        if failed.get() {
-            out_error(e)
-        } else {
-            in_err(e)
-        }
-    };
-    let pieces = Pieces {
-        target: piece,
-        io_error: &io_error,
-    };
-    let done = transform_part_stream(
-        spec,
-        direction,
-        range.start,
-        last,
-        &mut reader,
-        &mut out,
-        pieces,
-    )?;
-    if done.bytes_in != range.len() as u64 {
-        return Err(io_error_shrank(input));
-    }
-    Ok(done.bytes_out)
 }
 
-fn io_error_shrank(input: &Path) -> MpiError {
-    MpiError::Runtime(format!(
-        "{}: the file changed while it was read",
-        input.display()
-    ))
+impl Part<'_> {
+    /// The part of `input` as a reader.
+    fn open(&self) -> MpiResult<std::io::Take<File>> {
+        let input = self.input;
+        let mut f = File::open(input).map_err(|e| io_error(input, e))?;
+        f.seek(SeekFrom::Start(self.range.start as u64))
+            .map_err(|e| io_error(input, e))?;
+        Ok(f.take(self.range.len() as u64))
+    }
+
+    /// Streams the part into `out` (every byte must arrive: a file that shrank is an error);
+    /// `out_error` names the output in a write error. Returns the bytes written.
+    fn stream(
+        &self,
+        out: &mut dyn Write,
+        out_error: &dyn Fn(std::io::Error) -> crate::Error,
+    ) -> MpiResult<u64> {
+        let mut reader = self.open()?;
+        let failed = std::cell::Cell::new(false);
+        let mut out = Flagging {
+            inner: out,
+            failed: &failed,
+        };
+        let io_error = |e| {
+            if failed.get() {
+                out_error(e)
+            } else {
+                crate::Error::Io {
+                    path: self.input.to_path_buf(),
+                    source: e,
+                }
+            }
+        };
+        let pieces = Pieces {
+            target: self.piece,
+            io_error: &io_error,
+        };
+        let (spec, direction, start) = (self.spec, self.direction, self.range.start);
+        let done = transform_part_stream(
+            spec,
+            direction,
+            start,
+            self.last,
+            &mut reader,
+            &mut out,
+            pieces,
+        )?;
+        if done.bytes_in != self.range.len() as u64 {
+            return Err(MpiError::Runtime(format!(
+                "{}: the file changed while it was read",
+                self.input.display()
+            )));
+        }
+        Ok(done.bytes_out)
+    }
+
+    /// Compares `file` (the output, named `output`) from the part's offset on with the
+    /// sequential reference of the part.
+    fn check(&self, file: &File, output: &Path) -> MpiResult<()> {
+        let mut cmp = Compare {
+            file,
+            at: self.range.start as u64,
+            buf: Vec::new(),
+            first_difference: None,
+        };
+        let out_err = |e| crate::Error::Io {
+            path: output.to_path_buf(),
+            source: e,
+        };
+        let seq = reference_spec(self.spec);
+        let reference = Part {
+            spec: &seq,
+            ..self.clone()
+        };
+        let res = reference.stream(&mut cmp, &out_err);
+        if let Some(at) = cmp.first_difference {
+            return Err(MpiError::Mismatch(format!(
+                "{} over ranks differs from the sequential reference at byte {at} of {}",
+                self.spec.algorithm,
+                output.display()
+            )));
+        }
+        res.map(drop)
+    }
 }
 
 /// A writer that remembers whether it failed (so an error names the right file).
@@ -215,7 +249,6 @@ impl Write for Flagging<'_> {
 struct Compare<'a> {
     file: &'a File,
     at: u64,
-    start: u64,
     buf: Vec<u8>,
     first_difference: Option<u64>,
 }
@@ -238,46 +271,6 @@ impl Write for Compare<'_> {
     }
 }
 
-/// Compares `file` from byte `range.start` on with the sequential reference of `range` of
-/// `input` (the part holding the end if `last`), in pieces of `piece` bytes.
-#[allow(clippy::too_many_arguments)]
-fn check_against_reference(
-    spec: &CipherSpec,
-    direction: Direction,
-    input: &Path,
-    range: &Range<usize>,
-    last: bool,
-    piece: usize,
-    file: &File,
-    output: &Path,
-) -> MpiResult<()> {
-    let mut cmp = Compare {
-        file,
-        at: range.start as u64,
-        start: range.start as u64,
-        buf: Vec::new(),
-        first_difference: None,
-    };
-    let out_err = |e| crate::Error::Io {
-        path: output.to_path_buf(),
-        source: e,
-    };
-    let seq = reference_spec(spec);
-    let res = stream_part(
-        &seq, direction, input, range, last, piece, &mut cmp, &out_err,
-    );
-    if let Some(at) = cmp.first_difference {
-        return Err(MpiError::Mismatch(format!(
-            "{} over ranks differs from the sequential reference at byte {at} of {}",
-            spec.algorithm,
-            output.display()
-        )));
-    }
-    let written = res?;
-    debug_assert_eq!(cmp.at - cmp.start, written);
-    Ok(())
-}
-
 /// Transforms `input` into `output` over all ranks, finished as `finish` says; rank 0 gets the
 /// bytes read and written. Decrypted output gets mode 0600, encrypted 0644.
 pub fn transform_file(
@@ -292,28 +285,22 @@ pub fn transform_file(
     validate(spec, direction)?;
     let len = input_len(ranks, input)?;
     let out = SharedOutput::create(ranks, output)?;
-    let range = part(spec, len, ranks.size(), ranks.rank());
-    let last = holds_end(spec, len, ranks.size(), ranks.rank());
-    let mut writer = out.writer_at(range.start as u64);
+    let mine = Part {
+        spec,
+        direction,
+        input,
+        range: part(spec, len, ranks.size(), ranks.rank()),
+        last: holds_end(spec, len, ranks.size(), ranks.rank()),
+        piece: PIECE_BYTES,
+    };
+    let mut writer = out.writer_at(mine.range.start as u64);
     let out_err = |e| crate::Error::Io {
         path: output.to_path_buf(),
         source: e,
     };
-    let piece = PIECE_BYTES;
-    let local = stream_part(
-        spec,
-        direction,
-        input,
-        &range,
-        last,
-        piece,
-        &mut writer,
-        &out_err,
-    )
-    .and_then(|written| {
+    let local = mine.stream(&mut writer, &out_err).and_then(|written| {
         if verify == Verify::Part {
-            let file = out.file();
-            check_against_reference(spec, direction, input, &range, last, piece, file, output)?;
+            mine.check(out.file(), output)?;
         }
         Ok(written)
     });
@@ -321,11 +308,16 @@ pub fn transform_file(
         Direction::Encrypt => crate::io::PUBLIC_MODE,
         Direction::Decrypt => 0o600,
     };
+    let whole = Part {
+        range: 0..len,
+        last: true,
+        ..mine.clone()
+    };
     let full = |file: &File| {
         if verify != Verify::Full {
             return Ok(());
         }
-        check_against_reference(spec, direction, input, &(0..len), true, piece, file, output)
+        whole.check(file, output)
     };
     let total = out.commit(ranks, local, finish.sync, mode, &full)?;
     Ok(ranks.is_root().then_some((len as u64, total)))
@@ -403,57 +395,30 @@ mod tests {
                     path: output.clone(),
                     source: e,
                 };
+                // Rank r's part.
+                let of = |r: usize| Part {
+                    spec: &s,
+                    direction: Direction::Encrypt,
+                    input: &input,
+                    range: part(&s, len, ranks, r),
+                    last: holds_end(&s, len, ranks, r),
+                    piece,
+                };
                 for r in 0..ranks {
-                    let range = part(&s, len, ranks, r);
-                    let last = holds_end(&s, len, ranks, r);
-                    let mut w = FileAt(&file, range.start as u64);
-                    stream_part(
-                        &s,
-                        Direction::Encrypt,
-                        &input,
-                        &range,
-                        last,
-                        piece,
-                        &mut w,
-                        &err,
-                    )
-                    .unwrap();
+                    let mut w = FileAt(&file, of(r).range.start as u64);
+                    of(r).stream(&mut w, &err).unwrap();
                 }
                 let want = reference(&s, Direction::Encrypt, &data).unwrap();
                 assert_eq!(std::fs::read(&output).unwrap(), want, "{a} {len} {ranks}");
                 for r in 0..ranks {
-                    let range = part(&s, len, ranks, r);
-                    let last = holds_end(&s, len, ranks, r);
-                    check_against_reference(
-                        &s,
-                        Direction::Encrypt,
-                        &input,
-                        &range,
-                        last,
-                        piece,
-                        &file,
-                        &output,
-                    )
-                    .unwrap();
+                    of(r).check(&file, &output).unwrap();
                 }
                 if len > 100 {
                     file.write_all_at(&[want[100] ^ 1], 100).unwrap();
                     let holder = (0..ranks)
                         .find(|&r| part(&s, len, ranks, r).contains(&100))
                         .unwrap();
-                    let range = part(&s, len, ranks, holder);
-                    let last = holds_end(&s, len, ranks, holder);
-                    let e = check_against_reference(
-                        &s,
-                        Direction::Encrypt,
-                        &input,
-                        &range,
-                        last,
-                        piece,
-                        &file,
-                        &output,
-                    )
-                    .unwrap_err();
+                    let e = of(holder).check(&file, &output).unwrap_err();
                     assert!(matches!(e, MpiError::Mismatch(_)), "{e}");
                     assert!(e.to_string().contains("at byte 100"), "{e}");
                 }

@@ -57,6 +57,14 @@ struct Raw {
 }
 
 impl Raw {
+    /// A request started by `start`, which receives the handle to fill.
+    fn start(start: impl FnOnce(&mut ffi::MPI_Request)) -> Self {
+        // SAFETY: reading the constant MPI_REQUEST_NULL handle.
+        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
+        start(&mut req);
+        Self { req, done: None }
+    }
+
     fn test(&mut self) -> Option<ffi::MPI_Status> {
         if self.done.is_none() {
             let mut flag: c_int = 0;
@@ -75,23 +83,41 @@ impl Raw {
     }
 }
 
-/// One `MPI_Isend` in flight and the buffer it reads from.
-pub struct PendingSend<T: Equivalence = u8> {
+/// A request and the buffer MPI reads or writes until it completes.
+struct Owned<T> {
     buf: Vec<T>,
     raw: Raw,
 }
+
+impl<T> Owned<T> {
+    /// Waits, polling as `backoff` says; the buffer, the status and the seconds waited.
+    fn finish(mut self, backoff: Backoff) -> (Vec<T>, ffi::MPI_Status, f64) {
+        let started = std::time::Instant::now();
+        let status = wait_or_abort(&mut self.raw, backoff);
+        let buf = std::mem::take(&mut self.buf);
+        (buf, status, started.elapsed().as_secs_f64())
+    }
+}
+
+impl<T> Drop for Owned<T> {
+    fn drop(&mut self) {
+        // The buffer may be freed only once MPI no longer uses it.
+        wait_or_abort(&mut self.raw, Backoff::new());
+    }
+}
+
+/// One `MPI_Isend` in flight and the buffer it reads from.
+pub struct PendingSend<T: Equivalence = u8>(Owned<T>);
 
 impl<T: Equivalence> PendingSend<T> {
     /// Starts sending `buf` to rank `to` with `tag`. At most `c_int::MAX` elements.
     pub fn start(comm: &SimpleCommunicator, to: usize, tag: i32, buf: Vec<T>) -> Self {
         assert!(buf.len() <= c_int::MAX as usize, "message too large");
-        // SAFETY: reading the constant MPI_REQUEST_NULL handle.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
         // SAFETY: `buf` is a heap block owned by the returned value; moving a Vec does not move
         // its heap block, and the block is neither written nor freed before the request has
         // completed (`finish` and `drop` test until it has). The count, datatype and
         // communicator handles are valid.
-        unsafe {
+        let raw = Raw::start(|req| unsafe {
             ffi::MPI_Isend(
                 buf.as_ptr() as *const c_void,
                 buf.len() as c_int,
@@ -99,18 +125,15 @@ impl<T: Equivalence> PendingSend<T> {
                 to as c_int,
                 tag,
                 comm.as_raw(),
-                &mut req,
+                req,
             );
-        }
-        Self {
-            buf,
-            raw: Raw { req, done: None },
-        }
+        });
+        Self(Owned { buf, raw })
     }
 
     /// Whether the send has completed (the receiver has the data or MPI buffered it).
     pub fn test(&mut self) -> bool {
-        self.raw.test().is_some()
+        self.0.raw.test().is_some()
     }
 
     /// Waits (polling idly) until the send completed; returns the buffer and the seconds
@@ -121,28 +144,14 @@ impl<T: Equivalence> PendingSend<T> {
 
     /// Waits, polling as `backoff` says, until the send completed; returns the buffer and the
     /// seconds waited.
-    pub fn finish_with(mut self, backoff: Backoff) -> (Vec<T>, f64) {
-        let started = std::time::Instant::now();
-        wait_or_abort(&mut self.raw, backoff);
-        (
-            std::mem::take(&mut self.buf),
-            started.elapsed().as_secs_f64(),
-        )
-    }
-}
-
-impl<T: Equivalence> Drop for PendingSend<T> {
-    fn drop(&mut self) {
-        // The buffer may be freed only once MPI no longer reads it.
-        wait_or_abort(&mut self.raw, Backoff::new());
+    pub fn finish_with(self, backoff: Backoff) -> (Vec<T>, f64) {
+        let (buf, _, waited) = self.0.finish(backoff);
+        (buf, waited)
     }
 }
 
 /// One `MPI_Irecv` posted ahead and the buffer it fills.
-pub struct PendingRecv<T: Equivalence + Default + Clone = u8> {
-    buf: Vec<T>,
-    raw: Raw,
-}
+pub struct PendingRecv<T: Equivalence + Default + Clone = u8>(Owned<T>);
 
 impl<T: Equivalence + Default + Clone> PendingRecv<T> {
     /// Posts a receive of at most `capacity` elements from rank `from` with `tag` into `buf`
@@ -156,12 +165,10 @@ impl<T: Equivalence + Default + Clone> PendingRecv<T> {
     ) -> Self {
         assert!(capacity <= c_int::MAX as usize, "message too large");
         buf.resize(capacity, T::default());
-        // SAFETY: reading the constant MPI_REQUEST_NULL handle.
-        let mut req = unsafe { ffi::RSMPI_REQUEST_NULL };
         // SAFETY: `buf` holds `capacity` initialized elements in a heap block owned by the
         // returned value, neither read, moved nor freed before the request has completed
-        // (`finish` and `drop` test until it has).
-        unsafe {
+        // (`finish_with` and `drop` test until it has).
+        let raw = Raw::start(|req| unsafe {
             ffi::MPI_Irecv(
                 buf.as_mut_ptr() as *mut c_void,
                 capacity as c_int,
@@ -169,39 +176,27 @@ impl<T: Equivalence + Default + Clone> PendingRecv<T> {
                 from as c_int,
                 tag,
                 comm.as_raw(),
-                &mut req,
+                req,
             );
-        }
-        Self {
-            buf,
-            raw: Raw { req, done: None },
-        }
+        });
+        Self(Owned { buf, raw })
     }
 
     /// Whether the message has arrived.
     pub fn test(&mut self) -> bool {
-        self.raw.test().is_some()
+        self.0.raw.test().is_some()
     }
 
     /// Waits, polling as `backoff` says, for the message; returns the buffer cut to the
     /// message's length and the seconds waited.
-    pub fn finish_with(mut self, backoff: Backoff) -> (Vec<T>, f64) {
-        let started = std::time::Instant::now();
-        let mut status = wait_or_abort(&mut self.raw, backoff);
+    pub fn finish_with(self, backoff: Backoff) -> (Vec<T>, f64) {
+        let (mut buf, status, waited) = self.0.finish(backoff);
         let mut n: c_int = 0;
         // SAFETY: `status` is the completed receive's status; the datatype is the one received.
         unsafe {
-            ffi::MPI_Get_count(&mut status, T::equivalent_datatype().as_raw(), &mut n);
+            ffi::MPI_Get_count(&status, T::equivalent_datatype().as_raw(), &mut n);
         }
-        let mut buf = std::mem::take(&mut self.buf);
         buf.truncate(usize::try_from(n).unwrap_or(0));
-        (buf, started.elapsed().as_secs_f64())
-    }
-}
-
-impl<T: Equivalence + Default + Clone> Drop for PendingRecv<T> {
-    fn drop(&mut self) {
-        // The buffer may be freed only once MPI no longer writes it.
-        wait_or_abort(&mut self.raw, Backoff::new());
+        (buf, waited)
     }
 }

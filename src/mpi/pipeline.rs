@@ -77,7 +77,7 @@ const WINDOW: usize = 2;
 /// rank's statistics; other ranks get their own statistics.
 ///
 /// Every rank keeps its next receive posted while it computes (`MPI_Irecv` into a second
-/// buffer) and up to [`WINDOW`] sends in flight; waits are busy ([`Backoff::busy`]).
+/// buffer) and up to two sends in flight; waits are busy ([`Backoff::busy`]).
 pub fn run_once(
     ranks: &Ranks,
     bf: &Blowfish,

@@ -44,47 +44,22 @@ impl SharedOutput {
     /// Every rank: rank 0 creates the temporary file beside `output`, every rank opens it.
     /// Agreed: an error on any rank is every rank's error, and leaves no file.
     pub fn create(ranks: &Ranks, output: &Path) -> MpiResult<Self> {
-        let made = if ranks.is_root() {
-            let dir = match output.parent() {
-                Some(p) if !p.as_os_str().is_empty() => p,
-                _ => Path::new("."),
-            };
-            tempfile::Builder::new()
-                .prefix(".parcrypt-")
-                .suffix(".tmp")
-                .tempfile_in(dir)
-                .and_then(|t| t.keep().map_err(|e| e.error))
-                .map_err(|e| io_error(output, e))
-                .map(|(file, path)| (Some(file), Some(Scratch::register(&path, true))))
-        } else {
-            Ok((None, None))
+        let (file, scratch) = registered_beside(ranks, output, ".parcrypt-")?;
+        let opened = match file {
+            Some(file) => Ok(file),
+            None => File::options()
+                .write(true)
+                .read(true)
+                .open(scratch.path())
+                .map_err(|e| {
+                    MpiError::Runtime(format!(
+                        "{}: {e} on {} (the output folder must be shared by every host)",
+                        scratch.path().display(),
+                        ranks.host_of_ranks()[ranks.rank()]
+                    ))
+                }),
         };
-        let (file, scratch) = ranks.agree(made)?;
-        let name = ranks.broadcast_from(
-            0,
-            scratch.as_ref().map_or(&[][..], |s| bytes_of(s.path())),
-            Wait::Busy,
-        );
-        let opened = match (file, scratch) {
-            (Some(file), Some(scratch)) => Ok((file, scratch)),
-            _ => {
-                let path = path_of(name);
-                let scratch = Scratch::register(&path, false);
-                File::options()
-                    .write(true)
-                    .read(true)
-                    .open(&path)
-                    .map(|file| (file, scratch))
-                    .map_err(|e| {
-                        MpiError::Runtime(format!(
-                            "{}: {e} on {} (the output folder must be shared by every host)",
-                            path.display(),
-                            ranks.host_of_ranks()[ranks.rank()]
-                        ))
-                    })
-            }
-        };
-        let (file, scratch) = ranks.agree(opened)?;
+        let file = ranks.agree(opened)?;
         Ok(Self {
             file,
             scratch,
@@ -178,21 +153,25 @@ impl SharedOutput {
     }
 }
 
-/// Every rank: a new empty file in `near`'s folder made by rank 0, registered on every rank
-/// (removed when rank 0's guard drops, or by any rank on a signal): where timed runs write
-/// outputs that are then thrown away.
-pub fn scratch_beside(ranks: &Ranks, near: &Path) -> MpiResult<Scratch> {
+/// Every rank: a new empty file in `near`'s folder made by rank 0 (named `prefix`, random
+/// letters, `.tmp`), registered on every rank ([`super::scratch`]: removed when rank 0's guard
+/// drops, or by any rank on a signal). Rank 0 also gets the open file. Agreed.
+fn registered_beside(
+    ranks: &Ranks,
+    near: &Path,
+    prefix: &str,
+) -> MpiResult<(Option<File>, Scratch)> {
     let made = if ranks.is_root() {
         let dir = match near.parent() {
             Some(p) if !p.as_os_str().is_empty() => p,
             _ => Path::new("."),
         };
         tempfile::Builder::new()
-            .prefix(".parcrypt-bench-")
+            .prefix(prefix)
             .suffix(".tmp")
             .tempfile_in(dir)
             .and_then(|t| t.keep().map_err(|e| e.error))
-            .map(|(_, path)| Some(Scratch::register(&path, true)))
+            .map(|(file, path)| Some((file, Scratch::register(&path, true))))
             .map_err(|e| io_error(near, e))
     } else {
         Ok(None)
@@ -200,10 +179,19 @@ pub fn scratch_beside(ranks: &Ranks, near: &Path) -> MpiResult<Scratch> {
     let mine = ranks.agree(made)?;
     let name = ranks.broadcast_from(
         0,
-        mine.as_ref().map_or(&[][..], |s| bytes_of(s.path())),
+        mine.as_ref().map_or(&[][..], |(_, s)| bytes_of(s.path())),
         Wait::Busy,
     );
-    Ok(mine.unwrap_or_else(|| Scratch::register(&path_of(name), false)))
+    Ok(match mine {
+        Some((file, scratch)) => (Some(file), scratch),
+        None => (None, Scratch::register(&path_of(name), false)),
+    })
+}
+
+/// Every rank: a new empty file beside `near`, registered on every rank: where timed runs
+/// write outputs that are then thrown away.
+pub fn scratch_beside(ranks: &Ranks, near: &Path) -> MpiResult<Scratch> {
+    registered_beside(ranks, near, ".parcrypt-bench-").map(|(_, scratch)| scratch)
 }
 
 /// A path from the bytes rank 0 sent (Unix paths are bytes).
