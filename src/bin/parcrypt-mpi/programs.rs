@@ -36,6 +36,18 @@ pub fn write_json<R: Serialize>(path: Option<&Path>, results: Vec<R>) -> MpiResu
     Ok(())
 }
 
+/// Rank 0 warns when a rank's threads outnumber the CPUs the launcher bound it to (Open MPI
+/// binds each of 2 ranks to one core): they would take turns on them.
+pub fn warn_if_bound(ranks: &Ranks, threads: usize) {
+    let cpus = parcrypt::mpi::host::bound_cpus();
+    if ranks.is_root() && threads > cpus {
+        eprintln!(
+            "warning: each rank runs {threads} threads on the {cpus} CPU(s) the launcher bound it \
+             to; start with `mpirun --bind-to none` (or `srun --cpus-per-task={threads}`)"
+        );
+    }
+}
+
 /// Checks before any work that rank 0 can write `path` (so a bad --json fails first).
 pub fn check_writable(ranks: &Ranks, path: Option<&Path>) -> MpiResult<()> {
     let local = match path {
@@ -79,6 +91,7 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         config: a.common.config(),
     };
     plan.validate(ranks.size())?;
+    warn_if_bound(ranks, a.threads);
     check_writable(ranks, a.common.json.as_deref())?;
     let key = if ranks.is_root() {
         let key = match &a.key {

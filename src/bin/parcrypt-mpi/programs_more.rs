@@ -174,6 +174,7 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
     check_writable(ranks, Some(&a.output))?;
     check_writable(ranks, a.json.as_deref())?;
     ranks.set_threads_per_rank(a.threads);
+    crate::programs::warn_if_bound(ranks, a.threads);
     let verify = match a.verify {
         args::VerifyArg::None => Verify::None,
         args::VerifyArg::Part => Verify::Part,
