@@ -260,32 +260,35 @@ fn bulk_ciphers_over_ranks_equal_the_sequential_reference_and_fail_cleanly() {
             assert_eq!((mode(&out), mode(&back)), (0o644, 0o600));
         }
     }
-    // Timed against threads (and written as JSON).
+    // Timed against threads (and written as JSON), file to file and in memory; the timed runs
+    // leave nothing beside the output.
     let path = dir.path().join("bulk.json");
     let out = dir.path().join("timed.out");
-    let args = [
-        "cipher",
-        "--alg",
-        "pblock-ecb",
-        "--key",
-        key,
-        "--in",
-        inp,
-        "--out",
-        out.to_str().unwrap(),
-        "--runs",
-        "2",
-        "--json",
-        path.to_str().unwrap(),
-    ];
-    ok(&mpirun(2, &[], &args));
-    let backends: Vec<_> = json(&path)["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["backend"].clone())
-        .collect();
-    assert_eq!(backends, ["threads", "threads", "mpi"]);
+    for timing in ["file", "memory"] {
+        let args = [
+            "cipher",
+            "--alg",
+            "pblock-ecb",
+            "--key",
+            key,
+            "--in",
+            inp,
+            "--out",
+            out.to_str().unwrap(),
+            "--runs",
+            "2",
+            "--timing",
+            timing,
+            "--json",
+            path.to_str().unwrap(),
+        ];
+        ok(&mpirun(2, &[], &args));
+        let results = json(&path)["results"].as_array().unwrap().clone();
+        let backends: Vec<_> = results.iter().map(|r| r["backend"].clone()).collect();
+        assert_eq!(backends, ["threads", "threads", "mpi"]);
+        assert!(results.iter().all(|r| r["io"] == timing), "{results:?}");
+        assert!(results.iter().all(|r| r["verified"] == true));
+    }
     // The file cannot be read on rank 1 (MPMD: rank 1 gets another path): one line, no output.
     let missing = dir.path().join("missing.bin");
     let out = dir.path().join("never.out");

@@ -1,13 +1,22 @@
 //! PBlock / PARC4 over ranks timed against the same cipher on threads and the sequential form,
-//! interleaved in one run, file to file: each run reads the input, transforms it in pieces and
-//! writes the output (the ranks' runs as [`super::bulk::transform_file`], the thread and
-//! sequential forms as `parcrypt cipher` streams a file). No form syncs its output to the disk
-//! in a timed run ([`super::bulk::Finish::sync`]): on a slow disk every form would take the
-//! disk's time. Outputs of timed runs go to one scratch file beside the output and are thrown
-//! away; the output itself was written, checked and synced before ([`super::bulk::Verify`]).
+//! interleaved in one run, in one of two ways ([`Io`]):
+//! - **file to file**: each run reads the input, transforms it in pieces and writes the output
+//!   (the ranks' runs as [`super::bulk::transform_file`], the thread and sequential forms as
+//!   `parcrypt cipher` streams a file). No form syncs its output to the disk in a timed run
+//!   ([`super::bulk::Finish::sync`]): on a slow disk every form would take the disk's time.
+//!   Outputs of timed runs go to one scratch file beside the output and are thrown away; the
+//!   output itself was written, checked and synced before ([`super::bulk::Verify`]). Writes
+//!   into one file take the file's lock in turn, so the system time of the I/O does not
+//!   divide among ranks or threads.
+//! - **in memory**, as `parcrypt bench cipher` times: each rank holds its own part (rank 0
+//!   also the whole input, for the thread and sequential forms) and a run transforms a copy of
+//!   it, ending with an all-reduce on every rank.
+//!
 //! The ranks' time runs on rank 0's clock from the barrier that starts the run to the agreed
-//! rename.
-use super::bulk::{Finish, PIECE_BYTES, Verify, input_len, reference_spec, transform_file};
+//! end.
+use super::bulk::{
+    Finish, PIECE_BYTES, Verify, holds_end, input_len, part, reference_spec, transform_file,
+};
 use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use super::host::AllCpus;
@@ -15,6 +24,8 @@ use super::record::{MpiFields, end_sweep, energy_over_ranks, interleaved, serve_
 use super::shared_file::{io_error, scratch_beside};
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::cipher::alg::{CipherSpec, Direction};
+use crate::cipher::file::transform_part;
+use crate::energy::meter::session::RunEnergy;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::suites::cipher::CipherBenchRecord;
 use serde::{Deserialize, Serialize};
@@ -22,9 +33,29 @@ use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
 
+/// What a timed run covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Io {
+    /// Input file to output file (not synced).
+    File,
+    /// Bytes in memory to bytes in memory.
+    Memory,
+}
+
+impl Io {
+    fn name(self) -> &'static str {
+        match self {
+            Io::File => "file",
+            Io::Memory => "memory",
+        }
+    }
+}
+
 /// What to compare.
 #[derive(Clone, Debug)]
 pub struct BulkPlan {
+    /// What a timed run covers.
+    pub io: Io,
     /// Whether the output written before timing was checked (the records' `verified`).
     pub verified: bool,
     /// Threads of the thread form on rank 0.
@@ -46,6 +77,10 @@ pub struct BulkMpiRecord {
     /// Energy per run, over ranks.
     #[serde(flatten)]
     pub energy: EnergyFields,
+    /// What a timed run covered: `file` (file to file, not synced) or `memory`; absent in
+    /// records written before it was recorded (they were `memory`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub io: String,
 }
 
 /// One process transforms `input` into `out` as `parcrypt cipher` does (streamed in pieces
@@ -76,6 +111,17 @@ const UNSYNCED: Finish = Finish {
     sync: false,
 };
 
+/// `range` of `input`, read whole.
+fn read_range(input: &Path, range: &std::ops::Range<usize>) -> MpiResult<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = |e| io_error(input, e);
+    let mut f = std::fs::File::open(input).map_err(err)?;
+    f.seek(SeekFrom::Start(range.start as u64)).map_err(err)?;
+    let mut buf = vec![0u8; range.len()];
+    f.read_exact(&mut buf).map_err(err)?;
+    Ok(buf)
+}
+
 /// Runs on every rank; rank 0 gets the sequential, thread and rank records. `near`: the
 /// output's path, beside which the scratch file goes.
 pub fn run(
@@ -90,16 +136,28 @@ pub fn run(
     let len = input_len(ranks, input)?;
     let scratch = scratch_beside(ranks, near)?;
     let target = scratch.path();
+    let range = part(spec, len, ranks.size(), ranks.rank());
+    let last = holds_end(spec, len, ranks.size(), ranks.rank());
+    // In memory: this rank's part, read before any timing.
+    let plain = match plan.io {
+        Io::Memory => ranks.agree(read_range(input, &range))?,
+        Io::File => Vec::new(),
+    };
     let mut meter = RunMeter::auto();
-    let over_ranks =
-        |meter: &mut RunMeter| -> MpiResult<(f64, crate::energy::meter::session::RunEnergy)> {
-            let t = Instant::now();
-            let (res, energy) =
-                meter.measure(|| transform_file(ranks, spec, direction, input, target, UNSYNCED));
-            res?;
-            let secs = t.elapsed().as_secs_f64();
-            Ok((secs, energy))
-        };
+    let over_ranks = |meter: &mut RunMeter| -> MpiResult<(f64, RunEnergy)> {
+        let t = Instant::now();
+        let (res, energy) = meter.measure(|| match plan.io {
+            Io::File => transform_file(ranks, spec, direction, input, target, UNSYNCED).map(drop),
+            Io::Memory => {
+                let mut d = plain.clone();
+                let res = transform_part(spec, direction, range.start, last, &mut d);
+                ranks.agree(res.map_err(MpiError::from))
+            }
+        });
+        res?;
+        let secs = t.elapsed().as_secs_f64();
+        Ok((secs, energy))
+    };
     if !ranks.is_root() {
         serve_sweep(ranks, |_| {
             let (secs, energy) = over_ranks(&mut meter)?;
@@ -107,6 +165,10 @@ pub fn run(
         })?;
         return Ok(None);
     }
+    let whole = match plan.io {
+        Io::Memory => crate::io::read_file(input)?,
+        Io::File => Vec::new(),
+    };
     let seq_spec = reference_spec(spec);
     let mut threads_spec = spec.clone();
     threads_spec.threads = Some(plan.compare_threads);
@@ -122,8 +184,15 @@ pub fn run(
             return Ok(secs);
         }
         let form = if i == 0 { &seq_spec } else { &threads_spec };
+        let _all = AllCpus::new();
         let t = Instant::now();
-        let (res, energy) = meter.measure(|| one_process(form, direction, input, target));
+        let (res, energy) = meter.measure(|| match plan.io {
+            Io::File => one_process(form, direction, input, target),
+            Io::Memory => {
+                let mut d = whole.clone();
+                transform_part(form, direction, 0, true, &mut d).map_err(MpiError::from)
+            }
+        });
         let secs = t.elapsed().as_secs_f64();
         tallies[i].push(energy);
         res.map(|()| secs)
@@ -165,6 +234,7 @@ pub fn run(
                     MpiFields::threads(ranks)
                 },
                 energy: tallies[i].fields(warmup, Some(len as f64)),
+                io: plan.io.name().into(),
             })
             .collect(),
     ))

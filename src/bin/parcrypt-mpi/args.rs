@@ -216,9 +216,23 @@ pub struct CipherArgs {
     /// Threads of the thread form timed beside the ranks (default: the number of ranks).
     #[arg(long)]
     pub compare_threads: Option<usize>,
+    /// What a timed run covers: `file` (input file to output file, not synced to disk) or
+    /// `memory` (bytes in memory, as `parcrypt bench cipher`; each rank holds its part, rank 0
+    /// also the whole input).
+    #[arg(long, value_enum, default_value_t = IoArg::File)]
+    pub timing: IoArg,
     /// Write the timing results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+}
+
+/// `--timing`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum IoArg {
+    /// File to file.
+    File,
+    /// In memory.
+    Memory,
 }
 
 /// `--verify`.

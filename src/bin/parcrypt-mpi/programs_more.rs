@@ -204,7 +204,12 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
     if a.runs == 0 {
         return Ok(());
     }
+    use parcrypt::mpi::bulk_bench::Io;
     let plan = parcrypt::mpi::bulk_bench::BulkPlan {
+        io: match a.timing {
+            args::IoArg::File => Io::File,
+            args::IoArg::Memory => Io::Memory,
+        },
         verified: verify != Verify::None,
         compare_threads: a.compare_threads.unwrap_or(ranks.size()),
         config: parcrypt::bench::BenchConfig {
@@ -218,7 +223,11 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "file to file (outputs of timed runs not synced to disk and thrown away), timed on rank 0:"
+        "{}, timed on rank 0:",
+        match plan.io {
+            Io::File => "file to file (outputs of timed runs not synced to disk and thrown away)",
+            Io::Memory => "in memory",
+        }
     );
     println!(
         "{:<8} {:<12} {:>7} {:>5} {:>10} {:>8} {:>8}",
