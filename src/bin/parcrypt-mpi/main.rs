@@ -26,8 +26,8 @@ fn main() {
 /// more handshakes). The pipeline's chunks are 8–64 KiB and a batch's replies several KiB, so
 /// up to 32 KiB (the transport's fragment size, `btl_vader_max_send_size`) go eagerly: one
 /// 8 KiB hop between two ranks took 12–18 µs with the default and 0.7–0.8 µs with this (mean
-/// of 3000 trips), on
-/// the 2-core build machine (`pipeline --hops 3000`, under load). Other MPI libraries ignore it.
+/// of 3000 trips, `pipeline --hops 3000`, on the 2-core build machine under load). Other MPI
+/// libraries ignore it.
 const OPEN_MPI_DEFAULTS: [(&str, &str); 1] = [("OMPI_MCA_btl_vader_eager_limit", "32768")];
 
 fn tune_open_mpi() {
