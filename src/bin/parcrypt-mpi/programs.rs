@@ -29,7 +29,12 @@ pub fn usage(msg: impl Into<String>) -> MpiError {
 /// Rank 0: writes `results` as a JSON report (atomically) if asked.
 pub fn write_json<R: Serialize>(path: Option<&Path>, results: Vec<R>) -> MpiResult<()> {
     if let Some(path) = path {
-        let report = BenchReport::new(MachineInfo::detect(), results);
+        // The machine as a process without a launcher's binding sees it (its CPU count).
+        let machine = {
+            let _all = parcrypt::mpi::host::AllCpus::new();
+            MachineInfo::detect()
+        };
+        let report = BenchReport::new(machine, results);
         parcrypt::bench::export(&report, ExportFormat::Json, path)?;
         println!("wrote {}", path.display());
     }
