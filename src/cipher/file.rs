@@ -53,11 +53,6 @@ impl Engine {
         })
     }
 
-    /// Piece sizes must keep blocks, PARC4 blocks and PARC4-I segments whole.
-    fn piece_bytes(&self, target: usize) -> usize {
-        target.max(1).div_ceil(self.unit) * self.unit
-    }
-
     /// Transforms a piece that is not the last (whole blocks by construction).
     fn process(&mut self, piece: &mut [u8]) -> Result<()> {
         self.stream.apply(piece)
@@ -119,28 +114,75 @@ pub fn transform_stream(
     piece_target: usize,
     io_error: &dyn Fn(std::io::Error) -> Error,
 ) -> Result<Outcome> {
-    let mut engine = Engine::new(spec, direction, 0)?;
-    let piece = engine.piece_bytes(piece_target);
+    let pieces = Pieces {
+        target: piece_target,
+        io_error,
+    };
+    transform_part_stream(spec, direction, 0, true, reader, writer, pieces)
+}
+
+/// How [`transform_part_stream`] reads: pieces of about `target` bytes; `io_error` names the
+/// file behind an I/O error.
+#[derive(Clone, Copy)]
+pub struct Pieces<'a> {
+    /// Target piece size in bytes (rounded up to whole units).
+    pub target: usize,
+    /// Turns an I/O error into the library's error, naming the file.
+    pub io_error: &'a dyn Fn(std::io::Error) -> Error,
+}
+
+/// Transforms the part of a message that starts at byte `offset` (a unit boundary, as for
+/// [`transform_part`]) as a stream: everything `reader` yields, into `writer`, in pieces, at
+/// most two in memory. `last`: the part holds the message's end (padding is added or checked
+/// there); otherwise the part must be whole units, and may be empty.
+pub fn transform_part_stream(
+    spec: &CipherSpec,
+    direction: Direction,
+    offset: usize,
+    last: bool,
+    reader: &mut dyn Read,
+    writer: &mut dyn Write,
+    pieces: Pieces<'_>,
+) -> Result<Outcome> {
+    let io_error = pieces.io_error;
+    // A part that does not hold the end may be empty and start at the message's unaligned end:
+    // its engine starts only once there is something to transform.
+    let engine = last
+        .then(|| Engine::new(spec, direction, offset))
+        .transpose()?;
+    // Piece sizes keep blocks, PARC4 blocks and PARC4-I segments whole.
+    let unit = spec.unit_bytes();
+    let piece = pieces.target.max(1).div_ceil(unit) * unit;
     let (mut cur, mut next) = (Vec::new(), Vec::new());
     let mut outcome = Outcome {
         bytes_in: 0,
         bytes_out: 0,
     };
     fill(reader, &mut cur, piece).map_err(io_error)?;
+    let mut engine = match engine {
+        Some(e) => e,
+        None if cur.is_empty() => return Ok(outcome),
+        None => Engine::new(spec, direction, offset)?,
+    };
     loop {
         outcome.bytes_in += cur.len() as u64;
-        let last = cur.len() < piece || {
+        let end = cur.len() < piece || {
             fill(reader, &mut next, piece).map_err(io_error)?;
             next.is_empty()
         };
-        if last {
-            engine.finish(&mut cur)?;
-        } else {
-            engine.process(&mut cur)?;
+        match (end, last) {
+            (true, true) => engine.finish(&mut cur)?,
+            (true, false) if cur.len() % unit != 0 => {
+                return Err(Error::InvalidParameter(format!(
+                    "a part that is not the last must be whole {unit}-byte units, not {} bytes",
+                    outcome.bytes_in
+                )));
+            }
+            _ => engine.process(&mut cur)?,
         }
         writer.write_all(&cur).map_err(io_error)?;
         outcome.bytes_out += cur.len() as u64;
-        if last {
+        if end {
             return Ok(outcome);
         }
         std::mem::swap(&mut cur, &mut next);
