@@ -8,6 +8,7 @@ pub mod seed000_model;
 pub mod seed000_mttf;
 pub mod seed000_threads;
 pub mod seed001;
+pub mod seed001_paper;
 pub mod seed001_scc;
 pub mod seed001_stages;
 pub mod seed002;
