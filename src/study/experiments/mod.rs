@@ -12,6 +12,7 @@ pub mod seed001_paper;
 pub mod seed001_scc;
 pub mod seed001_stages;
 pub mod seed002;
+pub mod seed002_counts;
 pub mod seed003;
 pub mod seed003_mul;
 pub mod seed004;
