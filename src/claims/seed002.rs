@@ -154,6 +154,7 @@ fn pipeline_claims() -> Vec<Claim> {
             .by_construction("the engine's dataflow was chosen to reproduce these counts (the paper never says what a PE computes); tests check every PE, and PE 7 does one more when X does not divide e, which the paper ignores"),
         c("seed002-s2-t2-t3", PIPELINE, "Section 2", "The PEs of levels two and three do one MulMod, so T2 = T3")
             .paper("PEs of levels two and three perform one MulMod, T2 = T3")
+            .paper_values(&[2.0, 3.0])
             .metric("most MulMods of a level-2 PE over most of a level-3 PE, from the paper's per-PE counts (Nc = 2)", "×")
             .rule(Rule::Diff { target: 1.0, tol: 0.0 }, "equal: counts are whole numbers")
             .paper_check(),
@@ -463,6 +464,26 @@ CRSA\t0.004906768\t0.025235907\t0.156326272";
                 t[2] / t[3] > 15.0 * bound,
                 "Table 2 is far beyond its own counts"
             );
+        }
+    }
+
+    /// Every judged claim carries the range its figure can plausibly take, and every claim
+    /// whose quoted figures hold a number carries the paper's numbers.
+    #[test]
+    fn judged_claims_have_plausible_ranges_and_quoted_numbers_are_data() {
+        use crate::results::Kind;
+        for c in claims() {
+            if matches!(c.kind, Kind::Measured | Kind::Modelled) {
+                assert!(!c.plausible.is_empty(), "{} has no plausible range", c.id);
+            }
+            if c.paper.chars().any(|ch| ch.is_ascii_digit()) {
+                assert!(
+                    !c.paper_values.is_empty(),
+                    "{}: '{}' has no paper_values",
+                    c.id,
+                    c.paper
+                );
+            }
         }
     }
 }

@@ -334,10 +334,9 @@ impl Experiment for Pipeline {
         let mut table = Table::new(&[
             "exponent",
             "cubes",
-            "pes",
-            "x",
-            "steps_per_block_main",
-            "steps_per_block_pipelined",
+            "pe_count",
+            "main_block_mulmods",
+            "pipelined_block_mulmods",
             "ideal_x",
             "paper_x",
         ]);

@@ -305,12 +305,13 @@ fn unit_of(quantity: &str) -> &'static str {
     }
 }
 
-/// A row of the levels table: cubes, PEs, X, and a schedule's steps.
+/// A row of the pipelining table: cubes, PEs, and a schedule's MulMod times per block
+/// unpipelined (its critical path) and pipelined (its busiest unit), their ratio and the
+/// paper's.
 pub fn level_cells(nc: usize, s: &Schedule, pes: usize) -> Vec<crate::study::Cell> {
     vec![
         int(nc),
         int(pes),
-        int(s.power),
         int(s.latency_steps),
         int(s.period_steps),
         num(s.ideal_ratio),
