@@ -299,24 +299,4 @@ mod tests {
             chunk_sides()
         );
     }
-
-    /// Every judged claim carries the range its figure can plausibly take, and every claim
-    /// whose quoted figures hold a number carries the paper's numbers.
-    #[test]
-    fn judged_claims_have_plausible_ranges_and_quoted_numbers_are_data() {
-        use crate::results::Kind;
-        for c in claims() {
-            if matches!(c.kind, Kind::Measured | Kind::Modelled) {
-                assert!(!c.plausible.is_empty(), "{} has no plausible range", c.id);
-            }
-            if c.paper.chars().any(|ch| ch.is_ascii_digit()) {
-                assert!(
-                    !c.paper_values.is_empty(),
-                    "{}: '{}' has no paper_values",
-                    c.id,
-                    c.paper
-                );
-            }
-        }
-    }
 }
