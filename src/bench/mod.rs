@@ -32,6 +32,7 @@
 //! ```
 pub mod clock;
 pub mod export;
+pub mod failure;
 pub mod grid;
 pub mod harness;
 pub mod machine;
@@ -45,6 +46,7 @@ pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};
 pub use export::{
     BenchReport, ExportFormat, Exporter, export, exporter_for, format_number, render, render_report,
 };
+pub use failure::Failures;
 pub use grid::{Grid, ParamValue, Point, product};
 pub use harness::{Bench, BenchConfig, Measurement, Sampled, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};

@@ -9,8 +9,8 @@
 //! on success: an error (bad padding, a ciphertext that is not whole blocks, a full disk)
 //! leaves no output file. It refuses to write over its input.
 use super::alg::{CipherSpec, Direction};
-use super::blowfish::{BLOCK, Blowfish, check_whole_blocks};
-use super::dispatch::{Position, Runner};
+use super::blowfish::{BLOCK, check_whole_blocks};
+use super::dispatch::{Run, Stream};
 use super::modes::{self, Padding};
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
@@ -30,40 +30,26 @@ pub struct Outcome {
 
 /// A validated spec turned into a running transform.
 struct Engine {
-    runner: Runner,
+    /// Whether the algorithm pads (ECB, CBC).
+    pads: bool,
+    direction: Direction,
     /// [`CipherSpec::unit_bytes`].
     unit: usize,
     padding: Padding,
-    bf: Option<Blowfish>,
-    pos: Position,
+    stream: Stream,
 }
 
 impl Engine {
     /// The transform of the message's part that starts at byte `offset`.
     fn new(spec: &CipherSpec, direction: Direction, offset: usize) -> Result<Self> {
-        spec.validate(direction)?;
-        let a = spec.algorithm;
-        let runner = Runner {
-            algorithm: a,
-            direction,
-            threads: spec.threads(direction),
-            chunk: spec.chunk(),
-            pin: false,
-            reference: false,
-        };
-        let bf = a
-            .is_blowfish()
-            .then(|| Blowfish::new(&spec.key))
-            .transpose()?;
-        let nonce = spec.nonce.as_deref().unwrap_or_default();
-        let mut pos = runner.start(&spec.key, spec.iv, nonce)?;
-        pos.seek(offset)?;
+        let mut stream = spec.cipher(direction)?.start(Run::new(direction))?;
+        stream.seek(offset)?;
         Ok(Self {
-            runner,
+            pads: spec.algorithm.pads(),
+            direction,
             unit: spec.unit_bytes(),
             padding: spec.padding,
-            bf,
-            pos,
+            stream,
         })
     }
 
@@ -74,15 +60,15 @@ impl Engine {
 
     /// Transforms a piece that is not the last (whole blocks by construction).
     fn process(&mut self, piece: &mut [u8]) -> Result<()> {
-        self.runner.apply(self.bf.as_ref(), &mut self.pos, piece)
+        self.stream.apply(piece)
     }
 
     /// Transforms the last piece (possibly empty), adding or checking padding.
     fn finish(&mut self, last: &mut Vec<u8>) -> Result<()> {
-        if !self.runner.algorithm.pads() {
+        if !self.pads {
             return self.process(last);
         }
-        match self.runner.direction {
+        match self.direction {
             Direction::Encrypt => {
                 match self.padding {
                     Padding::Pkcs7 => modes::pkcs7_pad(last),

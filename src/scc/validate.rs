@@ -151,6 +151,7 @@ pub fn run(
     let per = (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let total = (pipelines.len() + 1) * per;
     let mut done = 0;
+    let mut failures = crate::bench::Failures::new();
     let measurements = bench.run_interleaved_by(pipelines.len() + 1, |i| {
         progress(
             done.min(total),
@@ -163,19 +164,18 @@ pub fn run(
             let ok = bf
                 .encrypt_blocks(&mut work)
                 .and(bf.decrypt_blocks(&mut work));
-            debug_assert!(ok.is_ok());
-            t.elapsed().as_secs_f64()
+            let wall = t.elapsed().as_secs_f64();
+            failures.note("sequential Blowfish", ok);
+            wall
         } else {
-            pipelines[i - 1]
-                .run(&mut work)
+            let run = pipelines[i - 1].run(&mut work);
+            failures
+                .note("pipeline", run)
                 .map_or(f64::NAN, |s| s.wall_s)
         }
     });
-    if work != input {
-        return Err(Error::InvalidParameter(
-            "internal error: encrypt + decrypt did not give the message back".into(),
-        ));
-    }
+    failures.check("encrypt + decrypt round trip", work == input);
+    failures.result()?;
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let measured: Vec<(usize, usize, Summary)> = configs

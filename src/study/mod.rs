@@ -99,11 +99,18 @@ pub trait Experiment {
 /// The seed ids, in report order.
 pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
 
-/// Whether every claim in `evidence` gets a definite verdict (none inconclusive): the
-/// sampling's stopping rule for re-measuring.
+/// Whether more rounds could not change any claim `evidence` feeds: none is left open by an
+/// interval that straddles its rule or by cores that were busy or unclear while a result load
+/// could have caused was measured. The sampling's stopping rule for re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
+    use crate::results::Reason;
     evidence.iter().all(|f| {
-        claims::find(&f.claim).is_none_or(|c| judge(c, &f.evidence) != Verdict::Inconclusive)
+        claims::find(&f.claim).is_none_or(|c| {
+            !matches!(
+                judge::assess(c, &f.evidence).1,
+                Reason::IntervalStraddles | Reason::CoresBusy | Reason::CoresUnclear
+            )
+        })
     })
 }
 

@@ -190,8 +190,8 @@ pub fn run_with_folded(
         let (mut out, mut mid) = (input.clone(), vec![0u8; input.len()]);
         p.run_tapped(&mut out, &mut mid)?;
         if out != input || mid != ecb {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: pipeline {c:?} gave a wrong result"
+            return Err(Error::internal(format!(
+                "pipeline {c:?} gave a wrong result"
             )));
         }
         pipelines.push(Piped::Seed(p));
@@ -206,18 +206,19 @@ pub fn run_with_folded(
         };
         FoldedPipeline::new(&bf, only_encrypt)?.run(&mut enc)?;
         if out != input || enc != ecb {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: folded pipeline {c:?} gave a wrong result"
+            return Err(Error::internal(format!(
+                "folded pipeline {c:?} gave a wrong result"
             )));
         }
         pipelines.push(Piped::Folded(FoldedPipeline::new(&bf, *c)?));
     }
-    let mut work = input;
+    let mut work = input.clone();
     let bench = Bench::new(plan.config)?;
     let total = (pipelines.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut done = 0usize;
     let labels: Vec<String> = pipelines.iter().map(Piped::label).collect();
     let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); pipelines.len()];
+    let mut failures = crate::bench::Failures::new();
     // Run 0 is sequential Blowfish (encrypt then decrypt); run i > 0 is pipeline i − 1.
     let measurements = bench.run_interleaved_by(1 + pipelines.len(), |i| {
         let label = if i == 0 {
@@ -232,15 +233,23 @@ pub fn run_with_folded(
             let ok = bf
                 .encrypt_blocks(&mut work)
                 .and(bf.decrypt_blocks(&mut work));
-            debug_assert!(ok.is_ok());
-            t.elapsed().as_secs_f64()
-        } else {
-            let run = pipelines[i - 1].run(&mut work).expect("whole blocks");
-            let wall = run.wall_s;
-            stats[i - 1].push(run);
+            let wall = t.elapsed().as_secs_f64();
+            failures.note("sequential Blowfish", ok);
             wall
+        } else {
+            let run = pipelines[i - 1].run(&mut work);
+            match failures.note(label, run) {
+                Some(run) => {
+                    let wall = run.wall_s;
+                    stats[i - 1].push(run);
+                    wall
+                }
+                None => f64::NAN,
+            }
         }
     });
+    failures.check("encrypt + decrypt round trip", work == input);
+    failures.result()?;
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let size = work.len();

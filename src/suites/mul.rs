@@ -164,12 +164,13 @@ pub fn run(
         return measure_all(plan, cores, &mut progress);
     }
     std::thread::scope(|s| {
-        s.spawn(|| {
-            crate::parallel::affinity::pin_current_thread(0);
-            measure_all(plan, cores, &mut progress)
-        })
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        crate::parallel::joined(
+            s.spawn(|| {
+                crate::parallel::affinity::pin_current_thread(0);
+                measure_all(plan, cores, &mut progress)
+            })
+            .join(),
+        )
     })
 }
 
