@@ -3,6 +3,7 @@
 //! printed core order against its core count and its one-hop rule (on the SCC's numbering, in
 //! [`crate::scc::mesh`]). Each figure carries the rounding of the printed numbers it comes
 //! from. Also the evidence of the claims no measurement moves (the layout, the SCC's facts).
+use super::seed000_tables::corners;
 use crate::claims::seed001 as paper;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
@@ -13,26 +14,6 @@ use crate::study::{Estimate, Evidence, Fed, fed};
 /// Half a unit in the last printed digit of `v` as printed with `decimals` decimals.
 pub fn half_digit(v: f64, decimals: i32) -> (f64, f64) {
     (v, 0.5 * 10f64.powi(-decimals))
-}
-
-/// `f` of printed numbers `(value, ± rounding)`: its value at the printed numbers, and its
-/// least and greatest over every corner of their rounding boxes (exact for `f` monotone in
-/// each number, as products and quotients of positive numbers are).
-pub fn with_rounding(values: &[(f64, f64)], f: impl Fn(&[f64]) -> f64) -> Estimate {
-    let at: Vec<f64> = values.iter().map(|v| v.0).collect();
-    let value = f(&at);
-    let (mut low, mut high) = (value, value);
-    for corner in 0..1u32 << values.len() {
-        let x: Vec<f64> = values
-            .iter()
-            .enumerate()
-            .map(|(i, &(v, d))| if corner >> i & 1 == 1 { v + d } else { v - d })
-            .collect();
-        let y = f(&x);
-        low = low.min(y);
-        high = high.max(y);
-    }
-    Estimate::new(value, low, high)
 }
 
 /// Evidence for every claim of the paper's arithmetic, and for the claims no measurement
@@ -61,7 +42,7 @@ pub fn evidence() -> Result<Vec<Fed>> {
     );
     let ratio = |x: &[f64]| x[0] / x[1];
     let product = |x: &[f64]| x[0] * x[1];
-    let speedup = with_rounding(&[seq_s, pipe_s], ratio);
+    let speedup = corners(&[seq_s, pipe_s], ratio);
     let printed = Placement::new(PlacementKind::List(PAPER_LIST.to_vec()), PAPER_LIST.len())?;
     let hops = printed.link_hops();
     let long: Vec<String> = hops
@@ -70,13 +51,27 @@ pub fn evidence() -> Result<Vec<Fed>> {
         .filter(|(_, h)| **h > 1)
         .map(|(i, h)| format!("{} → {} ({h} hops)", PAPER_LIST[i], PAPER_LIST[i + 1]))
         .collect();
-    let pipe_joules = with_rounding(&[pipe_w, pipe_s], product);
+    let pipe_joules = corners(&[pipe_w, pipe_s], product);
     let arithmetic = |e: Estimate, how: &str| Evidence::arithmetic(vec![e], how);
-    Ok(vec![
-        fed("seed001-s2-blowfish", Evidence::report("src/cipher/blowfish.rs, tests/cipher_vectors.rs")),
-        fed("seed001-s2-subkeys", Evidence::report("Blowfish::new, src/cipher/blowfish.rs")),
-        fed("seed001-s3-scc", Evidence::report("encoded in the scc preset and the SCC model's parameters")),
-        fed("seed001-s3-idle-dvfs", Evidence::report("no setting of the idle cores to compare")),
+    let mut v = super::reported(&[
+        (
+            "seed001-s2-blowfish",
+            "src/cipher/blowfish.rs, tests/cipher_vectors.rs",
+        ),
+        (
+            "seed001-s2-subkeys",
+            "Blowfish::new, src/cipher/blowfish.rs",
+        ),
+        (
+            "seed001-s3-scc",
+            "encoded in the scc preset and the SCC model's parameters",
+        ),
+        (
+            "seed001-s3-idle-dvfs",
+            "no setting of the idle cores to compare",
+        ),
+    ]);
+    v.extend([
         fed("seed001-s3-layout", Evidence::report("src/cipher/parallel/bf_pipeline.rs")
             .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
         fed("seed001-s4-core-list", arithmetic(Estimate::exact(PAPER_LIST.len() as f64),
@@ -91,14 +86,15 @@ pub fn evidence() -> Result<Vec<Fed>> {
                 paper::fill_drain_ceiling(paper::ROUND_STAGES, paper::chunks_at_best())))),
         fed("seed001-fig10-power", Evidence::report("scc preset (solved from the paper's two wattages)")
             .text(format!("{p1:.2} W against {p36:.2} W ({:.2}×)", p36 / p1))),
-        fed("seed001-fig10-ratio", arithmetic(with_rounding(&[pipe_w, seq_w], ratio), "30.24 W / 20.56 W, each ± half its last digit")),
-        fed("seed001-fig11-sequential-joules", arithmetic(with_rounding(&[seq_w, seq_s], product), "20.56 W × 1.904956 s, each ± half its last digit")),
+        fed("seed001-fig10-ratio", arithmetic(corners(&[pipe_w, seq_w], ratio), "30.24 W / 20.56 W, each ± half its last digit")),
+        fed("seed001-fig11-sequential-joules", arithmetic(corners(&[seq_w, seq_s], product), "20.56 W × 1.904956 s, each ± half its last digit")),
         fed("seed001-fig11-pipelined-joules", arithmetic(pipe_joules, "30.24 W × 0.0702 s, each ± half its last digit")
             .text(format!("{}; the printed {} J would need {:.4} s at 30.24 W, and give {:.2}× less energy with the sequential 39.165 J, not the 27.14 / 1.47 = {:.2}× the speedup and the power ratio give",
                 pipe_joules.text("J"), paper::PIPELINED_J, paper::PIPELINED_J / paper::PIPELINED_W,
                 paper::SEQUENTIAL_J / paper::PIPELINED_J, paper::SPEEDUP / paper::POWER_RATIO))),
-        fed("seed001-fig11-energy", arithmetic(with_rounding(&[seq_j, pipe_j], ratio), "39.165 J / 2.476 J, each ± half its last digit")),
-    ])
+        fed("seed001-fig11-energy", arithmetic(corners(&[seq_j, pipe_j], ratio), "39.165 J / 2.476 J, each ± half its last digit")),
+    ]);
+    Ok(v)
 }
 
 #[cfg(test)]
@@ -107,10 +103,9 @@ mod tests {
     use crate::study::{Verdict, claims, judge};
 
     #[test]
-    fn rounding_boxes_bound_products_and_quotients() {
-        let e = with_rounding(&[(2.0, 0.5), (4.0, 1.0)], |x| x[0] / x[1]);
-        assert_eq!((e.value, e.low, e.high), (0.5, 1.5 / 5.0, 2.5 / 3.0));
+    fn half_digit_is_half_the_last_printed_digit() {
         assert_eq!(half_digit(0.0702, 4), (0.0702, 0.00005));
+        assert_eq!(half_digit(39.165, 3), (39.165, 0.0005));
     }
 
     /// The paper's arithmetic: consistent where its numbers agree, inconsistent where they do

@@ -2,7 +2,8 @@
 //! (paper-checks) and what it says of the sequential methods, CRT against binary (measured
 //! here, one thread) — and pipelining (Section 2, Fig. 4(a)) counted on our schedule. Table 1
 //! and Section 4's counts are in [`super::seed002_counts`].
-use super::seed001_paper::{half_digit, with_rounding};
+use super::seed000_tables::corners;
+use super::seed001_paper::half_digit;
 use super::seed002_counts::{
     Counts, counted, level_cells, mean_over, order_ratios, paper_level_max, random_exponents,
 };
@@ -111,8 +112,8 @@ fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     ];
     for (v, name) in ours.iter().zip(TABLE2_METHODS) {
         if *v != expected {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: {name} gave a wrong c^d mod n at {bits} bits"
+            return Err(Error::internal(format!(
+                "{name} gave a wrong c^d mod n at {bits} bits"
             )));
         }
     }
@@ -269,7 +270,7 @@ fn times_evidence(r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
     let mut v = Vec::new();
     for (bits, t) in TABLE2 {
         let printed = |x: f64| half_digit(x, 9 - x.abs().log10().floor() as i32 - 1);
-        let ratio = with_rounding(&[printed(t[2]), printed(t[3])], |x| x[0] / x[1]);
+        let ratio = corners(&[printed(t[2]), printed(t[3])], |x| x[0] / x[1]);
         v.push(fed(
             &format!("seed002-table2-{bits}"),
             Evidence::arithmetic(vec![ratio], "Table 2's binary seconds over its CRSA seconds, each ± half its last printed digit")

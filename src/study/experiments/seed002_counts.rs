@@ -3,7 +3,8 @@
 //! predicts what the engine counts, by test), against Table 1, Section 4's formulas and the
 //! trends of Sections 2–5; and the paper's own numbers against each other. Nothing here is
 //! timed.
-use super::seed001_paper::{half_digit, with_rounding};
+use super::seed000_tables::corners;
+use super::seed001_paper::half_digit;
 use super::{int, num, opt, text};
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE1_K, TABLE1_NC};
 use crate::error::Result;
@@ -234,7 +235,7 @@ fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
         efficiency.push(s / t.pe_count() as f64);
     }
     let printed_2k2 = 2.0 * kf * kf;
-    let bielecki = with_rounding(&[half_digit(paper::TABLE1_BIELECKI / 1e307, 4)], |x| {
+    let bielecki = corners(&[half_digit(paper::TABLE1_BIELECKI / 1e307, 4)], |x| {
         (printed_2k2 / (x[0] * 1e307)).log10()
     });
     let x_ours = topo2.0.power() as f64;
