@@ -42,6 +42,18 @@ fn groups(ctx: &Context) -> usize {
     ctx.machine.logical_cores.clamp(2, paper::ROUND_STAGES)
 }
 
+/// The thread counts the free-core probe runs at in each round: the folded groups', and the
+/// 36 stages' where the machine has the CPUs to judge them (on fewer CPUs both are capped at
+/// the CPUs, so one probe serves).
+fn probes(ctx: &Context) -> Vec<usize> {
+    let mut p = vec![
+        probe_threads(ctx, groups(ctx)),
+        probe_threads(ctx, paper::STAGES),
+    ];
+    p.dedup();
+    p
+}
+
 fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
 }
@@ -166,7 +178,7 @@ fn round(
         })
         .collect();
     v.extend(ciphers.round()?);
-    v.push(free_cores_sample(probe_threads(ctx, g)));
+    v.extend(probes(ctx).into_iter().map(free_cores_sample));
     Ok(v)
 }
 
@@ -493,4 +505,47 @@ fn measured_text(e: &Evidence, id: &str) -> Option<String> {
         "{figures} over {} rounds ({id}, {} threads)",
         e.runs, e.threads
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_runs_at_each_judged_configurations_thread_count() {
+        let mut ctx = Context::new(Profile::Quick);
+        ctx.machine.logical_cores = 2;
+        assert_eq!((groups(&ctx), probes(&ctx)), (2, vec![2]));
+        ctx.machine.logical_cores = 8;
+        assert_eq!((groups(&ctx), probes(&ctx)), (8, vec![8]));
+        // With 36 CPUs or more the 36-stage claims are judged: their own probe too.
+        ctx.machine.logical_cores = 40;
+        assert_eq!((groups(&ctx), probes(&ctx)), (34, vec![34, 36]));
+    }
+
+    #[test]
+    fn chunk_sides_split_the_sweep_at_8k() {
+        let mut r = Rounds::new();
+        for _ in 0..3 {
+            r.push(
+                CHUNKS
+                    .iter()
+                    .map(|&c| {
+                        (
+                            key(2, c),
+                            if c == 4096 {
+                                0.5
+                            } else if c == 16384 {
+                                2.0
+                            } else {
+                                1.0
+                            },
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        let sides = chunk_sides(&r, |c| key(2, c));
+        assert_eq!((sides[0].value, sides[1].value), (2.0, 1.0));
+    }
 }

@@ -362,6 +362,12 @@ mod tests {
             assert!(v != Verdict::NotTestable, "{}: {v:?}", c.id);
         }
         assert!(ev[0].evidence.beside.as_deref().unwrap().contains("0.6×"));
+        // Each is judged on its range over the model's assumed parameters, naming the one
+        // that moves it most; the best chunk on both of its sides.
+        for e in &ev {
+            assert!(e.evidence.assumption.is_some(), "{}", e.claim);
+        }
+        assert_eq!(ev[2].evidence.estimates.len(), 2);
         // With the paper's own 8 KB time the speedup would be the paper's.
         let c = claims::find("seed001-sv-speedup-scc").unwrap();
         let at_paper = Evidence::modelled(vec![Estimate::exact(paper::SPEEDUP)], "x");
