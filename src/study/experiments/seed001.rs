@@ -188,8 +188,10 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            // The SCC model takes well under a second; calibrating it on this machine a few.
-            Profile::Quick => 20.0,
+            // 8 rounds of the 36-stage and folded sweeps (the 36 threads at 256 B chunks take
+            // most), the SCC model well under a second, calibrating it here a few: 15–22 s on
+            // a loaded 2-core machine, about 11 s on a quiet one.
+            Profile::Quick => 15.0,
             Profile::Full => 605.0,
         }
     }
