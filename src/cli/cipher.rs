@@ -35,7 +35,7 @@ fn threads(s: &str) -> Result<usize, String> {
 }
 
 fn chunk(s: &str) -> Result<usize, String> {
-    parse_positive(s, "chunk size")
+    super::size::parse_size(s).map_err(|e| format!("chunk {e}"))
 }
 
 /// Arguments of `cipher encrypt` and `cipher decrypt`.
@@ -64,7 +64,7 @@ pub struct CipherArgs {
     #[arg(long, visible_alias = "groups", value_parser = threads)]
     threads: Option<usize>,
     /// bf-pipeline chunk (multiple of 8, default 65536), parc4 block (default 65536) or
-    /// parc4i segment (multiple of 256, default 65536), in bytes. Decrypt parc4 and parc4i
+    /// parc4i segment (multiple of 256, default 65536), in bytes (64K = 65536). Decrypt parc4 and parc4i
     /// with the same value (bf-pipeline's output does not depend on it).
     #[arg(long, value_parser = chunk)]
     chunk: Option<usize>,

@@ -178,7 +178,6 @@ pub fn run(
                         [1, plan.compare_threads][i]
                     }),
                     verified: true,
-                    wide_spread: s.wide_spread,
                     note: s.note().unwrap_or_default(),
                 },
                 mpi: if i == 2 {
