@@ -605,3 +605,59 @@ fn reliability_labels_normalised_mttf_and_degrees() {
     );
     assert!(text.contains(" °C ") && !text.contains(" C ("), "{text}");
 }
+
+/// `dse` gives the fitted serial fraction and every recommendation an interval from its
+/// rounds, says whether each is decided, and probes the cores.
+#[test]
+fn dse_carries_intervals_from_its_rounds() {
+    let args = [
+        "dse",
+        "--workload",
+        "cipher",
+        "--presets",
+        "core-i7",
+        "--nodes",
+        "22",
+        "-r",
+        "4",
+        "--quiet",
+    ];
+    let mut json = args.to_vec();
+    json.extend(["--json", "-"]);
+    let out = parcrypt(&json);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON alone on stdout");
+    let s = &v["fit"]["serial_fraction"];
+    let (lo, val, hi) = (
+        s["low"].as_f64().unwrap(),
+        s["value"].as_f64().unwrap(),
+        s["high"].as_f64().unwrap(),
+    );
+    assert!(
+        (0.0..=1.0).contains(&lo) && lo <= val && val <= hi && hi <= 1.0,
+        "{s}"
+    );
+    assert_eq!(v["fit"]["rounds"], 4);
+    assert_eq!(v["workload"]["seconds"].as_array().unwrap().len(), 4);
+    let recs = v["recommendations"].as_array().unwrap();
+    assert_eq!(recs.len(), 5);
+    for r in recs {
+        let f = &r["figure"];
+        assert!(f["low"].as_f64() <= f["value"].as_f64(), "{r}");
+        assert!(f["value"].as_f64() <= f["high"].as_f64(), "{r}");
+        assert!(r["decided"].is_boolean() && !r["winners"].as_array().unwrap().is_empty());
+    }
+    assert!(!v["results"].as_array().unwrap().is_empty());
+    let text = parcrypt(&args);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("95 % interval ["), "{text}");
+    assert!(text.contains("best for energy"), "{text}");
+    assert!(
+        text.contains("decided") || text.contains("NOT DECIDED"),
+        "{text}"
+    );
+}
