@@ -334,6 +334,7 @@ fn json_takes_a_file_everywhere() {
         &["power", "--preset", "core2duo", "--json"],
         &["reliability", "--preset", "core2duo", "--json"],
         &["dse", "--json"],
+        &["study", "diff", "a", "b", "--json"],
         &["bench", "handoff", "--json"],
     ] {
         let out = parcrypt(cmd);
