@@ -2,10 +2,13 @@
 //! console or page error, load no resource (it is one self-contained file, so any request, failed
 //! or not, is a defect), draw every chart and fit an 800 px wide window (long claims wrap instead
 //! of pushing the page sideways); a full-page screenshot is saved under
-//! target/report-browser/. Skipped, saying so, where no Chromium is installed.
+//! target/report-browser/. Skipped, saying so on stderr, where no Chromium is installed (a
+//! failure under CI, which installs it).
 //!
 //! By default the report is rendered from a small fixture with a chart of every kind; with
 //! `PARCRYPT_REPORT_DIR=DIR` the test checks DIR/report.html instead (e.g. a real study's).
+mod common;
+
 use parcrypt::results::Chart;
 use parcrypt::results::{
     ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance, Reason, Rule, Series,
@@ -269,7 +272,7 @@ fn attribute(dom: &str, name: &str) -> Option<String> {
 #[test]
 fn report_opens_in_chromium_without_errors_or_requests() {
     let Some(exe) = browser() else {
-        eprintln!("report_browser: skipped (ignored): no Chromium on PATH");
+        common::tool_missing("chromium", "Chromium", "report_browser");
         return;
     };
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
