@@ -58,8 +58,8 @@ pub struct CipherArgs {
     /// No PKCS#7 padding (ECB/CBC): the input must be whole 8-byte blocks.
     #[arg(long)]
     no_pad: bool,
-    /// Threads (parallel algorithms and CBC decryption; default: all CPUs). For bf-pipeline:
-    /// stage groups of the folded round pipeline, 1-17 (default: all CPUs; 17 = one
+    /// Threads (parallel algorithms and CBC decryption; default: the logical CPUs). For bf-pipeline:
+    /// stage groups of the folded round pipeline, 1-17 (default: the logical CPUs; 17 = one
     /// operation per group); `--groups` is the same option.
     #[arg(long, visible_alias = "groups", value_parser = threads)]
     threads: Option<usize>,
