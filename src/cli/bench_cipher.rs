@@ -163,6 +163,9 @@ struct CipherRow {
     chunk: String,
     median_s: f64,
     ci95: String,
+    min_s: f64,
+    max_s: f64,
+    runs: usize,
     mb_per_s: f64,
     tsc_c_per_b: String,
     vs: String,
@@ -180,6 +183,9 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             chunk: r.chunk_bytes.map_or("-".into(), |c| c.to_string()),
             median_s: r.timing.median_s,
             ci95: ci95_cell(&r.timing),
+            min_s: r.timing.min_s,
+            max_s: r.timing.max_s,
+            runs: r.timing.runs,
             mb_per_s: r.mb_per_s,
             tsc_c_per_b: r
                 .tsc_cycles_per_byte
@@ -308,11 +314,7 @@ fn pipeline_rows(records: &[PipelineBenchRecord]) -> Vec<PipelineRow> {
             busy: pct(r.mean_busy),
             recv_wait: pct(r.mean_recv_wait),
             send_wait: pct(r.mean_send_wait),
-            flags: if r.oversubscribed {
-                "oversubscribed".into()
-            } else {
-                String::new()
-            },
+            flags: flags(r.oversubscribed, &r.timing),
         })
         .collect()
 }
@@ -371,6 +373,10 @@ fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> R
             })
             .collect();
         out += &render(&rows, ExportFormat::Table)?;
+    }
+    for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+        out += &note;
+        out.push('\n');
     }
     Ok(out)
 }
