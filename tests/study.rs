@@ -146,6 +146,17 @@ fn study_writes_a_self_contained_report_and_resumes() {
         "{said}"
     );
     assert!(!said.contains("expected about"), "{said}");
+    // --fresh measures them again, and the header's estimate is back.
+    let mut fresh = args.to_vec();
+    fresh.push("--fresh");
+    let r = parcrypt(&fresh);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("(0 resumed)"));
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        said.contains("3 experiment(s) to measure, expected about") && !said.contains("already"),
+        "{said}"
+    );
     // A study compared with itself differs nowhere.
     let o = out.to_str().unwrap();
     let r = parcrypt(&["study", "diff", o, o]);
