@@ -23,7 +23,7 @@ fn run_into_closed_pipe(args: &[&str]) -> std::process::Output {
 fn a_closed_pipe_ends_every_command_quietly() {
     for args in [
         &["presets"][..],
-        &["power", "--json"],
+        &["power", "--json", "-"],
         &["reliability"],
         &["modexp", "--list"],
         &["bench", "handoff", "--runs", "5", "--warmup", "1"],
@@ -114,9 +114,12 @@ fn physical_inputs_out_of_range_are_one_line() {
     for (args, needle) in [
         (
             &["reliability", "--temp-c", "500"][..],
-            "outside -55 to 150 C",
+            "outside -55 to 150 °C",
         ),
-        (&["reliability", "--temp-c", "-300"], "outside -55 to 150 C"),
+        (
+            &["reliability", "--temp-c", "-300"],
+            "outside -55 to 150 °C",
+        ),
         (
             &["power", "--freq", "1e9", "--interpolate"],
             "at most 10000",

@@ -7,8 +7,9 @@
 //!   ([`BenchConfig`]), and returns the [`Measurement`]. [`Bench::run_timed`] takes a closure
 //!   that times only its own region, for runs whose setup must not count.
 //! - [`stats`]: [`Summary`] — median, mean, min, max, standard deviation and a
-//!   distribution-free 95 % confidence interval of the median, with a `wide_spread` flag and
-//!   a [`Summary::note`] for people when the machine looks noisy.
+//!   distribution-free 95 % confidence interval of the median (none from fewer than
+//!   [`MIN_RUNS_FOR_CI`] runs), the [`Outliers`] by Tukey's fences, and a [`Summary::note`]
+//!   for people when the machine looks noisy.
 //! - [`timing`]: [`TimingFields`], the timing columns every benchmark record flattens, built
 //!   from a [`Summary`] with the [`TimingColumns`] the record carries.
 //! - [`machine`]: [`MachineInfo`] — CPU, cores, caches, GMP, rustc and OS versions — stored
@@ -51,8 +52,8 @@ pub use export::{
 };
 pub use failure::Failures;
 pub use grid::{Grid, ParamValue, Point, product};
-pub use harness::{Bench, BenchConfig, Measurement, Sampled, summaries};
+pub use harness::{Bench, BenchConfig, Measurement, Sampled, Step, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};
 pub use progress::Progress;
-pub use stats::{MIN_RUNS_FOR_CI, Summary};
+pub use stats::{MIN_RUNS_FOR_CI, Outliers, Summary};
 pub use timing::{TimingColumns, TimingFields};

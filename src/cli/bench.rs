@@ -1,5 +1,7 @@
 //! `parcrypt bench ...`: timed sweeps printed as a table and exported as JSON, CSV or Markdown.
-use super::bench_opts::{RunOpts, Threads, flags, positive, threads_list};
+use super::bench_opts::{
+    RunOpts, Threads, ci95_cell, flags, positive, statistics_notes, threads_list,
+};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -96,9 +98,9 @@ pub struct BenchRsaArgs {
     /// How decryption computes c^d mod n.
     #[arg(long, value_enum, default_value_t = PrivateOpArg::CrtConstTime)]
     private_op: PrivateOpArg,
-    /// Thread counts, comma-separated.
-    #[arg(long, default_value = "1,2", value_parser = threads_list)]
-    threads: Threads,
+    /// Thread counts, comma-separated (default: 1 and the logical CPUs).
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     /// Schedules, comma-separated: static, dynamic, guided, steal.
     #[arg(long, default_value = "static,dynamic,guided,steal", value_parser = schedule_list)]
     schedule: Schedules,
@@ -157,7 +159,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
             PrivateOpArg::Crt => PrivateOp::Crt,
             PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
         },
-        threads: args.threads.0,
+        threads: Threads::or_default_sweep(args.threads),
         schedules: args.schedule.0,
         chunks: args.chunk.0,
         pin: args.pin,
@@ -166,8 +168,8 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     };
     plan.validate()?;
     let machine = MachineInfo::detect();
-    let total = plan.configurations().len();
-    let progress = args.opts.progress(total, "bench rsa");
+    // The total is planned from the warm-ups: the bar starts with it.
+    let progress = args.opts.progress(0, "bench rsa");
     let records = parcrypt::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
@@ -230,10 +232,7 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             schedule: r.schedule,
             chunk: r.chunk.map_or("default".into(), |c| c.to_string()),
             median_s: r.timing.median_s,
-            ci95: r
-                .timing
-                .ci95()
-                .map_or("-".into(), |(lo, hi)| format!("{lo:.4}-{hi:.4}")),
+            ci95: ci95_cell(&r.timing),
             min_s: r.timing.min_s,
             max_s: r.timing.max_s,
             runs: r.timing.runs,
@@ -241,30 +240,14 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             speedup: r.speedup,
             efficiency: r.efficiency,
             imbalance: r.imbalance,
-            flags: flags(r.oversubscribed, r.wide_spread),
+            flags: flags(r.oversubscribed, &r.timing),
         })
         .collect()
 }
 
 /// One line per statistical warning, and the best configuration per thread count.
 fn summary_notes(records: &[RsaBenchRecord]) -> Vec<String> {
-    let mut notes = Vec::new();
-    for r in records.iter().filter(|r| r.wide_spread) {
-        let chunk = r.chunk.map_or("default".into(), |c| c.to_string());
-        notes.push(format!(
-            "note: {} threads {} chunk {}: {}",
-            r.threads, r.schedule, chunk, r.note
-        ));
-    }
-    if records
-        .iter()
-        .any(|r| r.timing.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
-    {
-        notes.push(format!(
-            "note: configurations with fewer than {} runs show min..max in the ci95 column",
-            parcrypt::bench::MIN_RUNS_FOR_CI
-        ));
-    }
+    let mut notes = statistics_notes(records.iter().map(|r| &r.timing));
     let mut threads: Vec<usize> = records
         .iter()
         .map(|r| r.threads)

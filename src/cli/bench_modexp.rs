@@ -1,6 +1,6 @@
 //! `parcrypt bench modexp` and `parcrypt bench rsa-private`: exponentiation strategies against
 //! `binary` and `gmp`, and single-operation RSA private-key latency.
-use super::bench_opts::{RunOpts, Threads, flags, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, statistics_notes, threads_list};
 use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
@@ -30,9 +30,9 @@ pub struct BenchModexpArgs {
     /// Methods (default: all); binary and gmp are always measured as references.
     #[arg(long, value_parser = names_list)]
     methods: Option<std::vec::Vec<String>>,
-    /// Thread counts for the parallel methods.
-    #[arg(long, default_value = "1,2", value_parser = threads_list)]
-    threads: Threads,
+    /// Thread counts for the parallel methods (default: 1 and the logical CPUs).
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     /// Window / digit size r (default: chosen per size).
     #[arg(long)]
     window: Option<u32>,
@@ -115,7 +115,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     let plan = ModexpBenchPlan {
         bits: args.bits,
         methods,
-        threads: args.threads.0,
+        threads: Threads::or_default_sweep(args.threads),
         params: Params {
             threads: 1,
             window: args.window,
@@ -148,6 +148,9 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
         println!(
             "vs_binary: time change against square-and-multiply (negative = faster), the seeds' convention"
         );
+        for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+            println!("{note}");
+        }
     }
     args.opts.write_files(&BenchReport {
         machine,
@@ -170,7 +173,7 @@ fn modexp_row(r: &ModexpRecord) -> ModexpRow {
         vs_binary: format!("{:+.1} %", r.vs_binary_pct),
         vs_gmp: r.vs_gmp,
         seed_claim: r.seed_claim.clone(),
-        flags: flags(r.oversubscribed, r.wide_spread),
+        flags: flags(r.oversubscribed, &r.timing),
     }
 }
 
@@ -234,6 +237,11 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     if screen && args.openssl_seconds > 0 && records.iter().all(|r| r.openssl_sign_s.is_none()) {
         println!("note: openssl speed was not available; no OpenSSL comparison");
     }
+    if screen {
+        for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+            println!("{note}");
+        }
+    }
     args.opts.write_files(&BenchReport {
         machine,
         results: records,
@@ -255,6 +263,6 @@ fn latency_row(r: &LatencyRecord) -> LatencyRow {
             .openssl_sign_s
             .map_or("-".into(), |s| format_number(s * 1e3)),
         vs_openssl: r.vs_openssl.map_or("-".into(), format_number),
-        flags: flags(r.oversubscribed, r.wide_spread),
+        flags: flags(r.oversubscribed, &r.timing),
     }
 }

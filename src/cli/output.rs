@@ -103,6 +103,29 @@ pub fn check_file_not_input(flag: &str, path: &Path, inputs: &[(&str, &Path)]) -
     })
 }
 
+/// Whether the text for people goes to stderr ([`text_to_stderr`]).
+static TEXT_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sends what [`say`] and [`say_raw`] print to stderr from now on, for a command whose
+/// `--json -` makes stdout the JSON's alone but whose text is written as it goes.
+pub fn text_to_stderr() {
+    TEXT_TO_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A line of text for people: on stdout, or stderr after [`text_to_stderr`].
+pub fn say(args: std::fmt::Arguments) {
+    say_raw(format_args!("{args}\n"));
+}
+
+/// Text for people without a line end ([`say`]).
+pub fn say_raw(args: std::fmt::Arguments) {
+    if TEXT_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        eprint!("{args}");
+    } else {
+        print!("{args}");
+    }
+}
+
 /// What stdout shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -113,16 +136,15 @@ pub enum Format {
 }
 
 /// The output options of the one-result commands (`power`, `reliability`, `presets`,
-/// `energy`): `--format` for what is shown, `--json F` for a file.
+/// `energy`, `dse`): `--format` chooses what the terminal shows, `--json F` writes a file
+/// (`-`: stdout, which then holds the JSON alone), as `--json F` does on every command.
 #[derive(Args, Debug, Clone)]
 pub struct ReportOpts {
-    /// What is shown: text for people, or JSON.
+    /// What the terminal shows: text for people, or JSON.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the result as JSON to F; `-` (or `--json` alone) prints it on stdout instead of
-    /// the text.
-    #[arg(long, value_name = "F", value_parser = parse, num_args = 0..=1,
-          default_missing_value = "-")]
+    /// Write the result as JSON to F (`-`: stdout, instead of the text).
+    #[arg(long, value_name = "F", value_parser = parse)]
     pub json: Option<Output>,
 }
 

@@ -41,8 +41,9 @@ pub struct KeygenArgs {
     /// Where to write the private key.
     #[arg(long)]
     out: PathBuf,
-    /// Key file format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Pkcs8)]
+    /// Key file format (`--format` is its old name: elsewhere `--format` only chooses what
+    /// the terminal shows).
+    #[arg(long = "key-format", alias = "format", value_enum, default_value_t = FormatArg::Pkcs8)]
     format: FormatArg,
     /// Encoding of both key files.
     #[arg(long, value_enum, default_value_t = EncodingArg::Pem)]

@@ -244,7 +244,7 @@ fn build(spec: &PresetSpec, name: &str, cores: usize, threads: usize) -> Result<
         })
     };
     notes.push(format!(
-        "thermal: T = {} C + {} K/W x P (assumed)",
+        "thermal: T = {} °C + {} K/W x P (assumed)",
         thermal.ambient_c, thermal.r_th_k_per_w
     ));
     Ok(Preset {

@@ -222,11 +222,13 @@ pub fn run(
                     speedup: sampled[0].summary.median / s.summary.median,
                     self_speedup: sampled[1].summary.median / s.summary.median,
                     tsc_cycles_per_byte: None,
-                    oversubscribed: [1, plan.compare_threads, ranks.ranks_per_host() * threads][i]
-                        > cpus,
+                    oversubscribed: crate::bench::oversubscribed(if i == 2 {
+                        ranks.ranks_per_host() * threads
+                    } else {
+                        [1, plan.compare_threads][i]
+                    }),
                     verified: plan.verified,
-                    wide_spread: s.summary.wide_spread,
-                    note: s.summary.note().unwrap_or_default(),
+                    note: s.note().unwrap_or_default(),
                 },
                 mpi: if i == 2 {
                     MpiFields::mpi(ranks)

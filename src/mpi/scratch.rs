@@ -11,7 +11,10 @@
 //! - before a rank ends the job with `MPI_Abort` (a timeout): [`remove_all_now`].
 //!
 //! A name stays registered until the output was renamed; unlinking it after the rename fails
-//! harmlessly (the name no longer exists).
+//! harmlessly (the name no longer exists). Rank 0 marks the file it is about to rename
+//! ([`Scratch::renaming`]): a signal that comes after the rename (the job cancelled once the
+//! output was complete) finds the name gone and says the output is kept, since `rename(2)` and
+//! `unlink(2)` on one name cannot both succeed.
 use std::ffi::{CString, c_char};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -67,8 +70,22 @@ impl Scratch {
         &self.path
     }
 
+    /// Rank 0 is about to rename this file to its final name: from now on a stop signal that
+    /// finds the name gone reports the output as written in full and kept.
+    pub fn renaming(&self) {
+        if let Some(slot) = self.slot {
+            COMMITTING.store(slot as i32, Ordering::SeqCst);
+        }
+    }
+
     /// The file was renamed to its final name: forget it without removing anything.
     pub fn keep(mut self) {
+        if self
+            .slot
+            .is_some_and(|s| COMMITTING.load(Ordering::SeqCst) == s as i32)
+        {
+            COMMITTED.store(true, Ordering::SeqCst);
+        }
         self.unregister();
         self.owner = false;
     }
@@ -90,17 +107,32 @@ impl Drop for Scratch {
     }
 }
 
-/// Removes every registered file now. Async-signal-safe: atomic loads and `unlink(2)` only.
+/// The slot of the file rank 0 is renaming into place (−1: none).
+static COMMITTING: AtomicI32 = AtomicI32::new(-1);
+/// Rank 0 renamed its output into place and forgot the temporary name.
+static COMMITTED: AtomicBool = AtomicBool::new(false);
+
+/// Removes every registered file now. Async-signal-safe: atomic loads, `unlink(2)` and errno
+/// only.
 pub fn remove_all_now() {
-    for slot in &NAMES {
+    remove_all_now_telling();
+}
+
+/// [`remove_all_now`], telling whether the output had already been renamed into place (the
+/// file marked [`Scratch::renaming`] was gone when unlinked, or was kept).
+fn remove_all_now_telling() -> bool {
+    let committing = COMMITTING.load(Ordering::SeqCst);
+    let mut renamed = COMMITTED.load(Ordering::SeqCst);
+    for (i, slot) in NAMES.iter().enumerate() {
         let name = slot.load(Ordering::SeqCst);
         if !name.is_null() {
             // SAFETY: a registered pointer is a NUL-terminated string that is never freed.
-            unsafe {
-                libc::unlink(name);
-            }
+            let gone = unsafe { libc::unlink(name) } != 0
+                && std::io::Error::last_os_error().raw_os_error() == Some(libc::ENOENT);
+            renamed |= gone && i as i32 == committing;
         }
     }
+    renamed
 }
 
 /// Whether this rank says why it stops (rank 0 only).
@@ -117,7 +149,9 @@ pub fn install_stop_handler(speaks: bool) {
     extern "C" fn on_stop(_: libc::c_int) {
         const MSG: &[u8] = b"error: stopped: another rank failed or died, or the job was \
             cancelled; no output file was written\n";
-        remove_all_now();
+        const KEPT: &[u8] = b"error: stopped: another rank died or the job was cancelled \
+            after the output was written in full and renamed into place; it is kept\n";
+        let renamed = remove_all_now_telling();
         let quiet = STOP_QUIETLY.load(Ordering::SeqCst);
         // SAFETY: write(2) and _exit(2) are async-signal-safe; MSG is a static buffer; the
         // atomic loads are lock-free.
@@ -126,7 +160,8 @@ pub fn install_stop_handler(speaks: bool) {
                 libc::_exit(quiet);
             }
             if SPEAKS.load(Ordering::SeqCst) {
-                libc::write(2, MSG.as_ptr().cast(), MSG.len());
+                let msg = if renamed { KEPT } else { MSG };
+                libc::write(2, msg.as_ptr().cast(), msg.len());
             }
             libc::_exit(1);
         }

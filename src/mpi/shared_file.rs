@@ -149,6 +149,7 @@ impl SharedOutput {
         if sync {
             self.file.sync_all().map_err(err)?;
         }
+        self.scratch.renaming();
         std::fs::rename(self.scratch.path(), &self.output).map_err(err)
     }
 }

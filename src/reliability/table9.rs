@@ -346,13 +346,13 @@ mod tests {
     fn table9_beside_our_ramp_figures() {
         let rows = table9_beside_ours();
         println!(
-            "Table 9 (paper) beside parcrypt's RAMP (T = 45 C + 0.8 K/W x P, P from Tables 4-7):\n{}",
+            "Table 9 (paper) beside parcrypt's RAMP (T = 45 °C + 0.8 K/W x P, P from Tables 4-7):\n{}",
             table9_markdown()
         );
         for r in &rows {
             let (lo, hi) = (&r.ours.this, &r.ours.other);
             println!(
-                "  {}: P {:.2} W -> {:.2} W, T {:.2} C -> {:.2} C; the paper's TC {:.1} % needs (T_hi - T_amb)/(T_lo - T_amb) = {:.3}, ours {:.3}",
+                "  {}: P {:.2} W -> {:.2} W, T {:.2} °C -> {:.2} °C; the paper's TC {:.1} % needs (T_hi - T_amb)/(T_lo - T_amb) = {:.3}, ours {:.3}",
                 r.claim.workload,
                 lo.power.p_total_w,
                 hi.power.p_total_w,

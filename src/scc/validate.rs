@@ -49,7 +49,8 @@ pub struct ValidationPoint {
     pub predicted_s: f64,
     /// predicted / measured − 1.
     pub error: f64,
-    /// The prediction lies within the measured interval.
+    /// The prediction lies within `measured_low_s..=measured_high_s` (the 95 % interval, or
+    /// min..max with fewer than 6 runs).
     pub within_interval: bool,
     /// Measured sequential / measured pipeline.
     pub measured_speedup: f64,
@@ -87,16 +88,17 @@ pub fn compare(
         .map(|&(stages, chunk, s)| {
             let sc = machine_scenario(machine, stages, chunk, size_bytes, capacity)?;
             let predicted = simulate(&sc)?.total_s;
+            let (low, high) = s.ci95().unwrap_or((s.min, s.max));
             Ok(ValidationPoint {
                 stages,
                 chunk_bytes: chunk,
                 measured_s: s.median,
-                measured_low_s: s.ci95_low,
-                measured_high_s: s.ci95_high,
+                measured_low_s: low,
+                measured_high_s: high,
                 runs: s.runs,
                 predicted_s: predicted,
                 error: predicted / s.median - 1.0,
-                within_interval: (s.ci95_low..=s.ci95_high).contains(&predicted),
+                within_interval: (low..=high).contains(&predicted),
                 measured_speedup: sequential_s / s.median,
                 predicted_speedup: sequential_s / predicted,
             })

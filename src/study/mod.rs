@@ -187,6 +187,44 @@ pub struct StudyOptions {
     /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
     /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`]).
     pub mpi_results: Vec<PathBuf>,
+    /// Measure the selected experiments again even where `out` holds them finished.
+    pub fresh: bool,
+}
+
+/// A selected experiment an earlier run already finished in the output folder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The experiment's id.
+    pub id: String,
+    /// When its state file was written (UTC, RFC 3339), or "unknown".
+    pub at: String,
+    /// Seconds it took then.
+    pub elapsed_s: f64,
+}
+
+/// The selected experiments that `opts.out` already holds finished for `opts.profile` (and
+/// that a run would reuse, unless `opts.fresh`), in run order.
+pub fn already_measured(opts: &StudyOptions) -> Result<Vec<Finished>> {
+    let state_dir = opts.out.join("experiments");
+    Ok(select(&opts.only)?
+        .iter()
+        .filter_map(|exp| {
+            let path = state_dir.join(format!("{}.{}.json", exp.id(), opts.profile.name()));
+            let done = load_finished(&path, exp.id())?;
+            let at = std::fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or("unknown".into(), |d| {
+                    crate::bench::machine::rfc3339_utc(d.as_secs())
+                });
+            Some(Finished {
+                id: exp.id().to_string(),
+                at,
+                elapsed_s: done.result.elapsed_s,
+            })
+        })
+        .collect())
 }
 
 /// The experiments `only` selects, checking the seed names.
@@ -238,7 +276,10 @@ pub fn run(
     for (i, exp) in selected.iter().enumerate() {
         progress(i, selected.len(), exp.id(), last_ran);
         let state = state_of(exp.id());
-        if let Some(done) = load_finished(&state, exp.id()) {
+        if let Some(done) = (!opts.fresh)
+            .then(|| load_finished(&state, exp.id()))
+            .flatten()
+        {
             resumed.push(done.result.id.clone());
             outputs.push(done);
             last_ran = false;
@@ -336,9 +377,13 @@ pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads a study's results.json from its folder.
-pub fn load(dir: &Path) -> Result<StudyResults> {
-    let path = dir.join("results.json");
+/// Reads a study's results.json: `path` is the study's folder or the file itself.
+pub fn load(path: &Path) -> Result<StudyResults> {
+    let path = if path.is_dir() {
+        path.join("results.json")
+    } else {
+        path.to_path_buf()
+    };
     let bytes = std::fs::read(&path).map_err(io_err(&path))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         Error::InvalidParameter(format!("{}: not a study's results ({e})", path.display()))
@@ -347,7 +392,17 @@ pub fn load(dir: &Path) -> Result<StudyResults> {
 
 /// The expected duration of a study, in seconds.
 pub fn estimate(only: &[String], profile: Profile) -> Result<f64> {
-    Ok(select(only)?.iter().map(|e| e.estimate_s(profile)).sum())
+    estimate_except(only, profile, &[])
+}
+
+/// The expected duration of the selected experiments but `done` (ids), in seconds: what a
+/// run that reuses them will take.
+pub fn estimate_except(only: &[String], profile: Profile, done: &[String]) -> Result<f64> {
+    Ok(select(only)?
+        .iter()
+        .filter(|e| !done.iter().any(|d| d == e.id()))
+        .map(|e| e.estimate_s(profile))
+        .sum())
 }
 
 #[cfg(test)]

@@ -86,8 +86,6 @@ pub struct CipherBenchRecord {
     pub oversubscribed: bool,
     /// Output equalled the sequential reference (always true in a written record).
     pub verified: bool,
-    /// The spread of samples is too wide to trust small differences.
-    pub wide_spread: bool,
     /// Statistical warning, empty if none.
     pub note: String,
 }
@@ -190,7 +188,8 @@ fn transform(
     cipher.start(run)?.apply(buf)
 }
 
-/// Runs the benchmark; `progress(done, total, label)` is called before each run.
+/// Runs the benchmark; `progress(done, total, label)` is called before each run: `done`
+/// measured runs of `total` planned (0 while the warm-ups time the configurations).
 pub fn run(
     plan: &CipherBenchPlan,
     progress: impl FnMut(usize, usize, &str),
@@ -229,7 +228,6 @@ pub fn run(
     let work = RefCell::new(got);
     let tsc = Tsc::detect();
     let bench = Bench::new(plan.config)?;
-    let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut progress = progress;
     let mut done = 0usize;
     let labels: Vec<String> = configs
@@ -238,20 +236,25 @@ pub fn run(
         .collect();
     let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
     let mut failures = crate::bench::Failures::new();
-    let measurements = bench.run_interleaved_by(configs.len(), |i| {
-        progress(done, expected_runs.max(done + 1), &labels[i]);
-        done += 1;
-        let mut buf = work.borrow_mut();
-        let t0 = tsc.map(|t| t.now());
-        let started = Instant::now();
-        let ok = transform(&ciphers[i], plan, &mut buf, false);
-        failures.note(&labels[i], ok);
-        let elapsed = started.elapsed().as_secs_f64();
-        if let (Some(t), Some(t0)) = (tsc, t0) {
-            ticks[i].push(t.now().wrapping_sub(t0));
-        }
-        elapsed
-    });
+    let measurements = bench.run_interleaved_steps(
+        configs.len(),
+        |i| {
+            let mut buf = work.borrow_mut();
+            let t0 = tsc.map(|t| t.now());
+            let started = Instant::now();
+            let ok = transform(&ciphers[i], plan, &mut buf, false);
+            let elapsed = started.elapsed().as_secs_f64();
+            failures.note(&labels[i], ok);
+            if let (Some(t), Some(t0)) = (tsc, t0) {
+                ticks[i].push(t.now().wrapping_sub(t0));
+            }
+            elapsed
+        },
+        |step| {
+            done = step.done + 1;
+            progress(step.done, step.planned.unwrap_or(0), &labels[step.config]);
+        },
+    );
     failures.result()?;
     progress(done, done, "done");
     let summaries = crate::bench::summaries(&measurements)
@@ -287,7 +290,6 @@ pub fn run(
                     .then(|| ticks[ticks.len() / 2] as f64 / size as f64),
                 oversubscribed: crate::bench::oversubscribed(t),
                 verified: true,
-                wide_spread: s.wide_spread,
                 note: s.note().unwrap_or_default(),
             }
         })

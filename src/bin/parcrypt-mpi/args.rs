@@ -56,10 +56,10 @@ pub enum Program {
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// Measured runs per configuration.
-    #[arg(long, default_value_t = 5, value_parser = positive_u32)]
+    #[arg(short = 'r', long, default_value_t = 5, value_parser = positive_u32)]
     pub runs: u32,
     /// Warm-up runs per configuration (not recorded).
-    #[arg(long, default_value_t = 1)]
+    #[arg(short = 'w', long, default_value_t = 1)]
     pub warmup: u32,
     /// Write the results as JSON (the thread benchmarks' schema plus backend, ranks, hosts).
     #[arg(long)]

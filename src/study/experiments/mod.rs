@@ -89,12 +89,8 @@ pub fn free_cores_key(threads: usize) -> String {
 /// A free-core probe for a round: `threads` threads of independent GMP products against one
 /// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
 pub fn free_cores_sample(threads: usize) -> (String, f64) {
-    use crate::mul::capacity::{CAPACITY_BITS, parallel_capacity};
     let t = threads.max(1);
-    (
-        free_cores_key(t),
-        parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64,
-    )
+    (free_cores_key(t), crate::mul::capacity::free_cores(t))
 }
 
 /// The free-core efficiency for a configuration of `threads` threads over the rounds: the
