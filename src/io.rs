@@ -1,4 +1,5 @@
-//! File input and output that never leaves a partial or empty output file behind.
+//! File input and output that never leaves a partial or empty output file behind, and never
+//! writes over one of a command's inputs ([`check_not_input`]).
 //!
 //! Output goes to a temporary file in the destination's folder, which is renamed over the
 //! destination only when everything was written and synced.
@@ -88,6 +89,44 @@ pub fn check_writable(path: &Path) -> Result<()> {
     }
 }
 
+/// Whether `a` and `b` name the same existing file: the same device and inode on Unix (links
+/// followed), so a symbolic link, a hard link or a `./`-variant of a name is caught; elsewhere
+/// the same canonical path. A path that does not exist names no file: `false`.
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (std::fs::metadata(a), std::fs::metadata(b)) {
+            (Ok(x), Ok(y)) => x.dev() == y.dev() && x.ino() == y.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+/// Refuses, before any work, an output that is the same file ([`same_file`]) as one of the
+/// command's inputs, so that no command replaces its key, its input or its label with its
+/// result. `out` and each input are `(option, path)`: `("--out", out)`, `("--key", key)`. An
+/// output that does not exist yet is fine; so is an input that does not exist (reading it
+/// fails later with its own error).
+///
+/// The error is [`Error::InvalidParameter`] (a usage error), naming both options and paths.
+pub fn check_not_input(out: (&str, &Path), inputs: &[(&str, &Path)]) -> Result<()> {
+    let (flag, path) = out;
+    match inputs.iter().find(|(_, input)| same_file(path, input)) {
+        Some((other, input)) => Err(Error::InvalidParameter(format!(
+            "{flag} {} is the same file as {other} {} (parcrypt never overwrites its inputs)",
+            path.display(),
+            input.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,6 +164,44 @@ mod tests {
                 .contains("/nonexistent-dir-parcrypt/out.bin")
         );
         assert!(!out.exists());
+    }
+
+    #[test]
+    fn an_output_that_is_an_input_is_refused_through_any_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("key.pem");
+        let other = dir.path().join("in.bin");
+        std::fs::write(&key, b"KEY").unwrap();
+        std::fs::write(&other, b"IN").unwrap();
+        let inputs = [("--key", key.as_path()), ("--in", other.as_path())];
+        let dotted = dir.path().join(".").join("key.pem");
+        let mut names = vec![key.clone(), dotted];
+        #[cfg(unix)]
+        {
+            let soft = dir.path().join("soft.pem");
+            std::os::unix::fs::symlink(&key, &soft).unwrap();
+            let hard = dir.path().join("hard.pem");
+            std::fs::hard_link(&key, &hard).unwrap();
+            names.extend([soft, hard]);
+        }
+        for name in &names {
+            let err = check_not_input(("--out", name), &inputs).unwrap_err();
+            assert!(matches!(err, Error::InvalidParameter(_)), "{err}");
+            let msg = err.to_string();
+            assert!(
+                msg.contains("--out") && msg.contains("same file as --key"),
+                "{msg}"
+            );
+        }
+        let err = check_not_input(("--json", &other), &inputs).unwrap_err();
+        assert!(err.to_string().contains("same file as --in"), "{err}");
+        // A new output, or one that is another existing file, is fine.
+        let fresh = dir.path().join("out.bin");
+        assert!(check_not_input(("--out", &fresh), &inputs).is_ok());
+        std::fs::write(&fresh, b"old output").unwrap();
+        assert!(check_not_input(("--out", &fresh), &inputs).is_ok());
+        assert!(!same_file(&fresh, &dir.path().join("missing")));
+        assert_eq!(std::fs::read(&key).unwrap(), b"KEY");
     }
 
     #[test]

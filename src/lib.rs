@@ -16,7 +16,8 @@
 //!   tests);
 //! - [`bignum`]: GMP helpers, Montgomery arithmetic and secret integers wiped on drop
 //!   (`bignum/mpn/`: the limb-level kernels' tests);
-//! - [`bench`](mod@bench): the benchmark harness, statistics, machine information, progress and the TSC
+//! - [`bench`](mod@bench): the benchmark harness, statistics (Welch's t-test too), machine information,
+//!   progress and the TSC
 //!   (`bench/export/`: JSON, CSV, Markdown and tables);
 //! - [`results`]: the study's plain data model (tables, charts, judged claims);
 //! - [`claims`]: the papers' claims and figures as data, one registry per seed;

@@ -224,7 +224,7 @@ fn usage_errors_exit_2_with_one_line_and_no_file() {
         "--out",
         &d.s("plain"),
     ]);
-    assert_error(&d, &out, 2, "--out must differ from --in");
+    assert_error(&d, &out, 2, "is the same file as --in");
     let same = format!("{}/./plain", d.dir.path().display());
     let out = parcrypt(&[
         "cipher",
@@ -238,7 +238,7 @@ fn usage_errors_exit_2_with_one_line_and_no_file() {
         "--out",
         &same,
     ]);
-    assert_error(&d, &out, 2, "--out must differ from --in");
+    assert_error(&d, &out, 2, "is the same file as --in");
 }
 
 #[test]

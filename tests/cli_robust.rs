@@ -23,7 +23,7 @@ fn run_into_closed_pipe(args: &[&str]) -> std::process::Output {
 fn a_closed_pipe_ends_every_command_quietly() {
     for args in [
         &["presets"][..],
-        &["power", "--json"],
+        &["power", "--json", "-"],
         &["reliability"],
         &["modexp", "--list"],
         &["bench", "handoff", "--runs", "5", "--warmup", "1"],
@@ -114,9 +114,12 @@ fn physical_inputs_out_of_range_are_one_line() {
     for (args, needle) in [
         (
             &["reliability", "--temp-c", "500"][..],
-            "outside -55 to 150 C",
+            "outside -55 to 150 °C",
         ),
-        (&["reliability", "--temp-c", "-300"], "outside -55 to 150 C"),
+        (
+            &["reliability", "--temp-c", "-300"],
+            "outside -55 to 150 °C",
+        ),
         (
             &["power", "--freq", "1e9", "--interpolate"],
             "at most 10000",
@@ -322,5 +325,60 @@ fn study_only_adds_to_a_folder_and_keeps_what_was_there() {
             .unwrap()
             .filter_map(|e| e.ok())
             .any(|e| e.file_name().to_string_lossy().starts_with("seed004-"))
+    );
+}
+
+/// Issue 20: no command writes its result over one of its inputs, whatever name or link leads
+/// there — `cipher` (`--out` as `--in`), `bench rsa` (`--json`/`--csv`/`--markdown` as
+/// `--key`), `power`, `reliability` and `presets` (`--json` as `--profile`): one line, exit 2,
+/// the input untouched.
+#[test]
+fn no_command_writes_over_its_input_through_any_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    std::fs::write(path("input"), b"precious").unwrap();
+    std::fs::hard_link(path("input"), path("hard")).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(path("input"), path("soft")).unwrap();
+    #[cfg(not(unix))]
+    std::fs::hard_link(path("input"), path("soft")).unwrap();
+    let dotted = format!("{}/./input", dir.path().display());
+    let input = path("input");
+    for out in [path("input"), path("hard"), path("soft"), dotted] {
+        for dir_cmd in ["encrypt", "decrypt"] {
+            let r = parcrypt(&[
+                "cipher",
+                dir_cmd,
+                "--alg",
+                "rc4",
+                "--key",
+                "0011",
+                "--in",
+                &path("input"),
+                "--out",
+                &out,
+            ]);
+            assert_one_line_error(&r, 2, "is the same file as --in");
+        }
+        for flag in ["--json", "--csv", "--markdown"] {
+            let r = parcrypt(&["bench", "rsa", "--key", &path("input"), flag, &out]);
+            assert_one_line_error(&r, 2, &format!("{flag} {out} is the same file as --key"));
+        }
+        for cmd in [
+            &["power", "--preset", "this-machine"][..],
+            &["reliability", "--preset", "this-machine"],
+            &["presets"],
+        ] {
+            let mut args = cmd.to_vec();
+            args.extend(["--profile", &input, "--json", &out]);
+            let r = parcrypt(&args);
+            assert_one_line_error(&r, 2, "is the same file as --profile");
+        }
+    }
+    assert_eq!(std::fs::read(path("input")).unwrap(), b"precious");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        3,
+        "nothing written"
     );
 }

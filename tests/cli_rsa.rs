@@ -506,3 +506,189 @@ fn every_kernel_decrypts_the_same_and_a_missing_one_is_named() {
     assert_one_line_error(&r, 2, "unknown kernel 'fast'");
     assert!(!f.path("pt.x").exists());
 }
+
+/// Issue 20: `--out` naming the key, the input or the label file — by its name, a `./`
+/// variant, a symbolic link or a hard link — is refused before any work: one line, exit 2,
+/// the file untouched.
+#[test]
+fn an_output_that_is_the_key_or_an_input_is_refused_and_the_key_kept() {
+    let f = Fixture::new("1024", "2");
+    ok(&f.crypt("encrypt", "key.pub.pem", "plain.txt", "ct", &[]));
+    std::fs::write(f.path("label.bin"), b"L").unwrap();
+    let dir = f.dir.path();
+    let dotted = |name: &str| format!("{}/./{name}", dir.display());
+    let link = |target: &str, name: &str, hard: bool| {
+        let path = f.path(name);
+        if hard {
+            std::fs::hard_link(f.path(target), &path).unwrap();
+        } else {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(f.path(target), &path).unwrap();
+            #[cfg(not(unix))]
+            std::fs::hard_link(f.path(target), &path).unwrap();
+        }
+        path.to_str().unwrap().to_string()
+    };
+    let outs = [
+        ("key.pem", "--key", s(&f.path("key.pem")).to_string()),
+        ("key.pem", "--key", dotted("key.pem")),
+        ("key.pem", "--key", link("key.pem", "soft-key.pem", false)),
+        ("key.pem", "--key", link("key.pem", "hard-key.pem", true)),
+        ("ct", "--in", link("ct", "soft-ct", false)),
+        ("ct", "--in", link("ct", "hard-ct", true)),
+        ("label.bin", "--label-file", dotted("label.bin")),
+    ];
+    let before: Vec<(String, Vec<u8>)> = ["key.pem", "key.pub.pem", "ct", "label.bin"]
+        .iter()
+        .map(|n| (n.to_string(), std::fs::read(f.path(n)).unwrap()))
+        .collect();
+    for (target, flag, out) in &outs {
+        for op in ["decrypt", "encrypt"] {
+            // `out` is a whole path: the fixture's join keeps it as it is.
+            let label = f.path("label.bin");
+            let r = f.crypt(op, "key.pem", "ct", out, &["--label-file", s(&label)]);
+            assert_one_line_error(&r, 2, &format!("is the same file as {flag}"));
+            let stderr = String::from_utf8_lossy(&r.stderr);
+            assert!(stderr.contains(out.as_str()), "{target}: {stderr}");
+        }
+    }
+    // The public key beside it as the output of an encryption with it.
+    let r = f.crypt("encrypt", "key.pub.pem", "plain.txt", "key.pub.pem", &[]);
+    assert_one_line_error(&r, 2, "is the same file as --key");
+    for (name, bytes) in &before {
+        assert_eq!(
+            &std::fs::read(f.path(name)).unwrap(),
+            bytes,
+            "{name} changed"
+        );
+    }
+    // A new file, or another existing one, is still a fine output.
+    ok(&f.crypt("decrypt", "key.pem", "ct", "plain.txt", &[]));
+    assert_eq!(
+        std::fs::read(f.path("plain.txt")).unwrap(),
+        b"attack at dawn"
+    );
+}
+
+/// A DER INTEGER of the big-endian magnitude `bytes` (a leading zero where the top bit is set).
+fn der_int(bytes: &[u8]) -> Vec<u8> {
+    let mut body = bytes.to_vec();
+    if body[0] & 0x80 != 0 {
+        body.insert(0, 0);
+    }
+    der_tlv(0x02, &body)
+}
+
+fn der_tlv(tag: u8, body: &[u8]) -> Vec<u8> {
+    let mut out = vec![tag];
+    let len = body.len();
+    if len < 0x80 {
+        out.push(len as u8);
+    } else {
+        let be: Vec<u8> = len
+            .to_be_bytes()
+            .into_iter()
+            .skip_while(|&b| b == 0)
+            .collect();
+        out.push(0x80 | be.len() as u8);
+        out.extend(be);
+    }
+    out.extend_from_slice(body);
+    out
+}
+
+/// An odd number of exactly `bits` bits: 2^(bits-1) + 1, big-endian.
+fn odd_of_bits(bits: usize) -> Vec<u8> {
+    let mut v = vec![0u8; bits.div_ceil(8)];
+    v[0] = 1 << ((bits - 1) % 8);
+    *v.last_mut().unwrap() |= 1;
+    v
+}
+
+/// Issue 20: keys above 16384 bits (OpenSSL's limit) and public exponents above 2^64 are
+/// refused when read — PKCS#1 public and private, DER and PEM — with one line; `keygen` refuses
+/// such sizes and exponents as a usage error.
+#[test]
+fn keys_beyond_openssls_limits_are_refused_when_read_and_made() {
+    let f = Fixture::new("1024", "2");
+    let e = [0x01, 0x00, 0x01];
+    let big_e = {
+        let mut v = vec![0u8; 9];
+        v[0] = 1;
+        v[8] = 1;
+        v
+    };
+    let public = |n: &[u8], e: &[u8]| der_tlv(0x30, &[der_int(n), der_int(e)].concat());
+    let private = |n: &[u8], e: &[u8]| {
+        let small = der_int(&[3]);
+        let mut body = der_int(&[0]);
+        body.extend(der_int(n));
+        body.extend(der_int(e));
+        for _ in 0..6 {
+            body.extend(&small);
+        }
+        der_tlv(0x30, &body)
+    };
+    let pem = |label: &str, der: &[u8]| {
+        use base64ct::{Base64, Encoding};
+        let b64 = Base64::encode_string(der);
+        let lines: Vec<&str> = b64
+            .as_bytes()
+            .chunks(64)
+            .map(|c| std::str::from_utf8(c).unwrap())
+            .collect();
+        format!(
+            "-----BEGIN {label}-----\n{}\n-----END {label}-----\n",
+            lines.join("\n")
+        )
+        .into_bytes()
+    };
+    let n_2048 = odd_of_bits(2048);
+    let cases: Vec<(&str, Vec<u8>, &str)> = vec![
+        (
+            "pub-16385.der",
+            public(&odd_of_bits(16385), &e),
+            "16385 bits is above 16384",
+        ),
+        (
+            "pub-1000001.pem",
+            pem("RSA PUBLIC KEY", &public(&odd_of_bits(1_000_001), &e)),
+            "1000001 bits is above 16384",
+        ),
+        ("pub-e65.der", public(&n_2048, &big_e), "above 2^64"),
+        (
+            "priv-16392.der",
+            private(&odd_of_bits(16392), &e),
+            "16392 bits is above 16384",
+        ),
+        (
+            "priv-e65.pem",
+            pem("RSA PRIVATE KEY", &private(&n_2048, &big_e)),
+            "above 2^64",
+        ),
+    ];
+    for (name, bytes, needle) in &cases {
+        std::fs::write(f.path(name), bytes).unwrap();
+        let op = if name.starts_with("pub") {
+            "encrypt"
+        } else {
+            "decrypt"
+        };
+        let r = f.crypt(op, name, "plain.txt", "out", &[]);
+        assert_one_line_error(&r, 1, needle);
+        assert!(!f.path("out").exists(), "{name}");
+    }
+    // A private key file read for its public half is refused the same way.
+    let r = f.crypt("encrypt", "priv-e65.pem", "plain.txt", "out", &[]);
+    assert_one_line_error(&r, 1, "above 2^64");
+    for (bits, e, needle) in [
+        ("16386", "65537", "16384"),
+        ("20000", "65537", "16384"),
+        ("2048", "36893488147419103233", "above 2^64"),
+    ] {
+        let out = f.path("big.pem");
+        let r = parcrypt(&["rsa", "keygen", "--bits", bits, "--e", e, "--out", s(&out)]);
+        assert_one_line_error(&r, 2, needle);
+        assert!(!out.exists());
+    }
+}

@@ -52,7 +52,7 @@ fn power_reproduces_all_90_rows_of_tables_4_to_7() {
         let (node, freq) = (r.node_nm.to_string(), r.freq_mhz.to_string());
         let preset = preset_of(&r.processor);
         let v = stdout_json(&parcrypt(&[
-            "power", "--preset", preset, "--node", &node, "--freq", &freq, "--json",
+            "power", "--preset", preset, "--node", &node, "--freq", &freq, "--json", "-",
         ]));
         for (key, table) in [
             ("p_dynamic_w", r.p_dynamic_w),
@@ -83,6 +83,7 @@ fn power_reproduces_all_90_rows_of_tables_4_to_7() {
         "800",
         "--power-gating",
         "--json",
+        "-",
     ]));
     assert!((v["p_leak_w"].as_f64().unwrap() - 3.83).abs() < 1e-9);
 }
@@ -146,6 +147,7 @@ fn power_bad_inputs_are_usage_errors() {
         "1000",
         "--interpolate",
         "--json",
+        "-",
     ]));
     assert_eq!(v["basis"], "table-interpolated");
     assert_eq!(v["source"], "model:core2duo");
@@ -161,6 +163,7 @@ fn power_bad_inputs_are_usage_errors() {
         "--model",
         "first-principles",
         "--json",
+        "-",
     ]));
     assert_eq!(v["source"], "model:first-principles");
 }
@@ -210,6 +213,7 @@ fn a_malformed_or_missing_profile_is_refused() {
         "--profile",
         good.to_str().unwrap(),
         "--json",
+        "-",
     ]));
     assert!((v["p_total_w"].as_f64().unwrap() - (5.0 + 4.0 * 4.0)).abs() < 1e-9);
     assert_eq!(v["source"], "model:this-machine");
@@ -228,6 +232,7 @@ fn reliability_prints_mttf_and_the_change_between_two_clocks() {
         "--vs-freq",
         "2800",
         "--json",
+        "-",
     ]));
     for key in ["em_pct", "sm_pct", "tddb_pct", "tc_pct", "combined_pct"] {
         assert!(v["change_pct"][key].as_f64().unwrap() > 0.0, "{key}");
@@ -335,6 +340,7 @@ fn energy_measures_any_command_and_keeps_its_exit_status() {
         &[
             "energy",
             "--json",
+            "-",
             "--output",
             file.to_str().unwrap(),
             "--preset",
@@ -392,7 +398,7 @@ fn energy_measures_any_command_and_keeps_its_exit_status() {
 
 #[test]
 fn presets_lists_all_eight() {
-    let v = stdout_json(&parcrypt(&["presets", "--json"]));
+    let v = stdout_json(&parcrypt(&["presets", "--json", "-"]));
     let names: Vec<&str> = v
         .as_array()
         .unwrap()

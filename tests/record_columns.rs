@@ -1,7 +1,9 @@
-//! Every benchmark record keeps its columns: a record written before the timing columns became
-//! one flattened `TimingFields` (tests/fixtures/records, see its README) still reads into
-//! today's type, and written again it has the same JSON keys in the same order, the same values
-//! and the same CSV header; without its `times` (older files) it still reads.
+//! Every benchmark record keeps its columns: a record as `parcrypt bench ...` wrote it
+//! (tests/fixtures/records, see its README) reads into today's type, and written again it has
+//! the same JSON keys in the same order, the same values and the same CSV header; without its
+//! `times` (older files) it still reads. A deliberate change of columns regenerates the fixture
+//! (issue 21 did: `wide_spread` gave way to `outliers_mild`/`outliers_severe`, and the `ci95_*`
+//! columns are empty below 6 runs instead of holding min..max).
 use parcrypt::bench::{ExportFormat, render};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
@@ -95,10 +97,19 @@ fn thread_benchmark_records_keep_their_columns() {
     let r: rsa::RsaBenchRecord = keeps_its_columns("rsa");
     assert_eq!(r.timing.runs, 2);
     assert!(r.timing.mean_s.is_some() && r.timing.stddev_s.is_some());
+    // Two runs: the interval columns are there and empty (no min..max under their name).
+    assert_eq!(
+        (r.timing.ci95_low_s, r.timing.ci95_high_s),
+        (Some(None), Some(None))
+    );
     let r: modexp::ModexpRecord = keeps_its_columns("modexp");
-    assert!(r.timing.ci95().is_some() && r.timing.mean_s.is_none());
+    assert!(r.timing.ci95_low_s == Some(None) && r.timing.mean_s.is_none());
+    assert_eq!(
+        (r.timing.outliers_mild, r.timing.outliers_severe),
+        (Some(0), Some(0))
+    );
     let r: rsa_latency::LatencyRecord = keeps_its_columns("rsa-private");
-    assert!(r.timing.ci95().is_none());
+    assert!(r.timing.ci95_low_s.is_none(), "no interval columns at all");
     let r: mul::MulBenchRecord = keeps_its_columns("mul");
     assert!(r.timing.mean_s.is_some() && r.timing.stddev_s.is_none());
     keeps_its_columns::<mul_handoff::HandoffRecord>("handoff");

@@ -129,13 +129,33 @@ fn study_writes_a_self_contained_report_and_resumes() {
         "Fig. 3's PE count is by construction"
     );
     assert!(results["machine"]["logical_cores"].as_u64().unwrap() > 0);
-    // A second run with the same folder resumes instead of measuring again.
+    // A second run with the same folder resumes instead of measuring again, and says so
+    // first: what, when, and how to measure again; no time estimate for nothing to run.
     let r = parcrypt(&args);
     assert!(r.status.success());
     assert!(
         String::from_utf8_lossy(&r.stdout).contains("3 resumed"),
         "{}",
         String::from_utf8_lossy(&r.stdout)
+    );
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        said.contains("all 3 experiment(s) were already measured in")
+            && (said.contains("(on 20") || said.contains("(between 20"))
+            && said.contains("add --fresh (or delete"),
+        "{said}"
+    );
+    assert!(!said.contains("expected about"), "{said}");
+    // --fresh measures them again, and the header's estimate is back.
+    let mut fresh = args.to_vec();
+    fresh.push("--fresh");
+    let r = parcrypt(&fresh);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert!(String::from_utf8_lossy(&r.stdout).contains("(0 resumed)"));
+    let said = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        said.contains("3 experiment(s) to measure, expected about") && !said.contains("already"),
+        "{said}"
     );
     // A study compared with itself differs nowhere.
     let o = out.to_str().unwrap();
@@ -146,6 +166,28 @@ fn study_writes_a_self_contained_report_and_resumes() {
         text.contains(&format!("0 of {} claims differ", claims.len())),
         "{text}"
     );
+    // Folder or results.json, both runs named, every claim's change with --json.
+    let file = out.join("results.json");
+    let r = parcrypt(&["study", "diff", file.to_str().unwrap(), o, "--json", "-"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let d: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON alone");
+    assert_eq!(d["first"]["path"], file.to_str().unwrap());
+    let now: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(d["second"]["at"], now["machine"]["detected_at"]);
+    assert_eq!(d["compared"], claims.len());
+    assert_eq!(d["claims"].as_array().unwrap().len(), claims.len());
+    for c in d["claims"].as_array().unwrap() {
+        assert!(c["before"]["reason"].is_string(), "{c}");
+        if let Some(ch) = c["change"].as_object() {
+            // The same run against itself: no change, as a ratio or as a difference.
+            let none = if ch["kind"] == "difference" { 0.0 } else { 1.0 };
+            assert_eq!(ch["value"], none, "{c}");
+        }
+    }
+    let r = parcrypt(&["study", "diff", o, o, "--all"]);
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("numeric change of every claim"), "{text}");
+    assert!(text.contains("within noise"), "{text}");
     // A claim moved from holds to does-not-hold makes diff fail; one moved to inconclusive
     // is listed without failing.
     let flipped = dir.path().join("flipped");
@@ -164,11 +206,32 @@ fn study_writes_a_self_contained_report_and_resumes() {
     write(&moved);
     let r = parcrypt(&["study", "diff", o, flipped.to_str().unwrap()]);
     assert!(r.status.success());
-    assert!(String::from_utf8_lossy(&r.stdout).contains("-> inconclusive"));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("-> inconclusive ("), "{text}");
+    assert!(
+        text.contains("       ours: ") && text.contains("       change: "),
+        "{text}"
+    );
     write(&edited);
     let r = parcrypt(&["study", "diff", o, flipped.to_str().unwrap()]);
     assert_one_line_error(&r, 1, "moved between holds and does-not-hold");
     assert!(String::from_utf8_lossy(&r.stdout).contains("FLIP"));
+}
+
+/// A results.json written before verdicts carried reasons (the project's kept quick study)
+/// still loads and compares.
+#[test]
+fn study_diff_reads_results_without_reasons() {
+    let old = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/results/study-quick/results.json"
+    );
+    let r = parcrypt(&["study", "diff", old, old, "--json", "-"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let d: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert!(d["compared"].as_u64().unwrap() > 50);
+    assert_eq!(d["verdicts_changed"], 0);
+    assert!(d["claims"][0]["before"]["reason"].is_null());
 }
 
 #[test]

@@ -120,6 +120,19 @@ impl Measurement {
     }
 }
 
+/// Where an interleaved sweep stands ([`Bench::run_interleaved_steps`]), before a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// The configuration about to run.
+    pub config: usize,
+    /// Measured runs made so far, every configuration together (warm-ups excluded).
+    pub done: usize,
+    /// Measured runs planned in all: `None` while the warm-ups (or, without them, the first
+    /// round) time the configurations, then each configuration's [`Bench::planned_runs`]
+    /// summed. It grows only if a configuration needs more runs than planned.
+    pub planned: Option<usize>,
+}
+
 /// Runs benchmarks with one configuration, timed by a clock of type `C`.
 #[derive(Debug, Clone)]
 pub struct Bench<C: Clock = RealClock> {
@@ -197,24 +210,72 @@ impl<C: Clock> Bench<C> {
     pub fn run_interleaved_by(
         &self,
         n: usize,
-        mut f: impl FnMut(usize) -> Seconds,
+        f: impl FnMut(usize) -> Seconds,
     ) -> Vec<Measurement> {
-        for i in 0..n {
+        self.run_interleaved_steps(n, f, |_| {})
+    }
+
+    /// [`Bench::run_interleaved_by`], telling `on_step` before every run where the sweep
+    /// stands ([`Step`]): which configuration runs, how many measured runs are done, and how
+    /// many are planned in all. The plan is made once the warm-ups (or, without warm-ups, the
+    /// first round) have timed every configuration, so a progress bar knows its total before
+    /// its first measured step; it grows only if a configuration turns out to need more runs.
+    pub fn run_interleaved_steps(
+        &self,
+        n: usize,
+        mut f: impl FnMut(usize) -> Seconds,
+        mut on_step: impl FnMut(Step),
+    ) -> Vec<Measurement> {
+        let mut planned: Option<Vec<usize>> = None;
+        let mut last = vec![f64::NAN; n];
+        for (i, t) in last.iter_mut().enumerate() {
             for _ in 0..self.config.warmup_runs {
-                black_box(f(i));
+                on_step(Step {
+                    config: i,
+                    done: 0,
+                    planned: None,
+                });
+                *t = black_box(f(i));
             }
+        }
+        if self.config.warmup_runs > 0 {
+            planned = Some(last.iter().map(|&t| self.planned_runs(t)).collect());
         }
         let mut samples: Vec<Vec<Seconds>> = vec![Vec::new(); n];
         let mut measured = vec![0.0; n];
+        let mut done = 0;
         loop {
             let mut ran = false;
             for i in 0..n {
                 if self.wants_more(samples[i].len(), measured[i]) {
+                    let total = planned.as_ref().map(|plan| {
+                        (0..n)
+                            .map(|j| {
+                                let more =
+                                    usize::from(self.wants_more(samples[j].len(), measured[j]));
+                                plan[j].max(samples[j].len() + more)
+                            })
+                            .sum()
+                    });
+                    on_step(Step {
+                        config: i,
+                        done,
+                        planned: total,
+                    });
                     let took = f(i);
                     measured[i] += took;
                     samples[i].push(took);
+                    done += 1;
                     ran = true;
                 }
+            }
+            if planned.is_none() {
+                planned = Some(
+                    samples
+                        .iter()
+                        .map(|s| self.planned_runs(s.first().copied().unwrap_or(f64::NAN)))
+                        .collect(),
+                );
             }
             if !ran {
                 break;
@@ -224,6 +285,23 @@ impl<C: Clock> Bench<C> {
             .into_iter()
             .map(|samples| Measurement { samples })
             .collect()
+    }
+
+    /// The measured runs a configuration whose run takes `run_s` seconds will make: enough
+    /// for `min_time`, at least `min_runs`, at most `max_runs` (`min_runs` when `run_s` says
+    /// nothing).
+    pub fn planned_runs(&self, run_s: Seconds) -> usize {
+        let c = &self.config;
+        let (min, max) = (c.min_runs as usize, c.max_runs as usize);
+        if c.min_time <= 0.0 || !(run_s.is_finite() && run_s > 0.0) {
+            return min;
+        }
+        let for_time = (c.min_time / run_s).ceil();
+        if for_time >= max as f64 {
+            max
+        } else {
+            (for_time as usize).clamp(min, max)
+        }
     }
 
     /// Whether another run is needed after `runs` runs totalling `measured` seconds.
@@ -278,6 +356,69 @@ mod tests {
         let order: String = order.into_inner().into_iter().collect();
         // Warm-ups (a, b), then rounds: a b, a b, then a alone.
         assert_eq!(order, "ababab".to_string() + "aaaaaa");
+    }
+
+    #[test]
+    fn the_plan_is_known_before_the_first_measured_run() {
+        // As above: A 0.125 s, B 0.5 s, min 2 runs and 1 s: 8 + 2 runs planned from the
+        // warm-ups, before the first measured run, and never changed.
+        let bench = Bench::with_clock(config(1, 2, 1.0, 100), FakeClock::new()).unwrap();
+        let mut steps = Vec::new();
+        let ms = bench.run_interleaved_steps(2, |i| [0.125, 0.5][i], |s| steps.push(s));
+        let runs: usize = ms.iter().map(|m| m.samples.len()).sum();
+        assert_eq!(runs, 10);
+        assert_eq!(
+            steps.len(),
+            2 + 10,
+            "a step before every run, warm-ups included"
+        );
+        assert!(
+            steps[..2]
+                .iter()
+                .all(|s| s.planned.is_none() && s.done == 0)
+        );
+        for (k, s) in steps[2..].iter().enumerate() {
+            assert_eq!((s.done, s.planned), (k, Some(10)), "{s:?}");
+        }
+        // Without warm-ups the first round times the configurations: unknown until then.
+        let cold = Bench::with_clock(config(0, 2, 1.0, 100), FakeClock::new()).unwrap();
+        let mut steps = Vec::new();
+        cold.run_interleaved_steps(2, |i| [0.125, 0.5][i], |s| steps.push(s));
+        assert_eq!(steps.len(), 10);
+        assert!(steps[..2].iter().all(|s| s.planned.is_none()));
+        assert!(
+            steps[2..].iter().all(|s| s.planned == Some(10)),
+            "{steps:?}"
+        );
+    }
+
+    #[test]
+    fn runs_faster_than_the_warm_up_grow_the_total_as_they_are_needed() {
+        // The warm-up says 0.5 s (2 runs for 1 s), the measured runs take 0.25 s: 4 runs.
+        let bench = Bench::with_clock(config(1, 1, 1.0, 100), FakeClock::new()).unwrap();
+        let mut calls = 0;
+        let mut totals = Vec::new();
+        let ms = bench.run_interleaved_steps(
+            1,
+            |_| {
+                calls += 1;
+                if calls == 1 { 0.5 } else { 0.25 }
+            },
+            |s| totals.push(s.planned),
+        );
+        assert_eq!(ms[0].samples.len(), 4);
+        assert_eq!(totals, [None, Some(2), Some(2), Some(3), Some(4)]);
+    }
+
+    #[test]
+    fn planned_runs_follow_the_stopping_rule() {
+        let bench = Bench::with_clock(config(1, 5, 1.0, 40), FakeClock::new()).unwrap();
+        assert_eq!(bench.planned_runs(0.5), 5, "min_runs");
+        assert_eq!(bench.planned_runs(0.1), 10);
+        assert_eq!(bench.planned_runs(0.001), 40, "max_runs");
+        assert_eq!(bench.planned_runs(f64::NAN), 5);
+        let no_time = Bench::with_clock(config(1, 3, 0.0, 40), FakeClock::new()).unwrap();
+        assert_eq!(no_time.planned_runs(0.001), 3);
     }
 
     #[test]

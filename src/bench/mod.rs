@@ -7,8 +7,9 @@
 //!   ([`BenchConfig`]), and returns the [`Measurement`]. [`Bench::run_timed`] takes a closure
 //!   that times only its own region, for runs whose setup must not count.
 //! - [`stats`]: [`Summary`] — median, mean, min, max, standard deviation and a
-//!   distribution-free 95 % confidence interval of the median, with a `wide_spread` flag and
-//!   a [`Summary::note`] for people when the machine looks noisy.
+//!   distribution-free 95 % confidence interval of the median (none from fewer than
+//!   [`MIN_RUNS_FOR_CI`] runs), the [`Outliers`] by Tukey's fences, and a [`Summary::note`]
+//!   for people when the machine looks noisy.
 //! - [`timing`]: [`TimingFields`], the timing columns every benchmark record flattens, built
 //!   from a [`Summary`] with the [`TimingColumns`] the record carries.
 //! - [`machine`]: [`MachineInfo`] — CPU, cores, caches, GMP, rustc and OS versions — stored
@@ -20,6 +21,8 @@
 //! - [`memory`]: the machine's memory, checked before a benchmark allocates its buffers.
 //! - [`progress`]: a progress bar on stderr for long sweeps, hidden when not on a terminal.
 //! - [`tsc`]: the time-stamp counter, for cycles per byte.
+//! - [`welch`]: Welch's t-test on two classes of timings with dudect's cropping, for the
+//!   timing-leak test.
 //!
 //! The benchmark drivers that use this harness are in [`crate::suites`].
 //!
@@ -32,6 +35,7 @@
 //! ```
 pub mod clock;
 pub mod export;
+pub mod failure;
 pub mod grid;
 pub mod harness;
 pub mod machine;
@@ -40,14 +44,16 @@ pub mod progress;
 pub mod stats;
 pub mod timing;
 pub mod tsc;
+pub mod welch;
 
 pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};
 pub use export::{
     BenchReport, ExportFormat, Exporter, export, exporter_for, format_number, render, render_report,
 };
+pub use failure::Failures;
 pub use grid::{Grid, ParamValue, Point, product};
-pub use harness::{Bench, BenchConfig, Measurement, Sampled, summaries};
+pub use harness::{Bench, BenchConfig, Measurement, Sampled, Step, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};
 pub use progress::Progress;
-pub use stats::{MIN_RUNS_FOR_CI, Summary};
+pub use stats::{MIN_RUNS_FOR_CI, Outliers, Summary};
 pub use timing::{TimingColumns, TimingFields};

@@ -1,19 +1,24 @@
 //! A progress bar for long sweeps: a thin wrapper over `indicatif` that draws on stderr, and
 //! draws nothing when stderr is not a terminal, when the user asked for quiet, or in tests.
 //!
-//! What it shows is kept true: the count never passes the total (a total that was an
-//! estimate grows instead), the time left is the mean of the steps measured so far times the
-//! steps left (steps skipped without work, like a resumed experiment, do not count), a
-//! spinner turns while a long step runs, and the bar is cleared when it finishes, so nothing
-//! printed afterwards is glued to it.
+//! What it shows is kept true: a bar whose total is not known yet (a benchmark timing its
+//! warm-ups to plan its runs) shows a spinner and no count; the count never passes the total
+//! (a plan that proves short grows instead); the time left is shown only once a step was
+//! measured, as the mean of the steps measured so far times the steps left (steps skipped
+//! without work, like a resumed experiment, do not count); a spinner turns while a long step
+//! runs; and the bar is cleared when it finishes, so nothing printed afterwards is glued to
+//! it.
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressFinish, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// Template of the bar: spinner, label, elapsed time, bar, count, time left, message.
+/// Template of the bar: spinner, label, elapsed time, bar, count, time left (once measured),
+/// message.
 const TEMPLATE: &str =
-    "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} (eta {measured_eta}) {msg}";
+    "{spinner} {prefix} [{elapsed_precise}] {wide_bar} {pos}/{len} {measured_eta}{msg}";
+/// Template while the total is not known: spinner, label, elapsed time, message.
+const PENDING_TEMPLATE: &str = "{spinner} {prefix} [{elapsed_precise}] warming up {msg}";
 
 /// How often the spinner turns while a step runs.
 const TICK: Duration = Duration::from_millis(250);
@@ -78,23 +83,10 @@ impl Progress {
             measured: Duration::ZERO,
             steps: 0,
         }));
-        let shared = Arc::clone(&timing);
-        let eta = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-            let t = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            let text = match t.eta(state.pos(), state.len().unwrap_or(0)) {
-                Some(d) => short_duration(d),
-                None => "?".to_string(),
-            };
-            let _ = w.write_str(&text);
-        };
-        let style = ProgressStyle::with_template(TEMPLATE)
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .with_key("measured_eta", eta)
-            .progress_chars("=> ");
         // Cleared also when dropped unfinished (an error ends the command): the error line
         // must not be glued to a half-drawn bar.
         let bar = ProgressBar::with_draw_target(Some(total), target)
-            .with_style(style)
+            .with_style(style(&timing, total == 0))
             .with_finish(ProgressFinish::AndClear);
         bar.set_prefix(label.to_string());
         if !bar.is_hidden() {
@@ -140,9 +132,18 @@ impl Progress {
         self.advance(done, true);
     }
 
-    /// Sets the steps done and the total, for sweeps whose total is an estimate that the
-    /// work refines (runs until a minimum time). The count never passes the total.
+    /// Sets the steps done and the total, for sweeps that plan their total as they go (a
+    /// benchmark plans its runs from its warm-ups): a `total` of 0 means "not known yet" and
+    /// keeps the spinner without a count; the first known total starts the bar (and the
+    /// clock of its time left). The count never passes the total.
     pub fn set_position_of(&self, done: u64, total: u64) {
+        if total == 0 && done == 0 {
+            return;
+        }
+        if self.total() == 0 {
+            self.bar.set_style(style(&self.timing, false));
+            self.timing().mark = Instant::now();
+        }
         self.bar.set_length(total.max(done));
         self.advance(done, true);
     }
@@ -202,6 +203,23 @@ impl Progress {
     pub fn is_finished(&self) -> bool {
         self.bar.is_finished()
     }
+}
+
+/// The bar's style: the spinner alone while the total is not known (`pending`), else the bar
+/// with its count and the time left once a step was measured.
+fn style(timing: &Arc<Mutex<Timing>>, pending: bool) -> ProgressStyle {
+    let template = if pending { PENDING_TEMPLATE } else { TEMPLATE };
+    let shared = Arc::clone(timing);
+    let eta = move |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+        let t = shared.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(d) = t.eta(state.pos(), state.len().unwrap_or(0)) {
+            let _ = write!(w, "(eta {}) ", short_duration(d));
+        }
+    };
+    ProgressStyle::with_template(template)
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key("measured_eta", eta)
+        .progress_chars("=> ")
 }
 
 #[cfg(test)]
@@ -267,6 +285,20 @@ mod tests {
         assert_eq!(progress.timing().steps, 1);
         assert_eq!(short_duration(Duration::from_secs(3725)), "1h02m");
         assert_eq!(short_duration(Duration::from_secs(185)), "3m05s");
+    }
+
+    #[test]
+    fn a_total_not_known_yet_waits_without_a_count_and_starts_at_the_plan() {
+        let progress = Progress::hidden(0);
+        progress.set_position_of(0, 0);
+        assert_eq!((progress.position(), progress.total()), (0, 0));
+        assert_eq!(progress.timing().steps, 0);
+        // The warm-ups planned 24 runs: the bar starts there, and its clock with it.
+        progress.set_position_of(0, 24);
+        assert_eq!((progress.position(), progress.total()), (0, 24));
+        progress.set_position_of(1, 24);
+        assert_eq!(progress.timing().steps, 1, "the first measured step");
+        assert!(progress.timing().eta(1, 24).is_some());
     }
 
     #[test]

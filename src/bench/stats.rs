@@ -1,10 +1,13 @@
-//! Statistics of a set of timing samples: median, mean, spread, and a distribution-free 95 %
-//! confidence interval of the median, with a flag (and a note for people) when the spread says
-//! the machine was noisy.
+//! Statistics of a set of timing samples: median, mean, spread, a distribution-free 95 %
+//! confidence interval of the median (only where the runs can give one), and the outliers by
+//! Tukey's fences, as criterion and hyperfine classify them, with a note for people when the
+//! machine looked noisy.
 //!
 //! Timings are skewed (a run can only be slowed down, not sped up), so the median and an
 //! order-statistic interval around it are the honest summary; the mean and standard deviation
-//! are reported too because papers use them.
+//! are reported too because papers use them. Fewer than [`MIN_RUNS_FOR_CI`] runs cannot give
+//! a 95 % interval of the median: the interval is then absent (`None`), never min..max under
+//! the interval's name.
 use super::clock::Seconds;
 use serde::{Deserialize, Serialize};
 
@@ -12,10 +15,94 @@ use serde::{Deserialize, Serialize};
 pub const CONFIDENCE: f64 = 0.95;
 /// Fewest runs for which an order-statistic interval can reach 95 % (5 runs give 93.75 %).
 pub const MIN_RUNS_FOR_CI: usize = 6;
-/// `wide_spread` when `(max - min) / median` exceeds this.
-pub const WIDE_RANGE: f64 = 0.25;
-/// `wide_spread` when the interval's half-width divided by the median exceeds this.
-pub const WIDE_CI: f64 = 0.10;
+/// Tukey's inner fences: a sample more than this many interquartile ranges below the first
+/// quartile or above the third is an outlier ("mild" up to [`SEVERE_IQR`]).
+pub const MILD_IQR: f64 = 1.5;
+/// Tukey's outer fences: beyond this many interquartile ranges, a "severe" outlier.
+pub const SEVERE_IQR: f64 = 3.0;
+
+/// The samples outside Tukey's fences, by side and distance (criterion's four classes).
+///
+/// The quartiles are interpolated between order statistics (criterion's and numpy's default);
+/// fewer than 4 samples can never have an outlier.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Outliers {
+    /// Below `Q1 - 3 IQR`.
+    pub low_severe: usize,
+    /// Between `Q1 - 3 IQR` and `Q1 - 1.5 IQR`.
+    pub low_mild: usize,
+    /// Between `Q3 + 1.5 IQR` and `Q3 + 3 IQR`.
+    pub high_mild: usize,
+    /// Above `Q3 + 3 IQR`.
+    pub high_severe: usize,
+}
+
+impl Outliers {
+    /// Classifies samples sorted in ascending order.
+    pub fn of_sorted(sorted: &[f64]) -> Self {
+        let mut out = Outliers::default();
+        if sorted.len() < 4 {
+            return out;
+        }
+        let (q1, q3) = (
+            quantile_of_sorted(sorted, 0.25),
+            quantile_of_sorted(sorted, 0.75),
+        );
+        let iqr = q3 - q1;
+        for &x in sorted {
+            if x < q1 - SEVERE_IQR * iqr {
+                out.low_severe += 1;
+            } else if x < q1 - MILD_IQR * iqr {
+                out.low_mild += 1;
+            } else if x > q3 + SEVERE_IQR * iqr {
+                out.high_severe += 1;
+            } else if x > q3 + MILD_IQR * iqr {
+                out.high_mild += 1;
+            }
+        }
+        out
+    }
+
+    /// Mild outliers, both sides.
+    pub fn mild(&self) -> usize {
+        self.low_mild + self.high_mild
+    }
+
+    /// Severe outliers, both sides.
+    pub fn severe(&self) -> usize {
+        self.low_severe + self.high_severe
+    }
+
+    /// Every outlier.
+    pub fn total(&self) -> usize {
+        self.mild() + self.severe()
+    }
+
+    /// Criterion's sentence, e.g. "2 outliers among 10 runs (20 %): 1 high mild, 1 high
+    /// severe"; `None` without outliers.
+    pub fn describe(&self, runs: usize) -> Option<String> {
+        if self.total() == 0 {
+            return None;
+        }
+        let parts: Vec<String> = [
+            (self.low_severe, "low severe"),
+            (self.low_mild, "low mild"),
+            (self.high_mild, "high mild"),
+            (self.high_severe, "high severe"),
+        ]
+        .iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, what)| format!("{n} {what}"))
+        .collect();
+        Some(format!(
+            "{} outlier{} among {runs} runs ({:.0} %, Tukey's fences): {}",
+            self.total(),
+            if self.total() == 1 { "" } else { "s" },
+            100.0 * self.total() as f64 / runs.max(1) as f64,
+            parts.join(", ")
+        ))
+    }
+}
 
 /// Summary statistics of the samples of one benchmark (all times in seconds).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -32,13 +119,13 @@ pub struct Summary {
     pub max: Seconds,
     /// Sample standard deviation (divisor `runs - 1`; 0 for a single sample).
     pub stddev: Seconds,
-    /// Lower end of the 95 % confidence interval of the median (an order statistic).
-    pub ci95_low: Seconds,
-    /// Upper end of the 95 % confidence interval of the median (an order statistic).
-    pub ci95_high: Seconds,
-    /// The spread is too wide to trust small differences: `(max - min) / median > 0.25` or
-    /// `(ci95_high - ci95_low) / 2 / median > 0.10`.
-    pub wide_spread: bool,
+    /// Lower end of the 95 % confidence interval of the median (an order statistic); `None`
+    /// with fewer than [`MIN_RUNS_FOR_CI`] runs, which cannot give one.
+    pub ci95_low: Option<Seconds>,
+    /// Upper end of the 95 % confidence interval of the median; `None` as `ci95_low`.
+    pub ci95_high: Option<Seconds>,
+    /// The samples outside Tukey's fences.
+    pub outliers: Outliers,
 }
 
 /// The ranks of the order statistics that bound a confidence interval of the median.
@@ -100,6 +187,35 @@ pub fn median_ci_ranks(n: usize) -> MedianCi {
     }
 }
 
+/// Bootstrap resamples per interval, here and in the study.
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// `resamples` bootstrap resamples of `n` paired rounds: each the indices of `n` rounds drawn
+/// with replacement (whole rounds, so values measured together stay together), from a
+/// generator seeded with `seed`, so the same rounds always give the same interval.
+pub fn bootstrap_resamples(
+    n: usize,
+    resamples: usize,
+    seed: u64,
+) -> impl Iterator<Item = Vec<usize>> {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    (0..resamples).map(move |_| (0..n).map(|_| rng.gen_range(0..n.max(1))).collect())
+}
+
+/// The 95 % percentile interval of a statistic's bootstrap values — their 2.5th and 97.5th
+/// percentiles (non-finite values dropped) — or `None` when fewer than half of `resamples`
+/// were finite.
+pub fn percentile_interval(mut values: Vec<f64>, resamples: usize) -> Option<(f64, f64)> {
+    values.retain(|v| v.is_finite());
+    if values.is_empty() || values.len() < resamples / 2 {
+        return None;
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
+    Some((at(0.025), at(0.975)))
+}
+
 /// Median of samples sorted in ascending order (`NaN` when empty).
 pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     let n = sorted.len();
@@ -110,14 +226,19 @@ pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     }
 }
 
-/// `part / median`, defined as 0 for no spread and infinity for spread around a zero median.
-fn relative(part: f64, median: f64) -> f64 {
-    if part == 0.0 {
-        0.0
-    } else if median > 0.0 {
-        part / median
-    } else {
-        f64::INFINITY
+/// The `q` quantile (0 to 1) of samples sorted in ascending order, interpolated linearly
+/// between order statistics (`NaN` when empty).
+pub fn quantile_of_sorted(sorted: &[f64], q: f64) -> f64 {
+    match sorted.len() {
+        0 => f64::NAN,
+        n => {
+            let at = q.clamp(0.0, 1.0) * (n - 1) as f64;
+            let (i, frac) = (at.floor() as usize, at.fract());
+            match sorted.get(i + 1) {
+                Some(next) if frac > 0.0 => sorted[i] + frac * (next - sorted[i]),
+                _ => sorted[i],
+            }
+        }
     }
 }
 
@@ -139,54 +260,46 @@ impl Summary {
         };
         let median = median_of_sorted(&sorted);
         let ci = median_ci_ranks(n);
-        let (min, max) = (sorted[0], sorted[n - 1]);
-        let (ci95_low, ci95_high) = (sorted[ci.low_rank - 1], sorted[ci.high_rank - 1]);
-        let wide_spread = relative(max - min, median) > WIDE_RANGE
-            || relative((ci95_high - ci95_low) / 2.0, median) > WIDE_CI;
+        let (ci95_low, ci95_high) = if ci.reaches_95() {
+            (
+                Some(sorted[ci.low_rank - 1]),
+                Some(sorted[ci.high_rank - 1]),
+            )
+        } else {
+            (None, None)
+        };
         Some(Summary {
             runs: n,
             median,
             mean,
-            min,
-            max,
+            min: sorted[0],
+            max: sorted[n - 1],
             stddev,
             ci95_low,
             ci95_high,
-            wide_spread,
+            outliers: Outliers::of_sorted(&sorted),
         })
     }
 
-    /// `(max - min) / median`.
-    pub fn relative_range(&self) -> f64 {
-        relative(self.max - self.min, self.median)
-    }
-
-    /// Half-width of the confidence interval divided by the median.
-    pub fn relative_ci_half_width(&self) -> f64 {
-        relative((self.ci95_high - self.ci95_low) / 2.0, self.median)
+    /// The 95 % interval of the median `(low, high)`, when the runs can give one.
+    pub fn ci95(&self) -> Option<(Seconds, Seconds)> {
+        self.ci95_low.zip(self.ci95_high)
     }
 
     /// A warning for people, or `None` when the numbers can be trusted as they are.
     ///
-    /// For example "wide spread: (max-min)/median = 43 %; machine noisy?", or a remark that
-    /// fewer than 6 runs cannot give a 95 % interval (min..max is shown instead).
+    /// For example "1 outlier among 10 runs (10 %, Tukey's fences): 1 high severe; machine
+    /// noisy?", or a remark that fewer than 6 runs give no 95 % interval of the median.
     pub fn note(&self) -> Option<String> {
         let mut notes = Vec::new();
         if self.runs < MIN_RUNS_FOR_CI {
             notes.push(format!(
-                "only {} run(s): too few for a 95 % interval of the median, min..max shown",
+                "only {} run(s): too few for a 95 % interval of the median (ci95 left empty; min and max given)",
                 self.runs
             ));
         }
-        if self.wide_spread {
-            let range = self.relative_range();
-            let spread = if range > WIDE_RANGE {
-                format!("(max-min)/median = {:.0} %", range * 100.0)
-            } else {
-                let half = self.relative_ci_half_width();
-                format!("95 % interval of the median = ±{:.0} %", half * 100.0)
-            };
-            notes.push(format!("wide spread: {spread}; machine noisy?"));
+        if let Some(outliers) = self.outliers.describe(self.runs) {
+            notes.push(format!("{outliers}; machine noisy?"));
         }
         (!notes.is_empty()).then(|| notes.join("; "))
     }
@@ -254,24 +367,28 @@ mod tests {
         );
         // sum of squared deviations = 82.5, divided by n - 1 = 9.
         assert!(close(s.stddev, (82.5f64 / 9.0).sqrt()));
-        assert_eq!((s.ci95_low, s.ci95_high), (2.0, 9.0));
-        assert!(s.wide_spread);
-        assert_eq!(
-            s.note().unwrap(),
-            "wide spread: (max-min)/median = 164 %; machine noisy?"
-        );
+        assert_eq!(s.ci95(), Some((2.0, 9.0)));
+        // An even spread has no outlier, however wide it is.
+        assert_eq!(s.outliers, Outliers::default());
+        assert!(s.note().is_none());
     }
 
     #[test]
-    fn five_quiet_runs_use_min_max_and_say_so() {
+    fn five_runs_give_no_interval_and_say_so() {
         let s = Summary::from_samples(&[1.0, 1.02, 0.98, 1.01, 0.99]).unwrap();
-        assert_eq!((s.median, s.ci95_low, s.ci95_high), (1.0, 0.98, 1.02));
+        assert_eq!((s.median, s.min, s.max), (1.0, 0.98, 1.02));
+        assert_eq!((s.ci95_low, s.ci95_high, s.ci95()), (None, None, None));
         assert!(close(s.mean, 1.0));
         assert!(close(s.stddev, 0.00025f64.sqrt()));
-        assert!(!s.wide_spread);
         assert_eq!(
             s.note().unwrap(),
-            "only 5 run(s): too few for a 95 % interval of the median, min..max shown"
+            "only 5 run(s): too few for a 95 % interval of the median (ci95 left empty; min and max given)"
+        );
+        let six = Summary::from_samples(&[1.0, 1.02, 0.98, 1.01, 0.99, 1.0]).unwrap();
+        assert_eq!(
+            six.ci95(),
+            Some((0.98, 1.02)),
+            "6 runs: min..max covers 96.9 %"
         );
     }
 
@@ -280,31 +397,67 @@ mod tests {
         let s = Summary::from_samples(&[3.0, 1.0, 4.0, 2.0]).unwrap();
         assert_eq!(s.median, 2.5);
         let one = Summary::from_samples(&[0.5]).unwrap();
-        assert_eq!(
-            (one.median, one.stddev, one.ci95_low, one.ci95_high),
-            (0.5, 0.0, 0.5, 0.5)
-        );
-        assert!(!one.wide_spread);
+        assert_eq!((one.median, one.stddev, one.ci95()), (0.5, 0.0, None));
+        assert_eq!(one.outliers.total(), 0);
         assert!(Summary::from_samples(&[]).is_none());
         assert!(Summary::from_samples(&[f64::NAN]).is_none());
     }
 
     #[test]
-    fn wide_interval_alone_flags_the_spread() {
-        // 20 runs: ranks 6 and 15 are 0.88 and 1.12 (half-width 12 %), range 24 % < 25 %.
-        let mut samples = vec![0.88; 6];
-        samples.extend([1.0; 8]);
-        samples.extend([1.12; 6]);
-        let s = Summary::from_samples(&samples).unwrap();
-        assert_eq!((s.ci95_low, s.ci95_high, s.median), (0.88, 1.12, 1.0));
-        assert!(s.relative_range() < WIDE_RANGE);
-        assert!(s.wide_spread);
+    fn quartiles_interpolate_between_order_statistics() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        // numpy.percentile([1, 2, 3, 4], [0, 25, 50, 75, 100]) = 1, 1.75, 2.5, 3.25, 4.
+        let q: Vec<f64> = [0.0, 0.25, 0.5, 0.75, 1.0]
+            .iter()
+            .map(|&q| quantile_of_sorted(&v, q))
+            .collect();
+        assert_eq!(q, [1.0, 1.75, 2.5, 3.25, 4.0]);
+        assert!(quantile_of_sorted(&[], 0.5).is_nan());
+        assert_eq!(quantile_of_sorted(&[7.0], 0.25), 7.0);
+    }
+
+    #[test]
+    fn tukeys_fences_classify_mild_and_severe_outliers_on_both_sides() {
+        // Twenty runs of 1.00..1.19 and five more: sorted, Q1 is the 7th (1.04) and Q3 the
+        // 19th (1.16), IQR = 0.12; mild beyond 1.5 IQR (0.86, 1.34), severe beyond 3 IQR
+        // (0.68, 1.52).
+        let mut v: Vec<f64> = (0..20).map(|i| 1.0 + 0.01 * f64::from(i)).collect();
+        v.extend([1.5, 1.6, 2.0, 0.85, 0.5]);
+        let s = Summary::from_samples(&v).unwrap();
+        let o = s.outliers;
+        assert_eq!(
+            (o.low_severe, o.low_mild, o.high_mild, o.high_severe),
+            (1, 1, 1, 2),
+            "{o:?}"
+        );
+        assert_eq!((o.mild(), o.severe(), o.total()), (2, 3, 5));
         assert_eq!(
             s.note().unwrap(),
-            "wide spread: 95 % interval of the median = ±12 %; machine noisy?"
+            "5 outliers among 25 runs (20 %, Tukey's fences): 1 low severe, 1 low mild, 1 high mild, 2 high severe; machine noisy?"
         );
+        // Three samples can never be outliers; four can.
+        assert_eq!(Outliers::of_sorted(&[1.0, 1.0, 100.0]).total(), 0);
+        assert_eq!(Outliers::of_sorted(&[1.0, 1.0, 1.0, 10.0]).high_mild, 1);
+        // Identical runs: IQR 0, nothing outside.
         let quiet = Summary::from_samples(&[1.0; 20]).unwrap();
-        assert!(!quiet.wide_spread && quiet.note().is_none());
+        assert!(quiet.outliers.total() == 0 && quiet.note().is_none());
+    }
+
+    #[test]
+    fn bootstrap_resamples_are_seeded_rounds_with_replacement() {
+        let a: Vec<Vec<usize>> = bootstrap_resamples(5, 3, 7).collect();
+        let b: Vec<Vec<usize>> = bootstrap_resamples(5, 3, 7).collect();
+        assert_eq!(a, b, "the same seed gives the same resamples");
+        assert_eq!(a.len(), 3);
+        assert!(a.iter().all(|r| r.len() == 5 && r.iter().all(|&i| i < 5)));
+        let other: Vec<Vec<usize>> = bootstrap_resamples(5, 3, 8).collect();
+        assert_ne!(a, other);
+        // 0..=1000 as the bootstrap values: the 2.5th and 97.5th percentiles are 25 and 975.
+        let values: Vec<f64> = (0..=1000).map(f64::from).collect();
+        assert_eq!(percentile_interval(values, 1001), Some((25.0, 975.0)));
+        // One finite value of four resamples: fewer than half, no interval.
+        let mostly_nan = vec![f64::NAN, f64::NAN, f64::NAN, 1.0];
+        assert_eq!(percentile_interval(mostly_nan, 4), None);
     }
 
     #[test]

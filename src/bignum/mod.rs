@@ -35,6 +35,47 @@ pub fn to_be_bytes(x: &Integer, len: usize) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// I2OSP in constant time, from fixed-length limbs: `limbs` (least significant first, a value
+/// below 256^`out.len()`) to exactly `out.len()` big-endian bytes.
+///
+/// Every byte of `out` is written from the same place whatever the value: no branch or index
+/// depends on its leading zeros (unlike [`to_be_bytes`], whose work follows the value's length).
+/// The lengths are public; `limbs` must hold at least `out.len()` bytes (a bug otherwise, so a
+/// panic). Bytes of `limbs` beyond `out.len()` must be zero and are not read.
+pub fn limbs_to_be_bytes(limbs: &[mpn::Limb], out: &mut [u8]) {
+    const BYTES: usize = (mpn::LIMB_BITS / 8) as usize;
+    assert!(
+        limbs.len() * BYTES >= out.len(),
+        "{} limbs cannot fill {} bytes",
+        limbs.len(),
+        out.len()
+    );
+    for (i, byte) in out.iter_mut().rev().enumerate() {
+        *byte = (limbs[i / BYTES] >> (8 * (i % BYTES))) as u8;
+    }
+}
+
+/// I2OSP of a secret value known to lie below 256^`out.len()` (an RSA plaintext below n):
+/// exactly `out.len()` big-endian bytes, through a fixed number of limbs and
+/// [`limbs_to_be_bytes`].
+///
+/// The byte conversion does not depend on the value's leading zero bytes. What remains
+/// value-dependent is GMP's own representation: copying `x`'s limbs costs one copy per
+/// significant limb, so a value whose whole top limb is zero is copied one limb shorter — the
+/// same information GMP's arithmetic that produced `x` already spent (its results are
+/// normalized to their significant limbs). A kernel that keeps fixed-length limbs throughout
+/// calls [`limbs_to_be_bytes`] directly.
+///
+/// Panics if `x` needs more limbs than `out.len()` bytes fill (a caller's bug: the value is
+/// known to be in range).
+pub fn to_be_bytes_fixed(x: &Integer, out: &mut [u8]) {
+    const BYTES: usize = (mpn::LIMB_BITS / 8) as usize;
+    debug_assert!(*x >= 0 && x.significant_bits() as usize <= 8 * out.len());
+    let mut limbs = zeroize::Zeroizing::new(vec![0 as mpn::Limb; out.len().div_ceil(BYTES)]);
+    x.write_digits(&mut limbs[..], Order::Lsf);
+    limbs_to_be_bytes(&limbs, out);
+}
+
 /// The number of bytes needed for `bits` bits.
 pub fn byte_len(bits: u32) -> usize {
     (bits as usize).div_ceil(8)
@@ -78,6 +119,34 @@ mod tests {
         assert_eq!(to_be_bytes(&x, 1), None);
         assert_eq!(to_be_bytes(&Integer::from(-1), 4), None);
         assert_eq!(to_be_bytes(&Integer::new(), 2).unwrap(), vec![0, 0]);
+    }
+
+    #[test]
+    fn fixed_length_i2osp_agrees_with_the_variable_one() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(8);
+        for len in [1usize, 7, 8, 9, 63, 64, 65, 255, 256, 257] {
+            let top = Integer::from(1) << (8 * len as u32);
+            let mut values = vec![Integer::new(), Integer::from(1), Integer::from(&top - 1u32)];
+            values.extend((0..20).map(|_| random_below(&mut rng, &top)));
+            // Leading zero bytes: the top byte cleared, and only the low byte left.
+            values.push(Integer::from(&values[3] >> 8u32));
+            values.push(Integer::from(&values[4] & 0xffu32));
+            for x in values {
+                let mut out = vec![0xa5u8; len];
+                to_be_bytes_fixed(&x, &mut out);
+                assert_eq!(Some(out), to_be_bytes(&x, len), "{len} bytes, {x:x}");
+            }
+        }
+        let limbs: [mpn::Limb; 2] = [0x0102_0304_0506_0708, 0x0a0b];
+        let mut out = [0u8; 10];
+        limbs_to_be_bytes(&limbs, &mut out);
+        assert_eq!(out, [0x0a, 0x0b, 1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    #[should_panic(expected = "cannot fill")]
+    fn too_few_limbs_for_the_length_is_a_bug() {
+        limbs_to_be_bytes(&[1], &mut [0u8; 9]);
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! on success: an error (bad padding, a ciphertext that is not whole blocks, a full disk)
 //! leaves no output file. It refuses to write over its input.
 use super::alg::{CipherSpec, Direction};
-use super::blowfish::{BLOCK, Blowfish, check_whole_blocks};
-use super::dispatch::{Position, Runner};
+use super::blowfish::{BLOCK, check_whole_blocks};
+use super::dispatch::{Run, Stream};
 use super::modes::{self, Padding};
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
@@ -30,59 +30,40 @@ pub struct Outcome {
 
 /// A validated spec turned into a running transform.
 struct Engine {
-    runner: Runner,
+    /// Whether the algorithm pads (ECB, CBC).
+    pads: bool,
+    direction: Direction,
     /// [`CipherSpec::unit_bytes`].
     unit: usize,
     padding: Padding,
-    bf: Option<Blowfish>,
-    pos: Position,
+    stream: Stream,
 }
 
 impl Engine {
     /// The transform of the message's part that starts at byte `offset`.
     fn new(spec: &CipherSpec, direction: Direction, offset: usize) -> Result<Self> {
-        spec.validate(direction)?;
-        let a = spec.algorithm;
-        let runner = Runner {
-            algorithm: a,
-            direction,
-            threads: spec.threads(direction),
-            chunk: spec.chunk(),
-            pin: false,
-            reference: false,
-        };
-        let bf = a
-            .is_blowfish()
-            .then(|| Blowfish::new(&spec.key))
-            .transpose()?;
-        let nonce = spec.nonce.as_deref().unwrap_or_default();
-        let mut pos = runner.start(&spec.key, spec.iv, nonce)?;
-        pos.seek(offset)?;
+        let mut stream = spec.cipher(direction)?.start(Run::new(direction))?;
+        stream.seek(offset)?;
         Ok(Self {
-            runner,
+            pads: spec.algorithm.pads(),
+            direction,
             unit: spec.unit_bytes(),
             padding: spec.padding,
-            bf,
-            pos,
+            stream,
         })
-    }
-
-    /// Piece sizes must keep blocks, PARC4 blocks and PARC4-I segments whole.
-    fn piece_bytes(&self, target: usize) -> usize {
-        target.max(1).div_ceil(self.unit) * self.unit
     }
 
     /// Transforms a piece that is not the last (whole blocks by construction).
     fn process(&mut self, piece: &mut [u8]) -> Result<()> {
-        self.runner.apply(self.bf.as_ref(), &mut self.pos, piece)
+        self.stream.apply(piece)
     }
 
     /// Transforms the last piece (possibly empty), adding or checking padding.
     fn finish(&mut self, last: &mut Vec<u8>) -> Result<()> {
-        if !self.runner.algorithm.pads() {
+        if !self.pads {
             return self.process(last);
         }
-        match self.runner.direction {
+        match self.direction {
             Direction::Encrypt => {
                 match self.padding {
                     Padding::Pkcs7 => modes::pkcs7_pad(last),
@@ -133,28 +114,75 @@ pub fn transform_stream(
     piece_target: usize,
     io_error: &dyn Fn(std::io::Error) -> Error,
 ) -> Result<Outcome> {
-    let mut engine = Engine::new(spec, direction, 0)?;
-    let piece = engine.piece_bytes(piece_target);
+    let pieces = Pieces {
+        target: piece_target,
+        io_error,
+    };
+    transform_part_stream(spec, direction, 0, true, reader, writer, pieces)
+}
+
+/// How [`transform_part_stream`] reads: pieces of about `target` bytes; `io_error` names the
+/// file behind an I/O error.
+#[derive(Clone, Copy)]
+pub struct Pieces<'a> {
+    /// Target piece size in bytes (rounded up to whole units).
+    pub target: usize,
+    /// Turns an I/O error into the library's error, naming the file.
+    pub io_error: &'a dyn Fn(std::io::Error) -> Error,
+}
+
+/// Transforms the part of a message that starts at byte `offset` (a unit boundary, as for
+/// [`transform_part`]) as a stream: everything `reader` yields, into `writer`, in pieces, at
+/// most two in memory. `last`: the part holds the message's end (padding is added or checked
+/// there); otherwise the part must be whole units, and may be empty.
+pub fn transform_part_stream(
+    spec: &CipherSpec,
+    direction: Direction,
+    offset: usize,
+    last: bool,
+    reader: &mut dyn Read,
+    writer: &mut dyn Write,
+    pieces: Pieces<'_>,
+) -> Result<Outcome> {
+    let io_error = pieces.io_error;
+    // A part that does not hold the end may be empty and start at the message's unaligned end:
+    // its engine starts only once there is something to transform.
+    let engine = last
+        .then(|| Engine::new(spec, direction, offset))
+        .transpose()?;
+    // Piece sizes keep blocks, PARC4 blocks and PARC4-I segments whole.
+    let unit = spec.unit_bytes();
+    let piece = pieces.target.max(1).div_ceil(unit) * unit;
     let (mut cur, mut next) = (Vec::new(), Vec::new());
     let mut outcome = Outcome {
         bytes_in: 0,
         bytes_out: 0,
     };
     fill(reader, &mut cur, piece).map_err(io_error)?;
+    let mut engine = match engine {
+        Some(e) => e,
+        None if cur.is_empty() => return Ok(outcome),
+        None => Engine::new(spec, direction, offset)?,
+    };
     loop {
         outcome.bytes_in += cur.len() as u64;
-        let last = cur.len() < piece || {
+        let end = cur.len() < piece || {
             fill(reader, &mut next, piece).map_err(io_error)?;
             next.is_empty()
         };
-        if last {
-            engine.finish(&mut cur)?;
-        } else {
-            engine.process(&mut cur)?;
+        match (end, last) {
+            (true, true) => engine.finish(&mut cur)?,
+            (true, false) if cur.len() % unit != 0 => {
+                return Err(Error::InvalidParameter(format!(
+                    "a part that is not the last must be whole {unit}-byte units, not {} bytes",
+                    outcome.bytes_in
+                )));
+            }
+            _ => engine.process(&mut cur)?,
         }
         writer.write_all(&cur).map_err(io_error)?;
         outcome.bytes_out += cur.len() as u64;
-        if last {
+        if end {
             return Ok(outcome);
         }
         std::mem::swap(&mut cur, &mut next);
@@ -210,22 +238,6 @@ pub fn transform_part(
     }
 }
 
-/// Whether two paths name the same existing file (after symlinks, or the same inode).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(x), Ok(y)) if x == y => return true,
-        _ => {}
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        if let (Ok(x), Ok(y)) = (std::fs::metadata(a), std::fs::metadata(b)) {
-            return x.dev() == y.dev() && x.ino() == y.ino();
-        }
-    }
-    a == b
-}
-
 /// Transforms the file `input` into `output`: streamed, written to a temporary file beside
 /// `output` and renamed over it only when complete. `output` must not be `input`. A
 /// ciphertext is left with mode 0644, a decrypted file with 0600 (Unix).
@@ -235,11 +247,7 @@ pub fn transform_file(
     input: &Path,
     output: &Path,
 ) -> Result<Outcome> {
-    if same_file(input, output) {
-        return Err(Error::InvalidParameter(
-            "--out must differ from --in (parcrypt never overwrites its input)".into(),
-        ));
-    }
+    crate::io::check_not_input(("--out", output), &[("--in", input)])?;
     spec.validate(direction)?;
     let in_err = |source| Error::Io {
         path: input.to_path_buf(),

@@ -10,6 +10,7 @@
 //! To add a claim fed by a model: add it to its seed's `claims()` with
 //! [`Claim::modelled`] naming the model and the experiment, and have that experiment push
 //! [`crate::study::judge::Evidence::modelled`] for the claim's id.
+pub mod coverage;
 pub mod seed000;
 pub mod seed001;
 pub mod seed002;
@@ -17,208 +18,8 @@ pub mod seed003;
 pub mod seed004;
 
 use crate::results::Kind;
+pub use crate::results::{Load, Rule, Test, num};
 use std::sync::OnceLock;
-
-/// How ours is judged against the paper. Scalar rules test one estimate; `Order` and `Each`
-/// test one estimate per part.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Rule {
-    /// Ours is at least `min`.
-    AtLeast {
-        /// The threshold.
-        min: f64,
-    },
-    /// Ours is at most `max`.
-    AtMost {
-        /// The threshold.
-        max: f64,
-    },
-    /// Ours is within a factor `factor` (≥ 1) of `target`: `target / factor ≤ ours ≤
-    /// target × factor`.
-    Ratio {
-        /// The paper's figure.
-        target: f64,
-        /// The tolerated factor, e.g. 1.1 for about ±10 %.
-        factor: f64,
-    },
-    /// Ours is within `tol` of `target`.
-    Diff {
-        /// The paper's figure.
-        target: f64,
-        /// The tolerated difference, in the metric's unit.
-        tol: f64,
-    },
-    /// A rank order: the estimates are the ratios of each item to the one before it (in the
-    /// claimed order), and ratio `i` must be at least `factors[i]`.
-    Order {
-        /// The items in the claimed order (one more than the factors).
-        items: Vec<String>,
-        /// Least ratio of each item to the one before it.
-        factors: Vec<f64>,
-    },
-    /// One rule per estimate, every one must be met (e.g. one per failure mechanism).
-    Each {
-        /// What each estimate is.
-        parts: Vec<String>,
-        /// The rule of each.
-        rules: Vec<Rule>,
-    },
-    /// Reported, not judged (by-construction and not-testable claims).
-    Report,
-}
-
-/// What an interval does against a rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Test {
-    /// The whole interval satisfies the rule.
-    Inside,
-    /// The whole interval violates it.
-    Outside,
-    /// Part satisfies, part violates.
-    Straddles,
-    /// No judgement possible: no finite interval, or the wrong number of estimates.
-    Unjudgeable,
-}
-
-impl Rule {
-    /// The closed band a scalar rule accepts (`None` for `Order`, `Each` and `Report`).
-    pub fn band(&self) -> Option<(f64, f64)> {
-        match *self {
-            Rule::AtLeast { min } => Some((min, f64::INFINITY)),
-            Rule::AtMost { max } => Some((f64::NEG_INFINITY, max)),
-            Rule::Ratio { target, factor } => {
-                let (a, b) = (target / factor, target * factor);
-                Some((a.min(b), a.max(b)))
-            }
-            Rule::Diff { target, tol } => Some((target - tol, target + tol)),
-            _ => None,
-        }
-    }
-
-    /// How many estimates the rule needs.
-    pub fn arity(&self) -> usize {
-        match self {
-            Rule::Order { factors, .. } => factors.len(),
-            Rule::Each { rules, .. } => rules.len(),
-            Rule::Report => 0,
-            _ => 1,
-        }
-    }
-
-    /// Tests intervals `(low, high)` against the rule; pure.
-    pub fn test(&self, intervals: &[(f64, f64)]) -> Test {
-        if intervals.len() != self.arity() || self.arity() == 0 {
-            return Test::Unjudgeable;
-        }
-        match self {
-            Rule::Order { factors, .. } => all_of(
-                factors
-                    .iter()
-                    .zip(intervals)
-                    .map(|(&min, iv)| Rule::AtLeast { min }.test(&[*iv])),
-            ),
-            Rule::Each { rules, .. } => all_of(
-                rules
-                    .iter()
-                    .zip(intervals)
-                    .map(|(r, iv)| r.test(std::slice::from_ref(iv))),
-            ),
-            scalar => {
-                let (lo, hi) = intervals[0];
-                let Some((a, b)) = scalar.band() else {
-                    return Test::Unjudgeable;
-                };
-                if !(lo.is_finite() && hi.is_finite()) || lo > hi {
-                    Test::Unjudgeable
-                } else if a <= lo && hi <= b {
-                    Test::Inside
-                } else if hi < a || lo > b {
-                    Test::Outside
-                } else {
-                    Test::Straddles
-                }
-            }
-        }
-    }
-
-    /// The rule for people, numbers in `unit`.
-    pub fn describe(&self, unit: &str) -> String {
-        let u = if unit.is_empty() {
-            String::new()
-        } else {
-            format!(" {unit}")
-        };
-        match self {
-            Rule::AtLeast { min } => format!("≥ {}{u}", num(*min)),
-            Rule::AtMost { max } => format!("≤ {}{u}", num(*max)),
-            Rule::Ratio { target, factor } => {
-                let (a, b) = self.band().unwrap_or_default();
-                format!(
-                    "within ×{} of {}{u} ({}–{})",
-                    num(*factor),
-                    num(*target),
-                    num(a),
-                    num(b)
-                )
-            }
-            Rule::Diff { target, tol } => format!("{} ± {}{u}", num(*target), num(*tol)),
-            Rule::Order { items, factors } => {
-                let mut s = items.first().cloned().unwrap_or_default();
-                for (item, f) in items.iter().skip(1).zip(factors) {
-                    if *f > 1.0 {
-                        s.push_str(&format!(" < {item} (≥ {}×)", num(*f)));
-                    } else {
-                        s.push_str(&format!(" < {item}"));
-                    }
-                }
-                format!("rank order: {s}")
-            }
-            Rule::Each { parts, rules } => parts
-                .iter()
-                .zip(rules)
-                .map(|(p, r)| format!("{p} {}", r.describe(unit)))
-                .collect::<Vec<_>>()
-                .join("; "),
-            Rule::Report => "reported, not judged".into(),
-        }
-    }
-}
-
-/// Inside when every part is, outside when any part is, unjudgeable when any part is.
-fn all_of(tests: impl Iterator<Item = Test>) -> Test {
-    let tests: Vec<Test> = tests.collect();
-    if tests.contains(&Test::Unjudgeable) {
-        Test::Unjudgeable
-    } else if tests.contains(&Test::Outside) {
-        Test::Outside
-    } else if tests.iter().all(|t| *t == Test::Inside) {
-        Test::Inside
-    } else {
-        Test::Straddles
-    }
-}
-
-/// A number for rules and figures: up to 6 significant digits (so the papers' figures, such
-/// as 700.994 J or 1.904956 s, read as printed), no trailing zeros.
-pub fn num(v: f64) -> String {
-    if !v.is_finite() {
-        return format!("{v}");
-    }
-    if v == v.round() && v.abs() < 1e9 {
-        return format!("{}", v as i64);
-    }
-    let magnitude = v.abs().log10().floor() as i32;
-    if !(-4..9).contains(&magnitude) {
-        return format!("{v:.3e}");
-    }
-    let decimals = (5 - magnitude).max(0) as usize;
-    let text = format!("{v:.decimals$}");
-    if text.contains('.') {
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    } else {
-        text
-    }
-}
 
 /// One claim of a paper.
 #[derive(Clone, Debug, PartialEq)]
@@ -250,8 +51,24 @@ pub struct Claim {
     /// For by-construction claims why no measurement can move it; for not-testable ones why,
     /// and what hardware would test it.
     pub note: String,
-    /// A claim about a parallel method: judged only on runs with at least 2 threads.
+    /// A claim about a parallel method: judged only on runs with at least 2 threads, and
+    /// only on as many threads as the machine has logical CPUs (unless `oversubscription`).
     pub parallel: bool,
+    /// Which way load on the machine can move the figure ([`Load`]): a result load could
+    /// have caused is judged only when the free-core probe found the cores free.
+    pub load: Load,
+    /// The claim is about running more threads than cores (time-sharing): evidence with more
+    /// threads than logical CPUs is what it needs, not a reason to refuse.
+    pub oversubscription: bool,
+    /// The paper's figures as numbers, as printed (empty for a claim with none).
+    pub paper_values: Vec<f64>,
+    /// For judged claims: the range our figure can plausibly take on some machine this tool
+    /// runs on, one per estimate, and the stated, checkable limit that sets it (e.g. "2
+    /// threads bound slicing's gain at −25 %"). A rule must be both satisfiable and
+    /// violable inside it ([`Rule::can_pass_and_fail`]).
+    pub plausible: Vec<(f64, f64)>,
+    /// Why the plausible range is what it is.
+    pub plausible_why: String,
 }
 
 impl Claim {
@@ -279,6 +96,11 @@ impl Claim {
             model: None,
             note: String::new(),
             parallel: false,
+            load: Load::None,
+            oversubscription: false,
+            paper_values: Vec::new(),
+            plausible: Vec::new(),
+            plausible_why: String::new(),
         }
     }
 
@@ -308,17 +130,64 @@ impl Claim {
         self
     }
 
-    /// A measured claim about a parallel method: judged on runs with ≥ 2 threads only.
+    /// A measured claim about a parallel method: judged on runs with ≥ 2 threads only, and
+    /// needing free cores for any definite verdict (load may move its figure either way;
+    /// [`Claim::speedup`] and [`Claim::parallel_time`] say which way when it is known).
     pub fn parallel(mut self) -> Self {
         self.kind = Kind::Measured;
         self.parallel = true;
+        self.load = Load::Any;
+        self
+    }
+
+    /// A measured claim on a parallel form's speedup or throughput over a sequential one:
+    /// load can only lower the figure, so an "at least" result whose interval lies inside
+    /// stands on a busy machine.
+    pub fn speedup(self) -> Self {
+        self.parallel().load(Load::Lowers)
+    }
+
+    /// A measured claim on a parallel form's time, or its time change against a sequential
+    /// one in % (negative = faster): load can only raise the figure.
+    pub fn parallel_time(self) -> Self {
+        self.parallel().load(Load::Raises)
+    }
+
+    /// Which way load can move the figure.
+    pub fn load(mut self, load: Load) -> Self {
+        self.load = load;
         self
     }
 
     /// A claim whose figure comes from a parallel timing (a modelled claim fed by one, say):
-    /// judged, like a parallel measured claim, only on runs with ≥ 2 threads and free cores.
+    /// judged, like a parallel measured claim, only on runs with ≥ 2 threads, and on free
+    /// cores where load could have caused the result (set the direction with [`Claim::load`];
+    /// unknown until set).
     pub fn parallel_input(mut self) -> Self {
         self.parallel = true;
+        if self.load == Load::None {
+            self.load = Load::Any;
+        }
+        self
+    }
+
+    /// The claim is about more threads than cores: oversubscribed evidence is what it needs.
+    pub fn oversubscription(mut self) -> Self {
+        self.oversubscription = true;
+        self
+    }
+
+    /// The range our figure can plausibly take (one `(low, high)` per estimate) and the
+    /// stated limit that sets it.
+    pub fn plausible(mut self, ranges: &[(f64, f64)], why: impl Into<String>) -> Self {
+        self.plausible = ranges.to_vec();
+        self.plausible_why = why.into();
+        self
+    }
+
+    /// The paper's figures as numbers, as printed.
+    pub fn paper_values(mut self, values: &[f64]) -> Self {
+        self.paper_values = values.to_vec();
         self
     }
 
@@ -393,6 +262,60 @@ mod tests {
         }
     }
 
+    /// No rule that cannot pass or cannot fail: within the range a claim's figure can
+    /// plausibly take, some figure satisfies its rule and some violates it.
+    #[test]
+    fn every_rule_can_pass_and_can_fail_on_plausible_evidence() {
+        let mut bad = Vec::new();
+        for c in all() {
+            if matches!(c.kind, Kind::Measured | Kind::Modelled) && c.plausible.is_empty() {
+                bad.push(format!("{}: a judged claim with no plausible range", c.id));
+                continue;
+            }
+            if c.plausible.is_empty() {
+                continue;
+            }
+            assert!(
+                !c.plausible_why.is_empty(),
+                "{}: plausible range without its limit",
+                c.id
+            );
+            let (pass, fail) = c.rule.can_pass_and_fail(&c.plausible);
+            if !pass {
+                bad.push(format!(
+                    "{}: no plausible figure satisfies {}",
+                    c.id,
+                    c.rule.describe(&c.unit)
+                ));
+            }
+            if !fail {
+                bad.push(format!(
+                    "{}: no plausible figure violates {}",
+                    c.id,
+                    c.rule.describe(&c.unit)
+                ));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    /// The paper's figures as numbers are the ones its text quotes.
+    #[test]
+    fn paper_values_appear_in_the_quoted_figures() {
+        for c in all() {
+            for v in &c.paper_values {
+                let printed = [num(*v), num(v.abs()), format!("{v}")];
+                assert!(
+                    printed.iter().any(|p| c.paper.contains(p.as_str())),
+                    "{}: {} is not in its quoted figures '{}'",
+                    c.id,
+                    num(*v),
+                    c.paper
+                );
+            }
+        }
+    }
+
     #[test]
     fn every_judged_claim_has_a_rule_a_metric_and_a_reason() {
         for c in all() {
@@ -413,44 +336,5 @@ mod tests {
                 c.id
             );
         }
-    }
-
-    #[test]
-    fn numbers_keep_six_significant_digits() {
-        assert_eq!(num(700.994), "700.994");
-        assert_eq!(num(1.904956), "1.90496");
-        assert_eq!(num(0.0702), "0.0702");
-        assert_eq!(num(2.0), "2");
-        assert_eq!(num(-17.333333), "-17.3333");
-        assert_eq!(num(12345678.9), "12345679");
-        assert_eq!(num(1e-7), "1.000e-7");
-    }
-
-    #[test]
-    fn rules_describe_themselves() {
-        assert_eq!(Rule::AtLeast { min: 40.0 }.describe("%"), "≥ 40 %");
-        assert_eq!(Rule::AtMost { max: -17.5 }.describe("%"), "≤ -17.5 %");
-        assert_eq!(
-            Rule::Diff {
-                target: 47.0,
-                tol: 5.0
-            }
-            .describe("%"),
-            "47 ± 5 %"
-        );
-        assert_eq!(
-            Rule::Ratio {
-                target: 100.0,
-                factor: 2.0
-            }
-            .describe(""),
-            "within ×2 of 100 (50–200)"
-        );
-        let order = Rule::Order {
-            items: vec!["a".into(), "b".into(), "c".into()],
-            factors: vec![10.0, 1.0],
-        };
-        assert_eq!(order.describe("µs"), "rank order: a < b (≥ 10×) < c");
-        assert_eq!(order.arity(), 2);
     }
 }

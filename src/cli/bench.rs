@@ -1,5 +1,7 @@
 //! `parcrypt bench ...`: timed sweeps printed as a table and exported as JSON, CSV or Markdown.
-use super::bench_opts::{RunOpts, Threads, flags, positive, threads_list};
+use super::bench_opts::{
+    RunOpts, Threads, ci95_cell, flags, positive, statistics_notes, threads_list,
+};
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
@@ -37,6 +39,9 @@ pub enum BenchCommand {
     Pipeline(super::bench_cipher::BenchPipelineArgs),
     /// parcrypt's best sequential and parallel forms against GMP and OpenSSL, interleaved.
     Peers(super::bench_peers::BenchPeersArgs),
+    /// Timing-leak test of RSA-OAEP decryption: dudect's Welch t-test on interleaved random
+    /// classes (valid/invalid padding, Y = 0/Y != 0, a modulus not a multiple of 64 bits).
+    Leak(super::bench_leak::BenchLeakArgs),
 }
 
 /// Comma-separated schedules.
@@ -97,9 +102,9 @@ pub struct BenchRsaArgs {
     /// How decryption computes c^d mod n.
     #[arg(long, value_enum, default_value_t = PrivateOpArg::CrtConstTime)]
     private_op: PrivateOpArg,
-    /// Thread counts, comma-separated.
-    #[arg(long, default_value = "1,2", value_parser = threads_list)]
-    threads: Threads,
+    /// Thread counts, comma-separated (default: 1 and the logical CPUs).
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     /// Schedules, comma-separated: static, dynamic, guided, steal.
     #[arg(long, default_value = "static,dynamic,guided,steal", value_parser = schedule_list)]
     schedule: Schedules,
@@ -128,11 +133,14 @@ pub fn run(cmd: BenchCommand) -> Result<()> {
         BenchCommand::Cipher(args) => super::bench_cipher::cipher(args),
         BenchCommand::Pipeline(args) => super::bench_cipher::pipeline(args),
         BenchCommand::Peers(args) => super::bench_peers::peers(args),
+        BenchCommand::Leak(args) => super::bench_leak::leak(args),
     }
 }
 
 fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let config = args.opts.config()?;
+    args.opts
+        .check_not_inputs(&[("--key", args.key.as_deref())])?;
     let key = match &args.key {
         Some(path) => {
             let bytes = parcrypt::io::read_file(path)?;
@@ -156,7 +164,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
             PrivateOpArg::Crt => PrivateOp::Crt,
             PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
         },
-        threads: args.threads.0,
+        threads: Threads::or_default_sweep(args.threads),
         schedules: args.schedule.0,
         chunks: args.chunk.0,
         pin: args.pin,
@@ -165,8 +173,8 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     };
     plan.validate()?;
     let machine = MachineInfo::detect();
-    let total = plan.configurations().len();
-    let progress = args.opts.progress(total, "bench rsa");
+    // The total is planned from the warm-ups: the bar starts with it.
+    let progress = args.opts.progress(0, "bench rsa");
     let records = parcrypt::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
@@ -229,10 +237,7 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             schedule: r.schedule,
             chunk: r.chunk.map_or("default".into(), |c| c.to_string()),
             median_s: r.timing.median_s,
-            ci95: r
-                .timing
-                .ci95()
-                .map_or("-".into(), |(lo, hi)| format!("{lo:.4}-{hi:.4}")),
+            ci95: ci95_cell(&r.timing),
             min_s: r.timing.min_s,
             max_s: r.timing.max_s,
             runs: r.timing.runs,
@@ -240,30 +245,14 @@ fn screen_rows(records: &[RsaBenchRecord]) -> Vec<Row> {
             speedup: r.speedup,
             efficiency: r.efficiency,
             imbalance: r.imbalance,
-            flags: flags(r.oversubscribed, r.wide_spread),
+            flags: flags(r.oversubscribed, &r.timing),
         })
         .collect()
 }
 
 /// One line per statistical warning, and the best configuration per thread count.
 fn summary_notes(records: &[RsaBenchRecord]) -> Vec<String> {
-    let mut notes = Vec::new();
-    for r in records.iter().filter(|r| r.wide_spread) {
-        let chunk = r.chunk.map_or("default".into(), |c| c.to_string());
-        notes.push(format!(
-            "note: {} threads {} chunk {}: {}",
-            r.threads, r.schedule, chunk, r.note
-        ));
-    }
-    if records
-        .iter()
-        .any(|r| r.timing.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
-    {
-        notes.push(format!(
-            "note: configurations with fewer than {} runs show min..max in the ci95 column",
-            parcrypt::bench::MIN_RUNS_FOR_CI
-        ));
-    }
+    let mut notes = statistics_notes(records.iter().map(|r| &r.timing));
     let mut threads: Vec<usize> = records
         .iter()
         .map(|r| r.threads)

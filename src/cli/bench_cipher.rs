@@ -1,45 +1,22 @@
 //! `parcrypt bench cipher` (seed 004, Tables 2-3) and `parcrypt bench pipeline` (seed 001,
 //! Figs. 8-9): throughput tables, the papers' figures beside them, JSON/CSV export.
-use super::bench_opts::{RunOpts, flags};
+use super::bench_opts::{RunOpts, Threads, ci95_cell, flags, statistics_notes, threads_list};
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render};
+use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, render};
 use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 use parcrypt::cipher::{Algorithm, Direction};
 use parcrypt::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
 use parcrypt::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use serde::Serialize;
 
-/// A byte count: `4096`, `64KiB`, `1MiB`, `1MB` (10^6), `2GiB`, case-insensitive; at least 1.
+/// A buffer size in the one size syntax ([`super::size`]) that fits in this machine's memory.
 pub fn parse_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let mult: usize = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" => 1_000,
-        "kib" => 1 << 10,
-        "m" | "mb" => 1_000_000,
-        "mib" => 1 << 20,
-        "g" | "gb" => 1_000_000_000,
-        "gib" => 1 << 30,
-        _ => {
-            return Err(format!(
-                "size '{s}' has an unknown unit (use B, KB, KiB, MB, MiB, GB, GiB)"
-            ));
-        }
-    };
-    let n: usize = num
-        .parse()
-        .map_err(|_| format!("size '{s}' must be a whole number with an optional unit"))?;
-    match n.checked_mul(mult) {
-        Some(0) => Err(format!("size must be at least 1 byte, got '{s}'")),
-        Some(v) => parcrypt::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
-            .map(|()| v)
-            .map_err(|e| e.to_string()),
-        None => Err(format!("size '{s}' is too large")),
-    }
+    let v = super::size::parse_size(s)?;
+    parcrypt::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
+        .map(|()| v)
+        .map_err(|e| e.to_string())
 }
 
 /// A comma-separated list (a newtype, so clap takes the whole list as one value).
@@ -48,10 +25,6 @@ pub struct List<T>(Vec<T>);
 
 fn size_list(s: &str) -> Result<List<usize>, String> {
     parse_list(s, "size", parse_size).map(List)
-}
-
-fn threads_list(s: &str) -> Result<List<usize>, String> {
-    parse_list(s, "thread", |t| parse_positive(t, "thread count")).map(List)
 }
 
 fn stages_list(s: &str) -> Result<List<usize>, String> {
@@ -93,12 +66,13 @@ pub struct BenchCipherArgs {
     /// Algorithms, comma-separated, or `all`; each one's sequential form is measured too.
     #[arg(long, default_value = "all", value_parser = alg_list)]
     alg: List<Algorithm>,
-    /// Bytes per run: 4096, 1MB, 64MiB, ...
+    /// Bytes per run: 4096, 64K, 64MiB (binary), 1MB (10^6), ...
     #[arg(long, default_value = "64MiB", value_parser = parse_size)]
     size: usize,
-    /// Thread counts, comma-separated (bf-pipeline: stage groups of the folded pipeline, 1-17).
-    #[arg(long, default_value = "1,2", value_parser = threads_list)]
-    threads: List<usize>,
+    /// Thread counts, comma-separated (bf-pipeline: stage groups of the folded pipeline,
+    /// 1-17); default: 1 and the logical CPUs.
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     /// Pipeline chunk, PARC4 block and PARC4-I segment (a multiple of 256; default: each one's).
     #[arg(long, value_parser = parse_size)]
     chunk: Option<usize>,
@@ -145,7 +119,7 @@ pub struct BenchPipelineArgs {
 pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     let plan = CipherBenchPlan {
         algorithms: args.alg.0,
-        threads: args.threads.0,
+        threads: Threads::or_default_sweep(args.threads),
         size_bytes: args.size,
         chunk: args.chunk,
         direction: match args.op {
@@ -158,9 +132,8 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     };
     plan.validate().map_err(|e| usage(e.to_string()))?;
     let machine = MachineInfo::detect();
-    let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
-    let total = plan.configurations().len() as u64 * per_config;
-    let progress = Progress::new(total, "bench cipher", args.opts.quiet);
+    // The total is planned from the warm-ups: the bar starts with it.
+    let progress = args.opts.progress(0, "bench cipher");
     let records = parcrypt::suites::cipher::run(&plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
@@ -190,6 +163,9 @@ struct CipherRow {
     chunk: String,
     median_s: f64,
     ci95: String,
+    min_s: f64,
+    max_s: f64,
+    runs: usize,
     mb_per_s: f64,
     tsc_c_per_b: String,
     vs: String,
@@ -206,10 +182,10 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             threads: r.threads,
             chunk: r.chunk_bytes.map_or("-".into(), |c| c.to_string()),
             median_s: r.timing.median_s,
-            ci95: r
-                .timing
-                .ci95()
-                .map_or("-".into(), |(lo, hi)| format!("{lo:.4}-{hi:.4}")),
+            ci95: ci95_cell(&r.timing),
+            min_s: r.timing.min_s,
+            max_s: r.timing.max_s,
+            runs: r.timing.runs,
             mb_per_s: r.mb_per_s,
             tsc_c_per_b: r
                 .tsc_cycles_per_byte
@@ -217,7 +193,7 @@ fn cipher_rows(records: &[CipherBenchRecord]) -> Vec<CipherRow> {
             vs: r.baseline.to_string(),
             speedup: r.speedup,
             self_speedup: r.self_speedup,
-            flags: flags(r.oversubscribed, r.wide_spread),
+            flags: flags(r.oversubscribed, &r.timing),
         })
         .collect()
 }
@@ -232,9 +208,7 @@ fn cipher_notes(records: &[CipherBenchRecord]) -> Vec<String> {
             tsc.ticks_per_second(0.02) / 1e9
         ));
     }
-    for r in records.iter().filter(|r| r.wide_spread) {
-        notes.push(format!("note: {} x{}: {}", r.alg, r.threads, r.note));
-    }
+    notes.extend(statistics_notes(records.iter().map(|r| &r.timing)));
     let ours = |a: Algorithm| {
         records
             .iter()
@@ -279,10 +253,8 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
         )));
     }
     let machine = MachineInfo::detect();
-    let per_config = u64::from(plan.config.warmup_runs + plan.config.min_runs);
-    let rows = plan.configurations().len() + groups.len() * plan.chunks.len();
-    let total = (rows as u64 + 1) * per_config;
-    let progress = Progress::new(total, "bench pipeline", args.opts.quiet);
+    // The total is planned from the warm-ups: the bar starts with it.
+    let progress = args.opts.progress(0, "bench pipeline");
     let (records, stats) = parcrypt::suites::cipher_pipeline::run_with_folded(
         &plan,
         &groups,
@@ -342,11 +314,7 @@ fn pipeline_rows(records: &[PipelineBenchRecord]) -> Vec<PipelineRow> {
             busy: pct(r.mean_busy),
             recv_wait: pct(r.mean_recv_wait),
             send_wait: pct(r.mean_send_wait),
-            flags: if r.oversubscribed {
-                "oversubscribed".into()
-            } else {
-                String::new()
-            },
+            flags: flags(r.oversubscribed, &r.timing),
         })
         .collect()
 }
@@ -405,6 +373,10 @@ fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> R
             })
             .collect();
         out += &render(&rows, ExportFormat::Table)?;
+    }
+    for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+        out += &note;
+        out.push('\n');
     }
     Ok(out)
 }

@@ -1,7 +1,7 @@
 //! `parcrypt bench modexp`, `parcrypt bench rsa-private` and `parcrypt bench montmul`:
 //! exponentiation strategies against `binary` and `gmp`, single-operation RSA private-key
 //! latency, and the constant-time kernels' cost per Montgomery product.
-use super::bench_opts::{RunOpts, Threads, flags, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, statistics_notes, threads_list};
 use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
@@ -45,9 +45,9 @@ pub struct BenchModexpArgs {
     /// Methods (default: all); binary and gmp are always measured as references.
     #[arg(long, value_parser = names_list)]
     methods: Option<std::vec::Vec<String>>,
-    /// Thread counts for the parallel methods.
-    #[arg(long, default_value = "1,2", value_parser = threads_list)]
-    threads: Threads,
+    /// Thread counts for the parallel methods (default: 1 and the logical CPUs).
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     /// Window / digit size r (default: chosen per size).
     #[arg(long)]
     window: Option<u32>,
@@ -135,7 +135,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     let plan = ModexpBenchPlan {
         bits: args.bits,
         methods,
-        threads: args.threads.0,
+        threads: Threads::or_default_sweep(args.threads),
         params: Params {
             threads: 1,
             window: args.window,
@@ -165,6 +165,9 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
         println!(
             "vs_binary: time change against square-and-multiply (negative = faster), the seeds' convention"
         );
+        for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+            println!("{note}");
+        }
     }
     args.opts.write_files(&BenchReport {
         machine,
@@ -187,7 +190,7 @@ fn modexp_row(r: &ModexpRecord) -> ModexpRow {
         vs_binary: format!("{:+.1} %", r.vs_binary_pct),
         vs_gmp: r.vs_gmp,
         seed_claim: r.seed_claim.clone(),
-        flags: flags(r.oversubscribed, r.wide_spread),
+        flags: flags(r.oversubscribed, &r.timing),
     }
 }
 
@@ -256,6 +259,11 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     if screen && args.openssl_seconds > 0 && records.iter().all(|r| r.openssl_sign_s.is_none()) {
         println!("note: openssl speed was not available; no OpenSSL comparison");
     }
+    if screen {
+        for note in statistics_notes(records.iter().map(|r| &r.timing)) {
+            println!("{note}");
+        }
+    }
     args.opts.write_files(&BenchReport {
         machine,
         results: records,
@@ -279,7 +287,7 @@ fn latency_row(r: &LatencyRecord) -> LatencyRow {
             .openssl_sign_s
             .map_or("-".into(), |s| format_number(s * 1e3)),
         vs_openssl: r.vs_openssl.map_or("-".into(), format_number),
-        flags: flags(r.oversubscribed, r.wide_spread),
+        flags: flags(r.oversubscribed, &r.timing),
     }
 }
 

@@ -1,6 +1,6 @@
 //! `parcrypt bench mul` (the Karatsuba family against GMP `mpz_mul`, seed 003) and
 //! `parcrypt bench handoff` (thread-activation costs), each printed beside the seed's figures.
-use super::bench_opts::{RunOpts, Threads, flags, threads_list};
+use super::bench_opts::{RunOpts, Threads, flags, statistics_notes, threads_list};
 use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
@@ -39,9 +39,10 @@ pub struct BenchMulArgs {
     /// Methods (default: all); gmp is always measured, as the baseline.
     #[arg(long, value_parser = methods_list)]
     methods: Option<std::vec::Vec<String>>,
-    /// Threads in all (caller + helpers, 1 to 4) for the parallel methods, comma-separated.
-    #[arg(long, default_value = "2", value_parser = threads_list)]
-    threads: Threads,
+    /// Threads in all (caller + helpers, 1 to 4) for the parallel methods, comma-separated;
+    /// default: the logical CPUs, at most 4.
+    #[arg(long, value_parser = threads_list)]
+    threads: Option<Threads>,
     #[command(flatten)]
     kara: KaraOpts,
     /// Target milliseconds of one sample (a batch of products, divided afterwards).
@@ -93,7 +94,9 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
         methods: args
             .methods
             .unwrap_or_else(|| METHODS.iter().map(|m| m.to_string()).collect()),
-        threads: args.threads.0,
+        threads: args
+            .threads
+            .map_or_else(|| vec![super::mul::default_kara_threads()], |t| t.0),
         kara: args.kara.config(),
         seed: args.seed,
         config,
@@ -148,7 +151,7 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 seed_vs_gmp: s.and_then(|s| s.vs_gmp).map(|f| round(1.0 + f)),
                 seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
                 capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
-                flags: flags(r.oversubscribed, r.wide_spread),
+                flags: flags(r.oversubscribed, &r.timing),
             }
         })
         .collect()
@@ -224,14 +227,7 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
          zeroed), for all methods alike."
             .into(),
     );
-    let wide = records.iter().filter(|r| r.wide_spread).count();
-    if wide > 0 {
-        notes.push(format!(
-            "note: {wide} of {} results have a wide spread (flags): the machine was noisy; \
-             the JSON file keeps each one's confidence interval and note.",
-            records.len()
-        ));
-    }
+    notes.extend(statistics_notes(records.iter().map(|r| &r.timing)));
     notes
 }
 

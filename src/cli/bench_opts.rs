@@ -16,6 +16,21 @@ pub fn threads_list(s: &str) -> Result<Threads, String> {
     parse_list(s, "thread", |t| parse_positive(t, "thread count")).map(Threads)
 }
 
+impl Threads {
+    /// The given counts, or a sweep's default: one thread and the logical CPUs
+    /// ([`default_threads`](super::default_threads)), once when they are the same.
+    pub fn or_default_sweep(given: Option<Threads>) -> Vec<usize> {
+        given.map_or_else(
+            || {
+                let mut v = vec![1, super::default_threads()];
+                v.dedup();
+                v
+            },
+            |t| t.0,
+        )
+    }
+}
+
 /// A positive integer option (`--runs`, `--messages`, ...).
 pub fn positive(s: &str) -> Result<usize, String> {
     parse_positive(s, "value")
@@ -26,16 +41,16 @@ pub fn positive(s: &str) -> Result<usize, String> {
 #[derive(Args, Debug, Clone)]
 pub struct RunOpts {
     /// Warm-up runs per configuration (not measured).
-    #[arg(long, default_value_t = 1)]
+    #[arg(short = 'w', long, default_value_t = 1)]
     pub warmup: u32,
     /// Fewest measured runs per configuration.
-    #[arg(long, default_value = "5", value_parser = positive)]
+    #[arg(short = 'r', long, default_value = "5", value_parser = positive)]
     pub runs: usize,
     /// Least measured seconds per configuration.
     #[arg(long, default_value = "0.5", value_parser = seconds)]
     pub min_time: f64,
     /// Most measured runs per configuration.
-    #[arg(long, default_value = "1000", value_parser = positive)]
+    #[arg(short = 'M', long, default_value = "1000", value_parser = positive)]
     pub max_runs: usize,
     /// Write the results as JSON to F (`-`: stdout): {"machine": {...}, "results": [...]},
     /// each record with its per-run `times` in seconds beside the summary.
@@ -85,6 +100,19 @@ impl RunOpts {
         })
     }
 
+    /// Refuses an output file that is one of the command's `inputs` (`(option, path)`, e.g.
+    /// `--key`), before any work.
+    pub fn check_not_inputs(&self, inputs: &[(&str, Option<&std::path::Path>)]) -> Result<()> {
+        output::check_not_inputs(
+            &[
+                ("--json", self.json.as_ref()),
+                ("--csv", self.csv.as_ref()),
+                ("--markdown", self.markdown.as_ref()),
+            ],
+            inputs,
+        )
+    }
+
     /// Whether the tables and notes for people go to stdout: not when an output is `-`.
     pub fn screen(&self) -> bool {
         ![&self.json, &self.csv, &self.markdown]
@@ -121,14 +149,54 @@ impl RunOpts {
     }
 }
 
-/// The flags column of a screen table: `oversubscribed`, `wide-spread`, comma-separated.
-pub fn flags(oversubscribed: bool, wide_spread: bool) -> String {
+/// The flags column of a screen table: `oversubscribed`, and the outliers by Tukey's fences
+/// ("2 mild + 1 severe outliers"), comma-separated.
+pub fn flags(oversubscribed: bool, timing: &parcrypt::bench::TimingFields) -> String {
+    let outliers = timing.outlier_flag();
     [
         oversubscribed.then_some("oversubscribed"),
-        wide_spread.then_some("wide-spread"),
+        (!outliers.is_empty()).then_some(outliers.as_str()),
     ]
     .into_iter()
     .flatten()
     .collect::<Vec<_>>()
-    .join(",")
+    .join(", ")
+}
+
+/// The 95 % interval of the median for a screen table, `low-high` to 4 decimals; empty when
+/// the runs were too few to give one (min and max stand beside it).
+pub fn ci95_cell(timing: &parcrypt::bench::TimingFields) -> String {
+    timing
+        .ci95()
+        .map_or(String::new(), |(lo, hi)| format!("{lo:.4}-{hi:.4}"))
+}
+
+/// The notes under a screen table about its statistics: too few runs for an interval, and
+/// outliers found (hyperfine's and criterion's warning), each said once.
+pub fn statistics_notes<'a>(
+    timings: impl IntoIterator<Item = &'a parcrypt::bench::TimingFields>,
+) -> Vec<String> {
+    let timings: Vec<&parcrypt::bench::TimingFields> = timings.into_iter().collect();
+    let mut notes = Vec::new();
+    if timings
+        .iter()
+        .any(|t| t.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
+    {
+        notes.push(format!(
+            "note: fewer than {} runs give no 95 % interval of the median: ci95 is left empty there (min and max are the range)",
+            parcrypt::bench::MIN_RUNS_FOR_CI
+        ));
+    }
+    let with = timings
+        .iter()
+        .filter(|t| !t.outlier_flag().is_empty())
+        .count();
+    if with > 0 {
+        notes.push(format!(
+            "note: {with} of {} results have outliers (Tukey's fences: mild beyond 1.5 IQR of a quartile, severe beyond 3 IQR); \
+             the machine was probably busy; run again on a quiet machine, or with more --runs",
+            timings.len()
+        ));
+    }
+    notes
 }

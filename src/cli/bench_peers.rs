@@ -36,8 +36,8 @@ pub struct BenchPeersArgs {
     /// bf-pipeline.
     #[arg(long, value_parser = rows_list)]
     rows: Option<std::vec::Vec<String>>,
-    /// Threads of parcrypt's parallel forms (the caller included).
-    #[arg(long, default_value_t = 2)]
+    /// Threads of parcrypt's parallel forms (the caller included); default: the logical CPUs.
+    #[arg(long, default_value_t = super::default_threads())]
     threads: usize,
     /// Seconds of each `openssl speed` sample.
     #[arg(long, default_value_t = 1)]
@@ -126,14 +126,11 @@ fn ratio(num: &[f64], den: &[f64]) -> Option<Summary> {
 /// `reached` when the whole 95 % interval is at or above `at_least`, `missed` when below,
 /// `inconclusive` when it straddles the target or has too few rounds to be a 95 % interval.
 fn verdict(s: &Summary, at_least: f64) -> &'static str {
-    if s.runs < parcrypt::bench::MIN_RUNS_FOR_CI {
-        "inconclusive (too few rounds)"
-    } else if s.ci95_low >= at_least {
-        "reached"
-    } else if s.ci95_high < at_least {
-        "missed"
-    } else {
-        "inconclusive"
+    match s.ci95() {
+        None => "inconclusive (too few rounds)",
+        Some((low, _)) if low >= at_least => "reached",
+        Some((_, high)) if high < at_least => "missed",
+        Some(_) => "inconclusive",
     }
 }
 
@@ -197,9 +194,7 @@ fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
             // however the work is split: say so, with the measured ceiling.
             let beyond = match (what, cap) {
                 ("peer/par" | "seq/par", Some(cap))
-                    if v != "reached"
-                        && cap.runs >= parcrypt::bench::MIN_RUNS_FOR_CI
-                        && cap.ci95_high < at_least =>
+                    if v != "reached" && cap.ci95().is_some_and(|(_, high)| high < at_least) =>
                 {
                     format!(" (above this machine's ceiling {:.2})", cap.median)
                 }
@@ -212,8 +207,8 @@ fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
     let lo_hi = |r: Option<Summary>| {
         (
             r.map(|r| r.median),
-            r.map(|r| r.ci95_low),
-            r.map(|r| r.ci95_high),
+            r.and_then(|r| r.ci95_low),
+            r.and_then(|r| r.ci95_high),
         )
     };
     let (ps_m, ps_l, ps_h) = lo_hi(ps);

@@ -35,7 +35,7 @@ fn threads(s: &str) -> Result<usize, String> {
 }
 
 fn chunk(s: &str) -> Result<usize, String> {
-    parse_positive(s, "chunk size")
+    super::size::parse_size(s).map_err(|e| format!("chunk {e}"))
 }
 
 /// Arguments of `cipher encrypt` and `cipher decrypt`.
@@ -58,13 +58,13 @@ pub struct CipherArgs {
     /// No PKCS#7 padding (ECB/CBC): the input must be whole 8-byte blocks.
     #[arg(long)]
     no_pad: bool,
-    /// Threads (parallel algorithms and CBC decryption; default: all CPUs). For bf-pipeline:
-    /// stage groups of the folded round pipeline, 1-17 (default: all CPUs; 17 = one
+    /// Threads (parallel algorithms and CBC decryption; default: the logical CPUs). For bf-pipeline:
+    /// stage groups of the folded round pipeline, 1-17 (default: the logical CPUs; 17 = one
     /// operation per group); `--groups` is the same option.
     #[arg(long, visible_alias = "groups", value_parser = threads)]
     threads: Option<usize>,
     /// bf-pipeline chunk (multiple of 8, default 65536), parc4 block (default 65536) or
-    /// parc4i segment (multiple of 256, default 65536), in bytes. Decrypt parc4 and parc4i
+    /// parc4i segment (multiple of 256, default 65536), in bytes (64K = 65536). Decrypt parc4 and parc4i
     /// with the same value (bf-pipeline's output does not depend on it).
     #[arg(long, value_parser = chunk)]
     chunk: Option<usize>,
@@ -144,6 +144,7 @@ fn spec(args: &mut CipherArgs, direction: Direction) -> Result<CipherSpec> {
 }
 
 fn crypt(mut args: CipherArgs, direction: Direction) -> Result<()> {
+    super::output::check_file_not_input("--out", &args.out, &[("--in", &args.input)])?;
     let spec = spec(&mut args, direction)?;
     file::transform_file(&spec, direction, &args.input, &args.out)?;
     eprintln!("{STUDY_WARNING}");

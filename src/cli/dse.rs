@@ -1,42 +1,57 @@
 //! `parcrypt dse`: the design-space exploration — the Pareto front over time, energy and MTTF,
 //! the best configuration per objective, and seed 000's Table 8 choices recomputed.
-use super::output::Output;
+//!
+//! The workload is timed here in paired rounds (1 thread and `--threads`, interleaved, with a
+//! free-core probe beside each round); the fitted serial fraction and every recommendation
+//! carry a 95 % interval from resampling the rounds, a recommendation that changes inside the
+//! serial fraction's interval is marked "not decided", and a busy machine is named as such.
+use super::bench_opts::positive;
+use super::output::ReportOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo};
+use parcrypt::bench::{ExportFormat, MachineInfo, Progress};
+use parcrypt::dse::uncertainty::{Cores, Explored, Interval, Recommendation, explore_rounds};
+use parcrypt::dse::workload::WorkloadRounds;
 use parcrypt::dse::{self, Evaluation, Objective, workload};
+use serde::Serialize;
 
 /// Arguments of `parcrypt dse`.
 #[derive(Args, Debug)]
 pub struct DseArgs {
-    /// The workload timed here and carried to each processor: parsa, modexp or cipher.
-    #[arg(long, default_value = "parsa")]
+    /// The workload timed here and carried to each processor.
+    #[arg(long, default_value = "parsa", value_parser = ["parsa", "modexp", "cipher"])]
     workload: String,
-    /// Presets, comma-separated.
-    #[arg(long, default_value = "core2duo,core-i3,core-i5,core-i7", value_parser = names)]
+    /// Presets, comma-separated (`--preset` as in `power` is the same option).
+    #[arg(long, alias = "preset", default_value = "core2duo,core-i3,core-i5,core-i7", value_parser = names)]
     presets: std::vec::Vec<String>,
-    /// Process nodes in nm, comma-separated (each preset keeps those it has).
-    #[arg(long, default_value = "90,65,45,32,22", value_parser = nodes)]
+    /// Process nodes in nm, comma-separated (each preset keeps those it has; `--node` is the
+    /// same option).
+    #[arg(long, alias = "node", default_value = "90,65,45,32,22", value_parser = nodes)]
     nodes: std::vec::Vec<u32>,
     /// The objective whose best configuration is printed first.
-    #[arg(long, default_value = "energy")]
+    #[arg(long, default_value = "energy", value_parser = ["time", "power", "energy", "mttf", "edp"])]
     objective: String,
+    /// Threads the workload is timed on beside one thread (default: the logical CPUs).
+    #[arg(long, value_parser = positive)]
+    threads: Option<usize>,
+    /// Paired rounds: each times the workload once on 1 thread and once on --threads, with
+    /// a free-core probe beside; the intervals come from resampling them.
+    #[arg(short = 'r', long, default_value = "10", value_parser = positive)]
+    runs: usize,
+    /// Untimed runs of each thread count first.
+    #[arg(short = 'w', long, default_value_t = 1)]
+    warmup: usize,
     /// Time the workload with bigger units (slower, steadier).
     #[arg(long)]
     thorough: bool,
-    /// Write every evaluation as JSON to F (`-`: stdout, instead of the text):
-    /// {"machine": {...}, "results": [...]}.
-    #[arg(long, value_name = "F", value_parser = super::output::parse)]
-    json: Option<Output>,
-}
-
-/// One measured thread count of the workload, as shown.
-#[derive(serde::Serialize)]
-struct Measured {
-    threads: usize,
-    time_s: f64,
-    speedup: f64,
+    /// No progress bar.
+    #[arg(long)]
+    quiet: bool,
+    /// What the terminal shows, and the JSON file: {"machine", "workload" (every round's
+    /// seconds), "fit", "recommendations", "results" (every configuration)}.
+    #[command(flatten)]
+    out: ReportOpts,
 }
 
 fn names(s: &str) -> Result<std::vec::Vec<String>, String> {
@@ -50,7 +65,27 @@ fn nodes(s: &str) -> Result<std::vec::Vec<u32>, String> {
     })
 }
 
-#[derive(serde::Serialize)]
+/// What `--json` writes.
+#[derive(Serialize)]
+struct DseReport<'a> {
+    machine: &'a MachineInfo,
+    workload: &'a WorkloadRounds,
+    fit: &'a parcrypt::dse::uncertainty::Fit,
+    recommendations: &'a [Recommendation],
+    results: &'a [Evaluation],
+}
+
+/// One thread count of the workload as measured, with intervals.
+#[derive(Serialize)]
+struct Measured {
+    threads: usize,
+    median_s: f64,
+    speedup: f64,
+    speedup_ci95: String,
+}
+
+/// A row of the Pareto front.
+#[derive(Serialize)]
 struct Row {
     preset: String,
     threads: usize,
@@ -61,7 +96,7 @@ struct Row {
     power_w: f64,
     energy_j: f64,
     temp_c: f64,
-    mttf_years: f64,
+    mttf_norm_years: f64,
 }
 
 fn row(e: &Evaluation) -> Row {
@@ -75,116 +110,137 @@ fn row(e: &Evaluation) -> Row {
         power_w: e.power_w,
         energy_j: e.energy_j,
         temp_c: e.temp_c,
-        mttf_years: e.mttf_years,
+        mttf_norm_years: e.mttf_years,
     }
 }
 
-fn describe(e: &Evaluation) -> String {
-    format!(
-        "{} ({} nm, {} MHz, {} threads{}): {:.4} s, {:.2} W, {:.3} J, {:.1} °C, MTTF {:.1} y",
-        e.preset,
-        e.node_nm,
-        e.mhz,
-        e.threads,
-        if e.power_gating { ", power gating" } else { "" },
-        e.time_s,
-        e.power_w,
-        e.energy_j,
-        e.temp_c,
-        e.mttf_years
-    )
+/// A figure with its interval, to 4 significant digits: `0.01230 [0.01100, 0.01400]`.
+fn with_interval(i: &Interval) -> String {
+    let f = parcrypt::bench::format_number;
+    format!("{} [{}, {}]", f(i.value), f(i.low), f(i.high))
 }
 
 /// Runs `parcrypt dse`.
 pub fn run(args: DseArgs) -> Result<()> {
-    super::output::check(&[("--json", args.json.as_ref())])?;
+    args.out.check(&[])?;
     let objective = Objective::parse(&args.objective).map_err(|e| super::usage(e.to_string()))?;
-    if !workload::WORKLOADS.contains(&args.workload.as_str()) {
-        return Err(super::usage(format!(
-            "unknown workload '{}' (expected {})",
-            args.workload,
-            workload::WORKLOADS.join(", ")
-        )));
-    }
     for p in &args.presets {
         parcrypt::energy::presets::preset(p, None).map_err(|e| super::usage(e.to_string()))?;
     }
     let machine = MachineInfo::detect();
-    let work = workload::measure(
+    let most = args.threads.unwrap_or_else(super::default_threads);
+    let mut threads = vec![1, most];
+    threads.dedup();
+    let progress = Progress::new(args.runs as u64, "dse rounds", args.quiet);
+    let rounds = workload::measure_rounds(
         &args.workload,
-        machine.logical_cores.clamp(1, 2),
+        &threads,
         !args.thorough,
+        args.warmup,
+        args.runs,
+        |done, _| progress.set_position(done as u64),
     )?;
-    let evals =
-        dse::explore(&work, &args.presets, &args.nodes).map_err(|e| super::usage(e.to_string()))?;
-    let report = BenchReport {
-        machine,
-        results: evals,
+    progress.finish();
+    let explored = explore_rounds(&rounds, &args.presets, &args.nodes)
+        .map_err(|e| super::usage(e.to_string()))?;
+    let report = DseReport {
+        machine: &machine,
+        workload: &rounds,
+        fit: &explored.fit,
+        recommendations: &explored.recommendations,
+        results: &explored.evaluations,
     };
-    if args.json != Some(Output::Stdout) {
-        print!("{}", text(&work, objective, &report.results)?);
-    }
-    if let Some(target) = &args.json {
-        target.write(&parcrypt::bench::render_report(
-            &report,
-            ExportFormat::Json,
-        )?)?;
-    }
-    Ok(())
+    args.out.emit(&report, || {
+        text(&rounds, &explored, objective).unwrap_or_else(|e| format!("error: {e}\n"))
+    })
 }
 
-/// Everything `dse` shows people: the workload measured here, the best configuration per
-/// objective, the Pareto front and Table 8's choices.
-fn text(work: &workload::Workload, objective: Objective, evals: &[Evaluation]) -> Result<String> {
+/// Everything `dse` shows people: the workload measured here with its intervals, whether the
+/// cores were free, the best configuration per objective with its interval and whether it is
+/// decided, the Pareto front and Table 8's choices.
+fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<String> {
     use std::fmt::Write;
     let mut out = String::new();
-    let measured: Vec<Measured> = work
-        .speedups
-        .iter()
-        .map(|&(threads, speedup)| Measured {
-            threads,
-            time_s: work.t1_s / speedup,
-            speedup,
-        })
-        .collect();
+    let (work, fit) = (&e.workload, &e.fit);
     writeln!(
         out,
-        "workload: {}, measured here (clock {:.0} MHz, {}):",
-        work.unit, work.here_mhz, work.here_mhz_source
+        "workload: {}, measured here in {} paired rounds (clock {:.0} MHz, {}):",
+        work.unit, fit.rounds, work.here_mhz, work.here_mhz_source
     )?;
+    let measured: Vec<Measured> = rounds
+        .threads
+        .iter()
+        .zip(&work.speedups)
+        .map(|(&threads, &(_, speedup))| Measured {
+            threads,
+            median_s: work.t1_s / speedup,
+            speedup,
+            speedup_ci95: if threads == fit.threads && threads > 1 {
+                format!("{:.3}-{:.3}", fit.speedup.low, fit.speedup.high)
+            } else {
+                String::new()
+            },
+        })
+        .collect();
     out += &parcrypt::bench::render(&measured, ExportFormat::Table)?;
     writeln!(
         out,
-        "Amdahl serial fraction fitted to the most threads: s = {:.3}",
-        work.serial_fraction
+        "Amdahl serial fraction fitted to {} threads: s = {:.3}, 95 % interval [{:.3}, {:.3}] (bootstrap over the {} rounds)",
+        fit.threads,
+        fit.serial_fraction.value,
+        fit.serial_fraction.low,
+        fit.serial_fraction.high,
+        fit.rounds
     )?;
-    writeln!(
-        out,
-        "all other figures are modelled: time ∝ 1/f with the Amdahl fit, power from the calibrated model, MTTF from RAMP\n"
-    )?;
-    writeln!(
-        out,
-        "best for {}: {}",
-        objective.name(),
-        dse::best(evals, objective, |_| true).map_or("-".into(), describe)
-    )?;
-    for o in Objective::ALL.into_iter().filter(|o| *o != objective) {
+    if let Some(f) = &fit.free_cores {
+        let what = match fit.cores {
+            Cores::Busy => {
+                "the machine was busy: other work took the cores, so the measured speedup is too low and s too high, and every parallel figure below is pessimistic"
+            }
+            Cores::Unclear => {
+                "whether the cores were free is unclear: the speedup and s may be pessimistic"
+            }
+            _ => "the cores were free",
+        };
         writeln!(
             out,
-            "best for {}: {}",
-            o.name(),
-            dse::best(evals, o, |_| true).map_or("-".into(), describe)
+            "free cores: {} threads of independent work ran at {:.2} [{:.2}, {:.2}] of the ideal throughput ({} needed): {what}",
+            fit.threads,
+            f.value,
+            f.low,
+            f.high,
+            parcrypt::mul::capacity::FREE_CORES_NEEDED
         )?;
     }
     writeln!(
         out,
-        "\nPareto front over time, energy and MTTF ({} of {} configurations), fastest first:",
-        evals.iter().filter(|e| e.pareto).count(),
-        evals.len()
+        "all other figures are modelled: time ∝ 1/f with the Amdahl fit, power from the calibrated model, MTTF from RAMP (normalised years)\n"
     )?;
-    let mut front: Vec<&Evaluation> = evals.iter().filter(|e| e.pareto).collect();
+    writeln!(
+        out,
+        "best per objective, with the 95 % interval of its figure; \"not decided\" when another configuration wins somewhere in s's interval:"
+    )?;
+    let first = e
+        .recommendations
+        .iter()
+        .filter(|r| r.objective == objective);
+    let rest = e
+        .recommendations
+        .iter()
+        .filter(|r| r.objective != objective);
+    for r in first.chain(rest) {
+        writeln!(out, "{}", describe(r))?;
+    }
+    writeln!(
+        out,
+        "\nPareto front over time, energy and MTTF ({} of {} configurations, with s = {:.3}), fastest first:",
+        e.evaluations.iter().filter(|x| x.pareto).count(),
+        e.evaluations.len(),
+        fit.serial_fraction.value
+    )?;
+    let mut front: Vec<&Evaluation> = e.evaluations.iter().filter(|x| x.pareto).collect();
     front.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
-    let rows: Vec<Row> = front.iter().map(|e| row(e)).collect();
+    let rows: Vec<Row> = front.iter().map(|x| row(x)).collect();
     out += &parcrypt::bench::render(&rows, ExportFormat::Table)?;
     writeln!(
         out,
@@ -192,7 +248,7 @@ fn text(work: &workload::Workload, objective: Objective, evals: &[Evaluation]) -
          By construction of the model: time ∝ 1/f scales every configuration of a preset alike and the power \
          is Tables 4-7's, so the workload measured here cannot move these choices."
     )?;
-    for (name, en, pw) in dse::table8(evals) {
+    for (name, en, pw) in dse::table8(&e.evaluations) {
         writeln!(
             out,
             "  {name}: energy-optimal {} nm {} MHz{}; power-optimal {} nm {} MHz{} — {}",
@@ -210,4 +266,38 @@ fn text(work: &workload::Workload, objective: Objective, evals: &[Evaluation]) -
         )?;
     }
     Ok(out)
+}
+
+/// One recommendation in a line: objective, configuration, figure with interval, decided or
+/// not (with the configurations that win elsewhere in the interval of s).
+fn describe(r: &Recommendation) -> String {
+    let b = &r.best;
+    let verdict = if r.decided {
+        "decided".to_string()
+    } else {
+        let others: Vec<String> = r
+            .winners
+            .iter()
+            .map(|w| {
+                format!(
+                    "{} for s in [{:.3}, {:.3}] ({:.0} % of resamples)",
+                    w.config,
+                    w.s_low,
+                    w.s_high,
+                    w.share * 100.0
+                )
+            })
+            .collect();
+        format!("NOT DECIDED: {}", others.join("; "))
+    };
+    format!(
+        "  best for {:<6} {}: {} {} ({:.2} W, {:.1} °C, MTTF {:.1} normalised years) — {verdict}",
+        r.objective.name(),
+        parcrypt::dse::uncertainty::config_name(b),
+        with_interval(&r.figure),
+        r.unit,
+        b.power_w,
+        b.temp_c,
+        b.mttf_years
+    )
 }

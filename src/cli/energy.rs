@@ -3,9 +3,15 @@
 //! `model:<preset>`), then exits with the command's own status.
 //!
 //! The report goes to stderr (like `time`), so the command's stdout stays its own; `--format
-//! json` prints it as JSON there, `--json F` writes it to a file (`--output F` is the old name),
-//! `--json -` prints it on stdout after the command's own output. `auto` falls back to the
-//! model when RAPL cannot be read, and says so; `rapl` fails instead.
+//! json` shows it as JSON there, `--json F` writes it to a file (`--output F` is the old name).
+//! `--json -` makes stdout the report's alone: the command's own stdout then goes to stderr,
+//! so the two never mix. `auto` falls back to the model when RAPL cannot be read, and says
+//! so; `rapl` fails instead.
+//!
+//! What the joules are, in the help, the text and the JSON (`basis`) alike: RAPL's package
+//! counters (the whole machine, every process) when measured; without a meter, the model's
+//! chip power at the command's average busy cores (its CPU time / wall time) × wall time, so
+//! a command that sleeps still costs the chip's idle power.
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use parcrypt::energy::meter::{MeterChoice, Reading, open_meter, powercap_root};
@@ -25,7 +31,8 @@ pub enum MeterArg {
     Auto,
     /// RAPL package counters only (root is needed on most kernels).
     Rapl,
-    /// The software model: CPU time x the preset's power.
+    /// The software model: the preset's chip power at the command's average busy cores
+    /// (CPU time / wall time), times the wall time (idle power counts while it sleeps).
     Model,
 }
 
@@ -38,7 +45,8 @@ pub struct EnergyArgs {
     /// The preset and operating point the model meter uses.
     #[command(flatten)]
     point: PointArgs,
-    /// The report (on stderr with --format; --json F writes it to a file, - to stdout).
+    /// The report (on stderr, as text or with --format json as JSON); --json F writes it to
+    /// a file, `--json -` to stdout (the command's own stdout then goes to stderr).
     #[command(flatten)]
     out: super::output::ReportOpts,
     /// The old name of --json F.
@@ -55,6 +63,8 @@ struct Report<'a> {
     reading: &'a Reading,
     command: &'a [String],
     exit_code: i32,
+    /// What the joules are: measured by which counters, or modelled how.
+    basis: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     fallback: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -78,6 +88,15 @@ pub fn run(args: EnergyArgs) -> Result<()> {
     let (program, rest) = args.command.split_first().expect("clap requires a command");
     let mut cmd = std::process::Command::new(program);
     cmd.args(rest);
+    let json_on_stdout = [&args.out.json, &args.output]
+        .into_iter()
+        .any(|o| *o == Some(super::output::Output::Stdout));
+    if json_on_stdout {
+        // stdout is the report's alone: the command's own output goes to stderr.
+        use std::os::fd::AsFd;
+        let err = std::io::stderr().as_fd().try_clone_to_owned()?;
+        cmd.stdout(std::process::Stdio::from(err));
+    }
     opened.meter.start()?;
     let mut child = cmd
         .spawn()
@@ -104,6 +123,7 @@ pub fn run(args: EnergyArgs) -> Result<()> {
         reading: &reading,
         command: &args.command,
         exit_code,
+        basis: basis(&reading),
         fallback: opened.fallback.as_deref(),
         profile,
     };
@@ -120,18 +140,36 @@ pub fn run(args: EnergyArgs) -> Result<()> {
         if let Some(p) = &report.profile {
             eprintln!("note: {p}");
         }
-        let cpu = reading
-            .cpu_seconds
-            .map(|c| format!(", CPU {c:.2} s"))
-            .unwrap_or_default();
         eprintln!(
-            "energy: {:.3} J, {:.3} W average over {:.3} s ({}{cpu})",
-            reading.joules, reading.watts, reading.seconds, reading.source
+            "energy: {:.3} J, {:.3} W average over {:.3} s ({}: {})",
+            reading.joules, reading.watts, reading.seconds, reading.source, report.basis
         );
     }
     // exit() skips destructors: flush what `--json -` printed.
     std::io::Write::flush(&mut std::io::stdout())?;
     std::process::exit(exit_code);
+}
+
+/// What a reading's joules are, in words: measured by RAPL's counters, or modelled as the
+/// chip's power at the average busy cores times the wall time (the model meter's formula).
+fn basis(reading: &parcrypt::energy::meter::Reading) -> String {
+    match reading.cpu_seconds {
+        Some(cpu) => {
+            let busy = if reading.seconds > 0.0 {
+                cpu / reading.seconds
+            } else {
+                0.0
+            };
+            format!(
+                "modelled: chip power at {busy:.2} busy cores (CPU {cpu:.2} s / wall {:.3} s) x wall time; idle power counts while the command waits",
+                reading.seconds
+            )
+        }
+        None => {
+            "measured: RAPL package counters over the wall time (the whole machine, every process)"
+                .into()
+        }
+    }
 }
 
 /// The command's exit status; 128 + signal when a signal ended it (the shell's convention).

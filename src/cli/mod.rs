@@ -2,6 +2,7 @@
 //! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
 mod bench;
 mod bench_cipher;
+mod bench_leak;
 mod bench_modexp;
 mod bench_mul;
 mod bench_opts;
@@ -18,6 +19,7 @@ mod reliability;
 mod rsa;
 mod scc;
 mod scc_calibrate;
+mod size;
 mod study;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -54,9 +56,11 @@ enum Command {
     Mul(mul::MulArgs),
     /// Chip power of a preset at a node, clock and active-core count (seed 000 Tables 4-7).
     Power(power::PowerArgs),
-    /// RAMP lifetime (EM, SM, TDDB, TC) of a preset at a clock, and the % change between two.
+    /// RAMP lifetime (EM, SM, TDDB, TC) of a preset at a clock, as normalised MTTF, and the %
+    /// change between two clocks.
     Reliability(reliability::ReliabilityArgs),
-    /// Joules, watts and seconds of any command: `parcrypt energy -- COMMAND ARGS`.
+    /// Joules, watts and seconds of any command: `parcrypt energy -- COMMAND ARGS` (RAPL where
+    /// readable, else modelled: chip power at its busy cores x wall time).
     Energy(energy::EnergyArgs),
     /// The processor presets of the power, energy and reliability models.
     Presets(presets::PresetsArgs),
@@ -174,18 +178,33 @@ fn clap_exit(e: clap::Error) -> i32 {
             2
         }
         _ => {
-            let text = e.to_string();
-            let line: Vec<&str> = text
-                .lines()
-                .map(str::trim)
-                .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-                .filter(|l| !l.is_empty() && !l.starts_with("tip:"))
-                .collect();
-            let line = line.join(" ");
-            let line = line.strip_prefix("error: ").unwrap_or(&line);
-            eprintln!("error: {line} (see --help)");
+            eprintln!("error: {} (see --help)", clap_line(&e.to_string()));
             2
         }
+    }
+}
+
+/// A clap error as one line: the message, then clap's suggestion ("tip: a similar argument
+/// exists: '--threads'") after a semicolon; the usage and "For more information" lines go.
+fn clap_line(text: &str) -> String {
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim)
+        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
+        .filter(|l| !l.is_empty())
+        .collect();
+    let (tips, message): (Vec<&str>, Vec<&str>) =
+        lines.into_iter().partition(|l| l.starts_with("tip:"));
+    let message = message.join(" ");
+    let message = message.strip_prefix("error: ").unwrap_or(&message);
+    let tips: Vec<&str> = tips
+        .iter()
+        .map(|t| t.trim_start_matches("tip:").trim())
+        .collect();
+    if tips.is_empty() {
+        message.to_string()
+    } else {
+        format!("{message}; {}", tips.join("; "))
     }
 }
 
@@ -211,6 +230,12 @@ pub fn parse_list<T>(
         })
         .collect();
     items
+}
+
+/// The thread count wherever one is optional: the logical CPUs (hyperthreads included), the
+/// same on every command.
+pub fn default_threads() -> usize {
+    parcrypt::bench::logical_cores().max(1)
 }
 
 /// A positive integer (threads, chunk, messages): 0 and non-numbers are refused.

@@ -1,5 +1,6 @@
 //! `parcrypt modexp`: list the exponentiation strategies, or compute b^e mod m with one of them
 //! and print the result in hex (with `--counts`, the MulMods of every thread or PE).
+use super::mul::{Sign, parse_hex};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use parcrypt::modexp::{self, Params, Slicing};
@@ -23,9 +24,10 @@ pub struct ModexpArgs {
     /// Modulus, hex.
     #[arg(long = "mod", required_unless_present = "list")]
     modulus: Option<String>,
-    /// Threads for parallel methods (sequential methods ignore it).
-    #[arg(long, default_value = "1", value_parser = threads)]
-    threads: usize,
+    /// Threads for parallel methods (default: the logical CPUs; sequential methods ignore
+    /// it).
+    #[arg(long, value_parser = threads)]
+    threads: Option<usize>,
     /// Window / digit size r (1..=12).
     #[arg(long)]
     window: Option<u32>,
@@ -71,36 +73,6 @@ impl From<SlicingArg> for Slicing {
     }
 }
 
-/// Parses a non-negative hex integer (optional `0x`, underscores allowed).
-pub fn parse_hex(what: &str, s: &str) -> Result<Integer> {
-    let t = s.trim();
-    let t = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
-    let digits: String = t.chars().filter(|&c| c != '_').collect();
-    if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_hexdigit()) {
-        let sign = if t.starts_with('-') {
-            " (negative values make no sense here)"
-        } else {
-            ""
-        };
-        return Err(super::usage(format!(
-            "--{what} must be a non-negative hex number, got '{s}'{sign}"
-        )));
-    }
-    Integer::from_str_radix(&digits, 16)
-        .map_err(|_| super::usage(format!("--{what}: bad hex '{s}'")))
-}
-
-/// Parses a hex integer that may be negative (`-5`, `-0x1f`).
-pub fn parse_signed_hex(what: &str, s: &str) -> Result<Integer> {
-    match s.trim().strip_prefix('-') {
-        Some(rest) => parse_hex(what, rest).map(|v| -v),
-        None => parse_hex(what, s),
-    }
-}
-
 /// Runs `parcrypt modexp`.
 pub fn run(args: ModexpArgs) -> Result<()> {
     if args.list {
@@ -118,9 +90,9 @@ pub fn run(args: ModexpArgs) -> Result<()> {
     };
     let method = modexp::method(name).map_err(|e| super::usage(e.to_string()))?;
     let (b, e, m) = (
-        parse_signed_hex("base", b)?,
-        parse_hex("exp", e)?,
-        parse_hex("mod", m)?,
+        parse_hex(b, "--base", Sign::Allowed)?,
+        parse_hex(e, "--exp", Sign::Refused)?,
+        parse_hex(m, "--mod", Sign::Refused)?,
     );
     // A negative base is the residue of the same class: -5 mod m = m - 5.
     let b = if b < 0 && m > 0 {
@@ -133,7 +105,7 @@ pub fn run(args: ModexpArgs) -> Result<()> {
         return Err(super::usage("--mod must be positive"));
     }
     let params = Params {
-        threads: args.threads,
+        threads: args.threads.unwrap_or_else(super::default_threads),
         window: args.window,
         precomp_threads: args.precomp_threads,
         cubes: args.cubes,
@@ -157,21 +129,4 @@ pub fn run(args: ModexpArgs) -> Result<()> {
         println!("total: {} MulMods", outcome.total_mulmods());
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn hex_parsing_accepts_prefixes_and_refuses_junk() {
-        assert_eq!(parse_hex("x", "0xff").unwrap(), 255);
-        assert_eq!(parse_hex("x", "1_0").unwrap(), 16);
-        assert!(parse_hex("x", "").is_err());
-        assert!(parse_hex("x", "12g").is_err());
-        assert!(parse_hex("x", "-5").is_err());
-        assert_eq!(parse_signed_hex("x", "-5").unwrap(), -5);
-        assert_eq!(parse_signed_hex("x", "-0x1f").unwrap(), -31);
-        assert!(parse_signed_hex("x", "--5").is_err());
-    }
 }

@@ -45,9 +45,9 @@ pub struct MulArgs {
     #[arg(long, required_unless_present = "list", allow_hyphen_values = true)]
     b: Option<String>,
     /// Threads in all for the parallel methods: the caller plus up to 3 helpers (1 to 4);
-    /// sequential methods ignore it.
-    #[arg(long, default_value = "2", value_parser = threads)]
-    threads: usize,
+    /// default: the logical CPUs, at most 4; sequential methods ignore it.
+    #[arg(long, value_parser = threads)]
+    threads: Option<usize>,
     #[command(flatten)]
     kara: KaraOpts,
     /// Print the method names, one per line, and exit.
@@ -59,24 +59,54 @@ fn threads(s: &str) -> Result<usize, String> {
     parse_positive(s, "thread count")
 }
 
-/// A hexadecimal integer: optional `-`/`+`, optional `0x`, then at least one hex digit
-/// (underscores and spaces are refused, unlike GMP's own parser).
-pub fn parse_hex(s: &str, what: &str) -> Result<Integer> {
+/// The parallel products' default thread count: the logical CPUs, at most the 4 (the caller
+/// and 3 helpers) they can use.
+pub fn default_kara_threads() -> usize {
+    super::default_threads().min(4)
+}
+
+/// Whether a hexadecimal integer option takes a sign.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sign {
+    /// `-` and `+` allowed (`mul --a`, `modexp --base`).
+    Allowed,
+    /// Non-negative only (`modexp --exp`, `--mod`).
+    Refused,
+}
+
+/// A hexadecimal integer, the one syntax of every integer option: an optional `-`/`+` (where
+/// `sign` allows it), an optional `0x`, then hex digits, `_` allowed between them (`ff_ff`).
+/// Spaces are refused, unlike GMP's own parser. `what` names the option in the error.
+pub fn parse_hex(s: &str, what: &str, sign: Sign) -> Result<Integer> {
     let (negative, rest) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
+    if negative && sign == Sign::Refused {
+        return Err(super::usage(format!(
+            "{what} must be a non-negative hex number, got '{s}'"
+        )));
+    }
     let digits = rest
         .strip_prefix("0x")
         .or_else(|| rest.strip_prefix("0X"))
         .unwrap_or(rest);
-    if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+    let well_formed = digits.bytes().all(|c| c.is_ascii_hexdigit() || c == b'_')
+        && digits.bytes().any(|c| c.is_ascii_hexdigit())
+        && !digits.starts_with('_')
+        && !digits.ends_with('_');
+    if !well_formed {
+        let form = match sign {
+            Sign::Allowed => "an optional sign, an optional 0x, then hex digits",
+            Sign::Refused => "an optional 0x, then hex digits",
+        };
         return Err(super::usage(format!(
-            "{what}: not a hexadecimal integer: '{s}'"
+            "{what}: not a hexadecimal integer: '{s}' (expected {form}, _ allowed between digits)"
         )));
     }
-    let x = Integer::from_str_radix(digits, 16)
+    let clean: String = digits.chars().filter(|&c| c != '_').collect();
+    let x = Integer::from_str_radix(&clean, 16)
         .map_err(|e| super::usage(format!("{what}: {e}: '{s}'")))?;
     Ok(if negative { -x } else { x })
 }
@@ -95,11 +125,11 @@ pub fn run(args: MulArgs) -> Result<()> {
     if !METHODS.contains(&method.as_str()) {
         return Err(parcrypt::mul::unknown_method(method).into());
     }
-    let a = parse_hex(a, "--a")?;
-    let b = parse_hex(b, "--b")?;
+    let a = parse_hex(a, "--a", Sign::Allowed)?;
+    let b = parse_hex(b, "--b", Sign::Allowed)?;
     let config = args.kara.config();
     let config = if parcrypt::mul::is_parallel(method) {
-        config.with_threads(args.threads)?
+        config.with_threads(args.threads.unwrap_or_else(default_kara_threads))?
     } else {
         config
     };
@@ -114,15 +144,32 @@ mod tests {
 
     #[test]
     fn hex_forms() {
-        assert_eq!(parse_hex("ff", "x").unwrap(), 255);
-        assert_eq!(parse_hex("-0xFF", "x").unwrap(), -255);
-        assert_eq!(parse_hex("+0", "x").unwrap(), 0);
-        for bad in ["", "-", "0x", "xyz", "1_0", " 1", "0x-1", "--1"] {
-            let err = parse_hex(bad, "--a").unwrap_err().to_string();
+        let signed = |t: &str| parse_hex(t, "x", Sign::Allowed);
+        assert_eq!(signed("ff").unwrap(), 255);
+        assert_eq!(signed("-0xFF").unwrap(), -255);
+        assert_eq!(signed("+0").unwrap(), 0);
+        assert_eq!(signed("1_0").unwrap(), 16);
+        for bad in [
+            "", "-", "0x", "xyz", "_1", "1_", " 1", "0x-1", "--1", "0xZZ",
+        ] {
+            let err = parse_hex(bad, "--a", Sign::Allowed)
+                .unwrap_err()
+                .to_string();
             assert!(
-                err.starts_with("--a: not a hexadecimal integer"),
+                err.starts_with("--a: not a hexadecimal integer") && !err.contains("non-negative"),
                 "{bad}: {err}"
             );
         }
+        let err = parse_hex("-5", "--exp", Sign::Refused)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "--exp must be a non-negative hex number, got '-5'");
+        let err = parse_hex("0xZZ", "--mod", Sign::Refused)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("(expected an optional 0x, then hex digits"),
+            "{err}"
+        );
     }
 }

@@ -2,7 +2,7 @@
 //! stdout. Every target is checked before any work starts, so a bad path costs nothing.
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// A file to write, or stdout (`-`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,6 +74,58 @@ pub fn check(targets: &[(&str, Option<&Output>)]) -> Result<()> {
     Ok(())
 }
 
+/// Refuses, before any work, an output file that is one of the command's inputs (the same
+/// file by device and inode: [`parcrypt::io::check_not_input`]): one line, exit 2, nothing
+/// written. `targets` as [`check`] takes them; `inputs` as `(option, path)`, absent ones
+/// skipped.
+pub fn check_not_inputs(
+    targets: &[(&str, Option<&Output>)],
+    inputs: &[(&str, Option<&Path>)],
+) -> Result<()> {
+    let inputs: Vec<(&str, &Path)> = inputs
+        .iter()
+        .filter_map(|(flag, p)| p.map(|p| (*flag, p)))
+        .collect();
+    for (flag, target) in targets {
+        if let Some(Output::File(path)) = target {
+            check_file_not_input(flag, path, &inputs)?;
+        }
+    }
+    Ok(())
+}
+
+/// [`parcrypt::io::check_not_input`] for one output file, as a usage error without the
+/// library's "invalid parameter:" prefix.
+pub fn check_file_not_input(flag: &str, path: &Path, inputs: &[(&str, &Path)]) -> Result<()> {
+    parcrypt::io::check_not_input((flag, path), inputs).map_err(|e| match e {
+        parcrypt::Error::InvalidParameter(m) => super::usage(m),
+        other => other.into(),
+    })
+}
+
+/// Whether the text for people goes to stderr ([`text_to_stderr`]).
+static TEXT_TO_STDERR: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Sends what [`say`] and [`say_raw`] print to stderr from now on, for a command whose
+/// `--json -` makes stdout the JSON's alone but whose text is written as it goes.
+pub fn text_to_stderr() {
+    TEXT_TO_STDERR.store(true, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A line of text for people: on stdout, or stderr after [`text_to_stderr`].
+pub fn say(args: std::fmt::Arguments) {
+    say_raw(format_args!("{args}\n"));
+}
+
+/// Text for people without a line end ([`say`]).
+pub fn say_raw(args: std::fmt::Arguments) {
+    if TEXT_TO_STDERR.load(std::sync::atomic::Ordering::Relaxed) {
+        eprint!("{args}");
+    } else {
+        print!("{args}");
+    }
+}
+
 /// What stdout shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
@@ -84,23 +136,25 @@ pub enum Format {
 }
 
 /// The output options of the one-result commands (`power`, `reliability`, `presets`,
-/// `energy`): `--format` for what is shown, `--json F` for a file.
+/// `energy`, `dse`): `--format` chooses what the terminal shows, `--json F` writes a file
+/// (`-`: stdout, which then holds the JSON alone), as `--json F` does on every command.
 #[derive(Args, Debug, Clone)]
 pub struct ReportOpts {
-    /// What is shown: text for people, or JSON.
+    /// What the terminal shows: text for people, or JSON.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
-    /// Write the result as JSON to F; `-` (or `--json` alone) prints it on stdout instead of
-    /// the text.
-    #[arg(long, value_name = "F", value_parser = parse, num_args = 0..=1,
-          default_missing_value = "-")]
+    /// Write the result as JSON to F (`-`: stdout, instead of the text).
+    #[arg(long, value_name = "F", value_parser = parse)]
     pub json: Option<Output>,
 }
 
 impl ReportOpts {
-    /// Checks the file target before any work.
-    pub fn check(&self) -> Result<()> {
-        check(&[("--json", self.json.as_ref())])
+    /// Checks the file target before any work: writable, and none of the command's `inputs`
+    /// (`(option, path)`, e.g. `--profile`).
+    pub fn check(&self, inputs: &[(&str, Option<&Path>)]) -> Result<()> {
+        let targets = [("--json", self.json.as_ref())];
+        check(&targets)?;
+        check_not_inputs(&targets, inputs)
     }
 
     /// Whether the result is shown as JSON (`--format json`).

@@ -101,7 +101,8 @@ fn active(s: &str) -> Result<f64, String> {
 
 /// Runs `parcrypt power`.
 pub fn run(args: PowerArgs) -> Result<()> {
-    args.out.check()?;
+    args.out
+        .check(&[("--profile", args.point.profile.as_deref())])?;
     let preset = args.point.preset()?;
     let query = PowerQuery {
         active_cores: args.active_cores,

@@ -35,7 +35,7 @@ struct Listed {
 
 /// Runs `parcrypt presets`.
 pub fn run(args: PresetsArgs) -> Result<()> {
-    args.out.check()?;
+    args.out.check(&[("--profile", args.profile.as_deref())])?;
     let mut listed = Vec::new();
     for name in PRESET_NAMES {
         let p = presets::preset(name, args.profile.as_deref())?;

@@ -1,6 +1,10 @@
 //! `parcrypt reliability`: RAMP MTTF (EM, SM, TDDB, TC, combined) of a preset at a node and
 //! clock, with its temperature and where that came from; with `--vs-freq`, the % change of
 //! `--freq` over `--vs-freq` in the form of seed 000's Table 9.
+//!
+//! The MTTF figures are *normalised* years, RAMP's convention: every mechanism is scaled to
+//! 120 years (all four together 30) at a reference operating point, printed with them. They
+//! compare operating points; they are not a lifetime prediction for a real chip.
 use anyhow::Result;
 use clap::Args;
 use parcrypt::energy::units::celsius_to_kelvin;
@@ -25,11 +29,11 @@ pub struct ReliabilityArgs {
     /// Compare with this named state (profile presets).
     #[arg(long)]
     vs_state: Option<String>,
-    /// Junction temperature of the --freq point, C (instead of the thermal model);
-    /// -55 to 150 C, the widest range silicon parts are rated for.
+    /// Junction temperature of the --freq point, °C (instead of the thermal model);
+    /// -55 to 150 °C, the widest range silicon parts are rated for.
     #[arg(long, value_parser = junction_celsius)]
     temp_c: Option<f64>,
-    /// Junction temperature of the compared point, C (-55 to 150).
+    /// Junction temperature of the compared point, °C (-55 to 150).
     #[arg(long, value_parser = junction_celsius)]
     vs_temp_c: Option<f64>,
     /// Take the temperature from this machine's sensors (this-machine only, single point).
@@ -39,20 +43,20 @@ pub struct ReliabilityArgs {
     out: super::output::ReportOpts,
 }
 
-/// Junction temperatures silicon parts are rated for (military grade: -55 to 150 C); the
+/// Junction temperatures silicon parts are rated for (military grade: -55 to 150 °C); the
 /// RAMP models are calibrated far inside this range, and outside it they mean nothing.
 const JUNCTION_C: std::ops::RangeInclusive<f64> = -55.0..=150.0;
 
-/// A junction temperature in C within [`JUNCTION_C`].
+/// A junction temperature in °C within [`JUNCTION_C`].
 fn junction_celsius(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if JUNCTION_C.contains(&v) => Ok(v),
         Ok(v) => Err(format!(
-            "junction temperature {v} C is outside {} to {} C (the rated range of silicon)",
+            "junction temperature {v} °C is outside {} to {} °C (the rated range of silicon)",
             JUNCTION_C.start(),
             JUNCTION_C.end()
         )),
-        Err(_) => Err(format!("temperature must be a number of C, got '{s}'")),
+        Err(_) => Err(format!("temperature must be a number of °C, got '{s}'")),
     }
 }
 
@@ -67,7 +71,8 @@ struct Output<'a> {
 
 /// Runs `parcrypt reliability`.
 pub fn run(args: ReliabilityArgs) -> Result<()> {
-    args.out.check()?;
+    args.out
+        .check(&[("--profile", args.point.profile.as_deref())])?;
     let preset = args.point.preset()?;
     let comparing = args.vs_freq.is_some() || args.vs_state.is_some();
     if args.sensors && (comparing || preset.name != "this-machine") {
@@ -109,7 +114,7 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
         args.out.emit(&out, || {
             let c = &cmp.change;
             format!(
-                "{}{}MTTF of {} MHz over {} MHz: EM {} %, SM {} %, TDDB {} %, TC {} %, combined {} %\nreference: {}\n",
+                "{}{}MTTF of {} MHz over {} MHz: EM {} %, SM {} %, TDDB {} %, TC {} %, combined {} %\nnormalised to the reference: {}\n",
                 render(&cmp.this),
                 render(&cmp.other),
                 cmp.this.power.freq_mhz,
@@ -130,7 +135,11 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
             change_pct: None,
         };
         args.out.emit(&out, || {
-            format!("{}reference: {}\n", render(&a), a.reference)
+            format!(
+                "{}normalised to the reference: {}\n",
+                render(&a),
+                a.reference
+            )
         })
     }
 }
@@ -139,7 +148,7 @@ fn render(a: &Assessment) -> String {
     let p = &a.power;
     let m = &a.mttf;
     format!(
-        "{}, {} nm, {} MHz, {} V: {:.2} W ({}), {:.2} C ({})\n  MTTF years: EM {}, SM {}, TDDB {}, TC {}, combined {}\n",
+        "{}, {} nm, {} MHz, {} V: {:.2} W ({}), {:.2} °C ({})\n  MTTF, normalised years (RAMP; 120 per mechanism at the reference): EM {}, SM {}, TDDB {}, TC {}, combined {}\n",
         p.preset,
         p.node_nm,
         p.freq_mhz,

@@ -42,8 +42,9 @@ pub struct KeygenArgs {
     /// Where to write the private key.
     #[arg(long)]
     out: PathBuf,
-    /// Key file format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Pkcs8)]
+    /// Key file format (`--format` is its old name: elsewhere `--format` only chooses what
+    /// the terminal shows).
+    #[arg(long = "key-format", alias = "format", value_enum, default_value_t = FormatArg::Pkcs8)]
     format: FormatArg,
     /// Encoding of both key files.
     #[arg(long, value_enum, default_value_t = EncodingArg::Pem)]
@@ -324,20 +325,17 @@ pub fn public_key_path(private: &Path) -> PathBuf {
     }
 }
 
+/// Before any work: --out is none of the files read (the key, the input, the label file),
+/// whatever name or link leads to it.
 fn check_distinct(args: &CryptArgs) -> Result<()> {
-    let same = match (
-        std::fs::canonicalize(&args.input),
-        std::fs::canonicalize(&args.out),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => args.input == args.out,
-    };
-    if same {
-        return Err(super::usage(
-            "--out must differ from --in (parcrypt never overwrites its input)",
-        ));
+    let mut inputs = vec![
+        ("--key", args.key.as_path()),
+        ("--in", args.input.as_path()),
+    ];
+    if let Some(label) = &args.label_file {
+        inputs.push(("--label-file", label.as_path()));
     }
-    Ok(())
+    super::output::check_file_not_input("--out", &args.out, &inputs)
 }
 
 /// Printed once the operation succeeded, so that an error stays a single line on stderr.

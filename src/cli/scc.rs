@@ -2,6 +2,7 @@
 //! speedup, energy and what limits each chunk size, with every parameter's source; the ±50 %
 //! sensitivity of the seed's claims (`--sensitivity`); and the same model calibrated on this
 //! machine against its own measured pipeline (`--calibrate`).
+use super::output::{say, say_raw};
 use super::{Sizes, parse_list, usage};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
@@ -12,12 +13,12 @@ use parcrypt::scc::model::{SccConfig, Sweep, fine_optimum, predict_detailed, swe
 use parcrypt::scc::params::{ParamId, ParamRow, SccParams};
 use parcrypt::scc::validate::Validation;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
 
 /// Arguments of `parcrypt scc`.
 #[derive(Args, Debug)]
 pub struct SccArgs {
-    /// Chunk sizes, comma-separated; K and M are binary (the seed's 8 KB is 8192 bytes).
+    /// Chunk sizes, comma-separated; K and M are binary, KB and MB decimal (the seed's 8 KB
+    /// is 8K here, 8192 bytes).
     #[arg(long, default_value = "1K,2K,4K,8K,16K,32K,64K", value_parser = size_list)]
     chunk: Sizes,
     /// Message size, at most 1 GiB (the seed's 1 MB, read as 1 MiB).
@@ -37,9 +38,10 @@ pub struct SccArgs {
     sensitivity: bool,
     #[command(flatten)]
     calibration: super::scc_calibrate::CalibrateArgs,
-    /// Write everything as JSON (written atomically; the folder is checked first).
-    #[arg(long)]
-    json: Option<PathBuf>,
+    /// Write everything as JSON to F (`-`: stdout, the text then going to stderr); written
+    /// atomically, the folder checked first.
+    #[arg(long, value_name = "F", value_parser = super::output::parse)]
+    json: Option<super::output::Output>,
     #[command(flatten)]
     params: ParamArgs,
 }
@@ -121,28 +123,10 @@ impl ParamArgs {
     }
 }
 
-/// A size with an optional binary unit: `8192`, `8K`, `8KiB`, `1M`.
-fn binary_size(s: &str) -> Result<usize, String> {
-    let t = s.trim();
-    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
-    let (num, unit) = t.split_at(split);
-    let mult: usize = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kb" | "kib" => 1 << 10,
-        "m" | "mb" | "mib" => 1 << 20,
-        _ => return Err(format!("size '{s}' has an unknown unit (use B, K, M)")),
-    };
-    match num.parse::<usize>().ok().and_then(|n| n.checked_mul(mult)) {
-        Some(0) => Err(format!("size must be at least 1 byte, got '{s}'")),
-        Some(v) => Ok(v),
-        None => Err(format!("size '{s}' is not a number of bytes")),
-    }
-}
-
 /// A message size of at most 1 GiB: the model steps through every chunk of it for each chunk
 /// size of the fine sweep (64 MiB takes a few seconds, 1 GiB about a minute).
 fn message_size(s: &str) -> Result<usize, String> {
-    match binary_size(s)? {
+    match super::size::parse_size(s)? {
         v if v > 1 << 30 => Err(format!(
             "message size must be at most 1 GiB (1024M), got '{s}'"
         )),
@@ -151,20 +135,7 @@ fn message_size(s: &str) -> Result<usize, String> {
 }
 
 fn size_list(s: &str) -> Result<Sizes, String> {
-    parse_list(s, "chunk", binary_size).map(Sizes)
-}
-
-/// Fails early when an output file could not be written there.
-pub fn check_writable(path: &Path) -> Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    tempfile::Builder::new()
-        .prefix(".parcrypt-probe-")
-        .tempfile_in(dir)
-        .map(drop)
-        .with_context(|| format!("{}: cannot write here", path.display()))
+    parse_list(s, "chunk", super::size::parse_size).map(Sizes)
 }
 
 /// What `--json` writes.
@@ -184,8 +155,9 @@ struct Output<'a> {
 
 /// Runs `parcrypt scc`.
 pub fn run(args: SccArgs) -> Result<()> {
-    if let Some(path) = &args.json {
-        check_writable(path)?;
+    super::output::check(&[("--json", args.json.as_ref())])?;
+    if args.json == Some(super::output::Output::Stdout) {
+        super::output::text_to_stderr();
     }
     args.calibration.check()?;
     let cfg = SccConfig {
@@ -205,32 +177,32 @@ pub fn run(args: SccArgs) -> Result<()> {
     } else {
         None
     };
-    println!(
+    say(format_args!(
         "SCC model (model:scc) of seed 001's round pipeline: {} stages on the 6x4 mesh ({:?} placement, \
          longest link {} hop(s)), {} bytes encrypted then decrypted, RCCE synchronous transfers",
         cfg.stages,
         args.placement,
         placement.max_hops(),
         cfg.message_bytes
-    );
-    println!("parameters (override any with --NAME VALUE):");
+    ));
+    say(format_args!("parameters (override any with --NAME VALUE):"));
     for r in cfg.params.rows() {
-        println!(
+        say(format_args!(
             "  {:<25} {:>10} {:<12} [{}] {}",
             r.name,
             parcrypt::bench::format_number(r.value),
             r.unit,
             r.basis.name(),
             r.source
-        );
+        ));
     }
-    print!("{}", render(&rows(&sw), ExportFormat::Table)?);
+    say_raw(format_args!("{}", render(&rows(&sw), ExportFormat::Table)?));
     let best = sw
         .points
         .iter()
         .find(|p| p.chunk_bytes == sw.best_chunk)
         .context("best chunk missing")?;
-    println!(
+    say(format_args!(
         "modelled sequential run: {:.6} s on one core ({} W, {:.3} J, {}); pipelined energy uses {} W ({})",
         cfg.sequential_s(),
         best.energy.seq_w,
@@ -238,23 +210,29 @@ pub fn run(args: SccArgs) -> Result<()> {
         best.energy.watts_label,
         best.energy.pipe_w,
         best.energy.watts_label
-    );
-    println!(
+    ));
+    say(format_args!(
         "optimal chunk among those asked: {} B, {:.4} s, {:.2}x, {:.2}x less energy (model:scc); \
          finest (multiples of 32 B up to 64 KiB): {} B, {:.4} s",
         best.chunk_bytes, best.time_s, best.speedup, best.energy.ratio, fine_c, fine_t
-    );
-    println!(
+    ));
+    say(format_args!(
         "paper (seed 001): {} B optimum, {} s, {}x, {}x less energy (Figs. 8-11)",
         paper::BEST_CHUNK_BYTES,
         paper::PIPELINED_S,
         paper::SPEEDUP,
         paper::ENERGY_RATIO
-    );
+    ));
     if args.stage_detail {
         let (_, sim) = predict_detailed(&cfg, sw.best_chunk)?;
-        println!("per-stage times at {} B chunks (ms):", sw.best_chunk);
-        print!("{}", render(&stage_rows(&sim), ExportFormat::Table)?);
+        say(format_args!(
+            "per-stage times at {} B chunks (ms):",
+            sw.best_chunk
+        ));
+        say_raw(format_args!(
+            "{}",
+            render(&stage_rows(&sim), ExportFormat::Table)?
+        ));
     }
     if let Some(c) = &claims {
         print_claims(c)?;
@@ -268,7 +246,7 @@ pub fn run(args: SccArgs) -> Result<()> {
     } else {
         None
     };
-    if let Some(path) = &args.json {
+    if let Some(target) = &args.json {
         let out = Output {
             model: "model:scc",
             config: &cfg,
@@ -281,8 +259,7 @@ pub fn run(args: SccArgs) -> Result<()> {
             claims: claims.as_ref(),
             calibration: calibration.as_ref(),
         };
-        let text = serde_json::to_string_pretty(&out)?;
-        parcrypt::io::write_atomic(path, text.as_bytes(), None)?;
+        target.write(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
     }
     Ok(())
 }
@@ -376,12 +353,12 @@ struct SensRow {
 
 fn print_claims(c: &SeedClaims) -> Result<()> {
     let s = &c.sensitivity;
-    println!(
+    say(format_args!(
         "sensitivity: each parameter x{} and x{} (others as given); speedup and energy ratio at {} B, best of the chunks asked:",
         1.0 - s.factor,
         1.0 + s.factor,
         s.claim_chunk
-    );
+    ));
     let rows: Vec<SensRow> = s
         .rows
         .iter()
@@ -398,15 +375,15 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
             best_up: r.best_chunk[2],
         })
         .collect();
-    print!("{}", render(&rows, ExportFormat::Table)?);
-    println!(
+    say_raw(format_args!("{}", render(&rows, ExportFormat::Table)?));
+    say(format_args!(
         "most sensitive: speedup -> {}, energy ratio -> {}, optimum -> {}; among assumed values: {}",
         s.most_sensitive_speedup,
         s.most_sensitive_energy,
         s.most_sensitive_optimum,
         s.most_sensitive_assumed
-    );
-    println!(
+    ));
+    say(format_args!(
         "claims (model:scc, range over the sweep): speedup at 8 KB {:.2}x [{:.2}-{:.2}] (paper {}x); \
          energy ratio {:.2}x [{:.2}-{:.2}] (paper {}x); time {:.4} s [{:.4}-{:.4}] (paper {} s); best chunk {} B (paper {} B)",
         c.speedup.value,
@@ -423,8 +400,8 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
         c.time_s.paper,
         c.best_chunk,
         paper::BEST_CHUNK_BYTES
-    );
-    println!(
+    ));
+    say(format_args!(
         "compute-only bound at 8 KB (moving data free): {:.5} s, {:.2}x; the paper's {} s is {}",
         c.compute_bound_s,
         c.compute_bound_speedup,
@@ -434,24 +411,24 @@ fn print_claims(c: &SeedClaims) -> Result<()> {
         } else {
             "above it"
         }
-    );
+    ));
     match c.handshake_for_8k_us {
-        Some((lo, hi)) => println!(
+        Some((lo, hi)) => say(format_args!(
             "8 KB is the best of the chunks asked for handshakes of {lo:.3}-{hi:.3} µs per piece"
-        ),
-        None => println!(
+        )),
+        None => say(format_args!(
             "no handshake cost from 0.01 µs to 10 ms makes 8 KB the best of the chunks asked"
-        ),
+        )),
     }
     if let (Some((lo, hi)), Some(s)) = (
         c.handshake_for_8k_whole_buffer_us,
         c.speedup_when_8k_is_best,
     ) {
-        println!(
+        say(format_args!(
             "with the whole 8 KiB buffer as payload, handshakes of {lo:.3}-{hi:.3} µs make 8 KB the best; \
              the speedup at 8 KB is then at most {s:.2}x (paper {}x)",
             paper::SPEEDUP
-        );
+        ));
     }
     Ok(())
 }

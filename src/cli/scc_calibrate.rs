@@ -1,5 +1,6 @@
 //! `parcrypt scc --calibrate`: the SCC model's pipeline with this machine's measured
 //! parameters, predicting this machine's own measured pipeline sweep, with the error per point.
+use super::output::{say, say_raw};
 use super::{Sizes, parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::Args;
@@ -108,10 +109,10 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
     })?;
     progress.finish_and_clear();
     let m = &v.machine;
-    println!(
+    say(format_args!(
         "calibration on this machine (measured here; {}):",
         v.conditions
-    );
+    ));
     for (name, value, unit) in [
         (
             "op (one of 34 round operations)",
@@ -143,21 +144,21 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
         ("cores shared (model)", m.cores as f64, "CPUs"),
         ("cores' worth got (conditions)", m.effective_cores, "CPUs"),
     ] {
-        println!("  {name:<32} {value:>9.4} {unit}");
+        say(format_args!("  {name:<32} {value:>9.4} {unit}"));
     }
     for how in &m.method {
-        println!("  ({how})");
+        say(format_args!("  ({how})"));
     }
-    println!(
+    say(format_args!(
         "sequential Blowfish (encrypt + decrypt), measured in the same sweep: {:.6} s",
         v.sequential_s
-    );
-    print!("{}", render(&rows(&v), ExportFormat::Table)?);
-    println!(
+    ));
+    say_raw(format_args!("{}", render(&rows(&v), ExportFormat::Table)?));
+    say(format_args!(
         "error = predicted / measured - 1; mean |error| {:.0}%, max {:.0}% (model:scc with this machine's parameters)",
         v.mean_abs_error * 100.0,
         v.max_abs_error * 100.0
-    );
+    ));
     Ok(v)
 }
 
@@ -169,9 +170,14 @@ struct Row {
     ci95: String,
     predicted_s: f64,
     error: String,
-    in_ci: bool,
+    in_ci: String,
     speedup_measured: f64,
     speedup_predicted: f64,
+}
+
+/// Whether a point's runs give a 95 % interval of its median.
+fn has_ci(p: &parcrypt::scc::validate::ValidationPoint) -> bool {
+    p.runs >= parcrypt::bench::MIN_RUNS_FOR_CI
 }
 
 fn rows(v: &Validation) -> Vec<Row> {
@@ -181,10 +187,18 @@ fn rows(v: &Validation) -> Vec<Row> {
             stages: p.stages,
             chunk: p.chunk_bytes,
             measured_s: p.measured_s,
-            ci95: format!("{:.4}-{:.4}", p.measured_low_s, p.measured_high_s),
+            // Fewer than 6 runs give no 95 % interval: nothing is shown under its name.
+            ci95: if has_ci(p) {
+                format!("{:.4}-{:.4}", p.measured_low_s, p.measured_high_s)
+            } else {
+                String::new()
+            },
             predicted_s: p.predicted_s,
             error: format!("{:+.0}%", p.error * 100.0),
-            in_ci: p.within_interval,
+            in_ci: match (has_ci(p), p.within_interval) {
+                (false, _) => String::new(),
+                (true, inside) => if inside { "yes" } else { "no" }.into(),
+            },
             speedup_measured: p.measured_speedup,
             speedup_predicted: p.predicted_speedup,
         })

@@ -1,6 +1,10 @@
 //! `parcrypt study`: every seed paper's experiments, every claim judged, the report beside the
-//! papers' figures; `parcrypt study diff A B`: the claims whose verdict differs between two
-//! study folders.
+//! papers' figures; `parcrypt study diff A B`: two studies claim by claim — verdicts with their
+//! reasons, figures with their intervals, and the numeric change with its interval.
+//!
+//! Run again in the same folder, the study reuses every experiment already measured there and
+//! says so first (which, when, and how to measure again: `--fresh`, or deleting the folder's
+//! `experiments/`); the header's time estimate counts only what will run.
 use super::parse_list;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
@@ -20,7 +24,8 @@ pub struct StudyArgs {
 /// `parcrypt study` subcommands.
 #[derive(Subcommand, Debug)]
 enum StudyCommand {
-    /// The claims whose verdict differs between two study folders; exits non-zero when a claim
+    /// Two studies claim by claim: each changed verdict with both reasons, both figures with
+    /// their intervals and the numeric change with its interval; exits non-zero when a claim
     /// moved between holds and does-not-hold.
     Diff(DiffArgs),
 }
@@ -28,10 +33,19 @@ enum StudyCommand {
 /// Arguments of `parcrypt study diff`.
 #[derive(Args, Debug)]
 struct DiffArgs {
-    /// The first study's folder (with results.json).
+    /// The first study: its folder, or its results.json.
     first: PathBuf,
-    /// The second study's folder.
+    /// The second study: its folder, or its results.json.
     second: PathBuf,
+    /// Also list the numeric change of every claim (as criterion reports change), not only
+    /// of the claims whose verdict changed.
+    #[arg(long)]
+    all: bool,
+    /// What the terminal shows, and the JSON file: {"first", "second" (path, time, machine),
+    /// "compared", "verdicts_changed", "flips", "claims" (every claim in both, each with both
+    /// sides and its change), "only_first", "only_second"}.
+    #[command(flatten)]
+    out: super::output::ReportOpts,
 }
 
 /// Arguments of a study run.
@@ -43,9 +57,12 @@ struct RunArgs {
     /// The papers' sizes where feasible (hours; the expected time is printed first).
     #[arg(long)]
     full: bool,
-    /// Output folder (created; an earlier run there is resumed).
+    /// Output folder (created; what an earlier run measured there is reused, see --fresh).
     #[arg(long, default_value = "parcrypt-study")]
     out: PathBuf,
+    /// Measure every selected experiment again, even those the folder holds finished.
+    #[arg(long)]
+    fresh: bool,
     /// Only these seeds, comma-separated: seed000, seed001, seed002, seed003, seed004.
     #[arg(long, value_parser = seeds_list)]
     only: Option<std::vec::Vec<String>>,
@@ -81,10 +98,15 @@ pub fn run(args: StudyArgs) -> Result<()> {
 }
 
 fn diff(args: DiffArgs) -> Result<()> {
+    args.out.check(&[])?;
     let first = study::load(&args.first)?;
     let second = study::load(&args.second)?;
-    let d = study::diff::diff(&first, &second);
-    print!("{}", d.render());
+    let paths = (
+        args.first.display().to_string(),
+        args.second.display().to_string(),
+    );
+    let d = study::diff::diff(&first, &second, (&paths.0, &paths.1));
+    args.out.emit(&d, || d.render(args.all))?;
     if d.flips() > 0 {
         bail!(
             "{} claim(s) moved between holds and does-not-hold",
@@ -103,21 +125,34 @@ fn run_study(args: RunArgs) -> Result<()> {
     let only = args.only.unwrap_or_default();
     // A bad MPI file is refused before anything is said or written.
     study::experiments::mpi_runs::find_and_load(&args.mpi_results, &args.out)?;
-    let expected = study::estimate(&only, profile)?;
-    eprintln!(
-        "parcrypt study --{}: {} experiments, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
-        profile.name(),
-        study::select(&only)?.len(),
-        human_duration(expected),
-        study::sampling::Plan::for_profile(profile).describe(),
-        args.out.display()
-    );
     let opts = StudyOptions {
         profile,
         out: args.out.clone(),
         only,
         mpi_results: args.mpi_results,
+        fresh: args.fresh,
     };
+    let selected = study::select(&opts.only)?.len();
+    let reused = if opts.fresh {
+        Vec::new()
+    } else {
+        study::already_measured(&opts)?
+    };
+    let ids: Vec<String> = reused.iter().map(|f| f.id.clone()).collect();
+    let expected = study::estimate_except(&opts.only, profile, &ids)?;
+    if let Some(line) = reuse_line(&reused, selected, &opts) {
+        eprintln!("{line}");
+    }
+    if reused.len() < selected {
+        eprintln!(
+            "parcrypt study --{}: {} experiment(s) to measure, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
+            profile.name(),
+            selected - reused.len(),
+            human_duration(expected),
+            study::sampling::Plan::for_profile(profile).describe(),
+            opts.out.display()
+        );
+    }
     // One step per experiment, as many as the header says; the message names the one running.
     let total = study::select(&opts.only)?.len();
     let progress = parcrypt::bench::Progress::new(total as u64, "study", args.quiet);
@@ -149,6 +184,42 @@ fn run_study(args: RunArgs) -> Result<()> {
         println!("{}", args.out.join(name).display());
     }
     Ok(())
+}
+
+/// What the header says about experiments an earlier run measured in the folder: all of
+/// them (nothing to measure; how to measure again), some (reused, the rest run), or none.
+fn reuse_line(reused: &[study::Finished], selected: usize, opts: &StudyOptions) -> Option<String> {
+    let first = reused.iter().map(|f| f.at.as_str()).min()?;
+    let last = reused.iter().map(|f| f.at.as_str()).max()?;
+    let when = if first == last {
+        format!("on {first}")
+    } else {
+        format!("between {first} and {last}")
+    };
+    let again = format!(
+        "to measure again, add --fresh (or delete {})",
+        opts.out.join("experiments").display()
+    );
+    Some(if reused.len() == selected {
+        format!(
+            "parcrypt study --{}: all {selected} experiment(s) were already measured in {} ({when}, {} of measuring); nothing new is measured, the results and report are written again from them; {again}",
+            opts.profile.name(),
+            opts.out.display(),
+            human_duration(reused.iter().map(|f| f.elapsed_s).sum())
+        )
+    } else {
+        format!(
+            "parcrypt study --{}: {} of {selected} experiment(s) were already measured in {} ({when}) and are reused: {}; {again}",
+            opts.profile.name(),
+            reused.len(),
+            opts.out.display(),
+            reused
+                .iter()
+                .map(|f| f.id.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
 }
 
 fn human_duration(s: f64) -> String {

@@ -7,6 +7,7 @@
 //! ([`crate::energy::power_model`]); temperature from the preset's thermal model and MTTF from
 //! RAMP ([`crate::reliability`]). Everything but the workload's own timing is **modelled**, and
 //! every evaluation says so.
+pub mod uncertainty;
 pub mod workload;
 
 use crate::energy::power_model::{PowerQuery, estimate};

@@ -84,7 +84,84 @@ impl Workload {
 /// Workload names.
 pub const WORKLOADS: [&str; 3] = ["parsa", "modexp", "cipher"];
 
-/// Measures `name` on this machine with 1..=`max_threads` threads (`quick`: smaller units).
+/// One unit of a workload, ready to time: what it is, and a closure that runs it once on
+/// the `i`-th thread count of the list it was built for and returns the seconds it took
+/// (setup such as a thread pool outside the timed region).
+struct Unit {
+    label: String,
+    run: Box<dyn FnMut(usize) -> Result<f64>>,
+}
+
+/// Builds the unit of `name` for `threads` (`quick`: the smaller unit).
+fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
+    match name {
+        "parsa" => {
+            let bits = if quick { 1024 } else { 2048 };
+            let n = if quick { 200 } else { 1000 };
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
+            let key = crate::rsa::RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)?;
+            let msgs = crate::rsa::batch::messages(key.public(), n, 2);
+            let executors = threads
+                .iter()
+                .map(|&t| Executor::new(t, ScheduleSpec::new(Schedule::Guided, None)?, false))
+                .collect::<Result<Vec<_>>>()?;
+            Ok(Unit {
+                label: format!("{n} {bits}-bit RSA decryptions (CRT), guided"),
+                run: Box::new(move |i| {
+                    let op = crate::rsa::batch::Transform::Decrypt(
+                        &key,
+                        crate::rsa::textbook::PrivateOp::Crt,
+                    );
+                    let s = Instant::now();
+                    std::hint::black_box(crate::rsa::batch::parallel(&executors[i], op, &msgs));
+                    Ok(s.elapsed().as_secs_f64())
+                }),
+            })
+        }
+        "modexp" => {
+            let bits = if quick { 2048 } else { 4096 };
+            let (b, e, m) = crate::suites::modexp::operands(bits, 9);
+            let slice = crate::modexp::method("slice")?;
+            let threads = threads.to_vec();
+            Ok(Unit {
+                label: format!("one {bits}-bit exponentiation, slice method"),
+                run: Box::new(move |i| {
+                    let params = crate::modexp::Params {
+                        threads: threads[i],
+                        ..Default::default()
+                    };
+                    let s = Instant::now();
+                    std::hint::black_box(
+                        crate::modexp::pow_mod(slice.as_ref(), &b, &e, &m, &params).ok(),
+                    );
+                    Ok(s.elapsed().as_secs_f64())
+                }),
+            })
+        }
+        "cipher" => {
+            let size = if quick { 4 << 20 } else { 32 << 20 };
+            let bf = crate::cipher::Blowfish::new(&[7u8; 16])?;
+            let mut data = vec![0x5au8; size];
+            let threads = threads.to_vec();
+            Ok(Unit {
+                label: format!("{} MiB Blowfish-ECB (PBlock)", size >> 20),
+                run: Box::new(move |i| {
+                    let pb = crate::cipher::parallel::pblock::PBlock::new(&bf, threads[i])?;
+                    let s = Instant::now();
+                    std::hint::black_box(pb.encrypt_ecb(&mut data).ok());
+                    Ok(s.elapsed().as_secs_f64())
+                }),
+            })
+        }
+        other => Err(Error::InvalidParameter(format!(
+            "unknown workload '{other}' (expected {})",
+            WORKLOADS.join(", ")
+        ))),
+    }
+}
+
+/// Measures `name` on this machine with 1..=`max_threads` threads (`quick`: smaller units):
+/// the median of each thread count's runs, one count after the other.
 pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> {
     let config = BenchConfig {
         warmup_runs: 1,
@@ -94,79 +171,41 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
     };
     let bench = Bench::new(config)?;
     let threads: Vec<usize> = (1..=max_threads.max(1)).collect();
-    let (unit, closures_out): (String, Vec<f64>) = match name {
-        "parsa" => {
-            let bits = if quick { 1024 } else { 2048 };
-            let n = if quick { 200 } else { 1000 };
-            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-            let key = crate::rsa::RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)?;
-            let msgs = crate::rsa::batch::messages(key.public(), n, 2);
-            let op =
-                crate::rsa::batch::Transform::Decrypt(&key, crate::rsa::textbook::PrivateOp::Crt);
-            let medians = time_threads(&bench, &threads, |ex| {
-                std::hint::black_box(crate::rsa::batch::parallel(ex, op, &msgs));
-            })?;
-            (
-                format!("{n} {bits}-bit RSA decryptions (CRT), guided"),
-                medians,
-            )
+    let mut unit = unit(name, &threads, quick)?;
+    let mut medians = Vec::new();
+    for i in 0..threads.len() {
+        let mut failed = None;
+        let m = bench.run_timed(|| {
+            (unit.run)(i).unwrap_or_else(|e| {
+                failed = Some(e);
+                f64::NAN
+            })
+        });
+        if let Some(e) = failed {
+            return Err(e);
         }
-        "modexp" => {
-            let bits = if quick { 2048 } else { 4096 };
-            let (b, e, m) = crate::suites::modexp::operands(bits, 9);
-            let slice = crate::modexp::method("slice")?;
-            let mut medians = Vec::new();
-            for &t in &threads {
-                let params = crate::modexp::Params {
-                    threads: t,
-                    ..Default::default()
-                };
-                let m = bench.run_timed(|| {
-                    let s = Instant::now();
-                    std::hint::black_box(
-                        crate::modexp::pow_mod(slice.as_ref(), &b, &e, &m, &params).ok(),
-                    );
-                    s.elapsed().as_secs_f64()
-                });
-                medians.push(m.summary().map_or(f64::NAN, |s| s.median));
-            }
-            (
-                format!("one {bits}-bit exponentiation, slice method"),
-                medians,
-            )
-        }
-        "cipher" => {
-            let size = if quick { 4 << 20 } else { 32 << 20 };
-            let bf = crate::cipher::Blowfish::new(&[7u8; 16])?;
-            let mut data = vec![0x5au8; size];
-            let mut medians = Vec::new();
-            for &t in &threads {
-                let pb = crate::cipher::parallel::pblock::PBlock::new(&bf, t)?;
-                let m = bench.run_timed(|| {
-                    let s = Instant::now();
-                    std::hint::black_box(pb.encrypt_ecb(&mut data).ok());
-                    s.elapsed().as_secs_f64()
-                });
-                medians.push(m.summary().map_or(f64::NAN, |s| s.median));
-            }
-            (format!("{} MiB Blowfish-ECB (PBlock)", size >> 20), medians)
-        }
-        other => {
-            return Err(Error::InvalidParameter(format!(
-                "unknown workload '{other}' (expected {})",
-                WORKLOADS.join(", ")
-            )));
-        }
-    };
-    let t1 = closures_out[0];
+        medians.push(m.summary().map_or(f64::NAN, |s| s.median));
+    }
+    Ok(fitted(name, unit.label, &threads, &medians, here_mhz()))
+}
+
+/// A workload from the median seconds of each thread count: speedups over the first count,
+/// the Amdahl fraction fitted to the last (seed 000's 0.058 when only one thread ran).
+fn fitted(
+    name: &str,
+    unit: String,
+    threads: &[usize],
+    medians: &[f64],
+    (here_mhz, here_mhz_source): (f64, String),
+) -> Workload {
+    let t1 = medians[0];
     let speedups: Vec<(usize, f64)> = threads
         .iter()
-        .zip(&closures_out)
+        .zip(medians)
         .map(|(&t, &m)| (t, t1 / m))
         .collect();
     let (n, s) = *speedups.last().expect("at least one");
-    let (here_mhz, here_mhz_source) = here_mhz();
-    Ok(Workload {
+    Workload {
         name: name.to_string(),
         unit,
         t1_s: t1,
@@ -175,21 +214,105 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
         ht_factor: DEFAULT_HT_FACTOR,
         here_mhz,
         here_mhz_source,
-    })
+    }
 }
 
-fn time_threads(bench: &Bench, threads: &[usize], work: impl Fn(&Executor)) -> Result<Vec<f64>> {
-    let mut out = Vec::new();
-    for &t in threads {
-        let ex = Executor::new(t, ScheduleSpec::new(Schedule::Guided, None)?, false)?;
-        let m = bench.run_timed(|| {
-            let s = Instant::now();
-            work(&ex);
-            s.elapsed().as_secs_f64()
-        });
-        out.push(m.summary().map_or(f64::NAN, |s| s.median));
+/// A workload timed in paired rounds: each round runs one unit on every thread count (the
+/// order alternating between rounds, so drift on a shared machine touches them alike) and a
+/// free-core probe beside them; a statistic gets its interval by resampling whole rounds.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkloadRounds {
+    /// `parsa`, `modexp` or `cipher`.
+    pub name: String,
+    /// What one unit of work is.
+    pub unit: String,
+    /// The thread counts, 1 first.
+    pub threads: Vec<usize>,
+    /// Seconds of one unit, `seconds[round][i]` on `threads[i]`.
+    pub seconds: Vec<Vec<Seconds>>,
+    /// Per round: the largest thread count's threads of independent GMP products against one
+    /// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
+    pub free_cores: Vec<f64>,
+    /// This machine's clock, MHz, and where it came from ([`here_mhz`]).
+    pub here_mhz: (f64, String),
+}
+
+impl WorkloadRounds {
+    /// The workload fitted to the median seconds of each thread count over the rounds `idx`
+    /// (a bootstrap resample, or every round).
+    pub fn fit(&self, idx: &[usize]) -> Workload {
+        let medians: Vec<f64> = (0..self.threads.len())
+            .map(|i| {
+                let mut v: Vec<f64> = idx
+                    .iter()
+                    .map(|&r| self.seconds[r][i])
+                    .filter(|x| x.is_finite())
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                crate::bench::stats::median_of_sorted(&v)
+            })
+            .collect();
+        fitted(
+            &self.name,
+            self.unit.clone(),
+            &self.threads,
+            &medians,
+            self.here_mhz.clone(),
+        )
     }
-    Ok(out)
+
+    /// The workload fitted to every round.
+    pub fn fit_all(&self) -> Workload {
+        self.fit(&(0..self.seconds.len()).collect::<Vec<_>>())
+    }
+}
+
+/// Times `name` in `rounds` paired rounds on `threads` (1 first), after `warmup` untimed runs
+/// of each count; `on_round(done, rounds)` is called after each round.
+pub fn measure_rounds(
+    name: &str,
+    threads: &[usize],
+    quick: bool,
+    warmup: usize,
+    rounds: usize,
+    mut on_round: impl FnMut(usize, usize),
+) -> Result<WorkloadRounds> {
+    if threads.first() != Some(&1) || rounds == 0 {
+        return Err(Error::InvalidParameter(
+            "a workload is timed on 1 thread first, in at least one round".into(),
+        ));
+    }
+    let mut unit = unit(name, threads, quick)?;
+    for i in 0..threads.len() {
+        for _ in 0..warmup {
+            (unit.run)(i)?;
+        }
+    }
+    let most = *threads.iter().max().unwrap_or(&1);
+    let mut seconds = Vec::with_capacity(rounds);
+    let mut free_cores = Vec::with_capacity(rounds);
+    for r in 0..rounds {
+        let mut row = vec![f64::NAN; threads.len()];
+        let order: Vec<usize> = if r % 2 == 0 {
+            (0..threads.len()).collect()
+        } else {
+            (0..threads.len()).rev().collect()
+        };
+        for i in order {
+            row[i] = (unit.run)(i)?;
+        }
+        seconds.push(row);
+        free_cores.push(crate::mul::capacity::free_cores(most));
+        on_round(r + 1, rounds);
+    }
+    Ok(WorkloadRounds {
+        name: name.to_string(),
+        unit: unit.label,
+        threads: threads.to_vec(),
+        seconds,
+        free_cores,
+        here_mhz: here_mhz(),
+    })
 }
 
 #[cfg(test)]

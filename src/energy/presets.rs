@@ -244,7 +244,7 @@ fn build(spec: &PresetSpec, name: &str, cores: usize, threads: usize) -> Result<
         })
     };
     notes.push(format!(
-        "thermal: T = {} C + {} K/W x P (assumed)",
+        "thermal: T = {} °C + {} K/W x P (assumed)",
         thermal.ambient_c, thermal.r_th_k_per_w
     ));
     Ok(Preset {
@@ -326,6 +326,29 @@ pub fn preset(name: &str, profile: Option<&Path>) -> EnergyResult<Preset> {
         })
 }
 
+/// The built-in profile preset `name` with its static power set to `static_w` instead of the
+/// assumed one, calibrated again (a TDP calibration then gives the cores what the static power
+/// leaves): for judging a model over its static-power assumption. Table presets have no
+/// static power to set.
+pub fn with_static_power(name: &str, static_w: Watts) -> EnergyResult<Preset> {
+    let file: PresetFile =
+        toml::from_str(PRESETS_TOML).expect("data/presets.toml is checked by a test");
+    let mut spec = file
+        .preset
+        .into_iter()
+        .find(|s| s.name.as_deref() == Some(name) && s.power_table.is_none())
+        .ok_or_else(|| EnergyError::UnknownPreset {
+            name: name.to_string(),
+            known: PRESET_NAMES.join(", "),
+        })?;
+    spec.static_w = Some(static_w);
+    let (cores, threads) = (spec.cores.unwrap_or(1), spec.threads_per_core.unwrap_or(1));
+    build(&spec, name, cores, threads).map_err(|message| EnergyError::Profile {
+        path: format!("(built-in preset {name} at {static_w} W static)").into(),
+        message,
+    })
+}
+
 /// Whether the `this-machine` profile in use is the built-in guess.
 pub fn uses_default_profile(explicit: Option<&Path>) -> bool {
     profile::resolve_profile(explicit) == ProfileOrigin::BuiltinDefault
@@ -384,6 +407,26 @@ mod tests {
         assert!((chip(1) * 1.904956 - 39.165).abs() < 0.002);
         let pipelined = chip(36) * 0.0702;
         assert!((pipelined - 2.1228).abs() < 1e-3 && (2.476 - pipelined) > 0.35);
+    }
+
+    #[test]
+    fn a_preset_can_be_rebuilt_at_another_static_power() {
+        let busy = |p: &Preset| match &p.power {
+            PowerBasis::Profile(b) => (b.static_w, b.c_eff_nf),
+            PowerBasis::Table(_) => panic!("a profile preset"),
+        };
+        let fx = preset("fx-8320", None).unwrap();
+        let same = with_static_power("fx-8320", busy(&fx).0).unwrap();
+        assert_eq!(busy(&same), busy(&fx));
+        // The TDP calibration gives the cores what the static power leaves.
+        let none = with_static_power("fx-8320", 0.0).unwrap();
+        assert_eq!(busy(&none).0, 0.0);
+        assert!((busy(&none).1 / busy(&fx).1 - 125.0 / 100.0).abs() < 1e-9);
+        assert!(with_static_power("core-i7", 1.0).is_err(), "a table preset");
+        assert!(
+            with_static_power("fx-8320", 200.0).is_err(),
+            "above the TDP"
+        );
     }
 
     #[test]

@@ -41,6 +41,13 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// A broken invariant or a failed verification inside parcrypt (a parallel form that
+    /// disagrees with its sequential reference, a benchmark that timed a wrong result): a bug,
+    /// never the user's doing. The command line exits with 70 (sysexits' EX_SOFTWARE).
+    #[error(
+        "internal error: {0} (this is a bug in parcrypt; please report it with the command that showed it)"
+    )]
+    Internal(String),
     /// An error of the energy and reliability models (unknown preset, node or clock, RAPL or
     /// cpufreq trouble), kept whole: its message, its cause and whether it is a usage error.
     #[error(transparent)]
@@ -56,6 +63,32 @@ impl Error {
             Self::Energy(e) => e.is_usage(),
             _ => false,
         }
+    }
+}
+
+/// Exit status of a usage error: a bad argument or input the user can fix.
+pub const EXIT_USAGE: i32 = 2;
+/// Exit status of a runtime failure: a file, a key, a failed peer.
+pub const EXIT_RUNTIME: i32 = 1;
+/// Exit status of an internal error: a failed verification or a broken invariant (a bug).
+pub const EXIT_INTERNAL: i32 = 70;
+
+impl Error {
+    /// The command line's exit status for this error: [`EXIT_USAGE`], [`EXIT_INTERNAL`] or
+    /// [`EXIT_RUNTIME`].
+    pub fn exit_code(&self) -> i32 {
+        if self.is_usage() {
+            EXIT_USAGE
+        } else if matches!(self, Self::Internal(_)) {
+            EXIT_INTERNAL
+        } else {
+            EXIT_RUNTIME
+        }
+    }
+
+    /// An internal error: `what` went wrong inside parcrypt.
+    pub fn internal(what: impl Into<String>) -> Self {
+        Self::Internal(what.into())
     }
 }
 
@@ -86,5 +119,11 @@ mod tests {
         let source = std::error::Error::source(&read).expect("the I/O cause is kept");
         assert_eq!(source.to_string(), "gone");
         assert!(Error::InvalidParameter("x".into()).is_usage());
+        assert_eq!(Error::InvalidParameter("x".into()).exit_code(), EXIT_USAGE);
+        let bug = Error::internal("pblock-ecb on 2 threads differs from its sequential form");
+        assert_eq!(bug.exit_code(), EXIT_INTERNAL);
+        assert!(bug.to_string().starts_with("internal error: pblock-ecb"));
+        assert!(bug.to_string().contains("please report it"));
+        assert_eq!(read.exit_code(), EXIT_RUNTIME);
     }
 }

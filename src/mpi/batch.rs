@@ -10,10 +10,10 @@
 //! waits by probing and sleeping, so it does not take a core from a worker. Workers keep
 //! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's. The sweep, its
 //! timing and its records are in [`super::batch_bench`].
-use super::comm::{Backoff, Command, Ranks, tag};
+use super::comm::{Backoff, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
-use super::record::{RankEnergy, combine};
+use super::record::{RankEnergy, combine, serve_sweep};
 use super::wire::{Reader, put_integer, put_u64};
 use crate::bench::BenchConfig;
 use crate::energy::meter::RunMeter;
@@ -298,14 +298,19 @@ pub(super) fn master_run(
         )
     });
     let outputs = outputs?;
-    // Reports come after the timed region: statistics and energy of every worker.
-    let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
-    for (r, slot) in per_rank.iter_mut().enumerate().skip(1) {
-        let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
-        let mut rd = Reader::new(&msg);
-        slot.items = rd.usize()?;
-        slot.chunks = rd.usize()?;
-        slot.busy_s = f64::from_bits(rd.u64()?);
+    // Reports come after the timed region: statistics and energy of every rank (a gather).
+    let all = report(ranks, &per_rank[0], &energy).unwrap_or_default();
+    let mut readings = Vec::new();
+    for (r, msg) in all.iter().enumerate() {
+        let mut rd = Reader::new(msg);
+        let st = ThreadStats {
+            items: rd.usize()?,
+            chunks: rd.usize()?,
+            busy_s: f64::from_bits(rd.u64()?),
+        };
+        if r > 0 {
+            per_rank[r] = st;
+        }
         readings.push(
             RankEnergy::decode(rd.rest())
                 .ok_or_else(|| MpiError::Protocol("bad energy report".into()))?,
@@ -320,6 +325,20 @@ pub(super) fn master_run(
     ))
 }
 
+/// This rank's statistics and energy of a run, gathered on rank 0.
+fn report(
+    ranks: &Ranks,
+    st: &ThreadStats,
+    energy: &crate::energy::meter::session::RunEnergy,
+) -> Option<Vec<Vec<u8>>> {
+    let mut msg = Vec::new();
+    put_u64(&mut msg, st.items as u64);
+    put_u64(&mut msg, st.chunks as u64);
+    put_u64(&mut msg, st.busy_s.to_bits());
+    msg.extend(RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], energy).encode());
+    ranks.gather(&msg)
+}
+
 /// A worker rank: runs what rank 0 commands until it says stop.
 pub(super) fn serve(
     ranks: &Ranks,
@@ -328,11 +347,9 @@ pub(super) fn serve(
     configs: &[ScheduleSpec],
     meter: &mut RunMeter,
 ) -> MpiResult<()> {
-    loop {
-        match ranks.next_command()? {
-            Command::Stop => return Ok(()),
-            Command::Run(i) if (i as usize) < configs.len() => {}
-            Command::Run(i) => return Err(MpiError::Protocol(format!("no configuration {i}"))),
+    serve_sweep(ranks, |i| {
+        if i as usize >= configs.len() {
+            return Err(MpiError::Protocol(format!("no configuration {i}")));
         }
         let (st, energy) = meter.measure(|| -> MpiResult<ThreadStats> {
             let mut st = ThreadStats::default();
@@ -342,7 +359,7 @@ pub(super) fn serve(
             }
             let mut in_flight = LOOKAHEAD;
             while in_flight > 0 {
-                let (_, msg) = ranks.recv(Some(0), tag::WORK)?;
+                let (_, msg) = ranks.recv(Some(0), tag::WORK, Backoff::busy())?;
                 if msg.is_empty() {
                     in_flight -= 1;
                     continue;
@@ -358,14 +375,9 @@ pub(super) fn serve(
             }
             Ok(st)
         });
-        let st = st?;
-        let mut msg = Vec::new();
-        put_u64(&mut msg, st.items as u64);
-        put_u64(&mut msg, st.chunks as u64);
-        put_u64(&mut msg, st.busy_s.to_bits());
-        msg.extend(RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy).encode());
-        ranks.send(0, tag::REPORT, &msg);
-    }
+        report(ranks, &st?, &energy);
+        Ok(())
+    })
 }
 
 #[cfg(test)]

@@ -3,9 +3,9 @@
 //! ([`super::batch`]'s protocol) interleaved by the harness in the same run, and one record
 //! per configuration in `bench rsa`'s schema with the MPI fields added.
 use super::batch::{BatchPlan, Job, Master, master_run, serve};
-use super::comm::{Command, Ranks};
+use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
-use super::record::{MpiFields, interleaved};
+use super::record::{MpiFields, end_sweep, interleaved};
 use crate::bench::{Bench, Sampled};
 use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
@@ -44,7 +44,7 @@ pub fn run(
         )?),
         _ => None,
     };
-    let pem_bytes = zeroize::Zeroizing::new(ranks.broadcast(pem.as_ref().map(|p| p.as_bytes()))?);
+    let pem_bytes = zeroize::Zeroizing::new(ranks.broadcast(pem.as_ref().map(|p| p.as_bytes())));
     let key = ranks.agree(crate::rsa::pem::load_private_key(&pem_bytes).map_err(MpiError::from))?;
     let transform = match plan.op {
         BatchOp::Encrypt => Transform::Encrypt(key.public()),
@@ -75,19 +75,17 @@ pub fn run(
     )?;
     let configs = plan.configurations();
     let mut meter = RunMeter::auto();
-    let outcome = if ranks.is_root() {
-        let out = drive(ranks, plan, &job, &executor, &configs, &mut meter);
-        ranks.command(Command::Stop);
-        out.map(Some)
-    } else {
-        serve(ranks, &job, &executor, &configs, &mut meter).map(|()| None)
-    };
-    match ranks.agree(outcome)? {
-        Some((summaries, stats, tallies)) => {
-            records(ranks, plan, &key, &configs, &summaries, &stats, &tallies).map(Some)
-        }
-        None => Ok(None),
+    // Rank 0 runs a compute thread beside the thread that serves when it works.
+    ranks.set_threads_per_rank(plan.threads + usize::from(plan.master == Master::Works));
+    if !ranks.is_root() {
+        serve(ranks, &job, &executor, &configs, &mut meter)?;
+        return Ok(None);
     }
+    let (summaries, stats, tallies) = end_sweep(
+        ranks,
+        drive(ranks, plan, &job, &executor, &configs, &mut meter),
+    )?;
+    records(ranks, plan, &key, &configs, &summaries, &stats, &tallies).map(Some)
 }
 
 type Driven = (Vec<Sampled>, Vec<RunStats>, Vec<EnergyTally>);
@@ -125,7 +123,7 @@ fn drive(
             }
             return Ok(secs);
         }
-        ranks.command(Command::Run((i - 1) as u32));
+        ranks.command_run((i - 1) as u32);
         let (out, secs, run_stats, energy) =
             master_run(ranks, plan, job, executor, configs[i - 1], meter)?;
         tallies[i].push(energy);
@@ -163,7 +161,7 @@ fn records(
                 schedule: Schedule::Static,
                 chunk: None,
             };
-            (spec, MpiFields::threads(), 1, 1, None)
+            (spec, MpiFields::threads(ranks), 1, 1, None)
         } else {
             let workers = ranks.size() - usize::from(plan.master == Master::Waits);
             (

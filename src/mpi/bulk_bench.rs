@@ -1,23 +1,63 @@
 //! PBlock / PARC4 over ranks timed against the same cipher on threads and the sequential form,
-//! interleaved in one run. The ranks' time runs from rank 0's command to the last part
-//! gathered on rank 0 (in memory; file reading and writing are not timed). Every run's output
-//! is compared with the sequential reference.
-use super::bulk::{part, reference};
-use super::comm::{Command, Ranks};
+//! interleaved in one run, in one of two ways ([`Io`]):
+//! - **file to file**: each run reads the input, transforms it in pieces and writes the output
+//!   (the ranks' runs as [`super::bulk::transform_file`], the thread and sequential forms as
+//!   `parcrypt cipher` streams a file). No form syncs its output to the disk in a timed run
+//!   ([`super::bulk::Finish::sync`]): on a slow disk every form would take the disk's time.
+//!   Outputs of timed runs go to one scratch file beside the output and are thrown away; the
+//!   output itself was written, checked and synced before ([`super::bulk::Verify`]). Writes
+//!   into one file take the file's lock in turn, so the system time of the I/O does not
+//!   divide among ranks or threads.
+//! - **in memory**, as `parcrypt bench cipher` times: each rank holds its own part (rank 0
+//!   also the whole input, for the thread and sequential forms) and a run transforms a copy of
+//!   it, ending with an all-reduce on every rank.
+//!
+//! The ranks' time runs on rank 0's clock from the barrier that starts the run to the agreed
+//! end.
+use super::bulk::{
+    Finish, PIECE_BYTES, Verify, holds_end, input_len, part, reference_spec, transform_file,
+};
+use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
-use super::record::{MpiFields, RankEnergy, combine};
+use super::host::AllCpus;
+use super::record::{MpiFields, end_sweep, energy_over_ranks, interleaved, serve_sweep};
+use super::shared_file::{io_error, scratch_beside};
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::cipher::alg::{CipherSpec, Direction};
 use crate::cipher::file::transform_part;
+use crate::energy::meter::session::RunEnergy;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::suites::cipher::CipherBenchRecord;
 use serde::{Deserialize, Serialize};
+use std::io::Write;
 use std::path::Path;
 use std::time::Instant;
+
+/// What a timed run covers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Io {
+    /// Input file to output file (not synced).
+    File,
+    /// Bytes in memory to bytes in memory.
+    Memory,
+}
+
+impl Io {
+    fn name(self) -> &'static str {
+        match self {
+            Io::File => "file",
+            Io::Memory => "memory",
+        }
+    }
+}
 
 /// What to compare.
 #[derive(Clone, Debug)]
 pub struct BulkPlan {
+    /// What a timed run covers.
+    pub io: Io,
+    /// Whether the output written before timing was checked (the records' `verified`).
+    pub verified: bool,
     /// Threads of the thread form on rank 0.
     pub compare_threads: usize,
     /// Repetition rules.
@@ -31,128 +71,138 @@ pub struct BulkMpiRecord {
     /// `speedup` is against the sequential form, `self_speedup` against the thread form.
     #[serde(flatten)]
     pub base: CipherBenchRecord,
-    /// `backend`, `ranks`, `hosts`.
+    /// `backend`, `ranks`, `hosts`, `host_names`.
     #[serde(flatten)]
     pub mpi: MpiFields,
     /// Energy per run, over ranks.
     #[serde(flatten)]
     pub energy: EnergyFields,
+    /// What a timed run covered: `file` (file to file, not synced) or `memory`; absent in
+    /// records written before it was recorded (they were `memory`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub io: String,
 }
 
-/// Runs on every rank; rank 0 gets the sequential, thread and rank records.
+/// One process transforms `input` into `out` as `parcrypt cipher` does (streamed in pieces
+/// through a 1 MiB buffered writer), on every CPU of the host; not synced (see the module).
+fn one_process(spec: &CipherSpec, direction: Direction, input: &Path, out: &Path) -> MpiResult<()> {
+    let _all = AllCpus::new();
+    let in_err = |e| crate::Error::Io {
+        path: input.to_path_buf(),
+        source: e,
+    };
+    let mut reader = std::fs::File::open(input).map_err(|e| io_error(input, e))?;
+    let file = std::fs::File::create(out).map_err(|e| io_error(out, e))?;
+    let mut writer = std::io::BufWriter::with_capacity(1 << 20, &file);
+    crate::cipher::file::transform_stream(
+        spec,
+        direction,
+        &mut reader,
+        &mut writer,
+        PIECE_BYTES,
+        &in_err,
+    )?;
+    writer.flush().map_err(|e| io_error(out, e))
+}
+
+/// Timed runs over ranks: not checked (the output was), not synced (see the module).
+const UNSYNCED: Finish = Finish {
+    verify: Verify::None,
+    sync: false,
+};
+
+/// `range` of `input`, read whole.
+fn read_range(input: &Path, range: &std::ops::Range<usize>) -> MpiResult<Vec<u8>> {
+    use std::io::{Read, Seek, SeekFrom};
+    let err = |e| io_error(input, e);
+    let mut f = std::fs::File::open(input).map_err(err)?;
+    f.seek(SeekFrom::Start(range.start as u64)).map_err(err)?;
+    let mut buf = vec![0u8; range.len()];
+    f.read_exact(&mut buf).map_err(err)?;
+    Ok(buf)
+}
+
+/// Runs on every rank; rank 0 gets the sequential, thread and rank records. `near`: the
+/// output's path, beside which the scratch file goes.
 pub fn run(
     ranks: &Ranks,
     spec: &CipherSpec,
     direction: Direction,
     input: &Path,
+    near: &Path,
     plan: &BulkPlan,
 ) -> MpiResult<Option<Vec<BulkMpiRecord>>> {
     plan.config.validate()?;
-    let (len, _) = super::bulk::local_part(ranks, spec, direction, input)?;
+    let len = input_len(ranks, input)?;
+    let scratch = scratch_beside(ranks, near)?;
+    let target = scratch.path();
     let range = part(spec, len, ranks.size(), ranks.rank());
-    let last = super::bulk::holds_end(spec, len, ranks.size(), ranks.rank());
-    let plain = ranks.agree(
-        std::fs::read(input)
-            .map(|all| {
-                all.get(range.clone())
-                    .map(<[u8]>::to_vec)
-                    .unwrap_or_default()
-            })
-            .map_err(|e| {
-                MpiError::Lib(crate::Error::Io {
-                    path: input.to_path_buf(),
-                    source: e,
-                })
-            }),
-    )?;
+    let last = holds_end(spec, len, ranks.size(), ranks.rank());
+    // In memory: this rank's part, read before any timing.
+    let plain = match plan.io {
+        Io::Memory => ranks.agree(read_range(input, &range))?,
+        Io::File => Vec::new(),
+    };
     let mut meter = RunMeter::auto();
-    let outcome = if ranks.is_root() {
-        let whole = crate::io::read_file(input)?;
-        let expected = reference(spec, direction, &whole)?;
-        let mut threads_spec = spec.clone();
-        threads_spec.threads = Some(plan.compare_threads);
-        let mut tallies = vec![EnergyTally::default(); 3];
-        let mut failure = None;
-        let bench = Bench::new(plan.config)?;
-        let m = bench.run_interleaved_by(3, |i| {
-            let (res, energy) = meter.measure(|| {
-                let t = Instant::now();
-                let out = match i {
-                    0 => reference(spec, direction, &whole).map_err(MpiError::from),
-                    1 => {
-                        let mut d = whole.clone();
-                        transform_part(&threads_spec, direction, 0, true, &mut d)
-                            .map(|()| d)
-                            .map_err(MpiError::from)
-                    }
-                    _ => {
-                        ranks.command(Command::Run(0));
-                        let mut d = plain.clone();
-                        transform_part(spec, direction, range.start, last, &mut d)
-                            .map_err(MpiError::from)
-                            .and_then(|()| ranks.gather(&d))
-                            .map(|p| p.unwrap_or_default().concat())
-                    }
-                };
-                (out, t.elapsed().as_secs_f64())
-            });
-            let (out, secs) = res;
-            let energy = if i == 2 {
-                let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
-                for r in 1..ranks.size() {
-                    match ranks.recv(Some(r), super::comm::tag::REPORT) {
-                        Ok((_, m)) => readings.extend(RankEnergy::decode(&m)),
-                        Err(e) => failure = Some(e),
-                    }
-                }
-                combine(&readings, secs)
-            } else {
-                energy
-            };
-            tallies[i].push(energy);
-            match out {
-                Ok(out) if out == expected => {}
-                Ok(_) => {
-                    failure = Some(MpiError::Protocol(format!(
-                        "run {i} differs from the sequential reference"
-                    )))
-                }
-                Err(e) => failure = Some(e),
+    let over_ranks = |meter: &mut RunMeter| -> MpiResult<(f64, RunEnergy)> {
+        let t = Instant::now();
+        let (res, energy) = meter.measure(|| match plan.io {
+            Io::File => transform_file(ranks, spec, direction, input, target, UNSYNCED).map(drop),
+            Io::Memory => {
+                let mut d = plain.clone();
+                let res = transform_part(spec, direction, range.start, last, &mut d);
+                ranks.agree(res.map_err(MpiError::from))
             }
-            secs
         });
-        ranks.command(Command::Stop);
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(Some((m, tallies))),
-        }
-    } else {
-        (|| loop {
-            match ranks.next_command()? {
-                Command::Stop => return Ok(None),
-                Command::Run(_) => {
-                    let (res, energy) = meter.measure(|| {
-                        let mut d = plain.clone();
-                        transform_part(spec, direction, range.start, last, &mut d)
-                            .map_err(MpiError::from)
-                            .and_then(|()| ranks.gather(&d))
-                    });
-                    res?;
-                    let e = RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy);
-                    ranks.send(0, super::comm::tag::REPORT, &e.encode());
-                }
-            }
-        })()
+        res?;
+        let secs = t.elapsed().as_secs_f64();
+        Ok((secs, energy))
     };
-    let Some((m, tallies)) = ranks.agree(outcome)? else {
+    if !ranks.is_root() {
+        serve_sweep(ranks, |_| {
+            let (secs, energy) = over_ranks(&mut meter)?;
+            energy_over_ranks(ranks, &energy, secs).map(drop)
+        })?;
         return Ok(None);
+    }
+    let whole = match plan.io {
+        Io::Memory => crate::io::read_file(input)?,
+        Io::File => Vec::new(),
     };
-    let summaries =
-        crate::bench::summaries(&m).ok_or_else(|| MpiError::Protocol("no samples".into()))?;
+    let seq_spec = reference_spec(spec);
+    let mut threads_spec = spec.clone();
+    threads_spec.threads = Some(plan.compare_threads);
+    let mut tallies = vec![EnergyTally::default(); 3];
+    let bench = Bench::new(plan.config)?;
+    let outcome = interleaved(&bench, 3, |i| {
+        if i == 2 {
+            ranks.command_run(0);
+            let (secs, energy) = over_ranks(&mut meter)?;
+            let energy = energy_over_ranks(ranks, &energy, secs)?
+                .ok_or_else(|| MpiError::Protocol("rank 0 got no energy".into()))?;
+            tallies[2].push(energy);
+            return Ok(secs);
+        }
+        let form = if i == 0 { &seq_spec } else { &threads_spec };
+        let _all = AllCpus::new();
+        let t = Instant::now();
+        let (res, energy) = meter.measure(|| match plan.io {
+            Io::File => one_process(form, direction, input, target),
+            Io::Memory => {
+                let mut d = whole.clone();
+                transform_part(form, direction, 0, true, &mut d).map_err(MpiError::from)
+            }
+        });
+        let secs = t.elapsed().as_secs_f64();
+        tallies[i].push(energy);
+        res.map(|()| secs)
+    });
+    let sampled = end_sweep(ranks, outcome)?;
     let warmup = plan.config.warmup_runs as usize;
     let threads = spec.threads(direction);
+    let cpus = super::host::online_cpus();
     Ok(Some(
-        summaries
+        sampled
             .iter()
             .enumerate()
             .map(|(i, s)| BulkMpiRecord {
@@ -166,27 +216,27 @@ pub fn run(
                     op: direction,
                     size_bytes: len,
                     chunk_bytes: spec.chunk(),
-                    timing: TimingFields::new(s, m[i].samples.clone(), TimingColumns::CI95),
-                    mb_per_s: len as f64 / s.median / 1e6,
+                    timing: TimingFields::new(&s.summary, s.times.clone(), TimingColumns::CI95),
+                    mb_per_s: len as f64 / s.summary.median / 1e6,
                     baseline: spec.algorithm.sequential_form(),
-                    speedup: summaries[0].median / s.median,
-                    self_speedup: summaries[1].median / s.median,
+                    speedup: sampled[0].summary.median / s.summary.median,
+                    self_speedup: sampled[1].summary.median / s.summary.median,
                     tsc_cycles_per_byte: None,
                     oversubscribed: crate::bench::oversubscribed(if i == 2 {
                         ranks.ranks_per_host() * threads
                     } else {
                         [1, plan.compare_threads][i]
                     }),
-                    verified: true,
-                    wide_spread: s.wide_spread,
+                    verified: plan.verified,
                     note: s.note().unwrap_or_default(),
                 },
                 mpi: if i == 2 {
                     MpiFields::mpi(ranks)
                 } else {
-                    MpiFields::threads()
+                    MpiFields::threads(ranks)
                 },
                 energy: tallies[i].fields(warmup, Some(len as f64)),
+                io: plan.io.name().into(),
             })
             .collect(),
     ))

@@ -1,17 +1,22 @@
-//! The ranks of one run and how they talk: byte messages with tags, waits that probe and
-//! sleep, agreement on errors, gather and broadcast through rank 0, and a deadline on every
-//! wait.
+//! The ranks of one run and how they talk point to point: byte messages with tags, waits that
+//! poll instead of blocking, and a deadline on every wait. The collectives are in
+//! [`super::collective`].
 //!
-//! Open MPI's blocking receive (and `MPI_Wait`, and the collectives) busy-poll: a rank that
-//! only waits burns a core that a working rank on the same host needs (measured for issue 12:
-//! 4.1–4.4 s against 1.9–2.6 s with probe-and-sleep, 2 ranks on 2 cores). Every wait here
-//! therefore polls with `MPI_Improbe` / `MPI_Test`, yielding for the first
-//! [`Backoff::SPIN`] and then sleeping, from [`Backoff::FIRST_SLEEP`] doubling up to
-//! [`Backoff::MAX_SLEEP`]. All collectives are point-to-point through rank 0 (fine for the
-//! tens of ranks these programs use).
+//! Open MPI's blocking calls busy-poll without yielding. Every wait here polls instead
+//! (`MPI_Improbe`, `MPI_Test`), in one of two manners ([`Backoff`]):
+//! - **busy** (a message expected within a run): when this host's ranks times their threads
+//!   fit its cores, the poll never sleeps (each rank has a core of its own); otherwise it
+//!   yields for [`Backoff::BUSY_SPIN`] before it starts to sleep, so that a rank holding the
+//!   data gets the core at once (oversubscribed ranks);
+//! - **idle** (a worker waiting for rank 0's next command, rank 0 serving requests while its
+//!   own compute thread works): yields for [`Backoff::SPIN`], then sleeps from
+//!   [`Backoff::FIRST_SLEEP`] doubling up to [`Backoff::MAX_SLEEP`], leaving the cores to
+//!   whoever computes (measured for issue 12: a busy-polling rank made a 2-rank batch on 2 cores
+//!   take 4.1–4.4 s against 1.9–2.6 s).
 //!
-//! Every wait gives up after the run's timeout with [`MpiError::Timeout`], so a rank that
-//! hangs cannot hang the job; a rank that dies is noticed by the launcher, which ends the job.
+//! Every wait gives up after the run's timeout: a point-to-point wait with
+//! [`MpiError::Timeout`], a collective or a send (whose buffers MPI may still use) by ending the
+//! job. A rank that dies is noticed by the launcher, which ends the job.
 use super::error::{MpiError, MpiResult};
 use mpi::Threading;
 use mpi::environment::Universe;
@@ -19,34 +24,28 @@ use mpi::point_to_point::{Destination, Source};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::Equivalence;
 use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Message tags used by the programs.
 pub mod tag {
-    /// Rank 0 to a worker: run a configuration, or stop.
-    pub const COMMAND: i32 = 1;
-    /// Agreement: a rank's status up to rank 0.
-    pub const AGREE_UP: i32 = 2;
-    /// Agreement: rank 0's verdict down to every rank.
-    pub const AGREE_DOWN: i32 = 3;
-    /// Gather to rank 0.
-    pub const GATHER: i32 = 4;
-    /// Broadcast from rank 0.
-    pub const BROADCAST: i32 = 5;
     /// Work requests, assignments and results (batch RSA).
     pub const WORK: i32 = 10;
     /// Pipeline chunks.
     pub const CHUNK: i32 = 20;
     /// CRSA values along links.
     pub const LINK: i32 = 30;
-    /// Per-run reports to rank 0.
-    pub const REPORT: i32 = 40;
 }
+
+/// Microseconds a busy wait yields before it sleeps (`u64::MAX`: never sleeps); set by
+/// [`Ranks::init`] and [`Ranks::set_threads_per_rank`].
+static BUSY_SPIN_US: AtomicU64 = AtomicU64::new(0);
 
 /// Polling with yields, then sleeps of growing length.
 #[derive(Debug)]
 pub struct Backoff {
     started: Instant,
+    spin: Duration,
     sleep: Duration,
 }
 
@@ -57,19 +56,40 @@ impl Default for Backoff {
 }
 
 impl Backoff {
-    /// How long to poll with `yield_now` before sleeping.
+    /// How long an idle wait yields before it sleeps.
     pub const SPIN: Duration = Duration::from_micros(50);
+    /// How long a busy wait of oversubscribed ranks yields before it sleeps.
+    pub const BUSY_SPIN: Duration = Duration::from_millis(5);
     /// The first sleep.
     pub const FIRST_SLEEP: Duration = Duration::from_micros(20);
     /// The longest sleep (the worst added latency once a wait has gone on for a while).
     pub const MAX_SLEEP: Duration = Duration::from_micros(500);
 
-    /// A fresh wait.
+    /// An idle wait: yields for [`Self::SPIN`], then sleeps.
     pub fn new() -> Self {
+        Self::yielding_for(Self::SPIN)
+    }
+
+    /// A busy wait: never sleeps where this host's ranks fit its cores, else yields for
+    /// [`Self::BUSY_SPIN`] first.
+    pub fn busy() -> Self {
+        match BUSY_SPIN_US.load(Ordering::Relaxed) {
+            u64::MAX => Self::yielding_for(Duration::MAX),
+            us => Self::yielding_for(Duration::from_micros(us)),
+        }
+    }
+
+    fn yielding_for(spin: Duration) -> Self {
         Self {
             started: Instant::now(),
+            spin,
             sleep: Self::FIRST_SLEEP,
         }
+    }
+
+    /// Whether this wait never sleeps.
+    pub fn never_sleeps(&self) -> bool {
+        self.spin == Duration::MAX
     }
 
     /// Seconds since the wait began.
@@ -79,40 +99,11 @@ impl Backoff {
 
     /// Gives the CPU away for a moment.
     pub fn pause(&mut self) {
-        if self.started.elapsed() < Self::SPIN {
+        if self.spin == Duration::MAX || self.started.elapsed() < self.spin {
             std::thread::yield_now();
         } else {
             std::thread::sleep(self.sleep);
             self.sleep = (self.sleep * 2).min(Self::MAX_SLEEP);
-        }
-    }
-}
-
-/// What rank 0 tells the workers between runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Command {
-    /// Run configuration `i` once.
-    Run(u32),
-    /// No more runs.
-    Stop,
-}
-
-impl Command {
-    fn encode(self) -> [u8; 5] {
-        match self {
-            Command::Run(i) => {
-                let b = i.to_le_bytes();
-                [1, b[0], b[1], b[2], b[3]]
-            }
-            Command::Stop => [0; 5],
-        }
-    }
-
-    fn decode(bytes: &[u8]) -> MpiResult<Self> {
-        match bytes {
-            [1, a, b, c, d] => Ok(Command::Run(u32::from_le_bytes([*a, *b, *c, *d]))),
-            [0, ..] => Ok(Command::Stop),
-            _ => Err(MpiError::Protocol("malformed command".into())),
         }
     }
 }
@@ -170,18 +161,18 @@ impl Ranks {
             _universe: universe,
         };
         let me = mpi::environment::processor_name().unwrap_or_else(|_| "unknown".into());
-        let names = ranks.gather(me.as_bytes())?;
-        let joined = names.map(|all| {
+        let joined = ranks.gather(me.as_bytes()).map(|all| {
             all.iter()
                 .map(|n| String::from_utf8_lossy(n).into_owned())
                 .collect::<Vec<_>>()
                 .join("\n")
         });
-        let all = ranks.broadcast(joined.as_ref().map(|s| s.as_bytes()))?;
+        let all = ranks.broadcast(joined.as_ref().map(|s| s.as_bytes()));
         ranks.hosts = String::from_utf8_lossy(&all)
             .split('\n')
             .map(str::to_string)
             .collect();
+        ranks.set_threads_per_rank(1);
         Ok(ranks)
     }
 
@@ -195,7 +186,7 @@ impl Ranks {
         self.size
     }
 
-    /// Whether this is rank 0, which drives, times, checks and writes.
+    /// Whether this is rank 0, which drives, times and reports.
     pub fn is_root(&self) -> bool {
         self.rank == 0
     }
@@ -203,6 +194,16 @@ impl Ranks {
     /// The host of every rank, by rank.
     pub fn host_of_ranks(&self) -> &[String] {
         &self.hosts
+    }
+
+    /// The distinct hosts of the run, sorted.
+    pub fn host_names(&self) -> Vec<String> {
+        self.hosts
+            .iter()
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .cloned()
+            .collect()
     }
 
     /// Distinct hosts in the run.
@@ -219,6 +220,25 @@ impl Ranks {
         counts.into_values().max().unwrap_or(1)
     }
 
+    /// Ranks on this rank's host.
+    pub fn ranks_here(&self) -> usize {
+        let me = self.hosts.get(self.rank);
+        self.hosts.iter().filter(|h| Some(*h) == me).count().max(1)
+    }
+
+    /// Tells the busy waits how many threads each rank runs: where this host's ranks times
+    /// `threads` fit its online CPUs (whatever the launcher bound each rank to), busy waits
+    /// never sleep; otherwise they yield for [`Backoff::BUSY_SPIN`] first.
+    pub fn set_threads_per_rank(&self, threads: usize) {
+        let fits = self.ranks_here() * threads.max(1) <= super::host::online_cpus();
+        let us = if fits {
+            u64::MAX
+        } else {
+            Backoff::BUSY_SPIN.as_micros() as u64
+        };
+        BUSY_SPIN_US.store(us, Ordering::Relaxed);
+    }
+
     /// How long any wait may take.
     pub fn timeout(&self) -> Duration {
         self.timeout
@@ -229,12 +249,14 @@ impl Ranks {
         &self.world
     }
 
-    /// Ends the whole job now (all ranks), with `status`.
+    /// Ends the whole job now (all ranks), with `status`, after removing this rank's temporary
+    /// outputs ([`super::scratch`]).
     pub fn abort(&self, status: i32) -> ! {
+        super::scratch::remove_all_now();
         self.world.abort(status)
     }
 
-    /// Sends `data` to rank `to`, waiting (probe and sleep) until the send completed.
+    /// Sends `data` to rank `to`, waiting until the send completed.
     pub fn send(&self, to: usize, tag: i32, data: &[u8]) {
         if data.len() <= EAGER_BYTES {
             // Small messages leave at once (eager protocol): a blocking send does not wait.
@@ -255,21 +277,21 @@ impl Ranks {
             .map(|src| (src, data))
     }
 
-    /// Receives into `buf` (resized to the message) from `from` with `tag`, probing and
-    /// sleeping; returns the source and the seconds waited before the message was there.
+    /// Receives into `buf` (resized to the message) from `from` with `tag`, polling as `wait`
+    /// says; returns the source and the seconds waited before the message was there.
     pub fn recv_into<T: Equivalence + Default + Clone>(
         &self,
         from: Option<usize>,
         tag: i32,
         buf: &mut Vec<T>,
+        mut wait: Backoff,
     ) -> MpiResult<(usize, f64)> {
-        let mut backoff = Backoff::new();
         loop {
             if let Some(got) = self.try_recv_into(from, tag, buf) {
-                return Ok((got, backoff.waited()));
+                return Ok((got, wait.waited()));
             }
-            self.check_deadline(&backoff, from)?;
-            backoff.pause();
+            self.check_deadline(&wait, from)?;
+            wait.pause();
         }
     }
 
@@ -298,15 +320,21 @@ impl Ranks {
         })
     }
 
-    /// Receives a message from `from` with `tag`, probing and sleeping.
-    pub fn recv(&self, from: Option<usize>, tag: i32) -> MpiResult<(usize, Vec<u8>)> {
+    /// Receives a message from `from` with `tag`, polling as `wait` says.
+    pub fn recv(
+        &self,
+        from: Option<usize>,
+        tag: i32,
+        wait: Backoff,
+    ) -> MpiResult<(usize, Vec<u8>)> {
         let mut buf = Vec::new();
-        let (src, _) = self.recv_into(from, tag, &mut buf)?;
+        let (src, _) = self.recv_into(from, tag, &mut buf, wait)?;
         Ok((src, buf))
     }
 
-    fn check_deadline(&self, backoff: &Backoff, from: Option<usize>) -> MpiResult<()> {
-        let waited = backoff.waited();
+    /// [`MpiError::Timeout`] once `wait` has gone on for longer than the run's timeout.
+    pub fn check_deadline(&self, wait: &Backoff, from: Option<usize>) -> MpiResult<()> {
+        let waited = wait.waited();
         if waited > self.timeout.as_secs_f64() {
             return Err(MpiError::Timeout {
                 from: from.map_or("any rank".into(), |r| format!("rank {r}")),
@@ -314,105 +342,6 @@ impl Ranks {
             });
         }
         Ok(())
-    }
-
-    /// Rank 0: every worker's bytes by rank (rank 0's own first); others: `None`.
-    pub fn gather(&self, data: &[u8]) -> MpiResult<Option<Vec<Vec<u8>>>> {
-        if !self.is_root() {
-            self.send(0, tag::GATHER, data);
-            return Ok(None);
-        }
-        let mut all = vec![data.to_vec()];
-        for r in 1..self.size {
-            all.push(self.recv(Some(r), tag::GATHER)?.1);
-        }
-        Ok(Some(all))
-    }
-
-    /// Rank 0's bytes on every rank (`data` is read on rank 0 only).
-    pub fn broadcast(&self, data: Option<&[u8]>) -> MpiResult<Vec<u8>> {
-        if self.is_root() {
-            let data = data.unwrap_or_default();
-            for r in 1..self.size {
-                self.send(r, tag::BROADCAST, data);
-            }
-            Ok(data.to_vec())
-        } else {
-            Ok(self.recv(Some(0), tag::BROADCAST)?.1)
-        }
-    }
-
-    /// Waits until every rank has reached this point (a gather and a broadcast through rank
-    /// 0), or the timeout.
-    pub fn barrier(&self) -> MpiResult<()> {
-        self.gather(&[])?;
-        self.broadcast(None).map(drop)
-    }
-
-    /// Every rank's outcome, agreed: `Ok` everywhere if every rank succeeded, else the
-    /// lowest failing rank's error as [`MpiError::Agreed`] on every rank.
-    pub fn agree<T>(&self, local: MpiResult<T>) -> MpiResult<T> {
-        let mine = match &local {
-            Ok(_) => vec![0u8],
-            Err(e) => {
-                let mut v = vec![1u8];
-                v.extend_from_slice(&e.exit_status().to_le_bytes());
-                v.extend_from_slice(e.to_string().as_bytes());
-                v
-            }
-        };
-        let verdict = if self.is_root() {
-            let mut verdict = vec![0u8];
-            for (r, status) in std::iter::once(mine)
-                .chain(
-                    (1..self.size)
-                        .map(|r| self.recv(Some(r), tag::AGREE_UP).map(|m| m.1))
-                        .collect::<MpiResult<Vec<_>>>()?,
-                )
-                .enumerate()
-            {
-                if verdict[0] == 0 && status.first() == Some(&1) {
-                    verdict = vec![1u8];
-                    verdict.extend_from_slice(&(r as u32).to_le_bytes());
-                    verdict.extend_from_slice(&status[1..]);
-                }
-            }
-            for r in 1..self.size {
-                self.send(r, tag::AGREE_DOWN, &verdict);
-            }
-            verdict
-        } else {
-            self.send(0, tag::AGREE_UP, &mine);
-            self.recv(Some(0), tag::AGREE_DOWN)?.1
-        };
-        match verdict.as_slice() {
-            [0] => local,
-            [1, rest @ ..] if rest.len() >= 8 => {
-                let rank = u32::from_le_bytes(rest[..4].try_into().expect("4 bytes")) as usize;
-                let status = i32::from_le_bytes(rest[4..8].try_into().expect("4 bytes"));
-                let message = String::from_utf8_lossy(&rest[8..]).into_owned();
-                Err(MpiError::Agreed {
-                    rank,
-                    message,
-                    status,
-                })
-            }
-            _ => Err(MpiError::Protocol("malformed agreement".into())),
-        }
-    }
-
-    /// Rank 0: tells every worker what to do next.
-    pub fn command(&self, cmd: Command) {
-        for r in 1..self.size {
-            self.send(r, tag::COMMAND, &cmd.encode());
-        }
-    }
-
-    /// A worker: waits for rank 0's next command. The wait has no deadline while rank 0
-    /// measures other things, but gives up after the timeout like every other wait.
-    pub fn next_command(&self) -> MpiResult<Command> {
-        let (_, bytes) = self.recv(Some(0), tag::COMMAND)?;
-        Command::decode(&bytes)
     }
 }
 
@@ -423,14 +352,6 @@ pub const EAGER_BYTES: usize = 4096;
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn commands_round_trip() {
-        for c in [Command::Run(0), Command::Run(70_000), Command::Stop] {
-            assert_eq!(Command::decode(&c.encode()).unwrap(), c);
-        }
-        assert!(Command::decode(&[7]).is_err());
-    }
 
     #[test]
     fn backoff_spins_then_sleeps_up_to_the_cap() {
@@ -451,5 +372,25 @@ mod tests {
         assert!(seen.iter().all(|&s| s <= Backoff::MAX_SLEEP), "{seen:?}");
         assert_eq!(b.sleep, Backoff::MAX_SLEEP, "{seen:?}");
         assert!(b.waited() >= Backoff::SPIN.as_secs_f64());
+    }
+
+    #[test]
+    fn a_busy_wait_where_ranks_fit_the_cores_never_sleeps() {
+        BUSY_SPIN_US.store(u64::MAX, Ordering::Relaxed);
+        let mut b = Backoff::busy();
+        assert!(b.never_sleeps());
+        let t = Instant::now();
+        while t.elapsed() < Duration::from_millis(2) {
+            b.pause();
+        }
+        assert_eq!(b.sleep, Backoff::FIRST_SLEEP, "no sleep was taken");
+        BUSY_SPIN_US.store(0, Ordering::Relaxed);
+        let mut b = Backoff::busy();
+        assert!(!b.never_sleeps());
+        b.pause();
+        assert!(
+            b.sleep > Backoff::FIRST_SLEEP,
+            "an oversubscribed wait sleeps"
+        );
     }
 }

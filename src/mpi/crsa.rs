@@ -9,9 +9,11 @@
 //! leaves ([`Placement::check`]) and counted per link; rank 0 compares the values, the MulMod
 //! counts per PE and the link counts with the thread engine's ([`crate::modexp::crsa`]).
 //!
-//! Each rank runs its PEs one after another in one global dependency order (PE 7 of a cube
-//! waits for PE 7 of the next cube, so level order is not enough), block after block; the
-//! coordinator injects a block when fewer than the engine's `max_in_flight` are in flight.
+//! Each rank runs whichever step of its PEs has all its inputs, as the thread engine's PEs do
+//! (a fixed order would leave a ready step waiting behind one whose value is still on its way);
+//! the coordinator injects a block when fewer than the engine's `max_in_flight` are in flight.
+//! Values move as fixed-width bytes in reused buffers, and every wait polls without sleeping
+//! where the ranks fit the cores: the per-message costs are the copy and MPI's own.
 use super::comm::{Backoff, Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::wire::{Reader, put_integer, put_u64};
@@ -111,12 +113,8 @@ pub struct CrsaOutcome {
     pub cross_rank_messages: u64,
 }
 
-/// One rank's mailbox: values that arrived before they were needed.
-struct Mailbox<'r> {
-    ranks: &'r Ranks,
-    width: usize,
-    held: HashMap<(usize, Node, Node), Option<Integer>>,
-}
+/// Values that arrived and are not yet used, by (block, from, to).
+type Held = HashMap<(usize, Node, Node), Option<Integer>>;
 
 fn node_code(n: Node) -> u64 {
     match n {
@@ -133,40 +131,117 @@ fn node_of(code: u64) -> Node {
     }
 }
 
-impl Mailbox<'_> {
-    fn get(&mut self, block: usize, from: Node, to: Node) -> MpiResult<Option<Integer>> {
-        let mut backoff = Backoff::new();
-        loop {
-            if let Some(v) = self.held.remove(&(block, from, to)) {
-                return Ok(v);
+/// Every value a PE's step of one block reads.
+fn inputs(role: &Role, pe: Node) -> impl Iterator<Item = (Node, Node)> + '_ {
+    role.factors
+        .iter()
+        .map(move |f| (f.from, pe))
+        .chain(role.remainder.then_some((Node::Coordinator, pe)))
+        .chain(role.chain_from.map(|p| (Node::Pe(p), pe)))
+}
+
+/// One rank's side of a run: its PEs' counters, what it sent, and the values held.
+struct Local<'a> {
+    ranks: &'a Ranks,
+    place: &'a Placement,
+    width: usize,
+    held: Held,
+    sent: BTreeMap<(Node, Node), u64>,
+    cross: u64,
+    msg: Vec<u8>,
+    inbox: Vec<u8>,
+}
+
+impl Local<'_> {
+    /// Sends `v` along `from -> to` (checked against the topology), or keeps it if `to` is
+    /// on this rank.
+    fn deliver(&mut self, block: usize, from: Node, to: Node, v: Option<Integer>) -> MpiResult<()> {
+        self.place.check(from, to)?;
+        *self.sent.entry((from, to)).or_default() += 1;
+        let dest = self.place.rank_of(to);
+        if dest == self.ranks.rank() {
+            self.held.insert((block, from, to), v);
+            return Ok(());
+        }
+        self.cross += 1;
+        self.msg.clear();
+        put_u64(&mut self.msg, block as u64);
+        put_u64(&mut self.msg, node_code(from));
+        put_u64(&mut self.msg, node_code(to));
+        put_u64(&mut self.msg, u64::from(v.is_some()));
+        if let Some(v) = &v {
+            put_integer(&mut self.msg, v, self.width);
+        }
+        self.ranks.send(dest, tag::LINK, &self.msg);
+        Ok(())
+    }
+
+    /// Takes in one value if one has arrived; whether one had.
+    fn take_in(&mut self) -> MpiResult<bool> {
+        if self
+            .ranks
+            .try_recv_into(None, tag::LINK, &mut self.inbox)
+            .is_none()
+        {
+            return Ok(false);
+        }
+        let mut r = Reader::new(&self.inbox);
+        let key = (r.usize()?, node_of(r.u64()?), node_of(r.u64()?));
+        let v = match r.u64()? {
+            0 => None,
+            _ => Some(r.integer(self.width)?),
+        };
+        self.held.insert(key, v);
+        Ok(true)
+    }
+
+    /// A value that must be there.
+    fn value(&mut self, block: usize, from: Node, to: Node) -> MpiResult<Integer> {
+        self.held
+            .remove(&(block, from, to))
+            .flatten()
+            .ok_or_else(|| MpiError::Protocol(format!("{to} got no value from {from}")))
+    }
+
+    /// Runs `role`'s step of `block` (its inputs are held) and sends its product on.
+    fn step(&mut self, block: usize, role: &Role, ctr: &mut Counter<'_>) -> MpiResult<()> {
+        let pe = Node::Pe(role.pe);
+        let mut acc: Option<Integer> = None;
+        for f in &role.factors {
+            let mut v = self.value(block, f.from, pe)?;
+            if f.power == 2 {
+                ctr.square(&mut v);
             }
-            match self.ranks.try_recv(None, tag::LINK) {
-                Some((_, msg)) => {
-                    let mut r = Reader::new(&msg);
-                    let (b, f, t) = (r.usize()?, node_of(r.u64()?), node_of(r.u64()?));
-                    let v = match r.u64()? {
-                        0 => None,
-                        _ => Some(r.integer(self.width)?),
-                    };
-                    self.held.insert((b, f, t), v);
-                    backoff = Backoff::new();
-                }
-                None => {
-                    if backoff.waited() > self.ranks.timeout().as_secs_f64() {
-                        return Err(MpiError::Timeout {
-                            from: format!("{from} (for {to}, block {block})"),
-                            waited_s: backoff.waited(),
-                        });
-                    }
-                    backoff.pause();
-                }
+            match acc.as_mut() {
+                None => acc = Some(v),
+                Some(a) => ctr.mul(a, &v),
             }
         }
+        let mut acc = acc.ok_or_else(|| MpiError::Protocol(format!("{pe} has no inputs")))?;
+        if role.remainder {
+            if let Some(z) = self.held.remove(&(block, Node::Coordinator, pe)).flatten() {
+                ctr.mul(&mut acc, &z);
+            }
+        }
+        if let Some(p) = role.chain_from {
+            let v = self.value(block, Node::Pe(p), pe)?;
+            ctr.mul(&mut acc, &v);
+        }
+        for &to in &role.sends_to {
+            self.deliver(block, pe, to, Some(acc.clone()))?;
+        }
+        Ok(())
     }
 }
 
 /// Runs `bases` (reduced, rank 0 only) through the hypercube over all ranks. Every rank
 /// returns; rank 0's outcome has the values, counts and links of all ranks.
+///
+/// Each rank runs whichever of its PEs' steps has all its inputs (lowest block first), like
+/// the thread engine's PEs, each of which runs as soon as its inputs arrive; it waits for a
+/// value only when none is ready (busy: [`Backoff::busy`]). Rank 0 also hosts the coordinator,
+/// which injects a block whenever fewer than the engine's `max_in_flight` are in flight, after
+/// the ready PE steps (they are short and unblock other ranks).
 pub fn run(
     ranks: &Ranks,
     config: &EngineConfig,
@@ -177,113 +252,88 @@ pub fn run(
 ) -> MpiResult<Option<CrsaOutcome>> {
     let place = Placement::new(config.topology()?, ranks.size())?;
     let split = coordinator::split(exp, place.topo.power())?;
-    let width = modulus.significant_bits().div_ceil(8) as usize;
     let me = ranks.rank();
     let order: Vec<&Role> = place
         .dependency_order()
         .into_iter()
         .filter(|r| place.rank_of(Node::Pe(r.pe)) == me)
         .collect();
-    let mut counters: BTreeMap<usize, Counter<'_>> = order
+    let mut counters: Vec<Counter<'_>> = order
         .iter()
-        .map(|r| (r.pe, Counter::new(format!("PE {}", r.pe), modulus)))
+        .map(|r| Counter::new(format!("PE {}", r.pe), modulus))
         .collect();
     let mut coord = Counter::new("coordinator", modulus);
-    let mut sent: BTreeMap<(Node, Node), u64> = BTreeMap::new();
-    let mut cross = 0u64;
-    let mut mail = Mailbox {
+    let mut local = Local {
         ranks,
-        width,
+        place: &place,
+        width: modulus.significant_bits().div_ceil(8) as usize,
         held: HashMap::new(),
-    };
-    let mut deliver = |mail: &mut Mailbox<'_>,
-                       block: usize,
-                       from: Node,
-                       to: Node,
-                       v: Option<Integer>|
-     -> MpiResult<()> {
-        place.check(from, to)?;
-        *sent.entry((from, to)).or_default() += 1;
-        let dest = place.rank_of(to);
-        if dest == me {
-            mail.held.insert((block, from, to), v);
-        } else {
-            cross += 1;
-            let mut m = Vec::with_capacity(40 + width);
-            put_u64(&mut m, block as u64);
-            put_u64(&mut m, node_code(from));
-            put_u64(&mut m, node_code(to));
-            put_u64(&mut m, u64::from(v.is_some()));
-            if let Some(v) = &v {
-                put_integer(&mut m, v, width);
-            }
-            ranks.send(dest, tag::LINK, &m);
-        }
-        Ok(())
+        sent: BTreeMap::new(),
+        cross: 0,
+        msg: Vec::new(),
+        inbox: Vec::new(),
     };
     let max_in_flight = config.max_in_flight();
-    let mut injected = 0;
-    let mut values = Vec::new();
-    for block in 0..blocks {
-        if ranks.is_root() {
-            while injected < blocks && injected < block + max_in_flight {
-                let (y, z) = coordinator::powers(&mut coord, &bases[injected], &split);
-                deliver(&mut mail, injected, Node::Coordinator, Node::Pe(0), Some(y))?;
-                deliver(&mut mail, injected, Node::Coordinator, Node::Pe(7), z)?;
-                injected += 1;
+    let root = ranks.is_root();
+    // Steps not yet run, (block, index in `order`), in block then dependency order.
+    let mut todo: std::collections::VecDeque<(usize, usize)> = (0..blocks)
+        .flat_map(|b| (0..order.len()).map(move |i| (b, i)))
+        .collect();
+    let (mut injected, mut values) = (0, Vec::new());
+    let mut backoff = Backoff::busy();
+    while !todo.is_empty() || (root && values.len() < blocks) {
+        let mut progressed = false;
+        while local.take_in()? {
+            progressed = true;
+        }
+        if root {
+            let b = values.len();
+            if let Some(v) = local.held.remove(&(b, Node::Pe(7), Node::Coordinator)) {
+                values.push(v.ok_or_else(|| MpiError::Protocol("no result from PE 7".into()))?);
+                progressed = true;
             }
         }
-        for role in &order {
-            let pe = Node::Pe(role.pe);
-            let ctr = counters.get_mut(&role.pe).expect("a counter per local PE");
-            let mut acc: Option<Integer> = None;
-            for f in &role.factors {
-                let mut v = mail.get(block, f.from, pe)?.ok_or_else(|| {
-                    MpiError::Protocol(format!("{pe} got no value from {}", f.from))
-                })?;
-                if f.power == 2 {
-                    ctr.square(&mut v);
-                }
-                match acc.as_mut() {
-                    None => acc = Some(v),
-                    Some(a) => ctr.mul(a, &v),
-                }
-            }
-            let mut acc = acc.ok_or_else(|| MpiError::Protocol(format!("{pe} has no inputs")))?;
-            if role.remainder {
-                if let Some(z) = mail.get(block, Node::Coordinator, pe)? {
-                    ctr.mul(&mut acc, &z);
-                }
-            }
-            if let Some(p) = role.chain_from {
-                let v = mail
-                    .get(block, Node::Pe(p), pe)?
-                    .ok_or_else(|| MpiError::Protocol(format!("{pe} got no value from PE {p}")))?;
-                ctr.mul(&mut acc, &v);
-            }
-            for &to in &role.sends_to {
-                deliver(&mut mail, block, pe, to, Some(acc.clone()))?;
-            }
+        // The first step whose inputs are all here, among the blocks that may be in flight.
+        let window = todo.front().map_or(0, |t| t.0) + max_in_flight;
+        let ready = todo.iter().position(|&(b, i)| {
+            b < window
+                && inputs(order[i], Node::Pe(order[i].pe))
+                    .all(|k| local.held.contains_key(&(b, k.0, k.1)))
+        });
+        if let Some(at) = ready {
+            let (b, i) = todo.remove(at).expect("a position in todo");
+            local.step(b, order[i], &mut counters[i])?;
+            progressed = true;
+        } else if root && injected < blocks && injected < values.len() + max_in_flight {
+            let (y, z) = coordinator::powers(&mut coord, &bases[injected], &split);
+            local.deliver(injected, Node::Coordinator, Node::Pe(0), Some(y))?;
+            local.deliver(injected, Node::Coordinator, Node::Pe(7), z)?;
+            injected += 1;
+            progressed = true;
         }
-        if ranks.is_root() {
-            let v = mail
-                .get(block, Node::Pe(7), Node::Coordinator)?
-                .ok_or_else(|| MpiError::Protocol("no result from PE 7".into()))?;
-            values.push(v);
+        if progressed {
+            backoff = Backoff::busy();
+            continue;
         }
+        ranks.check_deadline(&backoff, None)?;
+        backoff.pause();
     }
     // Counts and link uses to rank 0.
-    let counts: Vec<UnitCount> = counters.into_values().map(|c| c.count).collect();
-    let links: Vec<(Node, Node, u64)> = sent.into_iter().map(|((f, t), n)| (f, t, n)).collect();
-    let report = serde_json::to_vec(&(counts, links, cross)).expect("plain fields serialize");
-    let Some(all) = ranks.gather(&report)? else {
+    let counts: Vec<UnitCount> = counters.into_iter().map(|c| c.count).collect();
+    let links: Vec<(Node, Node, u64)> = local
+        .sent
+        .into_iter()
+        .map(|((f, t), n)| (f, t, n))
+        .collect();
+    let report = serde_json::to_vec(&(counts, links)).expect("plain fields serialize");
+    let cross = ranks.reduce_sum(local.cross);
+    let (Some(all), Some(cross_rank_messages)) = (ranks.gather(&report), cross) else {
         return Ok(None);
     };
     let mut pe_counts: Vec<(usize, UnitCount)> = Vec::new();
     let mut edges = Vec::new();
-    let mut cross_rank_messages = 0;
     for bytes in all {
-        let (counts, links, cross): (Vec<UnitCount>, Vec<(Node, Node, u64)>, u64) =
+        let (counts, links): (Vec<UnitCount>, Vec<(Node, Node, u64)>) =
             serde_json::from_slice(&bytes).map_err(|e| MpiError::Protocol(e.to_string()))?;
         for c in counts {
             let pe = c
@@ -298,7 +348,6 @@ pub fn run(
                 .into_iter()
                 .map(|(from, to, messages)| EdgeUse { from, to, messages }),
         );
-        cross_rank_messages += cross;
     }
     pe_counts.sort_by_key(|(pe, _)| *pe);
     edges.sort_by_key(|e| (e.from, e.to));

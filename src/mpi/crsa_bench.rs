@@ -1,9 +1,10 @@
 //! CRSA over ranks against the thread engine: values, MulMod counts per PE and link counts
 //! compared in every run, and both timed, interleaved, on one batch of blocks.
-use super::comm::{Command, Ranks};
+use super::comm::Ranks;
 use super::crsa::{CrsaOutcome, run as run_ranks};
 use super::error::{MpiError, MpiResult};
-use super::record::MpiFields;
+use super::host::AllCpus;
+use super::record::{MpiFields, end_sweep, interleaved, serve_sweep};
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::bignum::{random_below, random_bits};
 use crate::modexp::crsa::{EngineConfig, pow_mod_batch};
@@ -56,11 +57,47 @@ pub struct CrsaMpiRecord {
     /// Values equal GMP's and the thread engine's; MulMod counts per PE and link counts
     /// equal the thread engine's; every message went along an edge.
     pub verified: bool,
-    /// `backend`, `ranks`, `hosts`.
+    /// `backend`, `ranks`, `hosts`, `host_names`.
     #[serde(flatten)]
     pub mpi: MpiFields,
     /// Statistical warning, empty if none.
     pub note: String,
+    /// Who does the MulMods (absent in records written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_split: Option<WorkSplit>,
+}
+
+/// The coordinator's and the PEs' shares of one run's MulMods (the same for both backends: the
+/// counts are checked equal). The coordinator computes `y = b^q` and `z = b^r` by square and
+/// multiply, the PEs only combine powers (paper, Fig. 1): the coordinator's unit (rank 0's
+/// coordinator, or its thread) does nearly all the work, which bounds any speedup over ranks.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkSplit {
+    /// The coordinator's modular squarings.
+    pub coordinator_squarings: u64,
+    /// The coordinator's other modular multiplications.
+    pub coordinator_multiplications: u64,
+    /// MulMods of the busiest PE.
+    pub pe_mulmods_max: u64,
+    /// MulMods of the least busy PE.
+    pub pe_mulmods_min: u64,
+    /// MulMods of all PEs together.
+    pub pe_mulmods_total: u64,
+}
+
+impl WorkSplit {
+    /// From the counts of one run, the coordinator first (as the engines give them).
+    pub fn of(counts: &[crate::modexp::UnitCount]) -> Option<Self> {
+        let (coord, pes) = counts.split_first()?;
+        let per_pe = pes.iter().map(|c| c.mulmods());
+        Some(Self {
+            coordinator_squarings: coord.squarings,
+            coordinator_multiplications: coord.multiplications,
+            pe_mulmods_max: per_pe.clone().max().unwrap_or(0),
+            pe_mulmods_min: per_pe.clone().min().unwrap_or(0),
+            pe_mulmods_total: per_pe.sum(),
+        })
+    }
 }
 
 /// The inputs, deterministic from the seed.
@@ -111,7 +148,10 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
     let mut reference = None;
     let checked = match &ours {
         Some(ours) => (|| {
-            let threads = pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?;
+            let threads = {
+                let _all = AllCpus::new();
+                pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?
+            };
             let gmp: Vec<Integer> = bases
                 .iter()
                 .map(|b| Integer::from(b.pow_mod_ref(&exp, &modulus).expect("positive exponent")))
@@ -123,45 +163,30 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
         None => Ok(()),
     };
     ranks.agree(checked)?;
-    let outcome = if ranks.is_root() {
-        let bench = Bench::new(plan.config)?;
-        let mut failure = None;
-        let m = bench.run_interleaved_by(2, |i| {
-            let t = std::time::Instant::now();
-            if i == 0 {
-                if let Err(e) = pow_mod_batch(&bases, &exp, &modulus, &plan.engine) {
-                    failure = Some(MpiError::from(e));
-                }
-            } else {
-                ranks.command(Command::Run(0));
-                match run_ranks(ranks, &plan.engine, &bases, plan.blocks, &exp, &modulus) {
-                    Ok(Some(o)) if Some(&o.values) != reference.as_ref().map(|r| &r.values) => {
-                        failure = Some(MpiError::Protocol("CRSA over ranks: values changed".into()))
-                    }
-                    Ok(_) => {}
-                    Err(e) => failure = Some(e),
-                }
-            }
-            t.elapsed().as_secs_f64()
-        });
-        ranks.command(Command::Stop);
-        match failure {
-            Some(e) => Err(e),
-            None => Ok(Some(m)),
-        }
-    } else {
-        (|| loop {
-            match ranks.next_command()? {
-                Command::Stop => return Ok(None),
-                Command::Run(_) => {
-                    run_ranks(ranks, &plan.engine, &[], plan.blocks, &exp, &modulus)?;
-                }
-            }
-        })()
-    };
-    let Some(measurements) = ranks.agree(outcome)? else {
+    if !ranks.is_root() {
+        serve_sweep(ranks, |_| {
+            run_ranks(ranks, &plan.engine, &[], plan.blocks, &exp, &modulus).map(drop)
+        })?;
         return Ok(None);
-    };
+    }
+    let bench = Bench::new(plan.config)?;
+    let outcome = interleaved(&bench, 2, |i| {
+        if i == 0 {
+            let _all = AllCpus::new();
+            let t = std::time::Instant::now();
+            pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?;
+            return Ok(t.elapsed().as_secs_f64());
+        }
+        ranks.command_run(0);
+        let t = std::time::Instant::now();
+        let o = run_ranks(ranks, &plan.engine, &bases, plan.blocks, &exp, &modulus)?;
+        let secs = t.elapsed().as_secs_f64();
+        if o.map(|o| o.values) != reference.as_ref().map(|r| r.values.clone()) {
+            return Err(MpiError::Mismatch("CRSA over ranks: values changed".into()));
+        }
+        Ok(secs)
+    });
+    let measurements = end_sweep(ranks, outcome)?;
     let (Some(ours), Some(threads)) = (ours, reference) else {
         return Err(MpiError::Protocol("rank 0 lost its reference".into()));
     };
@@ -174,12 +199,11 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
     for r in topo.roles() {
         per_rank[place.rank_of(crate::modexp::crsa::Node::Pe(r.pe))] += 1;
     }
-    let base = measurements[0].summary().map_or(f64::NAN, |s| s.median);
+    let base = measurements[0].summary.median;
     let mulmods: u64 = threads.counts.iter().map(|c| c.mulmods()).sum();
+    let work_split = WorkSplit::of(&threads.counts);
     let rec = |i: usize| -> MpiResult<CrsaMpiRecord> {
-        let s = measurements[i]
-            .summary()
-            .ok_or_else(|| MpiError::Protocol("no samples".into()))?;
+        let s = &measurements[i].summary;
         let mpi = i == 1;
         Ok(CrsaMpiRecord {
             strategy: strategy.into(),
@@ -187,7 +211,7 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
             pes: topo.pe_count(),
             blocks: plan.blocks,
             modulus_bits: plan.bits,
-            timing: TimingFields::new(&s, Vec::new(), TimingColumns::RANGE),
+            timing: TimingFields::new(s, Vec::new(), TimingColumns::RANGE),
             blocks_per_s: plan.blocks as f64 / s.median,
             speedup: base / s.median,
             mulmods,
@@ -201,9 +225,10 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
             mpi: if mpi {
                 MpiFields::mpi(ranks)
             } else {
-                MpiFields::threads()
+                MpiFields::threads(ranks)
             },
             note: s.note().unwrap_or_default(),
+            work_split: work_split.clone(),
         })
     };
     Ok(Some(vec![rec(0)?, rec(1)?]))

@@ -1,5 +1,8 @@
 //! Errors of the MPI programs, and which of them every rank already knows about.
 //!
+//! Exit statuses: 2 usage, 1 runtime (files, keys, a hung or dead peer), 70 internal (an
+//! output that differs from its reference, a message that breaks the protocol).
+//!
 //! An error every rank reached together ([`MpiError::Usage`], [`MpiError::Agreed`]) ends the
 //! run cleanly: rank 0 prints one line, every rank finalizes MPI and exits non-zero. Any other
 //! error is local to one rank; that rank prints it and aborts the whole job (`MPI_Abort`),
@@ -30,9 +33,17 @@ pub enum MpiError {
         /// Seconds waited.
         waited_s: f64,
     },
-    /// A message that does not follow the protocol (a bug, or mismatched binaries).
+    /// A message that does not follow the protocol (a bug, or mismatched binaries): exit
+    /// status 70.
     #[error("protocol error: {0}")]
     Protocol(String),
+    /// An output that differs from its reference (a bug): exit status 70.
+    #[error("{0}")]
+    Mismatch(String),
+    /// A file or peer problem found on this rank (an output folder not shared by every host):
+    /// exit status 1.
+    #[error("{0}")]
+    Runtime(String),
     /// An error of the parcrypt library on this rank.
     #[error(transparent)]
     Lib(#[from] crate::Error),
@@ -50,6 +61,7 @@ impl MpiError {
             MpiError::Usage(_) => 2,
             MpiError::Agreed { status, .. } => *status,
             MpiError::Lib(crate::Error::InvalidParameter(_)) => 2,
+            MpiError::Protocol(_) | MpiError::Mismatch(_) => 70,
             _ => 1,
         }
     }
@@ -80,5 +92,9 @@ mod tests {
         };
         assert!(!t.is_collective());
         assert!(t.to_string().contains("rank 3 within 5 s"), "{t}");
+        assert_eq!(t.exit_status(), 1);
+        assert_eq!(MpiError::Mismatch("x".into()).exit_status(), 70);
+        assert_eq!(MpiError::Protocol("x".into()).exit_status(), 70);
+        assert_eq!(MpiError::Runtime("x".into()).exit_status(), 1);
     }
 }

@@ -6,15 +6,16 @@
 //! over the R ranks (R = 2: rank 0 converts and runs `E1..EW`, rank 1 runs `D1..DW`); the last
 //! rank hands each chunk back to rank 0, which converts it to bytes (the output stage), so the
 //! chunks travel a ring and rank 0's clock times the whole run. With 35 ranks every operation
-//! has its own rank. Sends are non-blocking with two buffers in flight per rank
-//! ([`PendingSend`]), so a stage goes back to work while its successor receives.
+//! has its own rank. Every rank keeps its next receive posted while it computes
+//! ([`PendingRecv`]) and up to two sends in flight ([`PendingSend`]), so a stage goes back to
+//! work while its successor receives, and a chunk that arrives lands in its buffer at once.
 //!
 //! [`hop_latency`] measures the per-hop cost: one chunk around the ring of ranks, one chunk in
 //! flight, time / hops; [`thread_hop_latency`] does the same over threads and the channels
 //! the thread pipeline uses, where a hop moves a pointer instead of copying the chunk.
 use super::comm::{Backoff, Ranks, tag};
 use super::error::{MpiError, MpiResult};
-use super::nb::PendingSend;
+use super::nb::{PendingRecv, PendingSend};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_pipeline::{Layout, Op, StageStats, apply, words_to_bytes};
 use crate::parallel::schedule::static_block;
@@ -74,6 +75,9 @@ const WINDOW: usize = 2;
 /// Runs `data` (whole blocks, rank 0 only; ignored elsewhere) through the pipeline once, in
 /// chunks of `chunk_bytes`. Rank 0 gets the output, the wall time on its clock and every
 /// rank's statistics; other ranks get their own statistics.
+///
+/// Every rank keeps its next receive posted while it computes (`MPI_Irecv` into a second
+/// buffer) and up to two sends in flight; waits are busy ([`Backoff::busy`]).
 pub fn run_once(
     ranks: &Ranks,
     bf: &Blowfish,
@@ -90,6 +94,7 @@ pub fn run_once(
         ..StageStats::default()
     };
     let chunks = total_bytes.div_ceil(chunk_bytes);
+    let words = chunk_bytes / 4;
     let next = (ranks.rank() + 1) % ranks.size();
     let prev = (ranks.rank() + ranks.size() - 1) % ranks.size();
     let started = Instant::now();
@@ -97,26 +102,33 @@ pub fn run_once(
         pending: Default::default(),
         spare: Vec::new(),
     };
+    let post = |buf: Vec<u32>| PendingRecv::post(ranks.world(), prev, tag::CHUNK, buf, words);
     let mut output = Vec::new();
+    let mut posted = (chunks > 0).then(|| post(Vec::new()));
     if me.input {
         output.resize(total_bytes, 0);
         let mut sent = 0;
         let mut received = 0;
-        let mut backoff = Backoff::new();
-        let mut words = Vec::new();
+        let mut backoff = Backoff::busy();
         while received < chunks {
-            if let Some(_src) = ranks.try_recv_into(Some(prev), tag::CHUNK, &mut words) {
+            if posted.as_mut().is_some_and(|p| p.test()) {
+                let (w, _) = posted.take().expect("tested").finish_with(Backoff::busy());
                 st.recv_wait_s += backoff.waited();
+                received += 1;
+                // The next result's receive is posted before this one is converted.
+                if received < chunks {
+                    posted = Some(post(out.spare.pop().unwrap_or_default()));
+                }
                 let t = Instant::now();
-                let at = received * chunk_bytes;
+                let at = (received - 1) * chunk_bytes;
                 let dst = &mut output[at..(at + chunk_bytes).min(total_bytes)];
-                if words.len() * 4 != dst.len() {
+                if w.len() * 4 != dst.len() {
                     return Err(MpiError::Protocol("chunk of the wrong size".into()));
                 }
-                words_to_bytes(&words, dst);
-                received += 1;
+                words_to_bytes(&w, dst);
+                out.spare.push(w);
                 st.busy_s += t.elapsed().as_secs_f64();
-                backoff = Backoff::new();
+                backoff = Backoff::busy();
                 continue;
             }
             if sent < chunks && out.open() {
@@ -136,17 +148,22 @@ pub fn run_once(
                 out.send(ranks, next, w, &mut st);
                 st.chunks += 1;
                 sent += 1;
-                backoff = Backoff::new();
+                backoff = Backoff::busy();
                 continue;
             }
             ranks_deadline(ranks, &backoff)?;
             backoff.pause();
         }
     } else {
-        for _ in 0..chunks {
-            let mut w = out.spare.pop().unwrap_or_default();
-            let (_, waited) = ranks.recv_into(Some(prev), tag::CHUNK, &mut w)?;
+        for c in 0..chunks {
+            let (mut w, waited) = posted
+                .take()
+                .expect("a receive is posted for every chunk")
+                .finish_with(Backoff::busy());
             st.recv_wait_s += waited;
+            if c + 1 < chunks {
+                posted = Some(post(out.spare.pop().unwrap_or_default()));
+            }
             let t = Instant::now();
             for &op in &me.ops {
                 apply(bf, op, &mut w);
@@ -157,7 +174,7 @@ pub fn run_once(
         }
     }
     for p in out.pending {
-        st.send_wait_s += p.finish().1;
+        st.send_wait_s += p.finish_with(Backoff::busy()).1;
     }
     Ok((output, started.elapsed().as_secs_f64(), st))
 }
@@ -178,7 +195,7 @@ impl Window {
     fn send(&mut self, ranks: &Ranks, to: usize, words: Vec<u32>, st: &mut StageStats) {
         if self.pending.len() >= WINDOW {
             if let Some(p) = self.pending.pop_front() {
-                let (buf, waited) = p.finish();
+                let (buf, waited) = p.finish_with(Backoff::busy());
                 st.send_wait_s += waited;
                 self.spare.push(buf);
             }
@@ -198,34 +215,71 @@ fn ranks_deadline(ranks: &Ranks, backoff: &Backoff) -> MpiResult<()> {
     Ok(())
 }
 
+/// The cost of one hop from `trips` trip times of `hops` hops each.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Hop {
+    /// The median trip over its hops, seconds: what a hop costs when nothing interrupts it.
+    pub median_s: f64,
+    /// The mean trip over its hops, seconds: with the trips the scheduler interrupted (on a
+    /// busy machine one such trip weighs as much as a thousand others).
+    pub mean_s: f64,
+}
+
+fn per_hop(mut trips: Vec<f64>, hops: usize) -> Hop {
+    let n = trips.len().max(1) as f64;
+    let mean = trips.iter().sum::<f64>() / n;
+    trips.sort_by(f64::total_cmp);
+    let median = trips.get(trips.len() / 2).copied().unwrap_or(0.0);
+    Hop {
+        median_s: median / hops as f64,
+        mean_s: mean / hops as f64,
+    }
+}
+
 /// The per-hop cost over ranks, in seconds: one chunk of `chunk_bytes` around the ring of all
-/// ranks `trips` times (rank 0 starts and ends each trip), divided by the hops. Rank 0's value
-/// is the measurement; the others return theirs, which is not.
-pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult<f64> {
+/// ranks `trips` times (rank 0 starts and ends each trip), per hop.
+/// Every rank keeps its next receive posted, as in [`run_once`]. Rank 0's value is the
+/// measurement; the others return theirs, which is not.
+pub fn hop_latency(ranks: &Ranks, chunk_bytes: usize, trips: usize) -> MpiResult<Hop> {
     let size = ranks.size();
     let next = (ranks.rank() + 1) % size;
     let prev = (ranks.rank() + size - 1) % size;
-    let mut out = vec![0u32; chunk_bytes / 4];
-    let mut back = vec![0u32; chunk_bytes / 4];
-    let started = Instant::now();
-    for _ in 0..trips {
+    let words = chunk_bytes / 4;
+    let post = |buf: Vec<u32>| PendingRecv::post(ranks.world(), prev, tag::CHUNK, buf, words);
+    let mut chunk = vec![0u32; words];
+    let mut spare = vec![0u32; words];
+    let mut posted = Some(post(std::mem::take(&mut spare)));
+    ranks.barrier();
+    let mut times = Vec::with_capacity(trips);
+    for trip in 0..trips {
+        let started = Instant::now();
+        let more = trip + 1 < trips;
         if ranks.is_root() {
-            let pending = PendingSend::start(ranks.world(), next, tag::CHUNK, out);
-            ranks.recv_into(Some(prev), tag::CHUNK, &mut back)?;
-            out = pending.finish().0;
-            std::mem::swap(&mut out, &mut back);
+            let sending = PendingSend::start(ranks.world(), next, tag::CHUNK, chunk);
+            let (back, _) = posted.take().expect("posted").finish_with(Backoff::busy());
+            spare = sending.finish_with(Backoff::busy()).0;
+            if more {
+                posted = Some(post(std::mem::take(&mut spare)));
+            }
+            chunk = back;
         } else {
-            ranks.recv_into(Some(prev), tag::CHUNK, &mut back)?;
-            let pending = PendingSend::start(ranks.world(), next, tag::CHUNK, back);
-            back = pending.finish().0;
+            let (got, _) = posted.take().expect("posted").finish_with(Backoff::busy());
+            if more {
+                posted = Some(post(std::mem::take(&mut spare)));
+            }
+            spare = PendingSend::start(ranks.world(), next, tag::CHUNK, got)
+                .finish_with(Backoff::busy())
+                .0;
         }
+        times.push(started.elapsed().as_secs_f64());
     }
-    Ok(started.elapsed().as_secs_f64() / (trips * size) as f64)
+    Ok(per_hop(times, size))
 }
 
 /// The per-hop cost over `threads` threads (at least 2) in a ring of the thread pipeline's
-/// channels (`sync_channel` holding one chunk), each hop moving a chunk by ownership.
-pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f64 {
+/// channels (`sync_channel` holding one chunk), each hop moving a chunk by ownership: the
+/// trips over the hops, as [`hop_latency`].
+pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> Hop {
     use std::sync::mpsc::sync_channel;
     let threads = threads.max(2);
     // Thread t receives on channel t and sends on channel t + 1 (mod threads); the calling
@@ -247,8 +301,9 @@ pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f
         let first = txs[1].clone();
         drop(txs);
         let mut chunk = vec![0u32; chunk_bytes / 4];
-        let started = Instant::now();
+        let mut times = Vec::with_capacity(trips);
         for _ in 0..trips {
+            let started = Instant::now();
             if first.send(chunk).is_err() {
                 break;
             }
@@ -256,10 +311,10 @@ pub fn thread_hop_latency(threads: usize, chunk_bytes: usize, trips: usize) -> f
                 Ok(c) => c,
                 Err(_) => break,
             };
+            times.push(started.elapsed().as_secs_f64());
         }
-        let secs = started.elapsed().as_secs_f64();
         drop(first);
-        secs / (trips * threads) as f64
+        per_hop(times, threads)
     })
 }
 
@@ -287,8 +342,15 @@ mod tests {
     }
 
     #[test]
+    fn a_hop_is_the_median_trip_over_its_hops() {
+        let h = per_hop(vec![9.0, 1.0, 3.0, 1000.0, 2.0], 2);
+        assert_eq!((h.median_s, h.mean_s), (1.5, 101.5));
+        assert_eq!(per_hop(Vec::new(), 3).median_s, 0.0);
+    }
+
+    #[test]
     fn the_thread_ring_passes_chunks() {
-        let per_hop = thread_hop_latency(3, 8192, 20);
-        assert!(per_hop > 0.0 && per_hop.is_finite());
+        let hop = thread_hop_latency(3, 8192, 20);
+        assert!(hop.median_s > 0.0 && hop.mean_s.is_finite());
     }
 }

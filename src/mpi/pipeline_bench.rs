@@ -5,13 +5,15 @@
 //!
 //! Before timing, every chunk size is checked on the ranks: encrypt+decrypt gives back the
 //! message and the encryption layout alone gives Blowfish ECB.
-use super::comm::{Command, Ranks, tag};
+use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
-use super::pipeline::{hop_latency, run_once, thread_hop_latency};
-use super::record::{MpiFields, RankEnergy, combine, interleaved};
+use super::host::AllCpus;
+use super::pipeline::{Hop, hop_latency, run_once, thread_hop_latency};
+use super::record::{MpiFields, RankEnergy, combine, end_sweep, interleaved, serve_sweep};
 use crate::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
+use crate::energy::meter::session::RunEnergy;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::suites::cipher_pipeline::PipelineBenchRecord;
 use rand::{RngCore, SeedableRng};
@@ -46,9 +48,13 @@ pub struct PipelineMpiRecord {
     /// Energy per run, over ranks.
     #[serde(flatten)]
     pub energy: EnergyFields,
-    /// One chunk moved one stage on, microseconds (ring of ranks, or of threads with the
-    /// pipeline's channels); `null` for the sequential baseline.
+    /// One chunk moved one stage on, microseconds: the median trip around a ring of ranks, or
+    /// of threads with the pipeline's channels, over its hops; `null` for the sequential
+    /// baseline.
     pub hop_us: Option<f64>,
+    /// The same from the mean trip (interrupted trips included); absent in older records.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hop_mean_us: Option<f64>,
     /// Per rank (or thread stage) in the median run: name, rounds, chunks, busy, receive
     /// wait and send wait seconds.
     pub stage_stats: Vec<StageStats>,
@@ -105,23 +111,20 @@ pub fn run(ranks: &Ranks, plan: &PipelinePlan) -> MpiResult<Option<Vec<PipelineM
         })?;
         let over_ranks = hop_latency(ranks, chunk, plan.hop_trips)?;
         let over_threads = if ranks.is_root() {
+            let _all = AllCpus::new();
             thread_hop_latency(ranks.size(), chunk, plan.hop_trips)
         } else {
-            0.0
+            over_ranks
         };
         hops.push((over_ranks, over_threads));
     }
     let mut meter = RunMeter::auto();
-    let outcome = if ranks.is_root() {
-        let out = drive(ranks, plan, &bf, &input, &mut meter);
-        ranks.command(Command::Stop);
-        out.map(Some)
-    } else {
-        serve(ranks, plan, &bf, size, &mut meter).map(|()| None)
-    };
-    let Some((summaries, stats, tallies)) = ranks.agree(outcome)? else {
+    if !ranks.is_root() {
+        serve(ranks, plan, &bf, size, &mut meter)?;
         return Ok(None);
-    };
+    }
+    let (summaries, stats, tallies) =
+        end_sweep(ranks, drive(ranks, plan, &bf, &input, &mut meter))?;
     Ok(Some(records(
         ranks, plan, size, &summaries, &stats, &tallies, &hops,
     )))
@@ -177,6 +180,7 @@ fn drive(
         }
         let k = (i - 1) / 2;
         if i % 2 == 0 {
+            let _all = AllCpus::new();
             let (run, energy) = meter.measure(|| threads[k].run(&mut work));
             tallies[i].push(energy);
             let st = run?;
@@ -184,7 +188,7 @@ fn drive(
             stats[i].push((wall, st.stages));
             return Ok(wall);
         }
-        ranks.command(Command::Run(k as u32));
+        ranks.command_run(k as u32);
         let (res, energy) = meter.measure(|| {
             run_once(
                 ranks,
@@ -196,10 +200,9 @@ fn drive(
             )
         });
         let (out, wall, own) = res?;
-        let mut per_rank = vec![own];
-        let mut readings = vec![RankEnergy::of(&ranks.host_of_ranks()[0], &energy)];
-        for r in 1..ranks.size() {
-            let (_, msg) = ranks.recv(Some(r), tag::REPORT)?;
+        let mut per_rank = Vec::new();
+        let mut readings = Vec::new();
+        for msg in report(ranks, own, &energy).unwrap_or_default() {
             let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
                 .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
             per_rank.push(st);
@@ -217,6 +220,13 @@ fn drive(
     Ok((summaries, stats, tallies))
 }
 
+/// Every rank's statistics and energy of a run, gathered on rank 0.
+fn report(ranks: &Ranks, st: StageStats, energy: &RunEnergy) -> Option<Vec<Vec<u8>>> {
+    let e = RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], energy);
+    let msg = serde_json::to_vec(&(st, e)).expect("plain fields serialize");
+    ranks.gather(&msg)
+}
+
 /// A worker rank: its stage of each commanded run, then its statistics and energy.
 fn serve(
     ranks: &Ranks,
@@ -225,19 +235,17 @@ fn serve(
     size: usize,
     meter: &mut RunMeter,
 ) -> MpiResult<()> {
-    loop {
-        let k = match ranks.next_command()? {
-            Command::Stop => return Ok(()),
-            Command::Run(k) if (k as usize) < plan.chunks.len() => k as usize,
-            Command::Run(k) => return Err(MpiError::Protocol(format!("no chunk size {k}"))),
-        };
-        let (res, energy) = meter
-            .measure(|| run_once(ranks, bf, Layout::EncryptDecrypt, plan.chunks[k], &[], size));
+    serve_sweep(ranks, |k| {
+        let chunk = *plan
+            .chunks
+            .get(k as usize)
+            .ok_or_else(|| MpiError::Protocol(format!("no chunk size {k}")))?;
+        let (res, energy) =
+            meter.measure(|| run_once(ranks, bf, Layout::EncryptDecrypt, chunk, &[], size));
         let (_, _, st) = res?;
-        let e = RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], &energy);
-        let msg = serde_json::to_vec(&(st, e)).expect("plain fields serialize");
-        ranks.send(0, tag::REPORT, &msg);
-    }
+        report(ranks, st, &energy);
+        Ok(())
+    })
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -248,7 +256,7 @@ fn records(
     summaries: &[Sampled],
     stats: &[Vec<(f64, Vec<StageStats>)>],
     tallies: &[EnergyTally],
-    hops: &[(f64, f64)],
+    hops: &[(Hop, Hop)],
 ) -> Vec<PipelineMpiRecord> {
     let base = summaries[0].median;
     let warmup = plan.config.warmup_runs as usize;
@@ -309,21 +317,23 @@ fn records(
                     mean_busy: if i == 0 { 1.0 } else { mean(|x| x.busy_s) },
                     mean_recv_wait: mean(|x| x.recv_wait_s),
                     mean_send_wait: mean(|x| x.send_wait_s),
-                    oversubscribed: crate::bench::oversubscribed(if is_mpi {
+                    oversubscribed: (if is_mpi {
                         ranks.ranks_per_host()
                     } else {
                         stages
-                    }),
+                    }) > super::host::online_cpus(),
                     verified: true,
                     note: s.note().unwrap_or_default(),
                 },
                 mpi: if is_mpi {
                     MpiFields::mpi(ranks)
                 } else {
-                    MpiFields::threads()
+                    MpiFields::threads(ranks)
                 },
                 energy: tallies[i].fields(warmup, Some(size as f64)),
-                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }),
+                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.median_s),
+                hop_mean_us: (i > 0)
+                    .then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.mean_s),
                 stage_stats: st,
             }
         })

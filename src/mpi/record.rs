@@ -3,14 +3,21 @@
 //!
 //! An MPI record is the thread benchmark's record (`#[serde(flatten)]`) plus [`MpiFields`]:
 //! `backend` (`mpi`, or `threads` for the thread form measured beside it in the same run),
-//! `ranks` and `hosts`. A reader of thread results reads MPI results with the same code and
-//! tells them apart by `backend` (absent in thread files: read it as `threads`).
+//! `ranks`, `hosts` (their count) and `host_names`. A reader of thread results reads MPI
+//! results with the same code and tells them apart by `backend` (absent in thread files: read
+//! it as `threads`).
 //!
 //! Energy: every rank reads its own meter around its part of each run and sends the reading
 //! to rank 0, which adds them up as the meter's nature says. A model meter (`model:<preset>`)
 //! counts the CPU time of its own process, so the ranks' readings are summed. RAPL
 //! (`measured:rapl`) counts a whole package, so only one reading per host is taken (the
 //! lowest rank's). The sum's time is rank 0's wall time of the run.
+//!
+//! A timed sweep: rank 0 commands each run ([`Ranks::command_run`]: a broadcast and a barrier,
+//! so the clock starts with every rank awake), workers serve ([`serve_sweep`]), and rank 0
+//! ends it ([`end_sweep`]). An error inside a run is either agreed (every rank leaves the sweep
+//! with it) or local (that rank ends the job).
+use super::collective::Command;
 use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use crate::bench::{Bench, Sampled};
@@ -28,6 +35,9 @@ pub struct MpiFields {
     pub ranks: usize,
     /// Distinct hosts among those ranks.
     pub hosts: usize,
+    /// Those hosts' names, sorted (absent in records written before they were listed).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub host_names: Vec<String>,
 }
 
 impl MpiFields {
@@ -37,15 +47,17 @@ impl MpiFields {
             backend: "mpi".into(),
             ranks: ranks.size(),
             hosts: ranks.hosts(),
+            host_names: ranks.host_names(),
         }
     }
 
     /// The thread form, on rank 0 alone.
-    pub fn threads() -> Self {
+    pub fn threads(ranks: &Ranks) -> Self {
         Self {
             backend: "threads".into(),
             ranks: 1,
             hosts: 1,
+            host_names: ranks.host_of_ranks().first().cloned().into_iter().collect(),
         }
     }
 }
@@ -111,6 +123,50 @@ pub fn combine(readings: &[RankEnergy], wall_s: f64) -> RunEnergy {
         joules += r.joules.unwrap_or(0.0);
     }
     RunEnergy::Read(Reading::new(joules, wall_s, first.source.clone()))
+}
+
+/// Every rank's meter reading of one run, summed on rank 0 over `wall_s` (a gather; rank 0
+/// gets the energy over ranks, the others `None`).
+pub fn energy_over_ranks(
+    ranks: &Ranks,
+    energy: &RunEnergy,
+    wall_s: f64,
+) -> MpiResult<Option<RunEnergy>> {
+    let mine = RankEnergy::of(&ranks.host_of_ranks()[ranks.rank()], energy);
+    let Some(all) = ranks.gather(&mine.encode()) else {
+        return Ok(None);
+    };
+    let readings = all
+        .iter()
+        .map(|m| {
+            RankEnergy::decode(m).ok_or_else(|| MpiError::Protocol("bad energy report".into()))
+        })
+        .collect::<MpiResult<Vec<_>>>()?;
+    Ok(Some(combine(&readings, wall_s)))
+}
+
+/// Rank 0, after its timing loop: tells the workers to stop — unless the loop ended on an
+/// error every rank shares (they have left already) — and agrees on the outcome.
+pub fn end_sweep<T>(ranks: &Ranks, outcome: MpiResult<T>) -> MpiResult<T> {
+    if matches!(&outcome, Err(e) if e.is_collective()) {
+        return outcome;
+    }
+    ranks.command(Command::Stop);
+    ranks.agree(outcome)
+}
+
+/// A worker: runs each configuration rank 0 commands (after the barrier that starts it) until
+/// rank 0 says stop, then agrees on the outcome with [`end_sweep`].
+pub fn serve_sweep(ranks: &Ranks, mut run: impl FnMut(u32) -> MpiResult<()>) -> MpiResult<()> {
+    loop {
+        match ranks.next_command()? {
+            Command::Stop => return ranks.agree(Ok(())),
+            Command::Run(i) => {
+                ranks.start_run();
+                run(i)?;
+            }
+        }
+    }
 }
 
 /// Rank 0's timing loop: `n` configurations run interleaved by the harness, `run(i)` giving
@@ -196,11 +252,25 @@ mod tests {
         }
         let v = serde_json::to_value(Rec {
             median_s: 1.0,
-            mpi: MpiFields::threads(),
+            mpi: MpiFields {
+                backend: "threads".into(),
+                ranks: 1,
+                hosts: 1,
+                host_names: Vec::new(),
+            },
         })
         .unwrap();
         assert_eq!(v["backend"], "threads");
         assert_eq!(v["ranks"], 1);
         assert_eq!(v["median_s"], 1.0);
+        assert!(v.get("host_names").is_none(), "no names, no key");
+        let named = MpiFields {
+            host_names: vec!["node1".into(), "node2".into()],
+            hosts: 2,
+            ..serde_json::from_value(v).unwrap()
+        };
+        let back = serde_json::to_value(&named).unwrap();
+        assert_eq!(back["host_names"], serde_json::json!(["node1", "node2"]));
+        assert_eq!(serde_json::from_value::<MpiFields>(back).unwrap(), named);
     }
 }

@@ -65,6 +65,21 @@ pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool)
     ratios[ratios.len() / 2]
 }
 
+/// Below this free-core fraction a parallel figure may have been slowed by other work (the
+/// study's verdicts and `dse` use the same line).
+pub const FREE_CORES_NEEDED: f64 = 0.9;
+
+/// The free-core probe beside a measurement: `threads` threads of independent
+/// [`CAPACITY_BITS`]-bit GMP products against one thread (about 5 ms a side), as a fraction of
+/// the ideal throughput: 1.0 when every thread had a free core; 1.0 for one thread.
+pub fn free_cores(threads: usize) -> f64 {
+    let t = threads.max(1);
+    if t == 1 {
+        return 1.0;
+    }
+    parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

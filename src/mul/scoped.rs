@@ -6,6 +6,7 @@
 //! guarantees the helpers are finished when the call returns, even on a panic.
 use super::KaraConfig;
 use super::karatsuba::{Done, Fork, Karatsuba, Task};
+use crate::parallel::joined;
 
 /// Starts `helpers` scoped threads per call.
 #[derive(Clone, Copy, Debug)]
@@ -43,13 +44,7 @@ impl Fork for ScopedFork {
                 .map(|task| s.spawn(move || task.run()))
                 .collect();
             let mine = local();
-            let done = handles
-                .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect();
+            let done = handles.into_iter().map(|h| joined(h.join())).collect();
             (done, mine)
         })
     }

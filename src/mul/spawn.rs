@@ -6,6 +6,7 @@
 //! bits.
 use super::KaraConfig;
 use super::karatsuba::{Done, Fork, Karatsuba, Task};
+use crate::parallel::joined;
 
 /// Spawns `helpers` threads per call and joins them.
 #[derive(Clone, Copy, Debug)]
@@ -42,13 +43,7 @@ impl Fork for SpawnFork {
             .map(|task| std::thread::spawn(move || task.run()))
             .collect();
         let mine = local();
-        let done = handles
-            .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect();
+        let done = handles.into_iter().map(|h| joined(h.join())).collect();
         (done, mine)
     }
 }

@@ -8,5 +8,11 @@ pub mod split;
 pub mod spsc;
 pub mod team;
 
+/// A joined thread's value, or its panic carried on into the joining thread (a worker's
+/// panic is the caller's panic, as if the work had run inline).
+pub fn joined<T>(result: std::thread::Result<T>) -> T {
+    result.unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
 pub use schedule::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
 pub use team::team;

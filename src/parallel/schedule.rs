@@ -371,10 +371,7 @@ impl Executor {
                 .map(|t| s.spawn(move || worker(t)))
                 .collect();
             let mut all = vec![worker(0)];
-            all.extend(handles.into_iter().map(|h| match h.join() {
-                Ok(stats) => stats,
-                Err(panic) => std::panic::resume_unwind(panic),
-            }));
+            all.extend(handles.into_iter().map(|h| super::joined(h.join())));
             all
         });
         RunStats { threads }

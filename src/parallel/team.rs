@@ -27,12 +27,7 @@ where
             .collect();
         let mut out = Vec::with_capacity(n);
         out.push(f(0));
-        for h in handles {
-            match h.join() {
-                Ok(v) => out.push(v),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        }
+        out.extend(handles.into_iter().map(|h| super::joined(h.join())));
         out
     })
 }

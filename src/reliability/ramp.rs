@@ -91,7 +91,7 @@ pub struct Reference {
 }
 
 impl Reference {
-    /// 85 C junction, 45 C ambient, at `volts` and `mhz` (parcrypt uses the chip's nominal
+    /// 85 °C junction, 45 °C ambient, at `volts` and `mhz` (parcrypt uses the chip's nominal
     /// voltage and its highest clock).
     pub fn standard(volts: Volts, mhz: MegaHertz) -> Self {
         Self {
@@ -108,7 +108,7 @@ impl Reference {
     pub fn describe(&self) -> String {
         let c = &self.condition;
         format!(
-            "each mechanism {PER_MECHANISM_YEARS} years (all four 30 years) at {:.0} C junction, {:.0} C ambient, {} V, {} MHz",
+            "each mechanism {PER_MECHANISM_YEARS} years (all four 30 years) at {:.0} °C junction, {:.0} °C ambient, {} V, {} MHz",
             c.kelvin - 273.15,
             c.ambient_k - 273.15,
             c.volts,
@@ -222,7 +222,7 @@ mod tests {
             assert!((y - 120.0).abs() < 1e-9);
         }
         assert!((m.combined_years - 30.0).abs() < 1e-9);
-        assert!(r.describe().contains("85 C junction"));
+        assert!(r.describe().contains("85 °C junction"));
     }
 
     #[test]

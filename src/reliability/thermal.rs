@@ -16,7 +16,7 @@ pub struct Temperature {
     /// The temperature.
     pub kelvin: Kelvin,
     /// `measured:thermal_zone0 (x86_pkg_temp)`, `measured:hwmon1 coretemp Package id 0`,
-    /// `model:<preset> T = 45 C + 0.8 K/W x 19.04 W`, or `given`.
+    /// `model:<preset> T = 45 °C + 0.8 K/W x 19.04 W`, or `given`.
     pub source: String,
 }
 
@@ -118,7 +118,7 @@ impl ThermalModel {
         Temperature {
             kelvin: self.ambient_k + self.r_th_k_per_w * watts,
             source: format!(
-                "{source} T = {:.1} C + {} K/W x {:.2} W",
+                "{source} T = {:.1} °C + {} K/W x {:.2} W",
                 self.ambient_k - 273.15,
                 self.r_th_k_per_w,
                 watts
@@ -165,7 +165,7 @@ mod tests {
         assert!((t.kelvin - 328.15).abs() < 1e-12);
         assert!(
             t.source
-                .starts_with("model:x T = 45.0 C + 0.5 K/W x 20.00 W"),
+                .starts_with("model:x T = 45.0 °C + 0.5 K/W x 20.00 W"),
             "{}",
             t.source
         );

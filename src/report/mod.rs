@@ -1,19 +1,27 @@
-//! The study's report: Markdown for reading in a terminal or a repository, and one
-//! self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts, no
-//! network; tests/report_browser.rs checks it in Chromium) rendered
-//! from a template. Both open with the machine and the verdicts counted per kind, then a
-//! table of every claim (ours with its interval, the rule, the kind, the verdict), then give
-//! each seed paper a section: its experiments with how sure they are, charts, claims, data.
+//! The study's report: Markdown for reading in a terminal or a repository ([`markdown`]), and
+//! one self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts,
+//! no network; tests/report_browser.rs checks it in Chromium) rendered from a template. Both
+//! open with the findings ([`findings`]): the papers, every claim that does not hold or is
+//! inconsistent and every inconclusive one with its reason, the counts with links to the
+//! claims they count. Then the machine, every claim by kind and verdict (ours with its
+//! interval, the rule, the verdict), then each seed paper's section: its experiments with how
+//! sure they are, charts, a chart of how each claim was decided, the claims, the data.
 //!
 //! The report reads the study's plain data model ([`crate::results`]) and nothing else
 //! of the study, which never imports the report.
+pub mod findings;
+mod markdown;
+pub mod papers;
 pub mod plot;
+
+pub use markdown::markdown;
 
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
 use crate::results::{
     ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, chart_csv_name, short,
 };
+use findings::{Findings, figure, group_anchor, reason_words};
 use minijinja::{Environment, Value, context};
 use std::fmt::Write;
 use std::path::Path;
@@ -21,24 +29,37 @@ use std::path::Path;
 /// The seed ids, in report order.
 const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
 
-/// The paper behind each seed id.
-pub fn seed_title(seed: &str) -> &'static str {
-    match seed {
-        "seed000" => {
-            "RSA on multicores: PaRSA schedules, design space, power, energy and lifetime (000)"
-        }
-        "seed001" => "Blowfish pipelined round by round over 36 cores (001)",
-        "seed002" => "CRSA: modular exponentiation on a hypercube (002)",
-        "seed003" => "Parallel modular exponentiation and Karatsuba against GMP (003)",
-        "seed004" => "Energy of sequential and parallel Blowfish, RC4 and RC4A (004)",
-        _ => "unknown seed",
-    }
+/// The heading of a seed paper's section: its short name, what it is about, its seed id.
+pub fn seed_title(seed: &str) -> String {
+    papers::paper(seed).map_or_else(|| format!("unknown seed ({seed})"), papers::Paper::heading)
 }
+
+/// How verdicts are reached, said once under the counts.
+const RULES_TEXT: &str = "Only measured and modelled claims can hold: a claim holds when the whole 95 % \
+    interval of our figure (for a model, its whole range over its assumptions) satisfies its rule, does not \
+    hold when the whole interval violates it, and is inconclusive otherwise. Paper-checks are arithmetic on \
+    the paper's own numbers (consistent or inconsistent); by-construction and not-testable claims are \
+    reported, never counted as holding. Load on the machine can only slow a parallel form, so a result it \
+    could not have caused stands; one it could have caused needs free cores (a probe runs beside the \
+    claim's own rounds, at its thread count) and is inconclusive when they were busy or their state unclear.";
 
 /// Writes report.md and report.html into `out`.
 pub fn write(study: &StudyResults, out: &Path) -> Result<()> {
     write_atomic(&out.join("report.md"), markdown(study).as_bytes(), None)?;
     write_atomic(&out.join("report.html"), html(study)?.as_bytes(), None)
+}
+
+/// One line on the run: profile, machine, when, how long.
+fn run_line(study: &StudyResults) -> String {
+    let m = &study.machine;
+    format!(
+        "The {} study of five papers on parallel cryptography, run on {} ({} logical CPUs) at {}; it took {:.0} s.",
+        study.profile.name(),
+        m.cpu_model,
+        m.logical_cores,
+        m.detected_at,
+        study.elapsed_s
+    )
 }
 
 fn machine_lines(study: &StudyResults) -> Vec<(String, String)> {
@@ -115,23 +136,6 @@ fn interval(o: &Ours) -> String {
     }
 }
 
-/// Rows of the counts table: per kind, the count of each verdict.
-fn count_rows(study: &StudyResults) -> Vec<(String, Vec<usize>)> {
-    Kind::ALL
-        .iter()
-        .map(|&k| {
-            (
-                k.name().to_string(),
-                Verdict::ALL
-                    .iter()
-                    .map(|&v| study.count(k, v))
-                    .collect::<Vec<usize>>(),
-            )
-        })
-        .filter(|(_, n)| n.iter().any(|&x| x > 0))
-        .collect()
-}
-
 fn experiments_of<'a>(
     study: &'a StudyResults,
     seed: &'a str,
@@ -152,108 +156,6 @@ fn quality_line(e: &ExperimentResult) -> String {
     }
 }
 
-/// The report as Markdown.
-pub fn markdown(study: &StudyResults) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "# parcrypt study report\n");
-    for (k, v) in machine_lines(study) {
-        let _ = writeln!(s, "- **{k}**: {v}");
-    }
-    let _ = writeln!(s, "\n## Verdicts by kind\n");
-    let _ = writeln!(
-        s,
-        "| kind | {} |\n|---|{}",
-        Verdict::ALL.map(|v| v.label()).join(" | "),
-        "---|".repeat(Verdict::ALL.len())
-    );
-    for (kind, counts) in count_rows(study) {
-        let cells: Vec<String> = counts.iter().map(|n| n.to_string()).collect();
-        let _ = writeln!(s, "| {kind} | {} |", cells.join(" | "));
-    }
-    let _ = writeln!(
-        s,
-        "\nOnly measured and modelled claims can hold; paper-checks are consistent or not, and by-construction and \
-         not-testable claims are reported, never counted as holding. A claim about a parallel method is judged only on \
-         runs with at least 2 threads whose cores were free (independent work on as many threads ran at ≥ 90 % of the \
-         ideal throughput in the same rounds); otherwise it is not testable in that run.\n"
-    );
-    let _ = writeln!(
-        s,
-        "| seed | ref | claim | paper | ours [95 % interval] | rule | kind | verdict |\n|---|---|---|---|---|---|---|---|"
-    );
-    for c in &study.claims {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} | {} | {} | **{}** |",
-            c.seed,
-            c.reference,
-            c.claim,
-            c.paper,
-            ours_text(&c.ours),
-            c.rule,
-            c.kind.name(),
-            c.verdict.label()
-        );
-    }
-    for seed in SEEDS {
-        let exps: Vec<_> = experiments_of(study, seed).collect();
-        if exps.is_empty() {
-            continue;
-        }
-        let _ = writeln!(s, "\n## {}\n", seed_title(seed));
-        for e in exps {
-            experiment_markdown(&mut s, study, e);
-        }
-    }
-    s
-}
-
-fn experiment_markdown(s: &mut String, study: &StudyResults, e: &ExperimentResult) {
-    let _ = writeln!(
-        s,
-        "### {} — {} ({})\n\n{}\n\n*{}; {:.1} s.*\n",
-        e.title,
-        e.answers,
-        e.provenance.label(),
-        e.summary,
-        quality_line(e),
-        e.elapsed_s
-    );
-    for c in study.claims_of(&e.id) {
-        let _ = writeln!(
-            s,
-            "- {} **{}** ({}) — {}: paper {}; ours {}. Rule: {} ({}). {}{}",
-            c.reference,
-            c.verdict.label(),
-            c.kind.name(),
-            c.claim,
-            c.paper,
-            ours_text(&c.ours),
-            c.rule,
-            tolerance(c),
-            c.why,
-            c.beside
-                .as_ref()
-                .map_or(String::new(), |b| format!(" Beside, not deciding: {b}."))
-        );
-    }
-    let _ = writeln!(s, "\n| {} |", e.table.columns.join(" | "));
-    let _ = writeln!(s, "|{}|", vec!["---"; e.table.columns.len()].join("|"));
-    for cells in e.table.display_rows() {
-        let _ = writeln!(s, "| {} |", cells.join(" | "));
-    }
-    let _ = writeln!(
-        s,
-        "\nCharts (in report.html; their data in the CSV named): {}.\n",
-        e.charts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{} (`{}`)", c.title, chart_csv_name(&e.id, i)))
-            .collect::<Vec<_>>()
-            .join("; ")
-    );
-}
-
 fn tolerance(c: &ClaimResult) -> String {
     if c.tolerance.is_empty() {
         "no tolerance: not judged".into()
@@ -262,16 +164,14 @@ fn tolerance(c: &ClaimResult) -> String {
     }
 }
 
-fn class(v: Verdict) -> &'static str {
-    v.name()
-}
-
 fn claim_value(c: &ClaimResult) -> Value {
     context! {
         id => c.id, seed => c.seed, reference => c.reference, claim => c.claim, paper => c.paper,
         ours => c.ours.text, interval => interval(&c.ours), detail => detail(&c.ours), rule => c.rule, tolerance => tolerance(c),
-        kind => c.kind.name(), model => c.model, verdict => c.verdict.label(), class => class(c.verdict),
-        why => c.why, beside => c.beside,
+        kind => c.kind.name(), model => c.model, verdict => c.verdict.label(), class => c.verdict.name(),
+        why => c.why, beside => c.beside, figure => figure(c), reason => reason_words(c),
+        sentence => findings::sentence(&c.claim),
+        short => papers::paper(&c.seed).map_or(c.seed.as_str(), |p| p.short),
     }
 }
 
@@ -282,48 +182,148 @@ pub fn html(study: &StudyResults) -> Result<String> {
     let mut env = Environment::new();
     env.add_template("report.html", TEMPLATE)
         .map_err(|e| Error::Export(format!("report template: {e}")))?;
+    let f = Findings::of(study);
     let seeds: Vec<Value> = SEEDS
         .iter()
         .filter_map(|seed| {
             let exps: Vec<Value> = experiments_of(study, seed)
-                .map(|e| {
-                    let charts: Vec<Value> = e.charts.iter().enumerate().map(|(i, c)| context! {
-                        svg => Value::from_safe_string(plot::render(c).unwrap_or_else(|err| format!("<p>{}</p>", err.to_string().replace('&', "&amp;").replace('<', "&lt;")))),
-                        data => chart_csv_name(&e.id, i),
-                    }).collect();
-                    let rows = e.table.display_rows();
-                    context! {
-                        id => e.id, title => e.title, answers => e.answers,
-                        provenance => e.provenance.label(), summary => e.summary, quality => quality_line(e),
-                        noisy => e.quality.as_ref().is_some_and(|q| q.noisy),
-                        charts => charts, columns => e.table.columns, rows => rows,
-                        claims => study.claims_of(&e.id).map(claim_value).collect::<Vec<_>>(),
-                        elapsed => format!("{:.1}", e.elapsed_s),
-                    }
-                })
+                .map(|e| experiment_value(study, e))
                 .collect();
-            (!exps.is_empty()).then(|| context! { id => seed, title => seed_title(seed), experiments => exps })
+            (!exps.is_empty()).then(|| {
+                let p = papers::paper(seed);
+                context! {
+                    id => seed, title => seed_title(seed), experiments => exps,
+                    authors => p.map(|p| p.authors), paper_title => p.map(|p| p.title),
+                    venue => p.map(|p| p.venue),
+                }
+            })
         })
         .collect();
+    let papers: Vec<Value> = f
+        .papers
+        .iter()
+        .map(|l| {
+            context! {
+                seed => l.paper.seed, short => l.paper.short, authors => l.paper.authors,
+                title => l.paper.title, venue => l.paper.venue, counts => l.counts_text(),
+                has_section => study.experiments.iter().any(|e| e.seed == l.paper.seed),
+            }
+        })
+        .collect();
+    let counts: Vec<Value> = f
+        .counts
+        .iter()
+        .map(|(kind, n)| {
+            let cells: Vec<Value> = Verdict::ALL
+                .iter()
+                .zip(n)
+                .map(|(&v, &n)| context! { n => n, anchor => group_anchor(*kind, v) })
+                .collect();
+            context! { kind => kind.name(), cells => cells }
+        })
+        .collect();
+    let groups: Vec<Value> = Kind::ALL
+        .iter()
+        .flat_map(|&k| Verdict::ALL.iter().map(move |&v| (k, v)))
+        .filter_map(|(k, v)| {
+            let claims: Vec<Value> = study
+                .claims
+                .iter()
+                .filter(|c| c.kind == k && c.verdict == v)
+                .map(claim_value)
+                .collect();
+            (!claims.is_empty()).then(|| {
+                context! {
+                    anchor => group_anchor(k, v), kind => k.name(), verdict => v.label(),
+                    class => v.name(), claims => claims,
+                }
+            })
+        })
+        .collect();
+    let groups_value = |groups: &[findings::Group]| -> Value {
+        let list: Vec<Value> = groups
+            .iter()
+            .map(|g| {
+                context! {
+                    anchor => g.anchor, label => findings::capitalised(g.cause.label()),
+                    claims => g.claims.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+                }
+            })
+            .collect();
+        context! {
+            groups => list, total => findings::total(groups),
+            split => findings::capitalised(&findings::split(groups)),
+        }
+    };
     let verdicts: Vec<&str> = Verdict::ALL.iter().map(|v| v.label()).collect();
     let tmpl = env
         .get_template("report.html")
         .map_err(|e| Error::Export(e.to_string()))?;
     tmpl.render(context! {
-        machine => machine_lines(study),
-        verdicts => verdicts, counts => count_rows(study),
-        claims => study.claims.iter().map(claim_value).collect::<Vec<_>>(),
+        run => run_line(study), machine => machine_lines(study), cpu => study.machine.cpu_model,
+        papers => papers, against => f.against.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+        undecided => vec![
+            context! { id => "inconclusive", heading => "Inconclusive", g => groups_value(&f.inconclusive) },
+            context! { id => "not-testable", heading => "Not testable here", g => groups_value(&f.not_testable) },
+        ],
+        verdicts => verdicts, counts => counts, rules => RULES_TEXT, groups => groups,
         seeds => seeds, resumed => study.resumed,
     })
     .map_err(|e| Error::Export(format!("report: {e}")))
 }
 
+/// An SVG for the page, or the error in its place.
+fn svg_or_error(svg: Result<String>) -> Value {
+    Value::from_safe_string(svg.unwrap_or_else(|err| {
+        format!(
+            "<p>{}</p>",
+            err.to_string().replace('&', "&amp;").replace('<', "&lt;")
+        )
+    }))
+}
+
+fn experiment_value(study: &StudyResults, e: &ExperimentResult) -> Value {
+    let charts: Vec<Value> = e
+        .charts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            context! {
+                svg => svg_or_error(plot::render(c)),
+                data => chart_csv_name(&e.id, i),
+            }
+        })
+        .collect();
+    let claims: Vec<&ClaimResult> = study.claims_of(&e.id).collect();
+    let decision = match plot::decision::render(&claims) {
+        Ok(Some(svg)) => Some(svg_or_error(Ok(svg))),
+        Ok(None) => None,
+        Err(err) => Some(svg_or_error(Err(err))),
+    };
+    let unplotted: Vec<Value> = claims
+        .iter()
+        .filter(|c| plot::decision::figures(c).is_empty())
+        .map(|c| claim_value(c))
+        .collect();
+    let rows = e.table.display_rows();
+    context! {
+        id => e.id, title => e.title, answers => e.answers,
+        provenance => e.provenance.label(), summary => e.summary, quality => quality_line(e),
+        noisy => e.quality.as_ref().is_some_and(|q| q.noisy),
+        charts => charts, decision => decision, unplotted => unplotted,
+        columns => e.table.columns, rows => rows,
+        claims => claims.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+        elapsed => format!("{:.1}", e.elapsed_s),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::{Profile, Quality};
+    use crate::results::{Profile, Quality, Reason};
 
-    fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
+    /// A claim of seed000's "Fig. 0" with the rule "at most 1", for the report's tests.
+    pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
         ClaimResult {
             id: id.into(),
             seed: "seed000".into(),
@@ -332,9 +332,12 @@ mod tests {
             kind,
             model: None,
             verdict,
+            reason: None,
             paper: "p".into(),
+            paper_values: Vec::new(),
             ours,
             rule: "ratio: ≤ 1 ×".into(),
+            rule_data: crate::results::Rule::AtMost { max: 1.0 },
             tolerance: "none".into(),
             why: "because".into(),
             beside: Some("1 thread: 0.9 ×".into()),
@@ -343,6 +346,13 @@ mod tests {
     }
 
     fn study() -> StudyResults {
+        let mut inconsistent = claim(
+            "b",
+            Kind::PaperCheck,
+            Verdict::Inconsistent,
+            Ours::default(),
+        );
+        inconsistent.reason = Some(Reason::PaperInconsistent);
         let measured = Ours {
             value: Some(0.95),
             ci_low: Some(0.9),
@@ -351,6 +361,7 @@ mod tests {
             runs: 8,
             threads: 2,
             text: "0.95 ×".into(),
+            parts: Vec::new(),
         };
         StudyResults {
             machine: crate::bench::MachineInfo::detect(),
@@ -358,12 +369,7 @@ mod tests {
             parcrypt_version: "test".into(),
             claims: vec![
                 claim("a", Kind::Measured, Verdict::Holds, measured),
-                claim(
-                    "b",
-                    Kind::PaperCheck,
-                    Verdict::Inconsistent,
-                    Ours::default(),
-                ),
+                inconsistent,
             ],
             experiments: vec![ExperimentResult {
                 id: "seed000-x".into(),
@@ -391,11 +397,11 @@ mod tests {
     fn counts_per_kind_interval_and_how_sure() {
         let md = markdown(&study());
         assert!(
-            md.contains("| measured | 1 | 0 | 0 | 0 | 0 | 0 | 0 |"),
+            md.contains("| measured | [1](#measured-holds) | 0 | 0 | 0 | 0 | 0 | 0 |"),
             "{md}"
         );
         assert!(
-            md.contains("| paper-check | 0 | 0 | 0 | 0 | 1 | 0 | 0 |"),
+            md.contains("| paper-check | 0 | 0 | 0 | 0 | [1](#paper-check-inconsistent) | 0 | 0 |"),
             "{md}"
         );
         assert!(
@@ -407,5 +413,96 @@ mod tests {
         let html = html(&study()).unwrap();
         assert!(html.contains(r#"class="verdict inconsistent""#));
         assert!(html.contains(r#"<p class="how noisy">"#));
+    }
+
+    /// The position of `needle` in `hay`, which must hold it.
+    fn at(hay: &str, needle: &str) -> usize {
+        hay.find(needle)
+            .unwrap_or_else(|| panic!("{needle:?} missing"))
+    }
+
+    #[test]
+    fn findings_come_first_and_link_to_the_claims_they_name() {
+        let s = study();
+        let md = markdown(&s);
+        // The papers, what does not hold, the counts, then every claim, then the sections.
+        let order = [
+            "## Findings",
+            "[PaRSA on multicores](#seed000)",
+            "Al-Tarawneh",
+            "### Does not hold or inconsistent (1)",
+            "- **inconsistent** — [seed000 Fig. 0](#b): claim b. Ours",
+            "; rule ratio: ≤ 1 × — the paper's numbers disagree.",
+            "### Verdicts by kind",
+            "## Machine",
+            "<a id=\"paper-check-inconsistent\"></a>",
+            "| seed000 | Fig. 0 | [claim b](#b) |",
+            "<a id=\"seed000\"></a>",
+            "- <a id=\"b\"></a>Fig. 0 **inconsistent**",
+        ];
+        let mut last = 0;
+        for needle in order {
+            let i = at(&md, needle);
+            assert!(i >= last, "{needle:?} out of order in\n{md}");
+            last = i;
+        }
+        let html = html(&s).unwrap();
+        let order = [
+            "<nav><a href=\"#findings\">Findings</a>",
+            "<a href=\"#seed000\">PaRSA on multicores</a>",
+            "<i>Towards an Optimal Multicore",
+            "<h3 id=\"against\">Does not hold or inconsistent (1)</h3>",
+            "<a href=\"#b\">PaRSA on multicores, Fig. 0</a>",
+            "<a href=\"#paper-check-inconsistent\">1</a>",
+            "<tr class=\"group\" id=\"measured-holds\">",
+            "<tr class=\"group\" id=\"paper-check-inconsistent\">",
+            "<section id=\"seed000\">",
+            "<tr id=\"b\">",
+        ];
+        let mut last = 0;
+        for needle in order {
+            let i = at(&html, needle);
+            assert!(i >= last, "{needle:?} out of order");
+            last = i;
+        }
+        // The measured claim is judged: the experiment gets a decision chart.
+        assert!(html.contains(r#"<div class="chart decision"><svg role="img" class="decision""#));
+    }
+
+    #[test]
+    fn inconclusive_claims_are_split_by_cause() {
+        let mut s = study();
+        let straddles = Ours {
+            value: Some(1.0),
+            ci_low: Some(0.9),
+            ci_high: Some(1.1),
+            unit: "×".into(),
+            runs: 8,
+            threads: 2,
+            text: "1 ×".into(),
+            parts: Vec::new(),
+        };
+        for (id, reason) in [
+            ("c", Reason::IntervalStraddles),
+            ("d", Reason::CoresUnclear),
+            ("e", Reason::IntervalStraddles),
+        ] {
+            let mut c = claim(id, Kind::Measured, Verdict::Inconclusive, straddles.clone());
+            c.reason = Some(reason);
+            s.claims.push(c);
+        }
+        let mut busy = claim("f", Kind::Measured, Verdict::NotTestable, straddles);
+        busy.reason = Some(Reason::CoresBusy);
+        s.claims.push(busy);
+        let md = markdown(&s);
+        assert!(md.contains("### Inconclusive (3)"), "{md}");
+        assert!(md.contains(
+            "2 the interval straddles the rule; 1 the cores were busy or their state unclear"
+        ));
+        assert!(md.contains("<a id=\"inconclusive-straddles\"></a>"));
+        assert!(md.contains("### Not testable here (1)"));
+        let html = html(&s).unwrap();
+        assert!(html.contains(r#"<details id="inconclusive-cores" open>"#));
+        assert!(html.contains(r#"<details id="not-testable-cores" open>"#));
     }
 }

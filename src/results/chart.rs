@@ -88,6 +88,11 @@ pub struct Series {
     /// configurations behind a Pareto front, a scatter of presets).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub points_only: bool,
+    /// The single rounds behind the points, as `(x, y)` (a point's x, one round's value),
+    /// drawn as a strip of small dots beside each point, as criterion shows its samples.
+    /// Empty where the rounds are not kept (older results, models, the paper's figures).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rounds: Vec<(f64, f64)>,
 }
 
 impl Series {
@@ -98,7 +103,14 @@ impl Series {
             points,
             provenance,
             points_only: false,
+            rounds: Vec::new(),
         }
+    }
+
+    /// The series with the single rounds behind its points, `(x, value)` each.
+    pub fn with_rounds(mut self, rounds: impl IntoIterator<Item = (f64, f64)>) -> Self {
+        self.rounds = rounds.into_iter().collect();
+        self
     }
 
     /// The series as markers only, not joined by a line.

@@ -7,11 +7,14 @@ use crate::bench::MachineInfo;
 use serde::{Deserialize, Serialize};
 
 mod chart;
+mod rule;
 mod table;
 
 pub use chart::{
     Chart, ChartKind, Point, Provenance, Reference, Series, ValueAxis, chart_csv_name,
 };
+pub use rule::{Load, Reason, Rule, Test, num};
+
 pub use table::{Cell, MISSING, Measured, Table, names_unit};
 
 /// What kind of claim this is, which decides which verdicts it can get.
@@ -133,6 +136,25 @@ pub struct Ours {
     pub threads: usize,
     /// The figure for people, with whatever else it needs (e.g. several mechanisms).
     pub text: String,
+    /// For a claim judged on several figures (one per mechanism, per step of an order):
+    /// each with its name and interval. Empty for a claim judged on one figure.
+    #[serde(default)]
+    pub parts: Vec<Part>,
+}
+
+/// One figure of a claim judged on several.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// What it is ("EM", "dynamic / guided").
+    pub name: String,
+    /// The point estimate.
+    pub value: f64,
+    /// Lower end of its 95 % interval (equal to `value` for exact figures).
+    pub ci_low: f64,
+    /// Upper end.
+    pub ci_high: f64,
+    /// Unit.
+    pub unit: String,
 }
 
 /// One claim of a paper, judged.
@@ -154,12 +176,22 @@ pub struct ClaimResult {
     pub model: Option<String>,
     /// The verdict.
     pub verdict: Verdict,
+    /// Why the verdict follows, as a code ("interval-inside", "cores-busy",
+    /// "needs-36-threads", …); `None` only in results written before reasons were recorded.
+    #[serde(default)]
+    pub reason: Option<Reason>,
     /// The paper's figure(s).
     pub paper: String,
+    /// The paper's figures as numbers, as printed (empty for a claim with none).
+    #[serde(default)]
+    pub paper_values: Vec<f64>,
     /// Our figure.
     pub ours: Ours,
     /// The rule ours is judged by, with its tolerance.
     pub rule: String,
+    /// The same rule as data, e.g. `{"kind": "at-least", "min": 1.1}`.
+    #[serde(default = "no_rule")]
+    pub rule_data: Rule,
     /// Why the tolerance is what it is.
     pub tolerance: String,
     /// How ours was obtained and why the verdict follows.
@@ -170,6 +202,10 @@ pub struct ClaimResult {
     pub beside: Option<String>,
     /// The experiment that produced the evidence.
     pub experiment: String,
+}
+
+fn no_rule() -> Rule {
+    Rule::Report
 }
 
 /// How sure an experiment's measurements are.

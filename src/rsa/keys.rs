@@ -10,8 +10,13 @@ use rug::Integer;
 
 /// The smallest modulus parcrypt generates or accepts, in bits.
 pub const MIN_MODULUS_BITS: u32 = 512;
-/// The largest modulus parcrypt generates, in bits (keeps generation time bounded).
+/// The largest modulus parcrypt generates or reads, in bits: OpenSSL's limit
+/// (`OPENSSL_RSA_MAX_MODULUS_BITS`). It keeps generation time bounded, and a key file cannot
+/// make one public-key operation take seconds.
 pub const MAX_MODULUS_BITS: u32 = 16384;
+/// The largest public exponent parcrypt generates or reads, in bits: e < 2^64 (OpenSSL's
+/// `RSA_MAX_PUBEXP_BITS`, which it applies to moduli above 3072 bits; parcrypt to every key).
+pub const MAX_PUBLIC_EXPONENT_BITS: u32 = 64;
 /// The default public exponent, F4 = 2^16 + 1.
 pub const DEFAULT_E: u32 = 65537;
 
@@ -23,8 +28,16 @@ pub struct RsaPublicKey {
 }
 
 impl RsaPublicKey {
-    /// Builds a public key after checking that n is odd and large enough and that e is valid.
+    /// Builds a public key after checking that n is odd and of a size in
+    /// [`MIN_MODULUS_BITS`]..=[`MAX_MODULUS_BITS`] and that e is valid
+    /// ([`check_public_exponent`]).
     pub fn new(n: Integer, e: Integer) -> Result<Self> {
+        if n.significant_bits() > MAX_MODULUS_BITS {
+            return Err(Error::InvalidKey(format!(
+                "modulus of {} bits is above {MAX_MODULUS_BITS} bits, OpenSSL's limit",
+                n.significant_bits()
+            )));
+        }
         if n.significant_bits() < MIN_MODULUS_BITS || n.is_even() {
             return Err(Error::InvalidKey(format!(
                 "modulus must be odd and at least {MIN_MODULUS_BITS} bits, got {} bits",
@@ -92,8 +105,9 @@ pub struct RsaPrivateKey {
     ct: CtCache,
 }
 
-/// Checks a public exponent: odd, at least 3, below 2^256 (FIPS 186-4 bounds, lower bound relaxed
-/// from 2^16+1 to 3 so that the classic small exponents of the literature can be studied).
+/// Checks a public exponent: odd, at least 3, below 2^64 ([`MAX_PUBLIC_EXPONENT_BITS`], OpenSSL's
+/// bound; FIPS 186-4's lower bound relaxed from 2^16+1 to 3 so that the classic small exponents
+/// of the literature can be studied).
 pub fn check_public_exponent(e: &Integer) -> std::result::Result<(), String> {
     if *e < 3 {
         return Err(format!(
@@ -103,8 +117,11 @@ pub fn check_public_exponent(e: &Integer) -> std::result::Result<(), String> {
     if e.is_even() {
         return Err(format!("public exponent {e} is even (must be odd)"));
     }
-    if e.significant_bits() > 256 {
-        return Err("public exponent must be below 2^256".into());
+    if e.significant_bits() > MAX_PUBLIC_EXPONENT_BITS {
+        return Err(format!(
+            "public exponent of {} bits is above 2^{MAX_PUBLIC_EXPONENT_BITS}, OpenSSL's limit",
+            e.significant_bits()
+        ));
     }
     Ok(())
 }
@@ -422,9 +439,34 @@ mod tests {
             let err = RsaPrivateKey::generate(512, &Integer::from(e), &mut r).unwrap_err();
             assert!(err.to_string().contains("public exponent"), "{err}");
         }
-        for bits in [0u32, 256, 511, 513] {
+        for bits in [0u32, 256, 511, 513, 16386] {
             assert!(RsaPrivateKey::generate(bits, &Integer::from(3), &mut r).is_err());
         }
+        // e up to 2^64 - 1 is fine, 2^64 + 1 is not.
+        let max = Integer::from(u64::MAX);
+        assert!(check_public_exponent(&max).is_ok());
+        let err = check_public_exponent(&(Integer::from(u64::MAX) + 2u32)).unwrap_err();
+        assert!(err.contains("65 bits is above 2^64"), "{err}");
+    }
+
+    #[test]
+    fn public_keys_beyond_openssls_limits_are_refused() {
+        // Odd values of the given size: 2^(bits-1) + 1.
+        let odd = |bits: u32| (Integer::from(1) << (bits - 1)) + 1u32;
+        let e = Integer::from(DEFAULT_E);
+        assert!(RsaPublicKey::new(odd(MAX_MODULUS_BITS), e.clone()).is_ok());
+        for bits in [MAX_MODULUS_BITS + 1, 1_000_001] {
+            let err = RsaPublicKey::new(odd(bits), e.clone()).unwrap_err();
+            assert!(matches!(err, Error::InvalidKey(_)), "{err}");
+            let msg = err.to_string();
+            assert!(
+                msg.contains(&format!("{bits} bits is above 16384 bits")),
+                "{msg}"
+            );
+        }
+        let big_e = (Integer::from(1) << 64) + 1u32;
+        let err = RsaPublicKey::new(odd(2048), big_e).unwrap_err().to_string();
+        assert!(err.contains("above 2^64"), "{err}");
     }
 
     #[test]

@@ -3,27 +3,36 @@
 //!
 //! # What runs in constant time
 //!
-//! Decryption is written against Manger's attack and timing leaks:
+//! Decryption is written against Manger's attack and timing leaks (Marvin, Kario 2023):
+//! - the ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so the
+//!   private-key operation works on a value unrelated to what an attacker sent;
 //! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on every CRT
 //!   residue; [`PrivateOp::CrtConstTimeParallel`] on one thread per prime) or what the caller
-//!   asks; the CRT recombination and the conversion of m to bytes are ordinary GMP arithmetic,
-//!   whose timing may depend on the sizes of secret-derived values — which is why the
-//!   ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so those
-//!   timings carry nothing an attacker chose;
+//!   asks; the CRT recombination and the unblinding are ordinary GMP arithmetic on secret
+//!   values, whose timing follows their sizes in limbs (see [`crate::rsa::textbook`]);
+//! - I2OSP writes exactly k bytes through fixed-length limbs ([`textbook::decrypt_blinded_bytes`]): no
+//!   work depends on EM's leading zero bytes (Y = 0, Manger's oracle);
 //! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
-//!   of EM with no branch or early exit on secret data, folds all three conditions into one
-//!   mask, and every failure returns the same [`Error::DecryptionError`];
+//!   of EM with no branch or early exit on secret data and folds all three conditions into one
+//!   mask; the message is moved out of DB by a shift that touches every byte whatever its
+//!   offset;
+//! - every failure — a ciphertext of the wrong length or not below n, bad padding, another
+//!   label or hash — is the same [`Error::DecryptionError`] at the end of the same code: a
+//!   ciphertext out of length or range is replaced (a public fact, so that choice may branch)
+//!   and decrypted like any other;
 //! - MGF1 and the hashes run in time that depends only on the (public) lengths and hashes.
 //!
-//! Not constant time, by design: the checks on the ciphertext's length and range (public
-//! data), the single final branch on the combined mask, and copying out the message (whose
-//! length is the result itself).
+//! Not constant time, by design: the single final branch on the combined mask, and the
+//! message's length (the result itself). [`decrypt_with_vartime`] keeps the old decryption,
+//! variable-length I2OSP included, for `parcrypt bench leak` to compare against.
 pub use super::hash::OaepHash;
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::textbook::{self, PrivateOp};
 use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes};
 use crate::error::{Error, Result};
+use rand::rngs::OsRng;
 use rand::{CryptoRng, RngCore};
+use rug::Integer;
 use rug::integer::Order;
 use std::hint::black_box;
 use zeroize::Zeroizing;
@@ -131,9 +140,37 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing
 /// ([`PrivateOp::CrtConstTime`], or [`PrivateOp::CrtConstTimeParallel`] for one thread per
 /// prime), on a blinded ciphertext.
 ///
-/// The ciphertext must be exactly k bytes and below n ([`Error::InvalidCiphertext`]); every
-/// padding failure is the one opaque [`Error::DecryptionError`].
+/// Every failure of the ciphertext — not k bytes long, not below n, bad padding, another
+/// label or hash — is the one opaque [`Error::DecryptionError`], reached through the same
+/// code: a ciphertext of the wrong length or range is replaced by the representative 1 (public
+/// facts, so the replacement may branch), decrypted like any other, and its failure folded
+/// into the padding check's mask. EM becomes bytes through the fixed-length
+/// [`textbook::decrypt_blinded_bytes`]; only a key too small for `params.hash` is another error
+/// ([`Error::InvalidKey`], before any work).
 pub fn decrypt_with(
+    key: &RsaPrivateKey,
+    ct: &[u8],
+    params: &OaepParams,
+    op: PrivateOp,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let k = check_key_size(key.public(), params.hash)?;
+    let n = key.public().n();
+    let c = from_be_bytes(ct);
+    // Length and range are public: the choice may branch, what follows may not.
+    let in_range = ct.len() == k && c < *n;
+    let c = if in_range { c } else { Integer::from(1) };
+    let em = rsadp_bytes(key, &c, op, k)?;
+    decode(&em, params, 0u8.wrapping_sub(u8::from(in_range)))
+}
+
+/// The decryption `rsa decrypt` ran before issue 20, kept to show what the leak test finds on
+/// it: **variable time** after the private-key operation. I2OSP writes EM's significant bytes
+/// only (`significant_digits`, then `write_digits` after the leading zeros: work that depends
+/// on Y = 0, Manger's oracle), the message is copied out by its secret offset, and a ciphertext
+/// of the wrong length or not below n is refused at once with [`Error::InvalidCiphertext`].
+/// Not reachable from the command's `rsa decrypt`; `parcrypt bench leak --paths old-vartime`
+/// measures it.
+pub fn decrypt_with_vartime(
     key: &RsaPrivateKey,
     ct: &[u8],
     params: &OaepParams,
@@ -149,17 +186,30 @@ pub fn decrypt_with(
     }
     // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
     let c = from_be_bytes(ct);
-    let m = SecretInteger::new(textbook::decrypt_blinded(
-        key,
-        &c,
-        op,
-        &mut rand::rngs::OsRng,
-    )?);
-    // I2OSP(m, k) straight into a wiped buffer; m < n, so it fits.
+    let m = SecretInteger::new(textbook::decrypt_blinded(key, &c, op, &mut OsRng)?);
     let mut em = Zeroizing::new(vec![0u8; k]);
     let len = m.significant_digits::<u8>();
     m.write_digits(&mut em[k - len..], Order::Msf);
-    decode(&em, params)
+    let (good, index, db) = check_padding(&em, params);
+    if black_box(good) != 0xff {
+        return Err(Error::DecryptionError);
+    }
+    Ok(Zeroizing::new(
+        db[params.hash.output_len() + index + 1..].to_vec(),
+    ))
+}
+
+/// RSADP on the blinded `c` (fresh blinding from the OS), as EM: exactly k bytes, wiped on drop,
+/// written by the fixed-length I2OSP ([`textbook::decrypt_blinded_bytes`]).
+fn rsadp_bytes(
+    key: &RsaPrivateKey,
+    c: &Integer,
+    op: PrivateOp,
+    k: usize,
+) -> Result<Zeroizing<Vec<u8>>> {
+    let em = textbook::decrypt_blinded_bytes(key, c, op, &mut OsRng)?;
+    debug_assert_eq!(em.len(), k);
+    Ok(em)
 }
 
 /// k, or an error for a modulus too small to hold an OAEP block with `hash`.
@@ -191,8 +241,30 @@ fn encode(msg: &[u8], params: &OaepParams, seed: &[u8], k: usize) -> Zeroizing<V
     em
 }
 
-/// EME-OAEP decoding, with the padding check in constant-time style (see the module doc).
-fn decode(em: &[u8], params: &OaepParams) -> Result<Zeroizing<Vec<u8>>> {
+/// EME-OAEP decoding in constant-time style (see the module doc). `ok` is 0xff when the
+/// ciphertext itself was acceptable, 0x00 when it was replaced; it joins the padding's mask.
+///
+/// The message is moved to the front of a buffer of the fixed length k - 2hLen - 1 by a
+/// shift whose every step touches every byte ([`shift_left`]), so neither the copy nor its
+/// allocation depends on where the message starts; on failure that buffer is wiped and
+/// dropped here, on success it is truncated (the message's length is the result itself).
+fn decode(em: &[u8], params: &OaepParams, ok: u8) -> Result<Zeroizing<Vec<u8>>> {
+    let (good, index, db) = check_padding(em, params);
+    let mut out = Zeroizing::new(db[params.hash.output_len()..].to_vec());
+    let start = index + 1;
+    shift_left(&mut out, start);
+    if black_box(good & ok) != 0xff {
+        return Err(Error::DecryptionError);
+    }
+    let len = out.len() - start;
+    out.truncate(len);
+    Ok(out)
+}
+
+/// The padding check of EME-OAEP decoding, branch-free: the mask 0xff if Y = 0, lHash' = lHash
+/// and DB continues with zeros and then 0x01 (0x00 otherwise), the index of that 0x01 after
+/// lHash (0 when there is none), and DB.
+fn check_padding(em: &[u8], params: &OaepParams) -> (u8, usize, Zeroizing<Vec<u8>>) {
     let h = params.hash.output_len();
     let (masked_seed, masked_db) = em[1..].split_at(h);
     let mut seed = Zeroizing::new(masked_seed.to_vec());
@@ -212,8 +284,7 @@ fn decode(em: &[u8], params: &OaepParams) -> Result<Zeroizing<Vec<u8>>> {
     // the first non-zero byte must be 0x01, and its index is kept without branching.
     let mut looking = 0xffu8;
     let mut index = 0usize;
-    let rest = &db[h..];
-    for (i, &byte) in rest.iter().enumerate() {
+    for (i, &byte) in db[h..].iter().enumerate() {
         let zero = ct_is_zero(byte);
         let one = ct_is_zero(byte ^ 0x01);
         index = ct_select(looking & one, i, index);
@@ -221,10 +292,26 @@ fn decode(em: &[u8], params: &OaepParams) -> Result<Zeroizing<Vec<u8>>> {
         looking &= zero;
     }
     good &= !looking;
-    if black_box(good) != 0xff {
-        return Err(Error::DecryptionError);
+    (good, index, db)
+}
+
+/// Moves `buf[by..]` to the front of `buf` (zeros after it) without a branch or an index that
+/// depends on `by`: one pass over every byte per bit of `by` (`by` <= `buf.len()`), each pass
+/// shifting by its power of two or by nothing as the bit says.
+fn shift_left(buf: &mut [u8], by: usize) {
+    let len = buf.len();
+    let mut step = 1usize;
+    while step <= len {
+        let bit = (by / step) & 1;
+        // black_box: the optimizer must not learn that the mask is 0 or 0xff and turn the
+        // pass into a branch on it.
+        let mask = black_box(0u8.wrapping_sub(bit as u8));
+        for i in 0..len {
+            let from = if i + step < len { buf[i + step] } else { 0 };
+            buf[i] = (from & mask) | (buf[i] & !mask);
+        }
+        step *= 2;
     }
-    Ok(Zeroizing::new(rest[index + 1..].to_vec()))
 }
 
 /// 0xff if `x` is zero, 0x00 otherwise, without a branch.
@@ -309,10 +396,9 @@ mod tests {
         for i in [0, 1, 64, 127] {
             let mut bad = ct.clone();
             bad[i] ^= 0x01;
+            // Even where flipping a bit of the top byte pushes the value to n or above.
             match decrypt(&key, &bad, b"L") {
                 Err(Error::DecryptionError) => {}
-                // Flipping a bit of the top byte may push the value to n or above.
-                Err(Error::InvalidCiphertext(_)) if i == 0 => {}
                 other => panic!("byte {i}: {other:?}"),
             }
         }
@@ -330,7 +416,7 @@ mod tests {
         let seed = [0x5a; HASH_LEN];
         let params = OaepParams::default();
         let good = encode(b"msg", &params, &seed, k);
-        assert_eq!(*decode(&good, &params).unwrap(), b"msg");
+        assert_eq!(*decode(&good, &params, 0xff).unwrap(), b"msg");
         let mgf1_xor = |seed: &[u8], out: &mut [u8]| OaepHash::Sha256.mgf1_xor(seed, out);
         let unmask = |em: &[u8]| {
             let (mut s, mut db) = (em[1..1 + HASH_LEN].to_vec(), em[1 + HASH_LEN..].to_vec());
@@ -366,7 +452,7 @@ mod tests {
         cases.push(("all zero", remask(0, &s, &all_zero)));
         for (what, em) in cases {
             assert!(
-                matches!(decode(&em, &params), Err(Error::DecryptionError)),
+                matches!(decode(&em, &params, 0xff), Err(Error::DecryptionError)),
                 "{what}"
             );
             if em[0] == 0 {
@@ -381,27 +467,71 @@ mod tests {
         let mut max = db.clone();
         max[HASH_LEN] = 0x01;
         max[HASH_LEN + 1..].fill(0);
-        let zeros = decode(&remask(0, &s, &max), &params).unwrap();
+        let zeros = decode(&remask(0, &s, &max), &params, 0xff).unwrap();
         assert_eq!(zeros.len(), k - 2 * HASH_LEN - 2);
         assert!(zeros.iter().all(|&b| b == 0));
     }
 
     #[test]
-    fn ciphertext_length_and_range_are_checked() {
+    fn wrong_lengths_and_values_not_below_n_are_the_one_opaque_error() {
         let (key, mut rng) = setup();
         let ct = encrypt(key.public(), b"x", b"", &mut rng).unwrap();
-        let err = decrypt(&key, &ct[1..], b"").unwrap_err();
-        assert!(err.to_string().contains("expected 128 bytes"), "{err}");
-        assert!(err.to_string().contains("got 127"), "{err}");
         let n = to_be_bytes(key.public().n(), 128).unwrap();
-        assert!(matches!(
-            decrypt(&key, &n, b""),
-            Err(Error::InvalidCiphertext(_))
-        ));
-        assert!(matches!(
-            decrypt(&key, &[0xff; 128], b""),
-            Err(Error::InvalidCiphertext(_))
-        ));
+        let mut long = ct.clone();
+        long.push(0);
+        let cases: [(&str, &[u8]); 6] = [
+            ("short", &ct[1..]),
+            ("long", &long),
+            ("empty", &[]),
+            ("n", &n),
+            ("all ones", &[0xff; 128]),
+            ("zero", &[0; 128]),
+        ];
+        for (what, bad) in cases {
+            let err = decrypt(&key, bad, b"").unwrap_err();
+            assert!(matches!(err, Error::DecryptionError), "{what}: {err:?}");
+            assert_eq!(err.to_string(), "decryption error");
+        }
+        // The old path told them apart: that is what it is kept to show.
+        let old = |ct: &[u8]| {
+            decrypt_with_vartime(&key, ct, &OaepParams::default(), PrivateOp::CrtConstTime)
+        };
+        let err = old(&ct[1..]).unwrap_err().to_string();
+        assert!(
+            err.contains("expected 128 bytes") && err.contains("got 127"),
+            "{err}"
+        );
+        assert!(matches!(old(&n), Err(Error::InvalidCiphertext(_))));
+        assert_eq!(*old(&ct).unwrap(), b"x");
+    }
+
+    #[test]
+    fn the_old_path_decrypts_and_refuses_like_the_new_one() {
+        let (key, mut rng) = setup();
+        let params = OaepParams::sha256(b"L");
+        for len in [0, 1, 31, max_message_len(key.public())] {
+            let msg = vec![0x5a; len];
+            let ct = encrypt_with(key.public(), &msg, &params, &mut rng).unwrap();
+            for op in [PrivateOp::CrtConstTime, PrivateOp::Crt] {
+                assert_eq!(*decrypt_with_vartime(&key, &ct, &params, op).unwrap(), msg);
+                assert_eq!(*decrypt_with(&key, &ct, &params, op).unwrap(), msg);
+            }
+            let other = OaepParams::sha256(b"M");
+            let old = decrypt_with_vartime(&key, &ct, &other, PrivateOp::CrtConstTime);
+            assert!(matches!(old, Err(Error::DecryptionError)));
+        }
+    }
+
+    #[test]
+    fn the_constant_time_shift_moves_every_offset() {
+        let buf: Vec<u8> = (1..=37).collect();
+        for by in 0..=buf.len() {
+            let mut got = buf.clone();
+            shift_left(&mut got, by);
+            let mut want = buf[by..].to_vec();
+            want.resize(buf.len(), 0);
+            assert_eq!(got, want, "by {by}");
+        }
     }
 
     #[test]

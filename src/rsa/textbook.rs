@@ -116,21 +116,12 @@ pub fn decrypt_blinded_bytes<R: rand::RngCore + ?Sized>(
     op: PrivateOp,
     rng: &mut R,
 ) -> Result<zeroize::Zeroizing<Vec<u8>>> {
-    let k = key.public().size_bytes();
-    let limbs = match blinded(key, c, op, rng)? {
-        Blinded::Fixed(limbs) => limbs,
-        Blinded::Gmp(m) => {
-            let m = SecretInteger::new(m);
-            zeroize::Zeroizing::new(crate::bignum::mpn::padded(&m, key_limbs(key)))
-        }
-    };
-    let mut out = zeroize::Zeroizing::new(vec![0u8; k]);
-    crate::bignum::ct::select::to_be_bytes_fixed(&limbs, &mut out);
+    let mut out = zeroize::Zeroizing::new(vec![0u8; key.public().size_bytes()]);
+    match blinded(key, c, op, rng)? {
+        Blinded::Fixed(limbs) => crate::bignum::limbs_to_be_bytes(&limbs, &mut out),
+        Blinded::Gmp(m) => crate::bignum::to_be_bytes_fixed(&SecretInteger::new(m), &mut out),
+    }
     Ok(out)
-}
-
-fn key_limbs(key: &RsaPrivateKey) -> usize {
-    key.public().bits().div_ceil(64) as usize
 }
 
 /// A blinded decryption's result: fixed-length limbs (Montgomery kernels) or GMP's integer.

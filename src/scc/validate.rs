@@ -49,7 +49,8 @@ pub struct ValidationPoint {
     pub predicted_s: f64,
     /// predicted / measured − 1.
     pub error: f64,
-    /// The prediction lies within the measured interval.
+    /// The prediction lies within `measured_low_s..=measured_high_s` (the 95 % interval, or
+    /// min..max with fewer than 6 runs).
     pub within_interval: bool,
     /// Measured sequential / measured pipeline.
     pub measured_speedup: f64,
@@ -87,16 +88,17 @@ pub fn compare(
         .map(|&(stages, chunk, s)| {
             let sc = machine_scenario(machine, stages, chunk, size_bytes, capacity)?;
             let predicted = simulate(&sc)?.total_s;
+            let (low, high) = s.ci95().unwrap_or((s.min, s.max));
             Ok(ValidationPoint {
                 stages,
                 chunk_bytes: chunk,
                 measured_s: s.median,
-                measured_low_s: s.ci95_low,
-                measured_high_s: s.ci95_high,
+                measured_low_s: low,
+                measured_high_s: high,
                 runs: s.runs,
                 predicted_s: predicted,
                 error: predicted / s.median - 1.0,
-                within_interval: (s.ci95_low..=s.ci95_high).contains(&predicted),
+                within_interval: (low..=high).contains(&predicted),
                 measured_speedup: sequential_s / s.median,
                 predicted_speedup: sequential_s / predicted,
             })
@@ -151,6 +153,7 @@ pub fn run(
     let per = (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let total = (pipelines.len() + 1) * per;
     let mut done = 0;
+    let mut failures = crate::bench::Failures::new();
     let measurements = bench.run_interleaved_by(pipelines.len() + 1, |i| {
         progress(
             done.min(total),
@@ -163,19 +166,18 @@ pub fn run(
             let ok = bf
                 .encrypt_blocks(&mut work)
                 .and(bf.decrypt_blocks(&mut work));
-            debug_assert!(ok.is_ok());
-            t.elapsed().as_secs_f64()
+            let wall = t.elapsed().as_secs_f64();
+            failures.note("sequential Blowfish", ok);
+            wall
         } else {
-            pipelines[i - 1]
-                .run(&mut work)
+            let run = pipelines[i - 1].run(&mut work);
+            failures
+                .note("pipeline", run)
                 .map_or(f64::NAN, |s| s.wall_s)
         }
     });
-    if work != input {
-        return Err(Error::InvalidParameter(
-            "internal error: encrypt + decrypt did not give the message back".into(),
-        ));
-    }
+    failures.check("encrypt + decrypt round trip", work == input);
+    failures.result()?;
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let measured: Vec<(usize, usize, Summary)> = configs

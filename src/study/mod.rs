@@ -99,11 +99,18 @@ pub trait Experiment {
 /// The seed ids, in report order.
 pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
 
-/// Whether every claim in `evidence` gets a definite verdict (none inconclusive): the
-/// sampling's stopping rule for re-measuring.
+/// Whether more rounds could not change any claim `evidence` feeds: none is left open by an
+/// interval that straddles its rule or by cores that were busy or unclear while a result load
+/// could have caused was measured. The sampling's stopping rule for re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
+    use crate::results::Reason;
     evidence.iter().all(|f| {
-        claims::find(&f.claim).is_none_or(|c| judge(c, &f.evidence) != Verdict::Inconclusive)
+        claims::find(&f.claim).is_none_or(|c| {
+            !matches!(
+                judge::assess(c, &f.evidence).1,
+                Reason::IntervalStraddles | Reason::CoresBusy | Reason::CoresUnclear
+            )
+        })
     })
 }
 
@@ -128,14 +135,21 @@ pub fn judge_experiment(experiment: &str, evidence: &[Fed]) -> Result<Vec<ClaimR
                     c.id
                 ))
             })?;
-            Ok(judged(c, experiment, &f.evidence))
+            let judged = judged(c, experiment, &f.evidence);
+            if judged.reason == Some(crate::results::Reason::EvidenceMismatch) {
+                return Err(Error::InvalidParameter(format!(
+                    "internal error: {experiment} fed claim '{}' evidence of another kind: {}",
+                    c.id, judged.why
+                )));
+            }
+            Ok(judged)
         })
         .collect()
 }
 
 /// One claim judged, in results.json's shape.
 pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult {
-    let verdict = judge(c, e);
+    let (verdict, reason) = judge::assess(c, e);
     ClaimResult {
         id: c.id.clone(),
         seed: c.seed.into(),
@@ -144,15 +158,18 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
         kind: c.kind,
         model: c.model.clone(),
         verdict,
+        reason: Some(reason),
         paper: c.paper.clone(),
-        ours: e.ours(&c.unit),
+        paper_values: c.paper_values.clone(),
+        ours: e.ours(&c.unit, &c.rule.part_names()),
         rule: if c.metric.is_empty() {
             c.rule.describe(&c.unit)
         } else {
             format!("{}: {}", c.metric, c.rule.describe(&c.unit))
         },
+        rule_data: c.rule.clone(),
         tolerance: c.tolerance.clone(),
-        why: judge::explain(c, e, verdict),
+        why: judge::explain(c, e),
         beside: e.beside.clone(),
         experiment: experiment.into(),
     }
@@ -170,6 +187,44 @@ pub struct StudyOptions {
     /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
     /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`]).
     pub mpi_results: Vec<PathBuf>,
+    /// Measure the selected experiments again even where `out` holds them finished.
+    pub fresh: bool,
+}
+
+/// A selected experiment an earlier run already finished in the output folder.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finished {
+    /// The experiment's id.
+    pub id: String,
+    /// When its state file was written (UTC, RFC 3339), or "unknown".
+    pub at: String,
+    /// Seconds it took then.
+    pub elapsed_s: f64,
+}
+
+/// The selected experiments that `opts.out` already holds finished for `opts.profile` (and
+/// that a run would reuse, unless `opts.fresh`), in run order.
+pub fn already_measured(opts: &StudyOptions) -> Result<Vec<Finished>> {
+    let state_dir = opts.out.join("experiments");
+    Ok(select(&opts.only)?
+        .iter()
+        .filter_map(|exp| {
+            let path = state_dir.join(format!("{}.{}.json", exp.id(), opts.profile.name()));
+            let done = load_finished(&path, exp.id())?;
+            let at = std::fs::metadata(&path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+                .map_or("unknown".into(), |d| {
+                    crate::bench::machine::rfc3339_utc(d.as_secs())
+                });
+            Some(Finished {
+                id: exp.id().to_string(),
+                at,
+                elapsed_s: done.result.elapsed_s,
+            })
+        })
+        .collect())
 }
 
 /// The experiments `only` selects, checking the seed names.
@@ -221,7 +276,10 @@ pub fn run(
     for (i, exp) in selected.iter().enumerate() {
         progress(i, selected.len(), exp.id(), last_ran);
         let state = state_of(exp.id());
-        if let Some(done) = load_finished(&state, exp.id()) {
+        if let Some(done) = (!opts.fresh)
+            .then(|| load_finished(&state, exp.id()))
+            .flatten()
+        {
             resumed.push(done.result.id.clone());
             outputs.push(done);
             last_ran = false;
@@ -319,9 +377,13 @@ pub fn write_outputs(study: &StudyResults, out: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Reads a study's results.json from its folder.
-pub fn load(dir: &Path) -> Result<StudyResults> {
-    let path = dir.join("results.json");
+/// Reads a study's results.json: `path` is the study's folder or the file itself.
+pub fn load(path: &Path) -> Result<StudyResults> {
+    let path = if path.is_dir() {
+        path.join("results.json")
+    } else {
+        path.to_path_buf()
+    };
     let bytes = std::fs::read(&path).map_err(io_err(&path))?;
     serde_json::from_slice(&bytes).map_err(|e| {
         Error::InvalidParameter(format!("{}: not a study's results ({e})", path.display()))
@@ -330,7 +392,17 @@ pub fn load(dir: &Path) -> Result<StudyResults> {
 
 /// The expected duration of a study, in seconds.
 pub fn estimate(only: &[String], profile: Profile) -> Result<f64> {
-    Ok(select(only)?.iter().map(|e| e.estimate_s(profile)).sum())
+    estimate_except(only, profile, &[])
+}
+
+/// The expected duration of the selected experiments but `done` (ids), in seconds: what a
+/// run that reuses them will take.
+pub fn estimate_except(only: &[String], profile: Profile, done: &[String]) -> Result<f64> {
+    Ok(select(only)?
+        .iter()
+        .filter(|e| !done.iter().any(|d| d == e.id()))
+        .map(|e| e.estimate_s(profile))
+        .sum())
 }
 
 #[cfg(test)]

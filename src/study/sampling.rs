@@ -10,9 +10,9 @@
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
 //! first rounds took) and a round cap.
 use super::judge::Estimate;
+use crate::bench::stats::{bootstrap_resamples, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
-use rand::{Rng, SeedableRng};
 use std::time::Instant;
 
 /// A round's values by configuration key (NaN for a key the round lacks).
@@ -23,7 +23,7 @@ pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
 pub const PROBE: &str = "probe:";
 
 /// Bootstrap resamples per interval.
-pub const RESAMPLES: usize = 2000;
+pub const RESAMPLES: usize = crate::bench::stats::BOOTSTRAP_RESAMPLES;
 /// A configuration whose median's interval is wider than this (relative half-width) is noisy.
 pub const NOISY: f64 = 0.10;
 
@@ -149,31 +149,19 @@ impl Rounds {
         if self.rounds < 3 {
             return Some(Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY));
         }
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(0x5EED_0000 + self.rounds as u64);
-        let mut idx = vec![0; self.rounds];
-        let mut stats: Vec<f64> = Vec::with_capacity(RESAMPLES);
-        for _ in 0..RESAMPLES {
-            for i in idx.iter_mut() {
-                *i = rng.gen_range(0..self.rounds);
-            }
-            let s = stat(&Resample {
-                rounds: self,
-                idx: &idx,
-            });
-            if s.is_finite() {
-                stats.push(s);
-            }
-        }
-        if stats.len() < RESAMPLES / 2 {
-            return Some(Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY));
-        }
-        stats.sort_by(f64::total_cmp);
-        let at = |q: f64| stats[((stats.len() - 1) as f64 * q).round() as usize];
-        Some(Estimate::new(
-            value,
-            at(0.025).min(value),
-            at(0.975).max(value),
-        ))
+        let seed = 0x5EED_0000 + self.rounds as u64;
+        let stats: Vec<f64> = bootstrap_resamples(self.rounds, RESAMPLES, seed)
+            .map(|idx| {
+                stat(&Resample {
+                    rounds: self,
+                    idx: &idx,
+                })
+            })
+            .collect();
+        Some(match percentile_interval(stats, RESAMPLES) {
+            Some((low, high)) => Estimate::new(value, low.min(value), high.max(value)),
+            None => Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY),
+        })
     }
 
     /// The median over rounds of a per-round quantity `f(value of key in that round)`, with

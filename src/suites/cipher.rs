@@ -9,9 +9,10 @@
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
 use crate::bench::tsc::Tsc;
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
+use crate::cipher::alg::CipherSpec;
 use crate::cipher::alg::{Algorithm, Direction};
-use crate::cipher::blowfish::{BLOCK, Blowfish};
-use crate::cipher::dispatch::Runner;
+use crate::cipher::blowfish::BLOCK;
+use crate::cipher::dispatch::{Cipher, Run};
 use crate::claims::seed004::TABLES_2_3 as T;
 use crate::error::{Error, Result};
 use rand::{RngCore, SeedableRng};
@@ -85,8 +86,6 @@ pub struct CipherBenchRecord {
     pub oversubscribed: bool,
     /// Output equalled the sequential reference (always true in a written record).
     pub verified: bool,
-    /// The spread of samples is too wide to trust small differences.
-    pub wide_spread: bool,
     /// Statistical warning, empty if none.
     pub note: String,
 }
@@ -154,34 +153,43 @@ impl CipherBenchPlan {
 
 /// Keys and parameters shared by every configuration.
 struct Material {
-    bf: Blowfish,
     key: [u8; 16],
     iv: [u8; BLOCK],
     nonce: [u8; 16],
 }
 
-/// Runs configuration `(a, threads)` over `buf` in place, from the message's start, through
-/// the same dispatch as files; `reference` selects the sequential reference path instead.
+impl Material {
+    /// Configuration `(a, threads)` keyed (the key schedule built here, outside any timing).
+    fn cipher(&self, plan: &CipherBenchPlan, (a, threads): (Algorithm, usize)) -> Result<Cipher> {
+        let spec = CipherSpec {
+            iv: a.needs_iv().then_some(self.iv),
+            nonce: a.needs_nonce().then(|| self.nonce.to_vec()),
+            threads: Some(threads),
+            chunk: a.default_chunk().and(plan.chunk.or(a.default_chunk())),
+            ..CipherSpec::new(a, &self.key)
+        };
+        spec.cipher(plan.direction)
+    }
+}
+
+/// Runs `cipher` over `buf` in place, from the message's start, through the same dispatch as
+/// files; `reference` selects the sequential reference path instead.
 fn transform(
-    m: &Material,
+    cipher: &Cipher,
     plan: &CipherBenchPlan,
-    (a, threads): (Algorithm, usize),
     buf: &mut [u8],
     reference: bool,
 ) -> Result<()> {
-    let runner = Runner {
-        algorithm: a,
+    let run = Run {
         direction: plan.direction,
-        threads,
-        chunk: plan.chunk.or(a.default_chunk()),
         pin: plan.pin,
         reference,
     };
-    let mut pos = runner.start(&m.key, Some(m.iv), &m.nonce)?;
-    runner.apply(Some(&m.bf), &mut pos, buf)
+    cipher.start(run)?.apply(buf)
 }
 
-/// Runs the benchmark; `progress(done, total, label)` is called before each run.
+/// Runs the benchmark; `progress(done, total, label)` is called before each run: `done`
+/// measured runs of `total` planned (0 while the warm-ups time the configurations).
 pub fn run(
     plan: &CipherBenchPlan,
     progress: impl FnMut(usize, usize, &str),
@@ -193,26 +201,25 @@ pub fn run(
     rng.fill_bytes(&mut key);
     rng.fill_bytes(&mut iv);
     rng.fill_bytes(&mut nonce);
-    let m = Material {
-        bf: Blowfish::new(&key)?,
-        key,
-        iv,
-        nonce,
-    };
+    let m = Material { key, iv, nonce };
     let mut input = vec![0u8; plan.buffer_bytes()];
     rng.fill_bytes(&mut input);
     let configs = plan.configurations();
+    let ciphers = configs
+        .iter()
+        .map(|&c| m.cipher(plan, c))
+        .collect::<Result<Vec<_>>>()?;
     // Verify every configuration against its sequential reference before timing anything.
     let mut expected = input.clone();
     let mut got = input.clone();
-    for &c in &configs {
+    for (c, cipher) in configs.iter().zip(&ciphers) {
         expected.copy_from_slice(&input);
-        transform(&m, plan, c, &mut expected, true)?;
+        transform(cipher, plan, &mut expected, true)?;
         got.copy_from_slice(&input);
-        transform(&m, plan, c, &mut got, false)?;
+        transform(cipher, plan, &mut got, false)?;
         if got != expected {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: {} on {} threads differs from its sequential form",
+            return Err(Error::internal(format!(
+                "{} on {} threads differs from its sequential form",
                 c.0, c.1
             )));
         }
@@ -221,7 +228,6 @@ pub fn run(
     let work = RefCell::new(got);
     let tsc = Tsc::detect();
     let bench = Bench::new(plan.config)?;
-    let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut progress = progress;
     let mut done = 0usize;
     let labels: Vec<String> = configs
@@ -229,20 +235,27 @@ pub fn run(
         .map(|c| format!("{} x{}", c.0, c.1))
         .collect();
     let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-    let measurements = bench.run_interleaved_by(configs.len(), |i| {
-        progress(done, expected_runs.max(done + 1), &labels[i]);
-        done += 1;
-        let mut buf = work.borrow_mut();
-        let t0 = tsc.map(|t| t.now());
-        let started = Instant::now();
-        let ok = transform(&m, plan, configs[i], &mut buf, false).is_ok();
-        let elapsed = started.elapsed().as_secs_f64();
-        if let (Some(t), Some(t0)) = (tsc, t0) {
-            ticks[i].push(t.now().wrapping_sub(t0));
-        }
-        debug_assert!(ok, "checked in the verification pass");
-        elapsed
-    });
+    let mut failures = crate::bench::Failures::new();
+    let measurements = bench.run_interleaved_steps(
+        configs.len(),
+        |i| {
+            let mut buf = work.borrow_mut();
+            let t0 = tsc.map(|t| t.now());
+            let started = Instant::now();
+            let ok = transform(&ciphers[i], plan, &mut buf, false);
+            let elapsed = started.elapsed().as_secs_f64();
+            failures.note(&labels[i], ok);
+            if let (Some(t), Some(t0)) = (tsc, t0) {
+                ticks[i].push(t.now().wrapping_sub(t0));
+            }
+            elapsed
+        },
+        |step| {
+            done = step.done + 1;
+            progress(step.done, step.planned.unwrap_or(0), &labels[step.config]);
+        },
+    );
+    failures.result()?;
     progress(done, done, "done");
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
@@ -277,7 +290,6 @@ pub fn run(
                     .then(|| ticks[ticks.len() / 2] as f64 / size as f64),
                 oversubscribed: crate::bench::oversubscribed(t),
                 verified: true,
-                wide_spread: s.wide_spread,
                 note: s.note().unwrap_or_default(),
             }
         })

@@ -190,8 +190,8 @@ pub fn run_with_folded(
         let (mut out, mut mid) = (input.clone(), vec![0u8; input.len()]);
         p.run_tapped(&mut out, &mut mid)?;
         if out != input || mid != ecb {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: pipeline {c:?} gave a wrong result"
+            return Err(Error::internal(format!(
+                "pipeline {c:?} gave a wrong result"
             )));
         }
         pipelines.push(Piped::Seed(p));
@@ -206,41 +206,53 @@ pub fn run_with_folded(
         };
         FoldedPipeline::new(&bf, only_encrypt)?.run(&mut enc)?;
         if out != input || enc != ecb {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: folded pipeline {c:?} gave a wrong result"
+            return Err(Error::internal(format!(
+                "folded pipeline {c:?} gave a wrong result"
             )));
         }
         pipelines.push(Piped::Folded(FoldedPipeline::new(&bf, *c)?));
     }
-    let mut work = input;
+    let mut work = input.clone();
     let bench = Bench::new(plan.config)?;
-    let total = (pipelines.len() + 1) * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut done = 0usize;
     let labels: Vec<String> = pipelines.iter().map(Piped::label).collect();
     let mut stats: Vec<Vec<PipelineStats>> = vec![Vec::new(); pipelines.len()];
+    let mut failures = crate::bench::Failures::new();
     // Run 0 is sequential Blowfish (encrypt then decrypt); run i > 0 is pipeline i − 1.
-    let measurements = bench.run_interleaved_by(1 + pipelines.len(), |i| {
-        let label = if i == 0 {
-            "sequential"
-        } else {
-            labels[i - 1].as_str()
-        };
-        progress(done, total.max(done + 1), label);
-        done += 1;
-        if i == 0 {
-            let t = Instant::now();
-            let ok = bf
-                .encrypt_blocks(&mut work)
-                .and(bf.decrypt_blocks(&mut work));
-            debug_assert!(ok.is_ok());
-            t.elapsed().as_secs_f64()
-        } else {
-            let run = pipelines[i - 1].run(&mut work).expect("whole blocks");
-            let wall = run.wall_s;
-            stats[i - 1].push(run);
-            wall
-        }
-    });
+    let measurements = bench.run_interleaved_steps(
+        1 + pipelines.len(),
+        |i| {
+            if i == 0 {
+                let t = Instant::now();
+                let ok = bf
+                    .encrypt_blocks(&mut work)
+                    .and(bf.decrypt_blocks(&mut work));
+                let wall = t.elapsed().as_secs_f64();
+                failures.note("sequential Blowfish", ok);
+                wall
+            } else {
+                match failures.note(&labels[i - 1], pipelines[i - 1].run(&mut work)) {
+                    Some(run) => {
+                        let wall = run.wall_s;
+                        stats[i - 1].push(run);
+                        wall
+                    }
+                    None => f64::NAN,
+                }
+            }
+        },
+        |step| {
+            done = step.done + 1;
+            let label = match step.config {
+                0 => "sequential",
+                i => labels[i - 1].as_str(),
+            };
+            progress(step.done, step.planned.unwrap_or(0), label);
+        },
+    );
+    failures.check("encrypt + decrypt round trip", work == input);
+    failures.result()?;
+    progress(done, done, "done");
     let summaries = crate::bench::summaries(&measurements)
         .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
     let size = work.len();
@@ -363,7 +375,8 @@ mod tests {
         };
         let mut calls = 0;
         let (recs, stats) = run(&plan, |_, _, _| calls += 1).unwrap();
-        assert_eq!((recs.len(), stats.len(), calls), (5, 4, 15));
+        // A call before each of the 5 x (1 + 2) runs, warm-ups included, and one at the end.
+        assert_eq!((recs.len(), stats.len(), calls), (5, 4, 16));
         assert_eq!(recs[0].alg, "blowfish-ecb");
         assert_eq!(recs[1].stages, 36);
         assert_eq!(recs[1].rounds_per_stage, "1");

@@ -15,9 +15,11 @@
 //! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
 //!   costs to activate a thread;
 //! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
-//!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8).
+//!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8);
+//! - [`leak`]: the timing-leak test of RSA-OAEP decryption (dudect's Welch t-test, issue 20).
 pub mod cipher;
 pub mod cipher_pipeline;
+pub mod leak;
 pub mod modexp;
 pub mod montmul;
 pub mod mul;

@@ -65,8 +65,6 @@ pub struct ModexpRecord {
     pub energy: EnergyFields,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
-    /// Samples spread too wide to trust small differences.
-    pub wide_spread: bool,
     /// The seed's best figure for this method and size, if it reports one.
     pub seed_claim: String,
 }
@@ -223,7 +221,6 @@ pub fn run_with_meter(
                 vs_gmp: s.median / t_gmp,
                 energy,
                 oversubscribed: crate::bench::oversubscribed(params.threads),
-                wide_spread: s.wide_spread,
                 seed_claim: seed_claim(meth.name(), bits).unwrap_or("").to_string(),
             });
         }

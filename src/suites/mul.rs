@@ -72,8 +72,6 @@ pub struct MulBenchRecord {
     pub pinned: bool,
     /// The product equalled GMP's (always true in a record: a mismatch aborts the run).
     pub verified: bool,
-    /// The spread is too wide to trust small differences.
-    pub wide_spread: bool,
     /// [`parallel_capacity`] for the most threads of the run, the mean of a probe just before
     /// and one just after this size was measured (`None` when every run had 1 thread).
     pub capacity: Option<f64>,
@@ -164,12 +162,13 @@ pub fn run(
         return measure_all(plan, cores, &mut progress);
     }
     std::thread::scope(|s| {
-        s.spawn(|| {
-            crate::parallel::affinity::pin_current_thread(0);
-            measure_all(plan, cores, &mut progress)
-        })
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        crate::parallel::joined(
+            s.spawn(|| {
+                crate::parallel::affinity::pin_current_thread(0);
+                measure_all(plan, cores, &mut progress)
+            })
+            .join(),
+        )
     })
 }
 
@@ -271,7 +270,6 @@ fn measure_all(
                 oversubscribed: m.threads() > cores,
                 pinned: plan.kara.pin && is_parallel(method),
                 verified: true,
-                wide_spread: s.wide_spread,
                 capacity,
                 note: s.note().unwrap_or_default(),
             });
@@ -296,8 +294,8 @@ pub fn per_item(s: &Summary, n: u64) -> Summary {
         min: s.min * k,
         max: s.max * k,
         stddev: s.stddev * k,
-        ci95_low: s.ci95_low * k,
-        ci95_high: s.ci95_high * k,
+        ci95_low: s.ci95_low.map(|x| x * k),
+        ci95_high: s.ci95_high.map(|x| x * k),
         ..*s
     }
 }
@@ -416,7 +414,6 @@ mod tests {
             oversubscribed: false,
             pinned: false,
             verified: true,
-            wide_spread: false,
             capacity: None,
             note: String::new(),
         };

@@ -90,8 +90,6 @@ pub struct HandoffRecord {
     pub per_sample: u32,
     /// Every thread involved was pinned as intended.
     pub pinned: bool,
-    /// The spread is too wide to trust small differences.
-    pub wide_spread: bool,
     /// Statistical or pinning warning, empty if none.
     pub note: String,
 }
@@ -158,7 +156,6 @@ pub fn run(
                 1
             },
             pinned: what.pins() && pinned,
-            wide_spread: s.wide_spread,
             note: notes.join("; "),
         });
     }

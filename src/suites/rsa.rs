@@ -148,7 +148,8 @@ fn prepare(key: &RsaPrivateKey, plan: &RsaBenchPlan) -> Prepared {
 }
 
 /// Runs the benchmark. `progress(done, total, label)` is called before each measured or
-/// warm-up batch (`total` is the expected count: it grows if `min_time` asks for more runs).
+/// warm-up batch: `done` measured batches of `total` planned ([`crate::bench::Step`]; 0 while
+/// the warm-ups time the configurations), and once at the end with `done == total`.
 ///
 /// The configurations run interleaved ([`Bench::run_interleaved`]): one batch each per round,
 /// so drift on a shared machine touches the baseline and every other configuration alike.
@@ -185,9 +186,7 @@ pub fn run_with_meter(
     if plan.config.warmup_runs > 0 {
         global_warmup(transform, &prepared.inputs);
     }
-    let expected_runs = configs.len() * (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let mut progress = progress;
-    let mut done = 0usize;
     let labels: Vec<String> = executors
         .iter()
         .map(|e| format!("{} thr {}", e.threads(), e.spec()))
@@ -196,21 +195,27 @@ pub fn run_with_meter(
     // the energy of every batch (warm-ups first).
     let mut outcomes: Vec<(bool, RunStats, EnergyTally)> =
         vec![(true, RunStats::default(), EnergyTally::default()); configs.len()];
-    let measurements = bench.run_interleaved_by(configs.len(), |i| {
-        progress(done, expected_runs.max(done + 1), &labels[i]);
-        done += 1;
-        let ((output, stats, elapsed), energy) = meter.measure(|| {
-            let started = Instant::now();
-            let (output, stats) = batch::parallel(&executors[i], transform, &prepared.inputs);
-            (output, stats, started.elapsed().as_secs_f64())
-        });
-        let outcome = &mut outcomes[i];
-        outcome.0 &= output == prepared.expected;
-        outcome.1 = stats;
-        outcome.2.push(energy);
-        elapsed
-    });
-    progress(done, done, "done");
+    let mut done = 0;
+    let measurements = bench.run_interleaved_steps(
+        configs.len(),
+        |i| {
+            let ((output, stats, elapsed), energy) = meter.measure(|| {
+                let started = Instant::now();
+                let (output, stats) = batch::parallel(&executors[i], transform, &prepared.inputs);
+                (output, stats, started.elapsed().as_secs_f64())
+            });
+            let outcome = &mut outcomes[i];
+            outcome.0 &= output == prepared.expected;
+            outcome.1 = stats;
+            outcome.2.push(energy);
+            elapsed
+        },
+        |step| {
+            done = step.done;
+            progress(step.done, step.planned.unwrap_or(0), &labels[step.config]);
+        },
+    );
+    progress(done + 1, done + 1, "done");
     let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
     let batch_bytes = (plan.messages * (key.public().bits() as usize).div_ceil(8)) as f64;
     for ((&(threads, spec), (verified, stats, tally)), measurement) in

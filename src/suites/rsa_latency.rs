@@ -79,8 +79,6 @@ pub struct LatencyRecord {
     pub energy: EnergyFields,
     /// More threads than logical CPUs.
     pub oversubscribed: bool,
-    /// Samples spread too wide to trust small differences.
-    pub wide_spread: bool,
 }
 
 /// Checks method names.
@@ -327,7 +325,6 @@ pub fn run_with_meter(
                 openssl_sign_s: openssl,
                 vs_openssl: openssl.map(|o| s.median / o),
                 oversubscribed: crate::bench::oversubscribed(threads),
-                wide_spread: s.wide_spread,
                 energy,
             });
         }

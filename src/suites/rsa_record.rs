@@ -61,10 +61,7 @@ pub struct RsaBenchRecord {
     /// The output equalled the sequential reference (always true in a written record: a
     /// mismatch aborts the benchmark).
     pub verified: bool,
-    /// The spread of the samples is too wide to trust small differences (see
-    /// [`Summary::wide_spread`](crate::bench::Summary::wide_spread)).
-    pub wide_spread: bool,
-    /// Statistical warning (wide spread, too few runs for a 95 % interval), empty if none.
+    /// Statistical warning (outliers, too few runs for a 95 % interval), empty if none.
     pub note: String,
 }
 
@@ -140,7 +137,6 @@ pub fn record(
         oversubscribed: crate::bench::oversubscribed(place.on_host),
         pinned: shape.pin,
         verified: true,
-        wide_spread: s.wide_spread,
         note: s.note().unwrap_or_default(),
     }
 }

@@ -26,26 +26,42 @@ pub fn assert_one_line_error(out: &Output, code: i32, needle: &str) {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
-/// Whether the `openssl` binary is there for interoperability tests. Under CI (`CI=true`) a
-/// missing binary is a failure, not a skip; elsewhere one notice goes straight to stderr (the
-/// harness captures `eprintln!`) naming the `suite` skipped.
+/// Whether the `openssl` binary is there for interoperability tests; when it is not, the
+/// `suite` is reported skipped ([`tool_missing`]).
 pub fn have_openssl(suite: &str) -> bool {
-    use std::io::Write;
     let found = Command::new("openssl")
         .arg("version")
         .output()
         .is_ok_and(|out| out.status.success());
     if !found {
-        if std::env::var("CI").as_deref() == Ok("true") {
-            panic!("CI=true but the `openssl` binary is missing: install OpenSSL");
-        }
-        static NOTICE: std::sync::Once = std::sync::Once::new();
-        NOTICE.call_once(|| {
-            let _ = writeln!(
-                std::io::stderr(),
-                "notice: `openssl` not found on PATH; {suite} tests skipped"
-            );
-        });
+        tool_missing("openssl", "OpenSSL", suite);
     }
     found
+}
+
+/// Says that a test skips because `tool` is missing, where the person running the tests sees
+/// it: one line straight to stderr (the harness captures `eprintln!`, not direct writes), once
+/// per test binary and tool. Under CI (`CI` set to anything but `false` or empty, as
+/// `.ci/run` does) a missing tool is a failure instead: CI installs every tool.
+pub fn tool_missing(tool: &str, package: &str, suite: &str) {
+    use std::io::Write;
+    if ci() {
+        panic!("CI is set but `{tool}` is missing: install {package} ({suite} needs it)");
+    }
+    static SAID: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let mut said = SAID
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !said.iter().any(|t| t == tool) {
+        said.push(tool.to_string());
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED: `{tool}` not found (install {package}); {suite} tests skipped"
+        );
+    }
+}
+
+/// Whether the tests run under CI (`CI` set, not empty, not `false`/`0`).
+pub fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0")
 }

@@ -147,13 +147,3 @@ pub fn from_radix52(d: &[u64], out: &mut [u64]) {
         }
     }
 }
-
-/// I2OSP of fixed length: `out` = the low `out.len()` bytes of the limbs `x`, big-endian.
-/// Every byte position is written from its limb whatever the value (leading zeros included).
-pub fn to_be_bytes_fixed(x: &[u64], out: &mut [u8]) {
-    let k = out.len();
-    for (i, o) in out.iter_mut().enumerate() {
-        let byte = k - 1 - i;
-        *o = (x.get(byte / 8).copied().unwrap_or(0) >> (8 * (byte % 8))) as u8;
-    }
-}

@@ -2,10 +2,30 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
-/// The seed systems over MPI ranks. Start with `mpirun -n N parcrypt-mpi <program> ...` (or
-/// `srun --mpi=pmix ...`); without a launcher it runs as one rank.
+/// The first lines of `--help` (and all of `-h`): how to start it.
+const ABOUT: &str = "Start it with an MPI launcher, one process per rank: \
+`mpirun -n N parcrypt-mpi <PROGRAM> ...` (Open MPI) or `srun --mpi=pmix -n N parcrypt-mpi \
+<PROGRAM> ...` (Slurm). Without a launcher it runs as one rank.";
+
+/// The rest of `--help`.
+const LONG_ABOUT: &str = "Start it with an MPI launcher, one process per rank:
+
+  mpirun -n 4 parcrypt-mpi rsa --bits 2048 --json rsa.json
+  mpirun -n 8 --hostfile hosts parcrypt-mpi crsa --cubes 1    (hosts: one `node1 slots=4` a line)
+  srun --mpi=pmix -n 16 parcrypt-mpi cipher --alg pblock-ecb --key 00112233 --in f --out f.enc
+
+(under Slurm, inside an allocation; `srun --mpi=list` names the PMI plugins there). Without a \
+launcher it runs as one rank. Add `--oversubscribe` to mpirun for more ranks than cores, and \
+`--bind-to none` when ranks run --threads above 1 (Open MPI binds each of 2 ranks to one core).
+
+The seed systems over MPI ranks: batch RSA (seed 000), the Blowfish round pipeline (seed 001), \
+CRSA (seed 002) and PBlock/PARC4 over a file (seed 004). Every rank runs the same command line; \
+files must be at the same path on every host. Rank 0 prints the results; every output is checked \
+against its sequential reference.";
+
+/// The command line.
 #[derive(Parser, Debug)]
-#[command(name = "parcrypt-mpi", version, about)]
+#[command(name = "parcrypt-mpi", version, about = ABOUT, long_about = LONG_ABOUT)]
 pub struct Cli {
     /// Seconds any rank may wait for a message before giving up (a hung or dead rank).
     #[arg(long, global = true, default_value_t = 300.0, value_parser = positive_f64)]
@@ -36,10 +56,10 @@ pub enum Program {
 #[derive(Args, Debug, Clone)]
 pub struct Common {
     /// Measured runs per configuration.
-    #[arg(long, default_value_t = 5, value_parser = positive_u32)]
+    #[arg(short = 'r', long, default_value_t = 5, value_parser = positive_u32)]
     pub runs: u32,
     /// Warm-up runs per configuration (not recorded).
-    #[arg(long, default_value_t = 1)]
+    #[arg(short = 'w', long, default_value_t = 1)]
     pub warmup: u32,
     /// Write the results as JSON (the thread benchmarks' schema plus backend, ranks, hosts).
     #[arg(long)]
@@ -164,9 +184,16 @@ pub struct CipherArgs {
     /// Input file; every rank reads its own part of it.
     #[arg(long = "in")]
     pub input: PathBuf,
-    /// Output file, written by rank 0 once everything succeeded (never partially).
+    /// Output file: every rank writes its part into a temporary file beside it, which rank 0
+    /// renames once every rank succeeded (never partially).
     #[arg(long = "out")]
     pub output: PathBuf,
+    /// How the output is checked before it appears: `part` (each rank checks its own part
+    /// against the sequential reference of its slice), `full` (rank 0 checks the whole output
+    /// against the sequential reference of the whole input: one rank redoes all the work), or
+    /// `none`.
+    #[arg(long, value_enum, default_value_t = VerifyArg::Part)]
+    pub verify: VerifyArg,
     /// Key in hex, as `parcrypt cipher --key` (`--key-hex` is the same option).
     #[arg(long = "key", alias = "key-hex")]
     pub key_hex: String,
@@ -189,9 +216,34 @@ pub struct CipherArgs {
     /// Threads of the thread form timed beside the ranks (default: the number of ranks).
     #[arg(long)]
     pub compare_threads: Option<usize>,
+    /// What a timed run covers: `file` (input file to output file, not synced to disk) or
+    /// `memory` (bytes in memory, as `parcrypt bench cipher`; each rank holds its part, rank 0
+    /// also the whole input).
+    #[arg(long, value_enum, default_value_t = IoArg::File)]
+    pub timing: IoArg,
     /// Write the timing results as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+}
+
+/// `--timing`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum IoArg {
+    /// File to file.
+    File,
+    /// In memory.
+    Memory,
+}
+
+/// `--verify`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum VerifyArg {
+    /// Not checked.
+    None,
+    /// Each rank checks its own part.
+    Part,
+    /// Rank 0 checks the whole output.
+    Full,
 }
 
 fn positive_usize(s: &str) -> Result<usize, String> {

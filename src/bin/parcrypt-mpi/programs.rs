@@ -29,27 +29,34 @@ pub fn usage(msg: impl Into<String>) -> MpiError {
 /// Rank 0: writes `results` as a JSON report (atomically) if asked.
 pub fn write_json<R: Serialize>(path: Option<&Path>, results: Vec<R>) -> MpiResult<()> {
     if let Some(path) = path {
-        let report = BenchReport::new(MachineInfo::detect(), results);
+        // The machine as a process without a launcher's binding sees it (its CPU count).
+        let machine = {
+            let _all = parcrypt::mpi::host::AllCpus::new();
+            MachineInfo::detect()
+        };
+        let report = BenchReport::new(machine, results);
         parcrypt::bench::export(&report, ExportFormat::Json, path)?;
         println!("wrote {}", path.display());
     }
     Ok(())
 }
 
+/// Rank 0 warns when a rank's threads outnumber the CPUs the launcher bound it to (Open MPI
+/// binds each of 2 ranks to one core): they would take turns on them.
+pub fn warn_if_bound(ranks: &Ranks, threads: usize) {
+    let cpus = parcrypt::mpi::host::bound_cpus();
+    if ranks.is_root() && threads > cpus {
+        eprintln!(
+            "warning: each rank runs {threads} threads on the {cpus} CPU(s) the launcher bound it \
+             to; start with `mpirun --bind-to none` (or `srun --cpus-per-task={threads}`)"
+        );
+    }
+}
+
 /// Checks before any work that rank 0 can write `path` (so a bad --json fails first).
 pub fn check_writable(ranks: &Ranks, path: Option<&Path>) -> MpiResult<()> {
     let local = match path {
-        Some(p) if ranks.is_root() => {
-            let dir = match p.parent() {
-                Some(d) if !d.as_os_str().is_empty() => d,
-                _ => Path::new("."),
-            };
-            tempfile::Builder::new()
-                .prefix(".parcrypt-probe-")
-                .tempfile_in(dir)
-                .map(drop)
-                .map_err(|e| usage(format!("{}: cannot write here: {e}", p.display())))
-        }
+        Some(p) if ranks.is_root() => parcrypt::io::check_writable(p).map_err(MpiError::from),
         _ => Ok(()),
     };
     ranks.agree(local)
@@ -89,12 +96,18 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         config: a.common.config(),
     };
     plan.validate(ranks.size())?;
+    warn_if_bound(ranks, a.threads);
     check_writable(ranks, a.common.json.as_deref())?;
     let key = if ranks.is_root() {
         let key = match &a.key {
+            // A file that cannot be read names itself; a key that cannot be parsed gets its
+            // file's name.
             Some(path) => parcrypt::io::read_file(path)
-                .and_then(|b| parcrypt::rsa::pem::load_private_key(&b))
-                .map_err(|e| usage(format!("{}: {e}", path.display()))),
+                .map_err(MpiError::from)
+                .and_then(|b| {
+                    parcrypt::rsa::pem::load_private_key(&b)
+                        .map_err(|e| usage(format!("{}: {e}", path.display())))
+                }),
             None => {
                 let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(a.seed);
                 RsaPrivateKey::generate(a.bits, &rug::Integer::from(65537), &mut rng)
@@ -110,13 +123,11 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "{}-bit RSA {:?} of {} messages over {} ranks on {} hosts ({} threads per rank, master {:?}); \
-         energy: {}",
+        "{}-bit RSA {:?} of {} messages over {} ({} threads per rank, master {:?}); energy: {}",
         records[0].base.bits,
         plan.op,
         plan.messages,
-        ranks.size(),
-        ranks.hosts(),
+        crate::programs_more::on_hosts(ranks),
         plan.threads,
         plan.master,
         records[0].base.energy.energy_source,
@@ -140,38 +151,4 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     }
     println!("every output equalled SeRSA's");
     write_json(a.common.json.as_deref(), records)
-}
-
-/// The status rank 0 exits with on SIGTERM once it has printed its own error (0: not yet).
-static STOP_QUIETLY: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
-
-/// Rank 0 answers the launcher's SIGTERM (sent when another rank failed or died, or the job
-/// was cancelled) with one line before it goes, unless it has already said why it fails
-/// ([`stop_quietly`]).
-pub fn install_stop_notice() {
-    extern "C" fn on_term(_: libc::c_int) {
-        const MSG: &[u8] = b"error: stopped: another rank failed or died, or the job was \
-            cancelled; no output file was written\n";
-        let quiet = STOP_QUIETLY.load(std::sync::atomic::Ordering::SeqCst);
-        // SAFETY: write(2) and _exit(2) are async-signal-safe; MSG is a static buffer; the
-        // atomic load is lock-free.
-        unsafe {
-            if quiet != 0 {
-                libc::_exit(quiet);
-            }
-            libc::write(2, MSG.as_ptr().cast(), MSG.len());
-            libc::_exit(1);
-        }
-    }
-    // SAFETY: installs a handler that calls only async-signal-safe functions.
-    unsafe {
-        libc::signal(libc::SIGTERM, on_term as *const () as libc::sighandler_t);
-    }
-}
-
-/// After rank 0 has printed its error line: a SIGTERM from the launcher (another rank exited
-/// non-zero first, as every rank does on a collective error) ends it with `status` and no
-/// second line.
-pub fn stop_quietly(status: i32) {
-    STOP_QUIETLY.store(status.max(1), std::sync::atomic::Ordering::SeqCst);
 }

@@ -1,7 +1,21 @@
 //! The pipeline, CRSA and cipher programs.
 use crate::args;
 use crate::programs::{check_writable, usage, write_json};
+use parcrypt::mpi::bulk::Verify;
 use parcrypt::mpi::{MpiResult, Ranks};
+
+/// `N ranks on H host(s) (names)`.
+pub fn on_hosts(ranks: &Ranks) -> String {
+    let names = ranks.host_names();
+    format!(
+        "{} rank{} on {} host{} ({})",
+        ranks.size(),
+        if ranks.size() == 1 { "" } else { "s" },
+        names.len(),
+        if names.len() == 1 { "" } else { "s" },
+        names.join(", ")
+    )
+}
 
 /// `pipeline`: the chunk sweep, over ranks, threads and sequentially, with per-hop costs.
 pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
@@ -24,20 +38,28 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "Blowfish encrypt+decrypt of {} bytes: round pipeline over {} ranks on {} hosts, \
-         against threads and sequential; energy: {}",
+        "Blowfish encrypt+decrypt of {} bytes: round pipeline over {}, against threads and \
+         sequential; energy: {}",
         records[0].base.size_bytes,
-        ranks.size(),
-        ranks.hosts(),
+        on_hosts(ranks),
         records[0].energy.energy_source
     );
     println!(
-        "{:<8} {:>6} {:>7} {:>10} {:>8} {:>8} {:>9} {:>9} {:>9}  bottleneck",
-        "backend", "stages", "chunk", "median ms", "MB/s", "speedup", "hop µs", "recv", "send"
+        "{:<8} {:>6} {:>7} {:>10} {:>8} {:>8} {:>9} {:>9} {:>6} {:>6}  bottleneck",
+        "backend",
+        "stages",
+        "chunk",
+        "median ms",
+        "MB/s",
+        "speedup",
+        "hop µs",
+        "mean µs",
+        "recv",
+        "send"
     );
     for r in &records {
         println!(
-            "{:<8} {:>6} {:>7} {:>10.3} {:>8.1} {:>8.2} {:>9} {:>9.2} {:>9.2}  {}",
+            "{:<8} {:>6} {:>7} {:>10.3} {:>8.1} {:>8.2} {:>9} {:>9} {:>6.2} {:>6.2}  {}",
             r.mpi.backend,
             r.base.stages,
             r.base.chunk_bytes.map_or("-".into(), |c| c.to_string()),
@@ -45,6 +67,7 @@ pub fn pipeline(ranks: &Ranks, a: args::PipelineArgs) -> MpiResult<()> {
             r.base.mb_per_s,
             r.base.speedup,
             r.hop_us.map_or("-".into(), |h| format!("{h:.1}")),
+            r.hop_mean_us.map_or("-".into(), |h| format!("{h:.1}")),
             r.base.mean_recv_wait,
             r.base.mean_send_wait,
             r.base.bottleneck,
@@ -73,15 +96,13 @@ pub fn crsa(ranks: &Ranks, a: args::CrsaArgs) -> MpiResult<()> {
         return Ok(());
     };
     println!(
-        "{} with {} cube(s), {} PEs, {} blocks of {} bits: over {} ranks on {} hosts against the \
-         thread engine",
+        "{} with {} cube(s), {} PEs, {} blocks of {} bits: over {} against the thread engine",
         records[0].strategy,
         records[0].cubes,
         records[0].pes,
         records[0].blocks,
         records[0].modulus_bits,
-        ranks.size(),
-        ranks.hosts()
+        on_hosts(ranks)
     );
     println!(
         "{:<8} {:>5} {:>10} {:>9} {:>8} {:>8} {:>12}",
@@ -136,36 +157,67 @@ pub fn cipher(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         Direction::Encrypt
     };
     parcrypt::mpi::bulk::validate(&spec, direction)?;
-    if a.input == a.output {
-        return Err(usage("--out must differ from --in"));
+    if let Err(e) = parcrypt::io::check_not_input(("--out", &a.output), &[("--in", &a.input)]) {
+        return Err(usage(e.to_string()));
     }
     check_writable(ranks, Some(&a.output))?;
     check_writable(ranks, a.json.as_deref())?;
-    let done = parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output)?;
+    ranks.set_threads_per_rank(a.threads);
+    crate::programs::warn_if_bound(ranks, a.threads);
+    let verify = match a.verify {
+        args::VerifyArg::None => Verify::None,
+        args::VerifyArg::Part => Verify::Part,
+        args::VerifyArg::Full => Verify::Full,
+    };
+    let finish = parcrypt::mpi::bulk::Finish::output(verify);
+    let done =
+        parcrypt::mpi::bulk::transform_file(ranks, &spec, direction, &a.input, &a.output, finish)?;
     if let Some((read, written)) = done {
         println!(
-            "{} over {} ranks on {} hosts: read {read} bytes, wrote {written} bytes to {} \
-             (equal to the sequential reference)",
-            algorithm,
-            ranks.size(),
-            ranks.hosts(),
-            a.output.display()
+            "{algorithm} over {}: read {read} bytes, wrote {written} bytes to {} ({})",
+            on_hosts(ranks),
+            a.output.display(),
+            match verify {
+                Verify::None => "not checked",
+                Verify::Part => "each rank's part equal to the sequential reference",
+                Verify::Full => "equal to the sequential reference, checked whole on rank 0",
+            }
+        );
+    }
+    if let (true, Some(peak)) = (ranks.is_root(), parcrypt::mpi::host::peak_rss_bytes()) {
+        println!(
+            "rank 0's peak memory (VmHWM): {:.1} MiB",
+            peak as f64 / 1048576.0
         );
     }
     if a.runs == 0 {
         return Ok(());
     }
+    use parcrypt::mpi::bulk_bench::Io;
     let plan = parcrypt::mpi::bulk_bench::BulkPlan {
+        io: match a.timing {
+            args::IoArg::File => Io::File,
+            args::IoArg::Memory => Io::Memory,
+        },
+        verified: verify != Verify::None,
         compare_threads: a.compare_threads.unwrap_or(ranks.size()),
         config: parcrypt::bench::BenchConfig {
             warmup_runs: 1,
             ..parcrypt::bench::BenchConfig::exact(a.runs)
         },
     };
-    let Some(records) = parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &plan)?
+    let Some(records) =
+        parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &a.output, &plan)?
     else {
         return Ok(());
     };
+    println!(
+        "{}, timed on rank 0:",
+        match plan.io {
+            Io::File => "file to file (outputs of timed runs not synced to disk and thrown away)",
+            Io::Memory => "in memory",
+        }
+    );
     println!(
         "{:<8} {:<12} {:>7} {:>5} {:>10} {:>8} {:>8}",
         "backend", "alg", "threads", "ranks", "median ms", "MB/s", "speedup"

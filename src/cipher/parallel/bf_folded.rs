@@ -24,6 +24,7 @@
 use super::bf_pipeline::{Layout, PipelineStats, StageStats};
 use crate::cipher::blowfish::{BLOCK, Blowfish, LANES, check_whole_blocks, join, split};
 use crate::error::{Error, Result};
+use crate::parallel::joined;
 use crate::parallel::schedule::static_block;
 use crate::parallel::spsc::{self, Receiver, Sender};
 use serde::{Deserialize, Serialize};
@@ -313,12 +314,7 @@ impl<'a> FoldedPipeline<'a> {
                 prev_rx = next_rx;
             }
             let mut all = vec![source(bf, &plans[0], last == 0, data, chunk, first_tx)];
-            for h in handles {
-                match h.join() {
-                    Ok(st) => all.push(st),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
+            all.extend(handles.into_iter().map(|h| joined(h.join())));
             all
         });
         Ok(PipelineStats {

@@ -26,6 +26,7 @@
 //! so a run allocates about as many buffers as chunks fit in the pipeline, not one per chunk.
 use crate::cipher::blowfish::{BLOCK, Blowfish, check_whole_blocks};
 use crate::error::{Error, Result};
+use crate::parallel::joined;
 use crate::parallel::schedule::static_block;
 use serde::{Deserialize, Serialize};
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
@@ -298,12 +299,7 @@ impl<'a> BfPipeline<'a> {
             }
             drop(first_tx);
             let mut all = vec![input];
-            for h in handles {
-                match h.join() {
-                    Ok(st) => all.push(st),
-                    Err(panic) => std::panic::resume_unwind(panic),
-                }
-            }
+            all.extend(handles.into_iter().map(|h| joined(h.join())));
             all
         });
         stages.shrink_to_fit();

@@ -3,10 +3,26 @@
 //! few, round numbers otherwise, thinned so that no two labels overlap) and how they read.
 use crate::results::ValueAxis;
 
-/// Estimated width in pixels of `text` at 12 px sans-serif (a little generous, so that text
-/// placed by this estimate never overlaps).
+/// Size in pixels of the charts' ordinary text (ticks, legends, labels): at least 12 px when
+/// a chart is shown at its own width (760 px), which it is at the least on an 800 px window.
+pub const TEXT_PX: f64 = 12.5;
+
+/// plotters' SVG backend writes a font size of `size / 1.24` (its em-box convention): the size
+/// to ask for so that the SVG says `px`.
+pub fn font_size(px: f64) -> f64 {
+    px * 1.24
+}
+
+/// Estimated width in pixels of `text` in sans-serif at `px` (a little generous, so that text
+/// placed by this estimate never overlaps: DejaVu Sans, the widest common default, averages
+/// about 0.6 em a character).
+pub fn text_w(text: &str, px: f64) -> f64 {
+    text.chars().count() as f64 * px * 0.6 + 2.0
+}
+
+/// Estimated width in pixels of `text` at [`TEXT_PX`].
 pub fn text_px(text: &str) -> f64 {
-    text.chars().count() as f64 * 6.8 + 2.0
+    text_w(text, TEXT_PX)
 }
 
 /// One axis: its range, whether it is logarithmic, and its ticks, all in data units.
@@ -23,6 +39,14 @@ pub struct Axis {
 }
 
 impl Axis {
+    /// An empty linear axis over [0, 1].
+    pub const NONE: Axis = Axis {
+        log: false,
+        lo: 0.0,
+        hi: 1.0,
+        ticks: Vec::new(),
+    };
+
     /// A value in drawing units (log10 on a logarithmic axis).
     pub fn to(&self, v: f64) -> f64 {
         if self.log { v.log10() } else { v }
@@ -55,7 +79,7 @@ impl Axis {
             if along {
                 text_px(&number(t)) + 6.0
             } else {
-                16.0
+                TEXT_PX + 6.0
             }
         };
         let widest = self.ticks.iter().map(|&t| size(t)).fold(0.0, f64::max);

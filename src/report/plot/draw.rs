@@ -1,6 +1,10 @@
 //! The data of a chart on its frame: lines (straight or as a staircase) with markers and
-//! error bars, markers alone for series whose points have no order, grouped bars (dots on a logarithmic axis, where a bar's length means nothing),
-//! stacked bars, and the paper's values as dashed reference lines with their labels.
+//! error bars, markers alone for series whose points have no order, grouped bars (dots on a
+//! logarithmic axis, where a bar's length means nothing; the paper's hatched), stacked bars,
+//! the single rounds as strips of small dots, and the paper's reference lines (drawn and named
+//! by [`refs`]).
+use super::axis::{TEXT_PX, font_size};
+use super::refs;
 use super::style::{Look, Marker, Source};
 use super::{Frame, err};
 use crate::error::Result;
@@ -9,12 +13,12 @@ use plotters::coord::CoordTranslate;
 use plotters::coord::Shift;
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// A tick's label from its position.
 type Label<'a> = dyn Fn(&f64) -> String + 'a;
 
-type Ctx<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
+/// The chart context every drawing function works on.
+pub(super) type Ctx<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<Ticked, Ticked>>;
 
 /// A linear coordinate (in drawing units) with our own ticks.
 #[derive(Clone)]
@@ -55,7 +59,8 @@ impl Ranged for Ticked {
     }
 }
 
-const REFERENCE: RGBColor = RGBColor(0x33, 0x33, 0x33);
+/// The colour of the paper's reference lines and their names.
+pub(super) const REFERENCE: RGBColor = RGBColor(0x33, 0x33, 0x33);
 
 /// Draws a marker of shape `m` at `at`, 4–5 px across its centre.
 pub fn marker<DB: DrawingBackend, CT: CoordTranslate>(
@@ -105,9 +110,9 @@ pub fn plot(
         (&frame.x, &frame.y)
     };
     let mut cc = ChartBuilder::on(area)
-        .margin_right(24)
-        .margin_top(8)
-        .x_label_area_size(46)
+        .margin_right(frame.right)
+        .margin_top(frame.top)
+        .x_label_area_size(50)
         .y_label_area_size(frame.left)
         .build_cartesian_2d(
             Ticked::new(h.range(), h.key_points()),
@@ -131,8 +136,8 @@ pub fn plot(
         .y_desc(v_desc.as_str())
         .x_label_formatter(hf)
         .y_label_formatter(vf)
-        .label_style(("sans-serif", 12))
-        .axis_desc_style(("sans-serif", 13))
+        .label_style(("sans-serif", font_size(TEXT_PX)))
+        .axis_desc_style(("sans-serif", font_size(13.0)))
         .bold_line_style(RGBColor(0xE2, 0xE2, 0xE2))
         .axis_style(RGBColor(0x44, 0x44, 0x44));
     if frame.bars {
@@ -143,13 +148,111 @@ pub fn plot(
         }
     }
     mesh.draw().map_err(err)?;
+    rounds(&mut cc, chart, frame, looks)?;
     match chart.kind {
         ChartKind::Line => lines(&mut cc, chart, frame, looks)?,
         ChartKind::Bar if frame.y.log => dots(&mut cc, chart, frame, looks)?,
         ChartKind::Bar => bars(&mut cc, chart, frame, looks)?,
         ChartKind::Stacked => stacked(&mut cc, chart, frame, looks)?,
     }
-    references(&mut cc, chart, frame)
+    refs::draw(area, &mut cc, chart, frame)
+}
+
+/// Where a series' point at `x` sits along the category or x axis (drawing units), or None
+/// where the axis cannot show it.
+fn along(chart: &Chart, frame: &Frame, k: usize, n: usize, x: f64) -> Option<f64> {
+    if !x.is_finite() {
+        return None;
+    }
+    if frame.bars {
+        if x < 0.0 || x as usize >= frame.categories.len() {
+            return None;
+        }
+        let (off, width) = if chart.kind == ChartKind::Stacked {
+            (-0.35, 0.7)
+        } else {
+            band(n, k)
+        };
+        Some(frame.slot(x as usize) + off + width / 2.0)
+    } else if frame.x.log && x <= 0.0 {
+        None
+    } else {
+        Some(frame.x.to(x))
+    }
+}
+
+/// The single rounds behind the points: a strip of small translucent dots beside each point,
+/// spread a few pixels across so that equal values stay visible.
+fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
+    let drawn: Vec<usize> = (0..chart.series.len())
+        .filter(|&i| looks[i].is_some())
+        .collect();
+    for (k, &i) in drawn.iter().enumerate() {
+        let (s, look) = (&chart.series[i], looks[i].unwrap_or_else(|| unreachable!()));
+        let style = ShapeStyle::from(&look.colour.mix(0.45)).filled();
+        for (j, &(x, y)) in s.rounds.iter().enumerate() {
+            let (Some(a), Some(v)) = (along(chart, frame, k, drawn.len(), x), value(frame, y))
+            else {
+                continue;
+            };
+            let jitter = ((j * 7) % 9) as i32 - 4 - if frame.bars { 0 } else { 9 };
+            let offset = if frame.horizontal {
+                (0, jitter)
+            } else {
+                (jitter, 0)
+            };
+            cc.draw_series([EmptyElement::at(frame.at(a, v)) + Circle::new(offset, 2, style)])
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+/// Diagonal hatching inside the rectangle with pixel corners `a` and `b`: how a bar of the
+/// paper's values is filled (solid colour is for ours).
+pub fn hatch<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    a: (i32, i32),
+    b: (i32, i32),
+    colour: RGBColor,
+) -> Result<()> {
+    let (x0, x1) = (a.0.min(b.0), a.0.max(b.0));
+    let (y0, y1) = (a.1.min(b.1), a.1.max(b.1));
+    let style = ShapeStyle::from(&colour).stroke_width(1);
+    let mut c = x0 + y0 + 3;
+    while c < x1 + y1 {
+        // The line x + y = c, clipped to the rectangle.
+        let (start, end) = ((c - y1).max(x0), (c - y0).min(x1));
+        if start < end {
+            area.draw(&PathElement::new(
+                vec![(start, c - start), (end, c - end)],
+                style,
+            ))
+            .map_err(err)?;
+        }
+        c += 6;
+    }
+    Ok(())
+}
+
+/// A bar from drawing-unit corners `a` to `b`, filled as its look says (hatched for the
+/// paper's values).
+fn bar(cc: &mut Ctx, look: &Look, a: (f64, f64), b: (f64, f64)) -> Result<()> {
+    cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
+        .map_err(err)?;
+    if look.kind == Source::Paper {
+        // In pixels of the plotting area.
+        let area = cc.plotting_area().strip_coord_spec();
+        let base = area.get_base_pixel();
+        let px = |p: (f64, f64)| {
+            let (x, y) = cc.backend_coord(&p);
+            (x - base.0, y - base.1)
+        };
+        hatch(&area, px(a), px(b), look.colour)?;
+    }
+    cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
+        .map_err(err)?;
+    Ok(())
 }
 
 /// A point's value and interval in drawing units, or None where the axis cannot show it.
@@ -254,10 +357,7 @@ fn bars(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> R
             }
             let c = frame.slot(p.x as usize);
             let (a, b) = (frame.at(c + off, base), frame.at(c + off + width, y));
-            cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
-                .map_err(err)?;
-            cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
-                .map_err(err)?;
+            bar(cc, &look, a, b)?;
             error_bar(
                 cc,
                 frame,
@@ -307,52 +407,8 @@ fn stacked(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -
             let c = frame.slot(i);
             let (a, b) = (frame.at(c - 0.35, top[i]), frame.at(c + 0.35, top[i] + p.y));
             top[i] += p.y;
-            cc.draw_series([Rectangle::new([a, b], look.bar_fill())])
-                .map_err(err)?;
-            cc.draw_series([Rectangle::new([a, b], look.bar_outline())])
-                .map_err(err)?;
+            bar(cc, look, a, b)?;
         }
-    }
-    Ok(())
-}
-
-/// The paper's values: dashed dark lines across the plot, each labelled at its end.
-fn references(cc: &mut Ctx, chart: &Chart, frame: &Frame) -> Result<()> {
-    let style = ShapeStyle::from(&REFERENCE).stroke_width(1);
-    let font = ("sans-serif", 11).into_font().color(&REFERENCE);
-    for r in &chart.references {
-        let (axis, along) = if r.on_x {
-            (&frame.x, &frame.y)
-        } else {
-            (&frame.y, &frame.x)
-        };
-        if !r.value.is_finite()
-            || (axis.log && r.value <= 0.0)
-            || r.value < axis.lo
-            || r.value > axis.hi
-        {
-            continue;
-        }
-        let v = axis.to(r.value);
-        let (a, b) = (along.to(along.lo), along.to(along.hi));
-        // A horizontal value line, unless it is an x reference or the bars lie down.
-        let vertical = r.on_x != frame.horizontal;
-        let (p, q) = if vertical {
-            ((v, a), (v, b))
-        } else {
-            ((a, v), (b, v))
-        };
-        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style))
-            .map_err(err)?;
-        let (anchor, offset) = if vertical {
-            (Pos::new(HPos::Left, VPos::Top), (4, 2))
-        } else {
-            (Pos::new(HPos::Right, VPos::Bottom), (-4, -3))
-        };
-        cc.draw_series([
-            EmptyElement::at(q) + Text::new(r.label.clone(), offset, font.clone().pos(anchor))
-        ])
-        .map_err(err)?;
     }
     Ok(())
 }

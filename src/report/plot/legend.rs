@@ -1,8 +1,8 @@
 //! The legend under a chart: every series that has a point, its full name, and a sample drawn
-//! exactly as the series is (the same fill, outline, dash and marker), laid out in as many
+//! exactly as the series is (the same fill, hatching, outline, dash and marker), laid out in as many
 //! rows as the names need.
-use super::axis::text_px;
-use super::draw::marker;
+use super::axis::{TEXT_PX, font_size, text_px};
+use super::draw::{hatch, marker};
 use super::style::{Look, Source};
 use super::{Frame, W, err};
 use crate::error::Result;
@@ -11,7 +11,7 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-const ROW: u32 = 20;
+const ROW: u32 = 22;
 const SAMPLE: i32 = 30;
 
 /// How an entry's sample is drawn.
@@ -73,8 +73,8 @@ pub fn height(entries: &[Entry]) -> u32 {
 
 /// Draws `entries` on `area`.
 pub fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, entries: &[Entry]) -> Result<()> {
-    let font =
-        TextStyle::from(("sans-serif", 12).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
+    let font = TextStyle::from(("sans-serif", font_size(TEXT_PX)).into_font())
+        .pos(Pos::new(HPos::Left, VPos::Center));
     for e in entries {
         let y = (e.row * ROW + ROW / 2) as i32;
         let mid = (e.x + SAMPLE / 2, y);
@@ -83,6 +83,9 @@ pub fn draw(area: &DrawingArea<SVGBackend<'_>, Shift>, entries: &[Entry]) -> Res
                 let r = [(e.x + 6, y - 6), (e.x + SAMPLE - 6, y + 6)];
                 area.draw(&Rectangle::new(r, e.look.bar_fill()))
                     .map_err(err)?;
+                if e.look.kind == Source::Paper {
+                    hatch(area, r[0], r[1], e.look.colour)?;
+                }
                 area.draw(&Rectangle::new(r, e.look.bar_outline()))
                     .map_err(err)?;
             }

@@ -3,16 +3,19 @@
 //! (`draw`), the legend under the plot (`legend`) and the notes under that (where the
 //! values came from, a logarithmic axis, the chart's own note).
 pub mod axis;
+pub mod decision;
 mod draw;
 mod legend;
+mod refs;
 pub mod style;
 
 use crate::error::{Error, Result};
 use crate::results::{Chart, ChartKind, ValueAxis};
-use axis::{Axis, text_px};
+use axis::{Axis, TEXT_PX, font_size, text_px, text_w};
 use plotters::prelude::*;
 
-/// Width of every chart, pixels.
+/// Width of every chart, pixels: the SVG's own size and its viewBox, so the page can stretch
+/// it to its width; at this width (an 800 px window) its text is at least 12 px.
 pub const W: u32 = 760;
 const PLOT_H: u32 = 330;
 /// Category names up to this wide (pixels) never make bars lie down.
@@ -41,6 +44,14 @@ pub(crate) struct Frame {
     pub height: u32,
     /// Width of the left label area.
     pub left: u32,
+    /// Width of the gutter right of the plot (the names of horizontal reference lines).
+    pub right: u32,
+    /// Height of the gutter above the plot (the names of vertical reference lines).
+    pub top: u32,
+    /// The reference lines' labels.
+    pub refs: Vec<refs::Label>,
+    /// For each label above the plot, its row (0 nearest the plot); 0 for side labels.
+    pub ref_rows: Vec<usize>,
 }
 
 impl Frame {
@@ -102,7 +113,9 @@ impl Frame {
                     label_every: 1,
                     height: n as u32 * band + 70,
                     left: (widest as u32 + 40).min(W / 2),
-                };
+                    ..Self::EMPTY
+                }
+                .with_refs(chart);
             }
             let y = y.thin(f64::from(PLOT_H) - 70.0, false);
             let left = left_for(&y);
@@ -115,7 +128,9 @@ impl Frame {
                 label_every,
                 height: PLOT_H,
                 left,
-            };
+                ..Self::EMPTY
+            }
+            .with_refs(chart);
         }
         let xs: Vec<f64> = chart
             .series
@@ -125,8 +140,8 @@ impl Frame {
             .collect();
         let y = y.thin(f64::from(PLOT_H) - 70.0, false);
         let left = left_for(&y);
-        let x = axis::x_axis(&xs, chart.log_x).thin(f64::from(W - left) - 30.0, true);
-        Self {
+        let x = axis::x_axis(&xs, chart.log_x);
+        let frame = Self {
             horizontal: false,
             bars,
             x,
@@ -135,7 +150,72 @@ impl Frame {
             label_every: 1,
             height: PLOT_H,
             left,
+            ..Self::EMPTY
         }
+        .with_refs(chart);
+        let x = frame.x.clone().thin(frame.plot_w(), true);
+        Self { x, ..frame }
+    }
+
+    /// A frame with nothing in it, for `..` in the constructors.
+    const EMPTY: Self = Self {
+        horizontal: false,
+        bars: false,
+        x: Axis::NONE,
+        y: Axis::NONE,
+        categories: Vec::new(),
+        label_every: 1,
+        height: PLOT_H,
+        left: 40,
+        right: 24,
+        top: 8,
+        refs: Vec::new(),
+        ref_rows: Vec::new(),
+    };
+
+    /// Width of the plot itself, pixels.
+    pub fn plot_w(&self) -> f64 {
+        f64::from(W) - f64::from(self.left) - f64::from(self.right)
+    }
+
+    /// Places the names of `chart`'s reference lines: sets the gutters they need.
+    fn with_refs(mut self, chart: &Chart) -> Self {
+        self.refs = refs::labels(chart, &self);
+        self.right = refs::right_gutter(&self.refs);
+        let centres: Vec<(f64, f64)> = self
+            .refs
+            .iter()
+            .map(|l| {
+                let r = &chart.references[l.index];
+                let axis = if r.on_x { &self.x } else { &self.y };
+                let (lo, hi) = (axis.to(axis.lo), axis.to(axis.hi));
+                let t = if hi > lo {
+                    (axis.to(r.value) - lo) / (hi - lo)
+                } else {
+                    0.5
+                };
+                let width = l
+                    .lines
+                    .iter()
+                    .map(|s| text_w(s, TEXT_PX))
+                    .fold(0.0, f64::max);
+                (f64::from(self.left) + t * self.plot_w(), width)
+            })
+            .collect();
+        let vertical: Vec<usize> = (0..self.refs.len())
+            .filter(|&i| self.refs[i].vertical)
+            .collect();
+        let rows = refs::top_rows(&vertical.iter().map(|&i| centres[i]).collect::<Vec<_>>());
+        self.ref_rows = vec![0; self.refs.len()];
+        for (k, &i) in vertical.iter().enumerate() {
+            self.ref_rows[i] = rows[k];
+        }
+        self.top = if vertical.is_empty() {
+            8
+        } else {
+            refs::top_gutter(rows.iter().max().map_or(0, |r| r + 1))
+        };
+        self
     }
 
     /// The label of a tick on the category or x axis (drawing units).
@@ -182,13 +262,14 @@ fn left_for(y: &Axis) -> u32 {
         .iter()
         .map(|&t| text_px(&y.label(t)))
         .fold(0.0, f64::max);
-    widest as u32 + 38
+    widest as u32 + 42
 }
 
-/// Splits `text` into lines of at most `chars` characters, at spaces.
-fn wrap(text: &str, chars: usize) -> Vec<String> {
+/// Splits `text` into lines of at most `chars` characters, at plain spaces (a no-break space
+/// keeps a number with its unit).
+pub(crate) fn wrap(text: &str, chars: usize) -> Vec<String> {
     let mut lines: Vec<String> = Vec::new();
-    for word in text.split_whitespace() {
+    for word in text.split([' ', '\n', '\t']).filter(|w| !w.is_empty()) {
         match lines.last_mut() {
             Some(l) if l.chars().count() + 1 + word.chars().count() <= chars => {
                 l.push(' ');
@@ -198,6 +279,11 @@ fn wrap(text: &str, chars: usize) -> Vec<String> {
         }
     }
     lines
+}
+
+/// How many characters of text at `px` fit on a line of the chart's width.
+fn line_chars(px: f64) -> usize {
+    ((f64::from(W) - 26.0) / (px * 0.6)) as usize
 }
 
 /// The lines under a chart: where its values came from, its scale, its own note.
@@ -218,12 +304,20 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
     {
         s.push_str(" Error bars: 95 % intervals.");
     }
+    if chart.series.iter().any(|s| !s.rounds.is_empty()) {
+        s.push_str(" Small dots: the single rounds.");
+    }
     if !chart.note.is_empty() {
         s.push(' ');
         s.push_str(&chart.note);
     }
-    wrap(&s, (f64::from(W) / 6.2) as usize)
+    wrap(&s, line_chars(NOTE_PX))
 }
+
+/// Size of the notes under a chart, pixels.
+const NOTE_PX: f64 = 12.5;
+/// Size of a chart's title, pixels.
+const TITLE_PX: f64 = 15.0;
 
 /// Renders `chart` as one `<svg>` element.
 pub fn render(chart: &Chart) -> Result<String> {
@@ -231,17 +325,23 @@ pub fn render(chart: &Chart) -> Result<String> {
     let frame = Frame::new(chart);
     let entries = legend::entries(chart, &looks, &frame);
     let legend_h = legend::height(&entries);
-    let title = wrap(&chart.title, (f64::from(W) / 8.6) as usize);
+    let title = wrap(&chart.title, line_chars(TITLE_PX));
     let notes = notes(chart, &frame);
     let empty = looks.iter().all(Option::is_none);
     let top = 10 + 20 * title.len() as u32;
-    let plot_h = if empty { 60 } else { frame.height };
-    let total = top + plot_h + legend_h + 15 * notes.len() as u32 + 8;
+    let plot_h = if empty {
+        60
+    } else {
+        frame.height + frame.top - 8
+    };
+    let total = top + plot_h + legend_h + 16 * notes.len() as u32 + 8;
     let mut buf = String::new();
     {
         let root = SVGBackend::with_string(&mut buf, (W, total)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let bold = ("sans-serif", 15).into_font().style(FontStyle::Bold);
+        let bold = ("sans-serif", font_size(TITLE_PX))
+            .into_font()
+            .style(FontStyle::Bold);
         for (i, line) in title.iter().enumerate() {
             root.draw(&Text::new(
                 line.clone(),
@@ -257,21 +357,21 @@ pub fn render(chart: &Chart) -> Result<String> {
             plot.draw(&Text::new(
                 "no data",
                 (W as i32 / 2 - 30, 20),
-                ("sans-serif", 13),
+                ("sans-serif", font_size(13.0)),
             ))
             .map_err(err)?;
         } else {
             draw::plot(&plot, chart, &frame, &looks)?;
             legend::draw(&legend_area, &entries)?;
         }
-        let grey = ("sans-serif", 11)
+        let grey = ("sans-serif", font_size(NOTE_PX))
             .into_font()
             .color(&RGBColor(0x55, 0x55, 0x55));
         for (i, line) in notes.iter().enumerate() {
             note_area
                 .draw(&Text::new(
                     line.clone(),
-                    (12, 2 + 15 * i as i32),
+                    (12, 2 + 16 * i as i32),
                     grey.clone(),
                 ))
                 .map_err(err)?;

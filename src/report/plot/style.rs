@@ -2,7 +2,7 @@
 //! lightness as well as hue, a marker shape and a line pattern, so that a chart printed in
 //! greyscale still tells its series apart. Series whose names agree up to " (" share colour and
 //! marker; their provenance tells them apart (measured: solid and filled; modelled: dashed and
-//! lighter; the paper's: hollow markers and outlined bars).
+//! lighter; the paper's: hollow markers and hatched bars).
 use crate::results::{Chart, Provenance};
 use plotters::style::{RGBColor, ShapeStyle};
 
@@ -62,7 +62,7 @@ pub enum Source {
     Measured,
     /// Dashed line, filled marker, lighter bar.
     Modelled,
-    /// No line, hollow marker, outlined bar.
+    /// No line, hollow marker, bar filled with a light tint and hatched in its colour.
     Paper,
 }
 
@@ -86,7 +86,7 @@ impl Look {
         match self.kind {
             Source::Measured => ShapeStyle::from(&self.colour).filled(),
             Source::Modelled => ShapeStyle::from(&lighten(self.colour)).filled(),
-            Source::Paper => ShapeStyle::from(&plotters::style::WHITE).filled(),
+            Source::Paper => ShapeStyle::from(&lighten(self.colour)).filled(),
         }
     }
 

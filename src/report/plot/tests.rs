@@ -151,3 +151,138 @@ fn points_only_series_have_no_line_and_many_short_names_stand_up() {
         ("E0".into(), String::new())
     );
 }
+
+/// The estimated box `(left, top, right, bottom)` and text of every unrotated `<text>` of
+/// `svg`, from its position, anchor and size (widths as [`axis::text_w`] estimates them).
+fn text_boxes(svg: &str) -> Vec<(f64, f64, f64, f64, String)> {
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..at + tag[at..].find('"')?].to_string())
+    };
+    svg.split("<text")
+        .skip(1)
+        .filter_map(|rest| {
+            let (tag, body) = rest.split_once('>')?;
+            let text = body.split("</text>").next()?.trim().to_string();
+            if text.is_empty() || tag.contains("transform=") {
+                return None;
+            }
+            let num = |n: &str| attr(tag, n).and_then(|v| v.parse::<f64>().ok());
+            let (x, y, size) = (num("x")?, num("y")?, num("font-size")?);
+            let w = axis::text_w(&text, size);
+            let left = match attr(tag, "text-anchor").as_deref() {
+                Some("middle") => x - w / 2.0,
+                Some("end") => x - w,
+                _ => x,
+            };
+            let top = match attr(tag, "dy").as_deref() {
+                Some("0.76em") => y,
+                Some("0.5ex") => y - size / 2.0,
+                _ => y - size,
+            };
+            Some((left, top, left + w, top + size, text))
+        })
+        .collect()
+}
+
+/// Pairs of texts of `svg` whose estimated boxes overlap.
+fn overlaps(svg: &str) -> Vec<(String, String)> {
+    let b = text_boxes(svg);
+    let mut out = Vec::new();
+    for i in 0..b.len() {
+        for j in i + 1..b.len() {
+            let w = b[i].2.min(b[j].2) - b[i].0.max(b[j].0);
+            let h = b[i].3.min(b[j].3) - b[i].1.max(b[j].1);
+            if w > 1.0 && h > 1.0 {
+                out.push((b[i].4.clone(), b[j].4.clone()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn reference_names_sit_outside_the_plot_and_apart() {
+    // Three of the paper's levels close together, as Figs. 7–10 have them, and one vertical.
+    let c = Chart::line("refs", "threads", "time reduction (%)", false)
+        .with(Series::from_xy(
+            "PaRSA",
+            [(1.0, 0.0), (8.0, 80.0)],
+            Provenance::Measured,
+        ))
+        .reference("paper, PaRSA-2: 47 %", 47.0)
+        .reference("paper, PaRSA-4: 50 %", 50.0)
+        .reference("paper, PaRSA-8: 79 %", 79.0)
+        .reference_x("paper: 8 threads", 8.0);
+    let f = Frame::new(&c);
+    assert!(f.right > 100 && f.top > 8, "{} {}", f.right, f.top);
+    let svg = render(&c).unwrap();
+    assert!(overlaps(&svg).is_empty(), "{:?}", overlaps(&svg));
+    let right_of_plot = f64::from(W - f.right);
+    for (left, _, _, _, text) in text_boxes(&svg) {
+        if text.starts_with("paper, PaRSA") {
+            assert!(left > right_of_plot, "{text} inside the plot");
+        }
+    }
+}
+
+#[test]
+fn chart_text_is_at_least_12_px_and_no_two_labels_overlap() {
+    let many: Vec<String> = (0..36).map(|i| format!("E{i}")).collect();
+    let charts = [
+        line(false),
+        line(true).reference("GMP", 1.5),
+        bar(&["condvar-other-core", "spin-same-core", "lock-free"]).with(Series::from_xy(
+            "wake-up",
+            [(0.0, 30.0), (1.0, 2.0), (2.0, 0.05)],
+            Provenance::Measured,
+        )),
+        Chart::stacked("stages", "stage", "time (s)", many).with(Series::from_xy(
+            "busy",
+            (0..36).map(|i| (f64::from(i), 1.0)),
+            Provenance::Measured,
+        )),
+    ];
+    for c in &charts {
+        let svg = render(c).unwrap();
+        assert!(
+            overlaps(&svg).is_empty(),
+            "{}: {:?}",
+            c.title,
+            overlaps(&svg)
+        );
+        for size in svg.split("font-size=\"").skip(1) {
+            let px: f64 = size.split('"').next().unwrap().parse().unwrap();
+            assert!(px >= 12.0, "{}: {px} px text", c.title);
+        }
+    }
+}
+
+#[test]
+fn paper_bars_are_filled_and_hatched_and_rounds_are_drawn() {
+    let c =
+        bar(&["a", "b"])
+            .with(Series::from_xy(
+                "energy (paper)",
+                [(0.0, 593.0), (1.0, 563.0)],
+                Provenance::Paper,
+            ))
+            .with(
+                Series::from_xy("energy (ours)", [(0.0, 590.0)], Provenance::Measured)
+                    .with_rounds([(0.0, 588.0), (0.0, 592.0), (0.0, 590.5)]),
+            );
+    let svg = render(&c).unwrap();
+    let l = style::looks(&c);
+    let paper = l[0].unwrap();
+    assert!(paper.bar_fill().filled && paper.bar_fill().color != WHITE.to_rgba());
+    // Hatching: more thin lines than the axes and ticks alone have.
+    let plain = render(&bar(&["a", "b"]).with(Series::from_xy(
+        "energy (ours)",
+        [(0.0, 593.0), (1.0, 563.0)],
+        Provenance::Measured,
+    )))
+    .unwrap();
+    assert!(svg.matches("<polyline").count() > plain.matches("<polyline").count() + 10);
+    assert!(svg.contains("Small dots: the single rounds."));
+    assert!(svg.matches("r=\"2\"").count() >= 3, "three rounds drawn");
+}

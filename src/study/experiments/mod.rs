@@ -4,18 +4,24 @@
 pub mod mpi_runs;
 pub mod seed000;
 pub mod seed000_dse;
+pub mod seed000_energy;
 pub mod seed000_model;
 pub mod seed000_mttf;
+pub mod seed000_tables;
+pub mod seed000_text;
 pub mod seed000_threads;
 pub mod seed001;
+pub mod seed001_paper;
 pub mod seed001_scc;
 pub mod seed001_stages;
 pub mod seed002;
+pub mod seed002_counts;
 pub mod seed003;
+pub mod seed003_counts;
 pub mod seed003_mul;
 pub mod seed004;
 
-use super::judge::Estimate;
+use super::judge::{Estimate, Evidence};
 use super::sampling::{self, Rounds};
 use super::{Cell, Context, Experiment, Profile, Quality};
 use crate::bench::BenchConfig;
@@ -25,13 +31,16 @@ pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
     v.extend(seed000::experiments());
     v.extend(seed000_threads::experiments());
+    v.extend(seed000_text::experiments());
     v.extend(seed000_model::experiments());
+    v.extend(seed000_energy::experiments());
     v.extend(seed000_mttf::experiments());
     v.extend(seed000_dse::experiments());
     v.extend(seed001::experiments());
     v.extend(seed002::experiments());
     v.extend(seed003::experiments());
     v.extend(seed003_mul::experiments());
+    v.extend(seed003_counts::experiments());
     v.extend(seed004::experiments());
     v
 }
@@ -80,12 +89,8 @@ pub fn free_cores_key(threads: usize) -> String {
 /// A free-core probe for a round: `threads` threads of independent GMP products against one
 /// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
 pub fn free_cores_sample(threads: usize) -> (String, f64) {
-    use crate::mul::capacity::{CAPACITY_BITS, parallel_capacity};
     let t = threads.max(1);
-    (
-        free_cores_key(t),
-        parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64,
-    )
+    (free_cores_key(t), crate::mul::capacity::free_cores(t))
 }
 
 /// The free-core efficiency for a configuration of `threads` threads over the rounds: the
@@ -94,9 +99,42 @@ pub fn free_cores(ctx: &Context, r: &Rounds, threads: usize) -> Option<Estimate>
     r.median(&free_cores_key(probe_threads(ctx, threads)))
 }
 
-/// How many threads the free-core probe for a `threads`-thread configuration runs.
+/// How many threads the free-core probe for a `threads`-thread configuration runs: the
+/// configuration's own count (a configuration with more threads than logical CPUs decides no
+/// claim, so its probe stops at the CPUs).
 pub fn probe_threads(ctx: &Context, threads: usize) -> usize {
     threads.min(ctx.machine.logical_cores).max(2)
+}
+
+/// The free-core probes a round runs: one per thread count a judged parallel claim needs
+/// (as [`probe_threads`] caps it), sorted, each once.
+pub fn probe_counts(ctx: &Context, needs: impl IntoIterator<Item = usize>) -> Vec<usize> {
+    let mut v: Vec<usize> = needs.into_iter().map(|t| probe_threads(ctx, t)).collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Test helper: every paper-check in `fed` is judged consistent, except the ids in
+/// `inconsistent`, which are judged inconsistent.
+#[cfg(test)]
+pub fn assert_paper_checks(fed: &[super::Fed], inconsistent: &[&str]) {
+    use super::{Verdict, judge};
+    for f in fed {
+        let c = crate::claims::find(&f.claim).expect("a registered claim");
+        let want = if inconsistent.contains(&f.claim.as_str()) {
+            Verdict::Inconsistent
+        } else {
+            Verdict::Consistent
+        };
+        assert_eq!(
+            judge(c, &f.evidence),
+            want,
+            "{}: {:?}",
+            f.claim,
+            f.evidence.estimates
+        );
+    }
 }
 
 /// A number cell (missing when not finite).
@@ -137,14 +175,19 @@ pub fn change_pct(ratio: f64) -> f64 {
     (ratio - 1.0) * 100.0
 }
 
-/// Why a claim needing `needed` hardware threads cannot be judged here, if it cannot.
-pub fn needs_threads(ctx: &Context, needed: usize) -> Option<String> {
+/// Report-only evidence (for by-construction and not-testable claims), one per (claim, how).
+pub fn reported(claims: &[(&str, &str)]) -> Vec<crate::study::Fed> {
+    claims
+        .iter()
+        .map(|(id, how)| crate::study::fed(id, Evidence::report(how)))
+        .collect()
+}
+
+/// The evidence for a claim needing `needed` hardware threads when this machine has fewer
+/// (not testable, reason `needs-N-threads`); `None` when it has enough.
+pub fn needs_threads(ctx: &Context, needed: usize) -> Option<Evidence> {
     let have = ctx.machine.logical_cores;
-    (have < needed).then(|| {
-        format!(
-            "needs {needed} hardware threads; this machine has {have}, so {needed} threads here only time-share them"
-        )
-    })
+    (have < needed).then(|| Evidence::needs_threads(needed, have))
 }
 
 /// The summary sentence on how sure a timed experiment is; each round kept the fastest of

@@ -1,7 +1,9 @@
-//! Seed 001: Blowfish pipelined round by round (36 stages), against sequential Blowfish:
-//! time against chunk size (Fig. 8), the speedup of Section V, and the paper's own power and
-//! energy figures (Figs. 10–11); beside them the SCC model's figures for the same claims
-//! ([`super::seed001_scc`]), validated against this sweep.
+//! Seed 001: Blowfish pipelined round by round, against sequential Blowfish: time against
+//! chunk size (Fig. 8) and the speedup of Section V, with 36 stages as on the SCC (judged only
+//! where 36 logical CPUs exist) and with the rounds folded into one stage group per CPU (judged
+//! here); Blowfish against RSA per byte (Section II); beside them the SCC model's figures for
+//! the same claims ([`super::seed001_scc`]), validated against this sweep, and the paper's own
+//! arithmetic ([`super::seed001_paper`]).
 use super::seed001_scc as scc;
 use super::seed001_stages::StageTimes;
 use super::{
@@ -9,8 +11,6 @@ use super::{
     round_config, runs_text,
 };
 use crate::claims::seed001 as paper;
-use crate::energy::power_model::{PowerQuery, estimate};
-use crate::energy::presets::preset;
 use crate::error::Result;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
@@ -27,119 +27,277 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 struct Pipeline;
 
 const CHUNKS: [usize; 6] = [256, 1024, 4096, 8192, 16384, 65536];
-const STAGES: [usize; 2] = [paper::STAGES, 4];
 const SEQ: &str = "sequential";
 /// Runs per configuration and round (the round keeps the fastest).
 const REPEATS: u32 = 1;
 /// Chunks each channel holds.
 const CAPACITY: usize = 2;
+/// RSA modulus bits for the symmetric-against-asymmetric claim.
+const RSA_BITS: u32 = 2048;
+/// RSA public-key operations timed together per round (one takes tens of microseconds).
+const RSA_PUBLIC_BATCH: u32 = 16;
+
+/// The stage groups of the folded pipeline: one per logical CPU, 2 to 34.
+fn groups(ctx: &Context) -> usize {
+    ctx.machine.logical_cores.clamp(2, paper::ROUND_STAGES)
+}
+
+/// The thread counts the free-core probe runs at in each round: the folded groups', and the
+/// 36 stages' where the machine has the CPUs to judge them (on fewer CPUs both are capped at
+/// the CPUs, so one probe serves).
+fn probes(ctx: &Context) -> Vec<usize> {
+    let mut p = vec![
+        probe_threads(ctx, groups(ctx)),
+        probe_threads(ctx, paper::STAGES),
+    ];
+    p.dedup();
+    p
+}
 
 fn key(stages: usize, chunk: usize) -> String {
     format!("{stages}/{chunk}")
 }
 
-/// The configurations whose per-stage times are charted: the paper's 36 stages and the
-/// 4-stage fold, both at the paper's best chunk.
-const STAGE_CHARTS: [(usize, usize); 2] = [
-    (paper::STAGES, paper::BEST_CHUNK_BYTES),
-    (4, paper::BEST_CHUNK_BYTES),
-];
+fn folded_key(groups: usize, chunk: usize) -> String {
+    format!("folded{groups}/{chunk}")
+}
 
-/// One paired round: sequential Blowfish and every (stages, chunk) pipeline, once each; the
-/// per-stage times of the charted configurations go to `stages`.
-fn round(ctx: &Context, i: usize, stages: &mut StageTimes) -> Result<Vec<(String, f64)>> {
+/// The per-byte keys of the symmetric-against-asymmetric claim: Blowfish and RSA, each
+/// direction.
+const PER_BYTE: [&str; 4] = ["bf-encrypt", "bf-decrypt", "rsa-encrypt", "rsa-decrypt"];
+
+/// What the symmetric-against-asymmetric rounds time: a Blowfish key and 1 MB, an RSA key and
+/// a block.
+struct Ciphers {
+    bf: crate::cipher::blowfish::Blowfish,
+    data: Vec<u8>,
+    rsa: crate::rsa::RsaPrivateKey,
+    block: rug::Integer,
+}
+
+impl Ciphers {
+    fn new() -> Result<Self> {
+        use rand::{RngCore, SeedableRng};
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
+        let mut key = [0u8; 16];
+        rng.fill_bytes(&mut key);
+        let mut data = vec![0u8; paper::MESSAGE_BYTES];
+        rng.fill_bytes(&mut data);
+        let rsa =
+            crate::rsa::RsaPrivateKey::generate(RSA_BITS, &rug::Integer::from(65537), &mut rng)?;
+        let block = crate::bignum::random_below(&mut rng, rsa.public().n());
+        Ok(Self {
+            bf: crate::cipher::blowfish::Blowfish::new(&key)?,
+            data,
+            rsa,
+            block,
+        })
+    }
+
+    /// Seconds per byte of each of [`PER_BYTE`], once each.
+    fn round(&mut self) -> Result<Vec<(String, f64)>> {
+        use crate::rsa::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
+        use std::hint::black_box;
+        use std::time::Instant;
+        let bytes = self.data.len() as f64;
+        let block_bytes = f64::from(RSA_BITS / 8);
+        let t = Instant::now();
+        self.bf.encrypt_blocks(&mut self.data)?;
+        let enc = t.elapsed().as_secs_f64() / bytes;
+        let t = Instant::now();
+        self.bf.decrypt_blocks(&mut self.data)?;
+        let dec = t.elapsed().as_secs_f64() / bytes;
+        let public = self.rsa.public();
+        let t = Instant::now();
+        for _ in 0..RSA_PUBLIC_BATCH {
+            black_box(encrypt_unchecked(public, black_box(&self.block)));
+        }
+        let rsa_enc = t.elapsed().as_secs_f64() / f64::from(RSA_PUBLIC_BATCH) / block_bytes;
+        let t = Instant::now();
+        black_box(decrypt_unchecked(
+            &self.rsa,
+            black_box(&self.block),
+            PrivateOp::Crt,
+        ));
+        let rsa_dec = t.elapsed().as_secs_f64() / block_bytes;
+        Ok(PER_BYTE
+            .iter()
+            .zip([enc, dec, rsa_enc, rsa_dec])
+            .map(|(k, v)| (k.to_string(), v))
+            .collect())
+    }
+}
+
+/// The configurations whose per-stage times are charted: the paper's 36 stages and the
+/// folded pipeline, both at the paper's best chunk, with their names.
+fn stage_charts(groups: usize) -> [((usize, usize), String); 2] {
+    [
+        (
+            (paper::STAGES, paper::BEST_CHUNK_BYTES),
+            format!("{} stages", paper::STAGES),
+        ),
+        (
+            (groups, paper::BEST_CHUNK_BYTES),
+            format!("folded into {groups} stage groups"),
+        ),
+    ]
+}
+
+/// One paired round: sequential Blowfish, the 36-stage pipeline and the folded one at every
+/// chunk, once each, and the per-byte times of Blowfish and RSA; the per-stage times of the
+/// charted configurations go to `stages`.
+fn round(
+    ctx: &Context,
+    i: usize,
+    stages: &mut StageTimes,
+    ciphers: &mut Ciphers,
+) -> Result<Vec<(String, f64)>> {
+    let g = groups(ctx);
     let plan = PipelineBenchPlan {
         chunks: CHUNKS.to_vec(),
-        stages: STAGES.to_vec(),
+        stages: vec![paper::STAGES],
         size_bytes: paper::MESSAGE_BYTES,
         capacity: CAPACITY,
         seed: 1,
         config: round_config(i, REPEATS),
     };
-    let (recs, stats) = crate::suites::cipher_pipeline::run(&plan, |_, _, _| {})?;
-    let configs = plan.configurations();
-    stages.push(
-        configs
-            .iter()
-            .map(|c| (c.stages, c.chunk_bytes))
-            .zip(&stats),
-    );
+    let (recs, stats) = crate::suites::cipher_pipeline::run_with_folded(&plan, &[g], |_, _, _| {})?;
+    let configs: Vec<(usize, usize)> = plan
+        .configurations()
+        .iter()
+        .map(|c| (c.stages, c.chunk_bytes))
+        .chain(CHUNKS.iter().map(|&c| (g, c)))
+        .collect();
+    stages.push(configs.iter().copied().zip(&stats));
     let mut v: Vec<(String, f64)> = recs
         .iter()
-        .map(|r| match r.chunk_bytes {
-            Some(c) => (key(r.stages, c), r.timing.min_s),
-            None => (SEQ.to_string(), r.timing.min_s),
+        .map(|r| match (r.alg.as_str(), r.chunk_bytes) {
+            ("bf-folded", Some(c)) => (folded_key(r.stages, c), r.timing.min_s),
+            (_, Some(c)) => (key(r.stages, c), r.timing.min_s),
+            (_, None) => (SEQ.to_string(), r.timing.min_s),
         })
         .collect();
-    v.push(free_cores_sample(probe_threads(ctx, paper::STAGES)));
+    v.extend(ciphers.round()?);
+    v.extend(probes(ctx).into_iter().map(free_cores_sample));
     Ok(v)
 }
 
 impl Experiment for Pipeline {
     fn id(&self) -> &'static str {
-        "seed001-pipeline"
+        paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            // The SCC model takes well under a second; calibrating it on this machine a few.
-            Profile::Quick => 20.0,
+            // 8 rounds of the 36-stage and folded sweeps (the 36 threads at 256 B chunks take
+            // most), the SCC model well under a second, calibrating it here a few: 15–22 s on
+            // a loaded 2-core machine, about 11 s on a quiet one.
+            Profile::Quick => 15.0,
             Profile::Full => 605.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
-        let mut stage_times = StageTimes::new(&STAGE_CHARTS);
+        let g = groups(ctx);
+        let charted = stage_charts(g);
+        let mut stage_times = StageTimes::new(&charted.iter().map(|c| c.0).collect::<Vec<_>>());
+        let mut ciphers = Ciphers::new()?;
         let rounds = sampling::measure(
             &ctx.plan,
-            |i| round(ctx, i, &mut stage_times),
+            |i| round(ctx, i, &mut stage_times, &mut ciphers),
             |r| settled(&timing_evidence(ctx, r)),
         )?;
         let mut table = Table::new(&[
-            "stages",
+            "pipeline",
+            "threads",
             "chunk_bytes",
             "median_s",
             "speedup_x",
             "calibrated_model_s",
             "model_error_pct",
         ]);
-        let medians: Vec<(usize, usize, f64)> = STAGES
+        let medians: Vec<(usize, usize, f64)> = CHUNKS
             .iter()
-            .flat_map(|&st| CHUNKS.iter().map(move |&c| (st, c)))
-            .map(|(st, c)| {
-                let m = rounds.median(&key(st, c)).map_or(f64::NAN, |e| e.value);
-                (st, c, m)
+            .map(|&c| {
+                let m = rounds
+                    .median(&key(paper::STAGES, c))
+                    .map_or(f64::NAN, |e| e.value);
+                (paper::STAGES, c, m)
             })
             .collect();
         let validation = scc::validate(&medians, paper::MESSAGE_BYTES, CAPACITY)?;
         let figures = scc::figures()?;
+        let cpus = ctx.machine.logical_cores;
+        let over = |threads: usize| {
+            if threads > cpus {
+                format!(" ({threads} threads time-sharing {cpus} CPUs)")
+            } else {
+                String::new()
+            }
+        };
+        let forms = [
+            (
+                format!(
+                    "{} stages, one per round{}",
+                    paper::STAGES,
+                    over(paper::STAGES)
+                ),
+                paper::STAGES,
+                Box::new(|c| key(paper::STAGES, c)) as Box<dyn Fn(usize) -> String>,
+            ),
+            (
+                format!("folded into {g} stage groups{}", over(g)),
+                g,
+                Box::new(move |c| folded_key(g, c)),
+            ),
+        ];
         let mut chart = Chart::line(
             "Fig. 8 — pipeline time against chunk size",
             "chunk (bytes)",
-            "time for 1 MB (s)",
+            "time for 1 MB, encrypt + decrypt (s, log scale)",
             true,
-        );
-        for st in STAGES {
+        )
+        .log_y()
+        .note(format!(
+            "The value axis is logarithmic, so equal ratios look equal: a point twice as high as another took twice \
+             as long. The 36-stage pipeline needs 36 CPUs; on {cpus} its threads take turns, so its curve shows the \
+             cost of time-sharing, not Fig. 8's claim (judged on a machine with ≥ 36 logical CPUs). The folded \
+             pipeline runs one stage group per CPU and is judged here."
+        ));
+        for (name, threads, key_of) in &forms {
             let mut points = Vec::new();
             for c in CHUNKS {
-                let m = rounds.median(&key(st, c));
+                let m = rounds.median(&key_of(c));
+                let [model_s, error] = if *threads == paper::STAGES {
+                    scc::validation_cells(Some(&validation), *threads, c)
+                } else {
+                    [crate::study::Cell::Missing, crate::study::Cell::Missing]
+                };
                 table.push(vec![
-                    int(st),
+                    super::text(name.as_str()),
+                    int(*threads),
                     int(c),
                     measured(m, "s"),
-                    measured(rounds.ratio(SEQ, &key(st, c)), "×"),
+                    measured(rounds.ratio(SEQ, &key_of(c)), "×"),
+                    model_s,
+                    error,
                 ]);
-                let [model_s, error] = scc::validation_cells(Some(&validation), st, c);
-                if let Some(row) = table.rows.last_mut() {
-                    row.extend([model_s, error]);
-                }
                 points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
             }
-            chart = chart.with(Series::new(
-                format!("{st} stages"),
-                points,
+            chart = chart.with(Series::new(name.clone(), points, Provenance::Measured));
+        }
+        chart = chart
+            .with(scc::validation_series(&validation, paper::STAGES))
+            .with(Series::new(
+                "sequential Blowfish, one thread",
+                rounds
+                    .median(SEQ)
+                    .map(|m| {
+                        [CHUNKS[0], CHUNKS[CHUNKS.len() - 1]]
+                            .map(|c| Point::with_ci(c as f64, m.value, m.low, m.high))
+                            .to_vec()
+                    })
+                    .unwrap_or_default(),
                 Provenance::Measured,
             ));
-            chart = chart.with(scc::validation_series(&validation, st));
-        }
         chart.references.push(Reference {
             label: "paper: best chunk 8 KB".into(),
             value: paper::BEST_CHUNK_BYTES as f64,
@@ -151,130 +309,245 @@ impl Experiment for Pipeline {
             id: self.id().into(),
             seed: self.seed().into(),
             title: "Round-pipelined Blowfish".into(),
-            answers: "Fig. 8, Figs. 10–11, Section V".into(),
+            answers: "Sections II–V, Figs. 8–11".into(),
             provenance: Provenance::Measured,
             summary: format!(
                 "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to sequential \
-                 Blowfish), with 36 stages as on the SCC and folded into 4 stages to fit this machine's {} CPUs; sequential \
-                 Blowfish (encrypt + decrypt) takes {seq:.4} s here. {} {}",
-                ctx.machine.logical_cores,
+                 Blowfish), with 36 stages as on the SCC (one thread per stage: judged only on a machine with ≥ 36 logical \
+                 CPUs) and with the rounds folded into {g} stage groups, one per CPU of this machine's {cpus}, the form judged \
+                 here; sequential Blowfish (encrypt + decrypt) takes {seq:.4} s here. Beside them, per byte, Blowfish against \
+                 RSA-{RSA_BITS} (Section II: symmetric ciphers are significantly faster). {} {}",
                 quality_note(&quality, &runs_text(REPEATS)),
                 scc::summary(&figures, Some(&validation))
             ),
             table,
-            charts: [chart, scc::chart(&figures)]
+            charts: [chart, per_byte_chart(&rounds), scc::chart(&figures)]
                 .into_iter()
                 .chain(
-                    STAGE_CHARTS
+                    charted
                         .iter()
-                        .map(|&(st, c)| stage_times.chart(st, c, paper::MESSAGE_BYTES)),
+                        .map(|(cfg, what)| stage_times.chart(*cfg, what, paper::MESSAGE_BYTES)),
                 )
                 .collect(),
             quality: Some(quality),
             elapsed_s: 0.0,
         };
         let mut evidence = timing_evidence(ctx, &rounds);
-        let here = ["seed001-sv-speedup", "seed001-fig8-best-chunk"].map(|id| {
+        let here = [
+            "seed001-sv-speedup-folded",
+            "seed001-fig8-best-chunk-folded",
+        ]
+        .map(|id| {
             evidence
                 .iter()
                 .find(|f| f.claim == id)
-                .and_then(|f| measured_text(&f.evidence))
+                .and_then(|f| measured_text(&f.evidence, id))
         });
         evidence.extend(scc::evidence(&figures, Some(&validation), here));
-        evidence.extend(paper_evidence()?);
+        evidence.extend(super::seed001_paper::evidence()?);
         Ok(Output { result, evidence })
     }
+}
+
+/// Blowfish against RSA, seconds per byte each direction (log scale: three decades apart).
+fn per_byte_chart(r: &Rounds) -> Chart {
+    let names = ["encrypt", "decrypt"];
+    let mut chart = Chart::bar(
+        "Section II — symmetric against asymmetric: time per byte",
+        "direction",
+        "seconds per byte (log scale)",
+        names.iter().map(|n| n.to_string()).collect(),
+    )
+    .log_y();
+    for (label, keys) in [
+        ("Blowfish", [PER_BYTE[0], PER_BYTE[1]]),
+        (
+            "RSA-2048 (encrypt: public key, e = 65537; decrypt: private key, CRT)",
+            [PER_BYTE[2], PER_BYTE[3]],
+        ),
+    ] {
+        let points = keys
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let m = r.median(k)?;
+                Some(Point::with_ci(i as f64, m.value, m.low, m.high))
+            })
+            .collect();
+        chart = chart.with(Series::new(label, points, Provenance::Measured));
+    }
+    chart
+}
+
+/// The 8 KB time over the fastest smaller and the fastest larger chunk of the configurations
+/// `key_of(chunk)`, per paired round.
+fn chunk_sides(r: &Rounds, key_of: impl Fn(usize) -> String) -> Vec<Estimate> {
+    let best = paper::BEST_CHUNK_BYTES;
+    [false, true]
+        .into_iter()
+        .filter_map(|larger| {
+            r.paired(|v| {
+                let side = CHUNKS
+                    .iter()
+                    .filter(|&&c| c != best && (c > best) == larger)
+                    .map(|&c| v(&key_of(c)))
+                    .fold(f64::INFINITY, f64::min);
+                v(&key_of(best)) / side
+            })
+        })
+        .collect()
 }
 
 fn timing_evidence(ctx: &Context, r: &Rounds) -> Vec<Fed> {
     let st = paper::STAGES;
     let best = paper::BEST_CHUNK_BYTES;
-    let chunk = r.paired(|v| {
-        let others = CHUNKS
-            .iter()
-            .filter(|&&c| c != best)
-            .map(|&c| v(&key(st, c)))
-            .fold(f64::INFINITY, f64::min);
-        v(&key(st, best)) / others
-    });
-    let fig8 = match needs_threads(ctx, 2) {
-        Some(why) => Evidence::unavailable(why),
-        None => Evidence::measured(
-            chunk.into_iter().collect(),
-            r.len(),
-            st,
-            &format!(
-                "36-stage time at 8 KB over the fastest other chunk, per paired round ({} rounds)",
-                r.len()
-            ),
-        )
-        .free_cores(free_cores(ctx, r, st)),
+    let g = groups(ctx);
+    let cpus = ctx.machine.logical_cores;
+    let parts = |e: &[Estimate]| {
+        e.iter()
+            .map(|x| x.text("×"))
+            .collect::<Vec<_>>()
+            .join(" and ")
     };
-    let speedup = |stages: usize| {
-        r.paired(|v| {
-            CHUNKS
-                .iter()
-                .map(|&c| v(SEQ) / v(&key(stages, c)))
-                .fold(0.0, f64::max)
-        })
-    };
-    let sv = match needs_threads(ctx, st) {
-        Some(why) => Evidence::unavailable(why).beside(format!(
-            "best speedup here: 36 stages {}, 4 stages {}",
-            speedup(st).map_or("-".into(), |e| e.text("×")),
-            speedup(4).map_or("-".into(), |e| e.text("×"))
+    let wide =
+        format!("a machine with ≥ {st} logical CPUs (a two-socket server) judges this claim");
+    let fig8 = match needs_threads(ctx, st) {
+        Some(gap) => gap.beside(format!(
+            "{st} threads time-sharing {cpus} CPUs: 8 KB at {} the fastest smaller and larger chunk (not evidence); {wide}",
+            parts(&chunk_sides(r, |c| key(st, c)))
         )),
         None => Evidence::measured(
-            speedup(st).into_iter().collect(),
+            chunk_sides(r, |c| key(st, c)),
             r.len(),
             st,
-            "sequential over the best 36-stage chunk, per paired round",
+            &format!("36-stage time at 8 KB over the fastest smaller and larger chunk, per paired round ({} rounds)", r.len()),
         )
         .free_cores(free_cores(ctx, r, st)),
     };
+    let folded_fig8 = Evidence::measured(
+        chunk_sides(r, |c| folded_key(g, c)),
+        r.len(),
+        g,
+        &format!(
+            "time of the rounds folded into {g} stage groups at 8 KB over the fastest smaller and larger chunk, per paired round ({} rounds)",
+            r.len()
+        ),
+    )
+    .free_cores(free_cores(ctx, r, g));
+    let speedup = |k: &str| r.ratio(SEQ, k);
+    let sv = match needs_threads(ctx, st) {
+        Some(gap) => gap.beside(format!(
+            "{st} threads time-sharing {cpus} CPUs: {} at 8 KB (not evidence); {wide}",
+            speedup(&key(st, best)).map_or("-".into(), |e| e.text("×")),
+        )),
+        None => Evidence::measured(
+            speedup(&key(st, best)).into_iter().collect(),
+            r.len(),
+            st,
+            "sequential over the 36-stage pipeline at 8 KB, per paired round",
+        )
+        .free_cores(free_cores(ctx, r, st)),
+    };
+    let folded_speedup = speedup(&folded_key(g, best));
+    let efficiency = folded_speedup.map(|e| e.map(|x| x / g as f64 * 100.0));
+    let folded_sv = Evidence::measured(
+        efficiency.into_iter().collect(),
+        r.len(),
+        g,
+        &format!(
+            "sequential over the rounds folded into {g} stage groups at 8 KB, per paired round, over {g} ({} rounds)",
+            r.len()
+        ),
+    )
+    .text(format!(
+        "{} % of linear ({} on {g} groups)",
+        efficiency.map_or("-".into(), |e| e.text("")),
+        folded_speedup.map_or("-".into(), |e| e.text("×"))
+    ))
+    .free_cores(free_cores(ctx, r, g));
+    let per_byte = [(2, 0), (3, 1)]
+        .into_iter()
+        .filter_map(|(rsa, bf)| r.ratio(PER_BYTE[rsa], PER_BYTE[bf]))
+        .collect();
+    let symmetric = Evidence::measured(
+        per_byte,
+        r.len(),
+        1,
+        &format!(
+            "RSA-{RSA_BITS} seconds per byte (a {}-byte block) over Blowfish's (1 MB), each direction, per paired round",
+            RSA_BITS / 8
+        ),
+    );
     vec![
+        fed("seed001-s2-symmetric-faster", symmetric),
         fed("seed001-fig8-best-chunk", fig8),
+        fed("seed001-fig8-best-chunk-folded", folded_fig8),
         fed("seed001-sv-speedup", sv),
+        fed("seed001-sv-speedup-folded", folded_sv),
     ]
 }
 
-/// This machine's measured figure for a claim, to show beside the modelled one: the estimate
-/// with its interval, or what was shown beside when the claim could not be judged here.
-fn measured_text(e: &Evidence) -> Option<String> {
-    match e.estimates.first() {
-        Some(x) => Some(format!("{} over {} rounds", x.text("×"), e.runs)),
-        None => e.beside.clone().or_else(|| e.unavailable.clone()),
+/// This machine's measured figure for a claim, to show beside the modelled one: the estimates
+/// with their intervals, or what was shown beside when the claim could not be judged here.
+fn measured_text(e: &Evidence, id: &str) -> Option<String> {
+    if e.estimates.is_empty() {
+        return e.beside.clone().or_else(|| e.unavailable.clone());
     }
+    let unit = crate::claims::find(id).map_or("", |c| c.unit.as_str());
+    let figures = if e.text.is_empty() {
+        e.estimates
+            .iter()
+            .map(|x| x.text(unit))
+            .collect::<Vec<_>>()
+            .join(", ")
+    } else {
+        e.text.clone()
+    };
+    Some(format!(
+        "{figures} over {} rounds ({id}, {} threads)",
+        e.runs, e.threads
+    ))
 }
 
-/// The paper's own figures: the layout, the SCC, and power and energy.
-fn paper_evidence() -> Result<Vec<Fed>> {
-    let scc = preset("scc", None)?;
-    let p = |cores: f64| {
-        estimate(
-            &scc,
-            &PowerQuery {
-                active_cores: Some(cores),
-                ..Default::default()
-            },
-        )
-        .map(|e| e.p_total_w)
-        .map_err(crate::error::Error::from)
-    };
-    let (p1, p36) = (p(1.0)?, p(36.0)?);
-    // The printed watts carry ±0.005 W and the pipelined time ±0.00005 s of rounding.
-    let (sw, pw, pt) = (paper::SEQUENTIAL_W, paper::PIPELINED_W, paper::PIPELINED_S);
-    let ratio =
-        |d: f64| (sw + d * 0.005) * paper::SEQUENTIAL_S / ((pw - d * 0.005) * (pt - d * 0.00005));
-    let energy = Estimate::new(ratio(0.0), ratio(-1.0), ratio(1.0));
-    Ok(vec![
-        fed("seed001-s3-layout", Evidence::report("src/cipher/parallel/bf_pipeline.rs")
-            .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
-        fed("seed001-s3-scc", Evidence::report("encoded in the scc preset")),
-        fed("seed001-fig10-power", Evidence::report("scc preset (solved from the paper's two wattages)")
-            .text(format!("{p1:.2} W against {p36:.2} W ({:.2}×)", p36 / p1))),
-        fed("seed001-fig11-energy", Evidence::arithmetic(vec![energy], "the paper's watts × seconds")
-            .text(format!("{:.3} J against {:.3} J ({:.2}×); the printed {} J would need {:.4} s",
-                sw * paper::SEQUENTIAL_S, pw * pt, energy.value, paper::PIPELINED_J, paper::PIPELINED_J / pw))),
-    ])
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_probe_runs_at_each_judged_configurations_thread_count() {
+        let mut ctx = Context::new(Profile::Quick);
+        ctx.machine.logical_cores = 2;
+        assert_eq!((groups(&ctx), probes(&ctx)), (2, vec![2]));
+        ctx.machine.logical_cores = 8;
+        assert_eq!((groups(&ctx), probes(&ctx)), (8, vec![8]));
+        // With 36 CPUs or more the 36-stage claims are judged: their own probe too.
+        ctx.machine.logical_cores = 40;
+        assert_eq!((groups(&ctx), probes(&ctx)), (34, vec![34, 36]));
+    }
+
+    #[test]
+    fn chunk_sides_split_the_sweep_at_8k() {
+        let mut r = Rounds::new();
+        for _ in 0..3 {
+            r.push(
+                CHUNKS
+                    .iter()
+                    .map(|&c| {
+                        (
+                            key(2, c),
+                            if c == 4096 {
+                                0.5
+                            } else if c == 16384 {
+                                2.0
+                            } else {
+                                1.0
+                            },
+                        )
+                    })
+                    .collect(),
+            );
+        }
+        let sides = chunk_sides(&r, |c| key(2, c));
+        assert_eq!((sides[0].value, sides[1].value), (2.0, 1.0));
+    }
 }

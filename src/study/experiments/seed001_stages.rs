@@ -73,13 +73,19 @@ impl StageTimes {
         self.rounds.is_empty()
     }
 
-    /// The stacked-bar chart of one configuration: per stage, the median seconds busy,
-    /// waiting to receive and waiting to send in one run (intervals kept in the data).
-    pub fn chart(&self, stages: usize, chunk: usize, message_bytes: usize) -> Chart {
+    /// The stacked-bar chart of configuration `(stages, chunk)`, named `what` (e.g. "36
+    /// stages"): per stage, the median seconds busy, waiting to receive and waiting to send
+    /// in one run (intervals kept in the data).
+    pub fn chart(
+        &self,
+        (stages, chunk): (usize, usize),
+        what: &str,
+        message_bytes: usize,
+    ) -> Chart {
         let names = self.names_of(stages, chunk).to_vec();
         let mut chart = Chart::stacked(
             format!(
-                "Where each stage's time goes: {stages} stages, {} KB chunks (median of {} rounds)",
+                "Where each stage's time goes: {what}, {} KB chunks (median of {} rounds)",
                 chunk / 1024,
                 self.len()
             ),
@@ -155,7 +161,8 @@ mod tests {
             let other = stats([0.5; 3]);
             t.push([((3, 8192), &s), ((4, 8192), &other)]);
         }
-        let c = t.chart(3, 8192, 1 << 20);
+        let c = t.chart((3, 8192), "3 stages", 1 << 20);
+        assert!(c.title.contains("3 stages, 8 KB"), "{}", c.title);
         assert_eq!(c.kind, ChartKind::Stacked);
         assert_eq!(c.categories, ["in", "E1..DW", "out"]);
         assert_eq!(c.series.len(), 3);

@@ -7,10 +7,13 @@ use super::{
     quality_note, round_config, runs_text, text,
 };
 use crate::cipher::{Algorithm, Direction};
-use crate::claims::seed004::{LOW_CLOCK_SAVING_PCT, tables_2_3};
+use crate::claims::seed004::{
+    FIG2_ROWS, FIG4_PBLOCK_LOW_CLOCK, LOW_CLOCK_SAVING_PCT, STATIC_ASSUMPTION, STATIC_W_RANGE,
+    TABLE_1, TABLES_2_3, tables_2_3,
+};
 use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
-use crate::energy::presets::preset;
+use crate::energy::presets::{preset, with_static_power};
 use crate::error::Result;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
@@ -72,7 +75,9 @@ fn round(ctx: &Context, threads: usize, i: usize) -> Result<Vec<(String, f64)>> 
     Ok(v)
 }
 
-/// The FX-8320 model: per state, (watts with one busy core, watts with all busy, MHz).
+/// The FX-8320 model at one static power: per state, (watts with one busy core, watts with
+/// all busy, MHz).
+#[derive(Clone, Copy, Debug)]
 struct Fx {
     default: (f64, f64, f64),
     calibrated: (f64, f64, f64),
@@ -80,8 +85,12 @@ struct Fx {
 }
 
 impl Fx {
-    fn new(threads: usize) -> Result<Self> {
-        let fx = preset("fx-8320", None)?;
+    /// The preset as assumed (its own static power), or at `static_w`.
+    fn new(threads: usize, static_w: Option<f64>) -> Result<Self> {
+        let fx = match static_w {
+            None => preset("fx-8320", None)?,
+            Some(w) => with_static_power("fx-8320", w)?,
+        };
         let at = |state: &str, busy: f64| {
             let q = PowerQuery {
                 state: Some(state.into()),
@@ -114,6 +123,51 @@ impl Fx {
         let watts = if parallel { all } else { one };
         watts * seconds * self.here_mhz / mhz / bytes as f64 * 1e6
     }
+
+    /// E(parallel, calibrated) / E(sequential, default) per unit of the time ratio.
+    fn k_low(&self) -> f64 {
+        self.calibrated.1 / self.calibrated.2 / (self.default.0 / self.default.2)
+    }
+
+    /// E(parallel, default) / E(sequential, default) per unit of the time ratio.
+    fn k_default(&self) -> f64 {
+        self.default.1 / self.default.0
+    }
+
+    /// E(sequential, calibrated) / E(sequential, default).
+    fn k_sequential_low(&self) -> f64 {
+        self.calibrated.0 / self.calibrated.2 / (self.default.0 / self.default.2)
+    }
+}
+
+/// The model at the preset's static power and over [`STATIC_W_RANGE`] (every 5 W).
+struct Models {
+    assumed: Fx,
+    range: Vec<Fx>,
+}
+
+impl Models {
+    fn new(threads: usize) -> Result<Self> {
+        let (lo, hi) = STATIC_W_RANGE;
+        let steps = ((hi - lo) / 5.0).round() as usize;
+        let range = (0..=steps)
+            .map(|i| Fx::new(threads, Some(lo + i as f64 * 5.0)))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Self {
+            assumed: Fx::new(threads, None)?,
+            range,
+        })
+    }
+
+    /// `k` at the assumed static power and its least and most over the range.
+    fn span(&self, k: impl Fn(&Fx) -> f64) -> (f64, f64, f64) {
+        let v: Vec<f64> = self.range.iter().map(&k).collect();
+        (
+            k(&self.assumed),
+            v.iter().copied().fold(f64::INFINITY, f64::min),
+            v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
+        )
+    }
 }
 
 fn is_parallel(a: &str) -> bool {
@@ -132,9 +186,10 @@ impl Experiment for Ciphers {
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);
-        let fx = Fx::new(threads)?;
+        let models = Models::new(threads)?;
+        let fx = models.assumed;
         let profile = ctx.profile;
-        let evidence = |r: &Rounds| cipher_evidence(ctx, r, &fx, threads);
+        let evidence = |r: &Rounds| cipher_evidence(ctx, r, &models, threads);
         let rounds = sampling::measure(
             &ctx.plan,
             |i| round(ctx, threads, i),
@@ -149,11 +204,12 @@ impl Experiment for Ciphers {
             "paper_desktop_mb_per_s",
             "model_default_uj_per_b",
             "model_calibrated_uj_per_b",
+            "paper_laptop_uj_per_b",
             "paper_desktop_uj_per_b",
         ]);
         let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
-        let (mut mb, mut paper_mb, mut e_def, mut e_cal) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut mb, mut paper_mb, mut e_def, mut e_cal, mut paper_uj) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for (i, a) in names.iter().enumerate() {
             let par = is_parallel(a);
             let t = rounds.median(a);
@@ -171,6 +227,10 @@ impl Experiment for Ciphers {
                     fx.uj_per_byte(e.value, bytes, true, par),
                 )
             });
+            // The same at the ends of the static-power range (µJ/B grows with it).
+            let span = |calibrated: bool| {
+                t.map(|e| models.span(|m| m.uj_per_byte(e.value, bytes, calibrated, par)))
+            };
             table.push(vec![
                 text(a),
                 int(if par { threads } else { 1 }),
@@ -179,12 +239,14 @@ impl Experiment for Ciphers {
                 opt(p.map(|p| p.3)),
                 num(ud),
                 num(uc),
+                opt(p.map(|p| p.0)),
                 opt(p.map(|p| p.2)),
             ]);
             mb.extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
             paper_mb.extend(p.map(|p| (i as f64, p.3)));
-            e_def.push((i as f64, ud));
-            e_cal.push((i as f64, uc));
+            paper_uj.extend(p.map(|p| (i as f64, p.2)));
+            e_def.extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
+            e_cal.extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
         }
         let quality = rounds.quality();
         let result = ExperimentResult {
@@ -199,8 +261,12 @@ impl Experiment for Ciphers {
                 "{} MiB encrypted by each cipher; parallel forms on {threads} threads; every output verified against the \
                  sequential cipher. Energy per byte: the FX-8320 preset's power at its default and calibrated states with the \
                  busy cores, times our time scaled by the clock ratio — modelled, since this machine has neither RAPL nor \
-                 cpufreq. RC4 and Blowfish are broken or outdated and studied here only. {}",
+                 cpufreq; each energy figure spans the static-power assumption ({}–{} W, the preset assuming 25 W), on which \
+                 the energy claims are judged. The paper's µJ/B are Joulemeter's application power on its desktop. RC4 and \
+                 Blowfish are broken or outdated and studied here only. {}",
                 bytes >> 20,
+                STATIC_W_RANGE.0,
+                STATIC_W_RANGE.1,
                 quality_note(&quality, &runs_text(REPEATS))
             ),
             table,
@@ -218,21 +284,27 @@ impl Experiment for Ciphers {
                     Provenance::Paper,
                 )),
                 Chart::bar(
-                    "Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model)",
+                    "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
                     "algorithm",
                     "µJ/B",
                     names,
                 )
-                .with(Series::from_xy(
-                    "default",
+                .with(Series::new(
+                    "model, default state",
                     e_def,
-                    Provenance::Modelled("FX-8320 default state".into()),
+                    Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
+                ))
+                .with(Series::new(
+                    "model, calibrated state",
+                    e_cal,
+                    Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
                 ))
                 .with(Series::from_xy(
-                    "calibrated",
-                    e_cal,
-                    Provenance::Modelled("FX-8320 calibrated state".into()),
-                )),
+                    "paper, desktop default (Tables 2–3)",
+                    paper_uj,
+                    Provenance::Paper,
+                ))
+                .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
             ],
             quality: Some(quality),
             elapsed_s: 0.0,
@@ -244,13 +316,18 @@ impl Experiment for Ciphers {
     }
 }
 
-fn cipher_evidence(ctx: &Context, r: &Rounds, fx: &Fx, threads: usize) -> Vec<Fed> {
+fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -> Vec<Fed> {
     let mut v = Vec::new();
+    let cores = free_cores(ctx, r, threads);
+    let (k_low, k_low_min, k_low_max) = models.span(Fx::k_low);
+    let (k_def, k_def_min, k_def_max) = models.span(Fx::k_default);
+    let clock = models.assumed.calibrated.2 / models.assumed.default.2;
+    let mut same = Vec::new();
     for (seq, par, _) in LOW_CLOCK_SAVING_PCT {
         // t(parallel) / t(sequential), paired per round.
         let tr = r.ratio(par, seq);
         let speed = match needs_threads(ctx, 2) {
-            Some(why) => Evidence::unavailable(why),
+            Some(gap) => gap,
             None => Evidence::measured(
                 tr.map(|e| Estimate::new(1.0 / e.value, 1.0 / e.high, 1.0 / e.low))
                     .into_iter()
@@ -262,30 +339,237 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, fx: &Fx, threads: usize) -> Vec<Fe
                     r.len()
                 ),
             )
-            .free_cores(free_cores(ctx, r, threads)),
+            .free_cores(cores),
         };
         v.push(fed(&format!("seed004-speed-{par}"), speed));
-        // E(par, calibrated) / E(seq, default) is the time ratio times a constant factor.
-        let k_low = fx.calibrated.1 / fx.calibrated.2 / (fx.default.0 / fx.default.2);
+        same.extend(tr.map(|e| Estimate::new(clock / e.value, clock / e.high, clock / e.low)));
+        // E(par, calibrated) / E(seq, default) is the time ratio times k_low, which the
+        // static power moves: the range takes the worst and best of both.
         let saving = tr.map(|e| {
             Estimate::new(
                 100.0 * (1.0 - k_low * e.value),
-                100.0 * (1.0 - k_low * e.high),
-                100.0 * (1.0 - k_low * e.low),
+                100.0 * (1.0 - k_low_max * e.high),
+                100.0 * (1.0 - k_low_min * e.low),
             )
         });
-        v.push(fed(&format!("seed004-low-clock-{par}"), Evidence::modelled(saving.into_iter().collect(),
-            &format!("power of the calibrated state with {threads} busy cores against the default state with one, × our paired time ratio scaled ∝ 1/f; the interval is the time ratio's"))
-            .on_threads(threads).free_cores(free_cores(ctx, r, threads))));
-        let k_def = fx.default.1 / fx.default.0;
-        let ratio = tr.map(|e| e.map(|x| k_def * x));
-        v.push(fed(&format!("seed004-default-energy-{par}"), Evidence::modelled(ratio.into_iter().collect(),
-            &format!("default-state power with {threads} busy cores against one, × our paired time ratio"))
-            .on_threads(threads).free_cores(free_cores(ctx, r, threads))));
+        v.push(fed(&format!("seed004-low-clock-{par}"), Evidence::modelled_range(saving.into_iter().collect(),
+            &format!("power of the calibrated state with {threads} busy cores against the default state with one ({k_low_min:.3}–{k_low_max:.3} per unit of time ratio over the static power, {k_low:.3} as assumed), × our paired time ratio scaled ∝ 1/f"),
+            STATIC_ASSUMPTION)
+            .on_threads(threads).free_cores(cores)));
+        let ratio =
+            tr.map(|e| Estimate::new(k_def * e.value, k_def_min * e.low, k_def_max * e.high));
+        v.push(fed(&format!("seed004-default-energy-{par}"), Evidence::modelled_range(ratio.into_iter().collect(),
+            &format!("default-state power with {threads} busy cores against one ({k_def_min:.3}–{k_def_max:.3} over the static power, {k_def:.3} as assumed: the speedup must stay below it for the claim to hold), × our paired time ratio"),
+            STATIC_ASSUMPTION)
+            .on_threads(threads).free_cores(cores)));
     }
+    v.push(fed("seed004-same-performance", Evidence::modelled(same,
+        &format!("our paired speedup × the clock ratio {clock:.3} (calibrated over default), time ∝ 1/clock"))
+        .on_threads(threads).free_cores(cores)));
+    let (up, up_min, up_max) = models.span(Fx::k_sequential_low);
     v.push(fed(
-        "seed004-platforms",
-        Evidence::report("encoded in the t5270 and fx-8320 presets"),
+        "seed004-low-clock-energy-up",
+        Evidence::modelled_range(
+            vec![Estimate::new(up, up_min, up_max)],
+            "one busy core at the calibrated state against the default, per byte (time ∝ 1/clock)",
+            STATIC_ASSUMPTION,
+        ),
     ));
+    // Sequential orderings measured on the same rounds.
+    let seq_speed = |slow: &str, fast: &str| r.ratio(slow, fast);
+    let measured_seq = |est: Vec<Option<Estimate>>, how: &str| {
+        Evidence::measured(est.into_iter().flatten().collect(), r.len(), 1, how)
+    };
+    v.push(fed(
+        "seed004-rc4a-faster",
+        measured_seq(
+            vec![seq_speed("rc4", "rc4a")],
+            "RC4 time over RC4A time per paired round",
+        ),
+    ));
+    v.push(fed(
+        "seed004-stream-faster",
+        measured_seq(
+            vec![
+                seq_speed("blowfish-ecb", "rc4"),
+                seq_speed("blowfish-ecb", "rc4a"),
+            ],
+            "Blowfish time over the stream cipher's per paired round",
+        ),
+    ));
+    for id in ["seed004-parc4i-prga-steps", "seed004-power-v2f"] {
+        v.push(fed(id, Evidence::report("fixed by the code")));
+    }
+    for id in ["seed004-low-clock-slower", "seed004-platforms"] {
+        v.push(fed(
+            id,
+            Evidence::report("encoded in the t5270 and fx-8320 presets"),
+        ));
+    }
+    v.extend(paper_checks());
     v
+}
+
+/// The paper's numbers against each other.
+fn paper_checks() -> Vec<Fed> {
+    let exact = |v: &[f64]| v.iter().map(|x| Estimate::exact(*x)).collect::<Vec<_>>();
+    let row = |a: &str| tables_2_3(a).unwrap_or((f64::NAN, f64::NAN, f64::NAN, f64::NAN));
+    let (bf, pb) = (row("blowfish-ecb"), row("pblock-ecb"));
+    let ghz = |platform: &str, state: &str| {
+        TABLE_1
+            .iter()
+            .find(|t| t.0 == platform && t.1 == state)
+            .map_or(f64::NAN, |t| t.2)
+    };
+    let volts = |platform: &str, state: &str| {
+        TABLE_1
+            .iter()
+            .find(|t| t.0 == platform && t.1 == state)
+            .map_or(f64::NAN, |t| t.3)
+    };
+    let fig2_gap = FIG2_ROWS
+        .iter()
+        .map(|(t, cpu, mon, disk, base, _)| (t - (cpu + mon + disk + base)).abs())
+        .fold(0.0, f64::max);
+    let fig2_sum: f64 = FIG2_ROWS.iter().filter_map(|r| r.5).sum();
+    let (mut uj, mut mbs) = (f64::NEG_INFINITY, f64::INFINITY);
+    for (_, lu, lm, du, dm) in TABLES_2_3 {
+        uj = uj.max(du / lu);
+        mbs = mbs.min(dm / lm);
+    }
+    let (mut par_uj, mut par_mb) = (f64::INFINITY, f64::INFINITY);
+    for (seq, par, _) in LOW_CLOCK_SAVING_PCT {
+        let (s, p) = (row(seq), row(par));
+        par_uj = par_uj.min(p.0 / s.0).min(p.2 / s.2);
+        par_mb = par_mb.min(p.1 / s.1).min(p.3 / s.3);
+    }
+    let is_block = |a: &str| a.starts_with("blowfish") || a.starts_with("pblock");
+    let over = |block: bool, f: fn(&(&str, f64, f64, f64, f64)) -> f64, most: bool| {
+        let v = TABLES_2_3.iter().filter(|r| is_block(r.0) == block).map(f);
+        if most {
+            v.fold(f64::NEG_INFINITY, f64::max)
+        } else {
+            v.fold(f64::INFINITY, f64::min)
+        }
+    };
+    type Column = fn(&(&str, f64, f64, f64, f64)) -> f64;
+    let (lu, lm, du, dm): (Column, Column, Column, Column) = (|r| r.1, |r| r.2, |r| r.3, |r| r.4);
+    let (mbps, watts) = FIG4_PBLOCK_LOW_CLOCK;
+    let check = |id: &str, e: Vec<Estimate>, how: &str| fed(id, Evidence::arithmetic(e, how));
+    vec![
+        check(
+            "seed004-check-speedup-text",
+            exact(&[pb.1 / bf.1, pb.3 / bf.3]),
+            "Table 2: PBlock MB/s over Blowfish MB/s",
+        ),
+        check(
+            "seed004-check-calibrated-clock",
+            exact(&[
+                ghz("laptop", "calibrated") / ghz("laptop", "default"),
+                ghz("desktop", "calibrated") / ghz("desktop", "default"),
+            ]),
+            "Table 1's clocks",
+        ),
+        check(
+            "seed004-check-laptop-clock",
+            exact(&[ghz("laptop", "default")]),
+            "Table 1",
+        ),
+        check(
+            "seed004-check-desktop-2300-volts",
+            exact(&[volts("desktop", "calibrated")]),
+            "Table 1",
+        ),
+        check(
+            "seed004-check-fig4-energy",
+            exact(&[watts / mbps / pb.2]),
+            "7.1125 J/s ÷ 1.18 MB/s = µJ/B, over Table 2's",
+        ),
+        check(
+            "seed004-check-fig4-performance",
+            exact(&[mbps / bf.3]),
+            "1.18 MB/s over Table 2's Blowfish (desktop)",
+        ),
+        check(
+            "seed004-check-frequency-energy",
+            exact(&LOW_CLOCK_SAVING_PCT.map(|p| p.2)),
+            "the conclusion's savings",
+        ),
+        check(
+            "seed004-check-fig2-columns",
+            exact(&[fig2_gap]),
+            "Fig. 2, row by row",
+        ),
+        check(
+            "seed004-check-fig2-sum",
+            exact(&[fig2_sum]),
+            "Fig. 2's application column",
+        ),
+        check(
+            "seed004-check-platform2-superior",
+            exact(&[uj, mbs]),
+            "Tables 2–3, algorithm by algorithm",
+        ),
+        check(
+            "seed004-check-default-ordering",
+            exact(&[par_uj, par_mb]),
+            "Tables 2–3, pair by pair",
+        ),
+        check(
+            "seed004-check-block-stream",
+            exact(&[
+                over(true, lu, false) / over(false, lu, true),
+                over(true, du, false) / over(false, du, true),
+                over(false, lm, false) / over(true, lm, true),
+                over(false, dm, false) / over(true, dm, true),
+            ]),
+            "Tables 2–3: least block over most stream µJ/B, least stream over most block MB/s",
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_papers_own_numbers_agree_where_they_do_and_not_where_they_do_not() {
+        let inconsistent = [
+            "seed004-check-speedup-text",
+            "seed004-check-calibrated-clock",
+            "seed004-check-laptop-clock",
+            "seed004-check-desktop-2300-volts",
+            "seed004-check-fig4-energy",
+            "seed004-check-fig4-performance",
+            "seed004-check-frequency-energy",
+        ];
+        let fed = paper_checks();
+        assert_eq!(fed.len(), 12);
+        super::super::assert_paper_checks(&fed, &inconsistent);
+    }
+
+    /// The default-energy ratio's power factor spans about 1.2 to 1.9 on 2 threads as the
+    /// static power falls from 40 W to 0: the speedup that decides the claim moves with it.
+    #[test]
+    fn the_static_power_moves_the_energy_ratios_and_the_assumed_point_lies_inside() {
+        let m = Models::new(2).unwrap();
+        let (k, lo, hi) = m.span(Fx::k_default);
+        assert!(lo < k && k < hi, "{lo} {k} {hi}");
+        assert!(
+            (1.15..1.25).contains(&lo) && (1.8..2.0).contains(&hi),
+            "{lo} {hi}"
+        );
+        assert!(
+            (k - 1.31).abs() < 0.02,
+            "the preset's 25 W gives the issue's 1.31: {k}"
+        );
+        let (k, lo, hi) = m.span(Fx::k_low);
+        assert!(lo < k && k < hi && lo > 0.9 && hi < 1.5, "{lo} {k} {hi}");
+        // One core at the low clock: dynamic energy falls, static energy grows.
+        let (_, lo, hi) = m.span(Fx::k_sequential_low);
+        assert!(
+            lo < 1.0 && hi > 1.0,
+            "the static power decides it: {lo} {hi}"
+        );
+    }
 }

@@ -1,0 +1,216 @@
+//! Coverage of the papers: for each seed, a file (`coverage/seed00N.md`) listing every
+//! claim-bearing place of the paper — each number in the abstract, text, tables and figures,
+//! each stated ordering, trend, "no effect" or "always", each self-contradiction — with the
+//! claim ids that judge it, or `none:` and why no claim does. The files are compiled in, so the
+//! registry and its audit trail cannot drift apart: the tests fail when a file names an id that
+//! is not registered, or a registered claim is in no file.
+use super::all;
+
+/// The coverage file of each seed, as written.
+pub const FILES: [(&str, &str); 5] = [
+    ("seed000", include_str!("coverage/seed000.md")),
+    ("seed001", include_str!("coverage/seed001.md")),
+    ("seed002", include_str!("coverage/seed002.md")),
+    ("seed003", include_str!("coverage/seed003.md")),
+    ("seed004", include_str!("coverage/seed004.md")),
+];
+
+/// One claim-bearing place of a paper.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// Where: section, table, figure.
+    pub place: String,
+    /// What the paper says there.
+    pub says: String,
+    /// The claim ids that cover it (empty when none does).
+    pub ids: Vec<String>,
+    /// Why no claim covers it (empty when some do).
+    pub why_none: String,
+}
+
+/// The places of one coverage file: the rows of its tables whose header is
+/// `| place | the paper says | covered by |`.
+pub fn places(text: &str) -> Result<Vec<Place>, String> {
+    let mut out = Vec::new();
+    let mut in_table = false;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if !line.starts_with('|') {
+            in_table = false;
+            continue;
+        }
+        let cells = split_row(line);
+        if cells.len() == 3 && cells[0] == "place" && cells[2] == "covered by" {
+            in_table = true;
+            continue;
+        }
+        if !in_table
+            || cells
+                .iter()
+                .all(|c| c.chars().all(|ch| ch == '-' || ch == ':'))
+        {
+            continue;
+        }
+        if cells.len() != 3 {
+            return Err(format!("line {}: {} cells, expected 3", n + 1, cells.len()));
+        }
+        let covered = cells[2].trim();
+        let (ids, why_none) = match covered.strip_prefix("none:") {
+            Some(why) => (Vec::new(), why.trim().to_string()),
+            None => (
+                covered
+                    .split([',', ' '])
+                    .map(|id| id.trim().trim_matches('`'))
+                    .filter(|id| !id.is_empty())
+                    .map(String::from)
+                    .collect(),
+                String::new(),
+            ),
+        };
+        if ids.is_empty() && why_none.len() < 10 {
+            return Err(format!(
+                "line {}: covered by no claim and no reason why ('none: …')",
+                n + 1
+            ));
+        }
+        out.push(Place {
+            place: cells[0].clone(),
+            says: cells[1].clone(),
+            ids,
+            why_none,
+        });
+    }
+    Ok(out)
+}
+
+/// The cells of a Markdown table row (`\|` is a literal bar inside a cell).
+fn split_row(line: &str) -> Vec<String> {
+    let inner = line.trim().trim_start_matches('|');
+    let inner = inner.strip_suffix('|').unwrap_or(inner);
+    let mut cells = vec![String::new()];
+    let mut chars = inner.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if chars.peek() == Some(&'|') => {
+                cells.last_mut().unwrap().push('|');
+                chars.next();
+            }
+            '|' => cells.push(String::new()),
+            c => cells.last_mut().unwrap().push(c),
+        }
+    }
+    cells.into_iter().map(|c| c.trim().to_string()).collect()
+}
+
+/// Problems with the coverage files against the registry: ids that are not registered (or
+/// belong to another seed), registered claims no file names, malformed rows.
+pub fn problems() -> Vec<String> {
+    problems_in(&FILES)
+}
+
+/// [`problems`] of the given files (seed, text) against the registry.
+pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
+    let mut out = Vec::new();
+    for &(seed, text) in files {
+        let places = match places(text) {
+            Ok(p) => p,
+            Err(e) => {
+                out.push(format!("coverage/{seed}.md: {e}"));
+                continue;
+            }
+        };
+        for p in &places {
+            for id in &p.ids {
+                match super::find(id) {
+                    None => out.push(format!(
+                        "coverage/{seed}.md names '{id}', which is not a registered claim"
+                    )),
+                    Some(c) if c.seed != seed => out.push(format!(
+                        "coverage/{seed}.md names '{id}', a claim of {}",
+                        c.seed
+                    )),
+                    Some(_) => {}
+                }
+            }
+        }
+        for c in all().iter().filter(|c| c.seed == seed) {
+            if !places.iter().any(|p| p.ids.contains(&c.id)) {
+                out.push(format!(
+                    "claim '{}' is registered but coverage/{seed}.md does not name it",
+                    c.id
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Per seed: claim-bearing places, covered, not covered.
+pub fn counts() -> Vec<(&'static str, usize, usize, usize)> {
+    FILES
+        .iter()
+        .map(|(seed, text)| {
+            let p = places(text).unwrap_or_default();
+            let covered = p.iter().filter(|p| !p.ids.is_empty()).count();
+            (*seed, p.len(), covered, p.len() - covered)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_registered_claim_is_in_its_coverage_file_and_every_id_there_is_registered() {
+        let problems = problems();
+        assert!(problems.is_empty(), "{}", problems.join("\n"));
+        for (seed, places, covered, none) in counts() {
+            assert!(places > 0, "{seed}: empty coverage file");
+            assert_eq!(places, covered + none);
+        }
+    }
+
+    #[test]
+    fn the_parser_reads_ids_reasons_and_escaped_bars_and_refuses_bare_rows() {
+        let text = "| place | the paper says | covered by |\n|---|---|---|\n\
+                    | Abstract | a \\| b | `seed000-a`, seed000-b |\n\
+                    | Sec. 2 | setup | none: describes the machine, claims nothing |\n";
+        let p = places(text).unwrap();
+        assert_eq!(p.len(), 2);
+        assert_eq!(p[0].says, "a | b");
+        assert_eq!(p[0].ids, ["seed000-a", "seed000-b"]);
+        assert!(p[1].ids.is_empty() && p[1].why_none.starts_with("describes"));
+        let bare =
+            "| place | the paper says | covered by |\n|---|---|---|\n| Fig. 1 | x | none: |\n";
+        assert!(places(bare).is_err());
+    }
+
+    #[test]
+    fn a_planted_unknown_id_or_a_missing_claim_is_caught() {
+        let seed001 = FILES[1].1;
+        let planted = format!(
+            "{seed001}| Fig. 99 | x | seed001-no-such-claim |\n| Fig. 98 | y | seed000-parsa2 |\n"
+        );
+        let found = problems_in(&[("seed001", &planted)]);
+        assert!(
+            found
+                .iter()
+                .any(|p| p.contains("'seed001-no-such-claim', which is not"))
+        );
+        assert!(found.iter().any(|p| p.contains("a claim of seed000")));
+        let first = all().iter().find(|c| c.seed == "seed001").unwrap();
+        let dropped: String = seed001
+            .lines()
+            .filter(|l| !l.contains(first.id.as_str()))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let found = problems_in(&[("seed001", &dropped)]);
+        assert!(
+            found
+                .iter()
+                .any(|p| p.contains(&first.id) && p.contains("does not name it")),
+            "{found:?}"
+        );
+    }
+}

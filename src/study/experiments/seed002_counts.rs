@@ -1,0 +1,379 @@
+//! Seed 002 (CRSA) by counting: the MulMods of our CRSA schedule and of the binary method for
+//! chosen exponents, machine-independent and exact ([`crate::modexp::crsa::schedule()`]
+//! predicts what the engine counts, by test), against Table 1, Section 4's formulas and the
+//! trends of Sections 2–5; and the paper's own numbers against each other. Nothing here is
+//! timed.
+use super::seed000_tables::corners;
+use super::seed001_paper::half_digit;
+use super::{int, num, opt, text};
+use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE1_K, TABLE1_NC};
+use crate::error::Result;
+use crate::modexp::crsa::paper::binary_mulmods;
+use crate::modexp::crsa::{self, Schedule, Topology, mulmod_table, pe_table, schedule};
+use crate::study::{
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
+    Provenance, Series, Table, fed,
+};
+use rand::SeedableRng;
+use rug::Integer;
+
+/// Provenance of everything counted here.
+pub fn counted() -> Provenance {
+    Provenance::Modelled("exact MulMod counts of the CRSA schedule; machine-independent".into())
+}
+
+/// Random exponents the means over exponents take: enough that the sampling error of a mean
+/// MulMod count (about 16/√n for 1024 bits) stays well under the one-MulMod steps the trend
+/// claims compare.
+pub const SAMPLE: usize = 1000;
+
+/// [`SAMPLE`] random exponents of `k` bits (top bit set), the same on every run.
+pub fn random_exponents(k: u32) -> Vec<Integer> {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(u64::from(k) + 2);
+    (0..SAMPLE)
+        .map(|_| crate::bignum::random_bits(&mut rng, k) | (Integer::from(1) << (k - 1)))
+        .collect()
+}
+
+/// The mean of `f` over the schedules of `exps` on `topo`.
+pub fn mean_over(topo: &Topology, exps: &[Integer], f: impl Fn(&Schedule) -> f64) -> Result<f64> {
+    let mut sum = 0.0;
+    for e in exps {
+        sum += f(&schedule(topo, e)?);
+    }
+    Ok(sum / exps.len().max(1) as f64)
+}
+
+/// The ratios of each value to the one before it (what a [`crate::claims::Rule::Order`]
+/// judges), as exact estimates.
+pub fn order_ratios(values: &[f64]) -> Vec<Estimate> {
+    values
+        .windows(2)
+        .map(|w| Estimate::exact(w[1] / w[0]))
+        .collect()
+}
+
+/// The PEs' pipeline levels (1-based) at Nc = 2, by PE number.
+fn levels_nc2() -> Result<Vec<usize>> {
+    Ok(pe_table(2)?.iter().map(|r| r.level).collect())
+}
+
+/// The most MulMods the paper gives a PE of `level` (1-based) at Nc = 2.
+pub fn paper_level_max(level: usize) -> Result<u64> {
+    Ok(levels_nc2()?
+        .iter()
+        .zip(paper::PE_MULMODS_NC2)
+        .filter(|(l, _)| **l == level)
+        .map(|(_, m)| m)
+        .max()
+        .unwrap_or(0))
+}
+
+/// The paper's Σ_{i=3, j=4}^{2^Nc − 1} i (i = 2j − 1, j = 2j), term by term: 3, 7, 15, …
+/// up to 2^Nc − 1.
+pub fn paper_sum(nc: usize) -> u64 {
+    let top = (1u64 << nc) - 1;
+    let (mut i, mut j, mut sum) = (3u64, 4u64, 0u64);
+    while i <= top {
+        sum += i;
+        j *= 2;
+        i = j - 1;
+    }
+    sum
+}
+
+/// Table 1 and Section 4, counted.
+pub struct Counts;
+
+fn exact(v: f64) -> Vec<Estimate> {
+    vec![Estimate::exact(v)]
+}
+
+fn arithmetic(estimates: Vec<Estimate>, how: &str) -> Evidence {
+    Evidence::arithmetic(estimates, how)
+}
+
+fn counted_evidence(estimates: Vec<Estimate>, how: &str) -> Evidence {
+    Evidence::modelled(estimates, how)
+}
+
+impl Experiment for Counts {
+    fn id(&self) -> &'static str {
+        paper::COUNTS
+    }
+    fn estimate_s(&self, _profile: Profile) -> f64 {
+        1.0
+    }
+    fn run(&self, _ctx: &Context) -> Result<Output> {
+        let rows = mulmod_table(TABLE1_K, TABLE1_NC)?;
+        let mut table = Table::new(&["quantity", "paper", "ours", "unit", "note"]);
+        for r in &rows {
+            table.push(vec![
+                text(&r.quantity),
+                opt(r.paper),
+                opt(r.ours),
+                text(unit_of(&r.quantity)),
+                text(&r.note),
+            ]);
+        }
+        let pes = pe_table(2)?;
+        let per_pe = |f: &dyn Fn(&crsa::PeRow) -> Option<u64>| -> Vec<(f64, f64)> {
+            pes.iter()
+                .enumerate()
+                .filter_map(|(i, p)| f(p).map(|v| (i as f64, v as f64)))
+                .collect()
+        };
+        let categories: Vec<String> = pes.iter().map(|p| format!("{}", p.address)).collect();
+        let chart = Chart::bar(
+            "MulMods per PE at Nc = 2: the paper's example against our schedule (counted)",
+            "processing element",
+            "MulMods per block",
+            categories,
+        )
+        .zero_y()
+        .with(Series::from_xy(
+            "paper",
+            per_pe(&|p| p.paper),
+            Provenance::Paper,
+        ))
+        .with(Series::from_xy(
+            "ours, main (counted)",
+            per_pe(&|p| Some(p.main)),
+            counted(),
+        ))
+        .with(Series::from_xy(
+            "ours, optimized (counted)",
+            per_pe(&|p| p.optimized),
+            counted(),
+        ));
+        let result = ExperimentResult {
+            id: self.id().into(),
+            seed: "seed002".into(),
+            title: "MulMod counts of CRSA against the paper".into(),
+            answers: "Table 1, Sections 2–5, Figs. 1–4".into(),
+            provenance: counted(),
+            summary: "Counts, not timings: per quantity for a 1024-bit exponent and Nc = 2 cubes, the paper against our \
+                      schedule, and MulMods per processing element. The paper's printed η uses '·' where Table 1 needs \
+                      '−'; CRT and Montgomery formulas count word operations, not MulMods, and are compared with nothing. \
+                      The table's means are over 32 random 1024-bit exponents, the claims' over 1000 (fixed seeds)."
+                .into(),
+            table,
+            charts: vec![chart],
+            quality: None,
+            elapsed_s: 0.0,
+        };
+        Ok(Output {
+            result,
+            evidence: evidence(&rows, &pes)?,
+        })
+    }
+}
+
+fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
+    let k = TABLE1_K;
+    let kf = f64::from(k);
+    let exps = random_exponents(k);
+    let main = |nc| Topology::new(nc, false);
+    let opt = |nc| Topology::new(nc, true);
+    let row = |q: &str| {
+        rows.iter()
+            .find(|r| r.quantity.starts_with(q))
+            .and_then(|r| r.ours)
+    };
+    let worst = row("optimized CRSA worst, e = X·2^t − 1: critical path");
+    let kept = pes.iter().filter(|p| p.optimized.is_some()).count();
+    let topo2 = (main(2)?, opt(2)?);
+    let eff = {
+        let e = &exps[0];
+        let (m, o) = (schedule(&topo2.0, e)?, schedule(&topo2.1, e)?);
+        m.latency_steps as f64 / o.latency_steps as f64 * topo2.0.pe_count() as f64
+            / topo2.1.pe_count() as f64
+    };
+    let bin = |e: &Integer| binary_mulmods(e) as f64;
+    let bin_mean = exps.iter().map(bin).sum::<f64>() / exps.len() as f64;
+    let crsa_mean = mean_over(&topo2.1, &exps, |s| s.latency_steps as f64)?;
+    // CRT: binary on each 512-bit half with a 512-bit exponent, 1.5·(k/2 − 1) MulMods on
+    // average each; a half-size MulMod costs ¼ (schoolbook) to ⅓ (Karatsuba-like) of a full one.
+    let crt_half = 2.0 * 1.5 * (kf / 2.0 - 1.0);
+    let vs_crt = |cost: f64| crsa_mean / (crt_half * cost);
+    let (x_sum_err, cube_sums) = (
+        (1..=4)
+            .map(|nc| {
+                let closed = (1u64 << (nc + 1)) - (nc as u64 + 3);
+                Estimate::exact(paper_sum(nc) as f64 - closed as f64)
+            })
+            .collect::<Vec<_>>(),
+        {
+            let sum =
+                |ids: &[usize]| ids.iter().map(|&i| paper::PE_MULMODS_NC2[i]).sum::<u64>() as f64;
+            let (first, last) = (sum(&[0, 2, 4, 5, 6, 7]), sum(&[8, 10, 12, 13, 14, 15]));
+            vec![
+                Estimate::exact(first),
+                Estimate::exact(last),
+                Estimate::exact(first + last - (10.0 * TABLE1_NC as f64 - 5.0)),
+            ]
+        },
+    );
+    let divisible =
+        |t: &Topology| -> Result<Schedule> { schedule(t, &(Integer::from(t.power()) << 10)) };
+    let mut hc_mulmods = Vec::new();
+    for nc in 1..=4 {
+        hc_mulmods.push(Estimate::exact(
+            divisible(&opt(nc)?)?.hypercube_mulmods as f64,
+        ));
+    }
+    let mut hc_time = Vec::new();
+    for nc in 1..=3 {
+        hc_time.push(Estimate::exact(
+            divisible(&opt(nc)?)?.hypercube_steps as f64,
+        ));
+    }
+    let mut efficiency = Vec::new();
+    for &nc in &NC_SWEEP {
+        let t = main(nc)?;
+        let s = bin_mean / mean_over(&t, &exps, |s| s.latency_steps as f64)?;
+        efficiency.push(s / t.pe_count() as f64);
+    }
+    let printed_2k2 = 2.0 * kf * kf;
+    let bielecki = corners(&[half_digit(paper::TABLE1_BIELECKI / 1e307, 4)], |x| {
+        (printed_2k2 / (x[0] * 1e307)).log10()
+    });
+    let x_ours = topo2.0.power() as f64;
+    Ok(vec![
+        fed("seed002-s2-topology", Evidence::report("src/modexp/crsa/topology.rs, engine.rs")
+            .text(format!("{} PEs at Nc = 2 in {} levels; every value crosses one hypercube edge", topo2.0.pe_count(), topo2.0.levels()))),
+        fed("seed002-s2-pe-counts", Evidence::report("pe_table(2)")
+            .text(format!("{} of 16 PEs count as printed", pes.iter().filter(|p| p.paper == Some(p.main)).count()))),
+        fed("seed002-fig3-pes", Evidence::report("the optimized topology").text(format!("{} → {kept} PEs", pes.len()))),
+        fed("seed002-s3-efficiency", counted_evidence(exact(eff), "critical paths of the main and the optimized schedule for a random 1024-bit exponent, times 16 / 12 PEs")),
+        fed("seed002-s4-binary-counts", counted_evidence(
+            vec![
+                Estimate::exact(bin(&(Integer::from(1) << (k - 1)))),
+                Estimate::exact(bin_mean),
+                Estimate::exact(bin(&((Integer::from(1) << k) - 1u32))),
+            ],
+            "binary's MulMods (k − 1 squarings, one multiplication per further set bit), counted")),
+        fed("seed002-s4-x-pes", arithmetic(exact(paper::paper_x(2)), "24·2^Nc − 12Nc − 26 at Nc = 2")
+            .text(format!("{} against 16 PEs (12 optimized)", paper::paper_x(2)))),
+        fed("seed002-s4-x-algebra", arithmetic(x_sum_err, "the sum term by term (3, 7, 15, …) against 2^(Nc+1) − (Nc + 3)")),
+        fed("seed002-s4-x", counted_evidence(exact(x_ours), "the exponent the hypercube's products give, PE by PE, with the paper's per-PE counts")
+            .text(format!("{x_ours} at Nc = 2 (paper {}); equal at Nc = 1 ({} = {})", paper::paper_x(2), main(1)?.power(), paper::paper_x(1)))),
+        fed("seed002-s4-eta-misprint", arithmetic(exact((kf - 1.0) * paper::paper_x(2).log2() + 5.0 * 2.0 - 1.0),
+            "(k − 1)·log2(46) + 5Nc − 1 at k = 1024, Nc = 2, as printed")),
+        fed("seed002-s4-cube-sums", arithmetic(cube_sums, "the paper's per-PE counts, summed")),
+        fed("seed002-s4-hypercube-mulmods", counted_evidence(hc_mulmods, "the optimized hypercube's MulMods per block with X | e")),
+        fed("seed002-s4-hypercube-time", counted_evidence(hc_time, "the optimized hypercube's critical path with X | e")),
+        fed("seed002-table1-bielecki", arithmetic(vec![bielecki], "log10(2·1024² / 4.4942e+307)")
+            .text(format!("2k² = {printed_2k2}, printed 4.4942e+307 = 2^1022: {:.1} decades apart", bielecki.value))),
+        fed("seed002-table1-crt", arithmetic(exact(0.75 * kf * kf + kf), "3k²/4 + k at k = 1024")),
+        fed("seed002-table1-montgomery", arithmetic(exact(2.0 * kf * kf + kf), "2k² + k at k = 1024")),
+        fed("seed002-table1-binary", arithmetic(exact(paper::binary_worst(k)), "2(k − 1) at k = 1024")),
+        fed("seed002-table1-crsa", arithmetic(exact(paper::table1_worst_crsa(k, TABLE1_NC)), "2k − 2·log2(46) + 5·2 − 3 at k = 1024")),
+        fed("seed002-table1-worst", match worst {
+            Some(w) => counted_evidence(exact(w),
+                "counted on the critical path of the engine's schedule (equal to the engine's own counts, by test); the saving is log2 X ≈ 5 bits of a 1024-bit exponent")
+                .text(format!("optimized CRSA {w:.0}, binary {}", paper::TABLE1_WORST_BINARY)),
+            None => Evidence::unavailable("the count table has no worst-case row"),
+        }),
+        fed("seed002-table1-average", counted_evidence(exact(bin_mean - crsa_mean), "binary's MulMods minus the optimized CRSA's critical path, mean over 1000 random 1024-bit exponents")
+            .text(format!("binary {bin_mean:.1}, optimized CRSA {crsa_mean:.1}"))),
+        fed("seed002-table1-vs-crt", Evidence::modelled_range(
+            vec![Estimate::new(vs_crt(0.3), vs_crt(1.0 / 3.0), vs_crt(0.25))],
+            &format!("CRSA's critical path ({crsa_mean:.1} MulMods, mean of 1000 random exponents) over CRT's {crt_half:.0} half-size MulMods weighted by their cost"),
+            "the cost of a 512-bit MulMod against a 1024-bit one: ¼ (schoolbook) to ⅓ (Karatsuba-like); 0.3 at the point value")),
+        fed("seed002-fig4b-more-pes", counted_evidence(order_ratios(&efficiency),
+            "S/P with S = binary's MulMods / the main CRSA's critical path (means over 1000 random 1024-bit exponents), P = 8Nc")
+            .text(format!("S/P = {}", efficiency.iter().zip(NC_SWEEP).map(|(e, n)| format!("{e:.4} at Nc = {n}")).collect::<Vec<_>>().join(", ")))),
+    ])
+}
+
+/// The unit of a row of the count table, from the quantity it names: most rows count
+/// MulMods; the others count PEs, bits or word operations, or are ratios.
+fn unit_of(quantity: &str) -> &'static str {
+    let starts = |p: &[&str]| p.iter().any(|s| quantity.starts_with(s));
+    if starts(&["PEs"]) {
+        "PEs"
+    } else if starts(&["log2"]) {
+        "bits"
+    } else if starts(&["X ="]) {
+        "number"
+    } else if starts(&["CRT", "Montgomery", "Bielecki"]) {
+        "word operations"
+    } else if quantity.contains("throughput") || quantity.contains("efficiency") {
+        "×"
+    } else {
+        "MulMods"
+    }
+}
+
+/// A row of the pipelining table: cubes, PEs, and a schedule's MulMod times per block
+/// unpipelined (its critical path) and pipelined (its busiest unit), their ratio and the
+/// paper's.
+pub fn level_cells(nc: usize, s: &Schedule, pes: usize) -> Vec<crate::study::Cell> {
+    vec![
+        int(nc),
+        int(pes),
+        int(s.latency_steps),
+        int(s.period_steps),
+        num(s.ideal_ratio),
+        num(paper::pipelined_gain(nc)),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::{Verdict, claims, judge};
+
+    #[test]
+    fn the_papers_sum_is_its_closed_form() {
+        for nc in 1..=6 {
+            assert_eq!(paper_sum(nc), (1 << (nc + 1)) - (nc as u64 + 3), "nc={nc}");
+        }
+        assert_eq!(paper_sum(2), 3);
+        assert_eq!(paper_level_max(2).unwrap(), 1);
+        assert_eq!(paper_level_max(3).unwrap(), 1);
+        assert_eq!(paper_level_max(4).unwrap(), 3);
+        assert_eq!(
+            order_ratios(&[2.0, 4.0, 2.0]),
+            [Estimate::exact(2.0), Estimate::exact(0.5)]
+        );
+    }
+
+    /// Every claim the experiment feeds gets evidence of its kind, and the paper's arithmetic
+    /// comes out as the paper's numbers say.
+    #[test]
+    fn counts_feed_their_claims_and_the_papers_arithmetic_is_what_it_is() {
+        let out = Counts.run(&Context::new(Profile::Quick)).unwrap();
+        let judged = crate::study::judge_experiment(paper::COUNTS, &out.evidence).unwrap();
+        assert_eq!(judged.len(), claims::of_experiment(paper::COUNTS).len());
+        let verdict = |id: &str| {
+            let e = &out
+                .evidence
+                .iter()
+                .find(|f| f.claim == id)
+                .unwrap()
+                .evidence;
+            judge(claims::find(id).unwrap(), e)
+        };
+        for (id, v) in [
+            ("seed002-table1-crt", Verdict::Consistent),
+            ("seed002-table1-montgomery", Verdict::Consistent),
+            ("seed002-table1-binary", Verdict::Consistent),
+            ("seed002-table1-crsa", Verdict::Consistent),
+            ("seed002-table1-bielecki", Verdict::Inconsistent),
+            ("seed002-s4-eta-misprint", Verdict::Inconsistent),
+            ("seed002-s4-x-pes", Verdict::Inconsistent),
+            ("seed002-s4-x-algebra", Verdict::Consistent),
+            ("seed002-s4-cube-sums", Verdict::Consistent),
+            ("seed002-s4-hypercube-mulmods", Verdict::Holds),
+            ("seed002-s4-hypercube-time", Verdict::DoesNotHold),
+            ("seed002-s4-binary-counts", Verdict::Holds),
+            ("seed002-s3-efficiency", Verdict::Holds),
+            ("seed002-table1-worst", Verdict::Holds),
+            ("seed002-table1-vs-crt", Verdict::DoesNotHold),
+        ] {
+            assert_eq!(verdict(id), v, "{id}");
+        }
+    }
+}
