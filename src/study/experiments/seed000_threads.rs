@@ -104,6 +104,7 @@ impl Experiment for ThreadScaling {
         ]);
         let cores = ctx.machine.logical_cores;
         let (mut points, mut over, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut red_rounds, mut speedup_rounds) = (Vec::new(), Vec::new());
         for &t in &threads {
             let k = config(t);
             let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
@@ -120,6 +121,21 @@ impl Experiment for ThreadScaling {
                 } else {
                     over.push(p);
                 }
+            }
+            if t <= cores {
+                let x = t as f64;
+                red_rounds.extend(
+                    rounds
+                        .each(|v| reduction_pct(v(SERSA) / v(&k)))
+                        .into_iter()
+                        .map(|y| (x, y)),
+                );
+                speedup_rounds.extend(
+                    rounds
+                        .each(|v| v(SERSA) / v(&k))
+                        .into_iter()
+                        .map(|y| (x, y)),
+                );
             }
             if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
                 speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
@@ -147,11 +163,14 @@ impl Experiment for ThreadScaling {
             "time reduction (%)",
             true,
         )
-        .with(Series::new(
-            format!("PaRSA (guided, up to {cores} threads)"),
-            points,
-            Provenance::Measured,
-        ))
+        .with(
+            Series::new(
+                format!("PaRSA (guided, up to {cores} threads)"),
+                points,
+                Provenance::Measured,
+            )
+            .with_rounds(red_rounds),
+        )
         .with(Series::from_xy(
             "PaRSA (paper: PaRSA-2, -4, -8 on the Core i3 and i7)",
             [
@@ -169,7 +188,10 @@ impl Experiment for ThreadScaling {
             )
             .points_only(),
         );
-        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
+        r.charts = vec![
+            chart,
+            speedup_chart(speedups, speedup_rounds, &threads, cores),
+        ];
         r.quality = Some(quality);
         Ok(Output {
             result: r,
@@ -179,7 +201,12 @@ impl Experiment for ThreadScaling {
 }
 
 /// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
-fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
+fn speedup_chart(
+    measured: Vec<Point>,
+    rounds: Vec<(f64, f64)>,
+    threads: &[usize],
+    cores: usize,
+) -> Chart {
     Chart::line(
         "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
         "threads",
@@ -187,7 +214,7 @@ fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart
         true,
     )
     .zero_y()
-    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
+    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured).with_rounds(rounds))
     .with(Series::from_xy(
         "ideal (speedup = threads)",
         threads.iter().map(|&t| (t as f64, t as f64)),

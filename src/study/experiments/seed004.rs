@@ -210,6 +210,7 @@ impl Experiment for Ciphers {
         let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
         let (mut mb, mut paper_mb, mut e_def, mut e_cal, mut paper_uj) =
             (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut mb_rounds = Vec::new();
         for (i, a) in names.iter().enumerate() {
             let par = is_parallel(a);
             let t = rounds.median(a);
@@ -243,6 +244,12 @@ impl Experiment for Ciphers {
                 opt(p.map(|p| p.2)),
             ]);
             mb.extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
+            mb_rounds.extend(
+                rounds
+                    .each(|v| bytes as f64 / v(a) / 1e6)
+                    .into_iter()
+                    .map(|y| (i as f64, y)),
+            );
             paper_mb.extend(p.map(|p| (i as f64, p.3)));
             paper_uj.extend(p.map(|p| (i as f64, p.2)));
             e_def.extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
@@ -277,7 +284,9 @@ impl Experiment for Ciphers {
                     "MB/s",
                     names.clone(),
                 )
-                .with(Series::new("ours (measured)", mb, Provenance::Measured))
+                .with(
+                    Series::new("ours (measured)", mb, Provenance::Measured).with_rounds(mb_rounds),
+                )
                 .with(Series::from_xy(
                     "paper, desktop",
                     paper_mb,
