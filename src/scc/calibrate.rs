@@ -91,7 +91,7 @@ pub enum CoreChoice {
 
 fn median(m: &crate::bench::Measurement) -> Result<Summary> {
     m.summary()
-        .ok_or_else(|| Error::InvalidParameter("calibration made no samples".into()))
+        .ok_or_else(|| Error::internal("calibration made no samples"))
 }
 
 /// Measures this machine's parameters.
@@ -115,13 +115,17 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
     )?;
     let mut per_byte = [Vec::new(), Vec::new(), Vec::new()];
     let bytes = plan.size_bytes as f64;
+    let mut failures = crate::bench::Failures::new();
     bench.run_timed(|| {
-        let st = three.run(&mut data).unwrap_or_default();
+        let st = failures
+            .note("the three-stage pipeline", three.run(&mut data))
+            .unwrap_or_default();
         for (acc, s) in per_byte.iter_mut().zip(&st.stages) {
             acc.push(s.busy_s / bytes);
         }
         st.wall_s
     });
+    failures.result()?;
     let med = |v: &[f64]| Summary::from_samples(v).map_or(f64::NAN, |s| s.median);
     let (in_b, ops_b, out_b) = (med(&per_byte[0]), med(&per_byte[1]), med(&per_byte[2]));
     let chan_op_s = median(&channel_ops(&bench))?.median;
@@ -180,19 +184,28 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
 /// `threads × alone / together`.
 fn effective_cores(bench: &Bench, bf: &Blowfish, threads: usize) -> Result<f64> {
     let mut bufs = vec![vec![0x5au8; 2 << 20]; threads.max(1)];
+    let mut failures = crate::bench::Failures::new();
     let runs = bench.run_interleaved_by(2, |i| {
         let t0 = Instant::now();
-        if i == 0 {
-            let _ = bf.encrypt_blocks(&mut bufs[0]);
+        let ok = if i == 0 {
+            bf.encrypt_blocks(&mut bufs[0])
         } else {
             std::thread::scope(|s| {
-                for b in bufs.iter_mut() {
-                    s.spawn(move || bf.encrypt_blocks(b));
-                }
-            });
-        }
-        t0.elapsed().as_secs_f64()
+                let running: Vec<_> = bufs
+                    .iter_mut()
+                    .map(|b| s.spawn(move || bf.encrypt_blocks(b)))
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+                    .collect::<Result<()>>()
+            })
+        };
+        let took = t0.elapsed().as_secs_f64();
+        failures.note("Blowfish alone and on every core", ok);
+        took
     });
+    failures.result()?;
     let alone = median(&runs[0])?.median;
     let together = median(&runs[1])?.median;
     Ok(threads.max(1) as f64 * alone / together)

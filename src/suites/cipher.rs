@@ -257,8 +257,8 @@ pub fn run(
     );
     failures.result()?;
     progress(done, done, "done");
-    let summaries = crate::bench::summaries(&measurements)
-        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+    let summaries =
+        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
     let median_of = |c: (Algorithm, usize)| {
         configs
             .iter()

@@ -337,8 +337,8 @@ fn check_path(
             (Ok(m), true) if m.len() == MESSAGE_LEN => {}
             (Err(Error::DecryptionError), false) => {}
             _ => {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: path {} on pair {} class {} gave {:?}",
+                return Err(Error::internal(format!(
+                    "path {} on pair {} class {} gave {:?}",
                     path.name,
                     pair.name(),
                     u8::from(one),

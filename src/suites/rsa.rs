@@ -222,13 +222,13 @@ pub fn run_with_meter(
         configs.iter().zip(&outcomes).zip(&measurements)
     {
         if !verified {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: {threads} threads {spec} gave an output different from SeRSA"
+            return Err(Error::internal(format!(
+                "{threads} threads {spec} gave an output different from SeRSA"
             )));
         }
         let sampled = measurement
             .sampled()
-            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+            .ok_or_else(|| Error::internal("no samples"))?;
         let baseline = records
             .first()
             .map_or(sampled.median, |b| b.timing.median_s);

@@ -53,10 +53,7 @@ fn count(s: &Setup) -> Result<Run> {
     };
     let out = pow_mod(method(s.method)?.as_ref(), &b, &e, &m, &p)?;
     if out.value != Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0")) {
-        return Err(Error::InvalidParameter(format!(
-            "internal error: {} wrong",
-            s.describe()
-        )));
+        return Err(Error::internal(format!("{} wrong", s.describe())));
     }
     Ok(Run {
         counts: out.counts,
