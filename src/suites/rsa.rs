@@ -269,7 +269,7 @@ mod tests {
         RsaBenchPlan {
             messages: 12,
             op: BatchOp::Decrypt,
-            private_op: PrivateOp::Crt,
+            private_op: PrivateOp::CrtVartime,
             threads: vec![2, 1],
             schedules: vec![Schedule::Static, Schedule::Guided],
             chunks: vec![None, Some(3)],
@@ -318,7 +318,10 @@ mod tests {
             recs.iter()
                 .all(|r| r.verified && r.timing.runs == 1 && r.bits == 512)
         );
-        assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
+        assert!(
+            recs.iter()
+                .all(|r| r.private_op == Some(PrivateOp::CrtVartime))
+        );
         // The auto meter: RAPL where readable, else the model, and every record says which.
         let source = &recs[0].energy.energy_source;
         assert!(

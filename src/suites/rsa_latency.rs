@@ -246,11 +246,11 @@ pub fn run_with_meter(
             let (op_crt, op_par) = if kernel.is_some() {
                 (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
             } else {
-                (PrivateOp::Crt, PrivateOp::CrtParallel)
+                (PrivateOp::CrtVartime, PrivateOp::CrtParallelVartime)
             };
             let ct = kernel.is_some();
             match name.as_str() {
-                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::Plain),
+                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::PlainVartime),
                 "crt" => decrypt_unchecked(k2, &c2, op_crt),
                 "crt-parallel" => decrypt_unchecked(k2, &c2, op_par),
                 "multiprime-3-seq" => k3.decrypt(&c3, false, ct),

@@ -9,7 +9,7 @@ use parcrypt::cipher::parallel::bf_pipeline::Layout;
 use parcrypt::cipher::parallel::parc4::{self, Parc4};
 use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
-use parcrypt::modexp::{Params, method, pow_mod};
+use parcrypt::modexp::{Params, method, pow_mod_vartime};
 use parcrypt::mul::{KaraConfig, Multiplier};
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
@@ -263,7 +263,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 ("sliding", Params::default()),
                 ("window-parmul", par.clone()),
             ] {
-                if pow_mod(method(name)?.as_ref(), b, e, m, &p)?.value != want {
+                if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
                     return Err(
                         parcrypt::Error::internal(format!("{name} differs from mpz_powm")).into(),
                     );
@@ -278,7 +278,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
                 let p = Params::default();
                 Ok(per_op(batch, || {
-                    drop(black_box(pow_mod(seq.as_ref(), b, e, m, &p)))
+                    drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
                 }))
             }));
             row.ceiling = Some(copies(
@@ -287,7 +287,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 batch,
                 || Ok(method("sliding")?),
                 move |seq| {
-                    drop(black_box(pow_mod(
+                    drop(black_box(pow_mod_vartime(
                         seq.as_ref(),
                         b,
                         e,
@@ -299,7 +299,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             let pm = method("window-parmul")?;
             row.par = Some(form("window-parmul", t, move || {
                 Ok(per_op(batch, || {
-                    drop(black_box(pow_mod(pm.as_ref(), b, e, m, &par)))
+                    drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
                 }))
             }));
             row.targets.push(("peer/par", 1.0));

@@ -75,7 +75,8 @@ impl EngineConfig {
 ///
 /// Bases may be any integers (reduced first). Errors: modulus <= 0, negative exponent, cubes
 /// outside 1..=MAX_CUBES. Modulus 1 gives zeros without running the machine (no counts).
-pub fn pow_mod_batch(
+/// **Variable-time**, as every CRSA form (the PEs' work follows the exponent's bits).
+pub fn pow_mod_batch_vartime(
     bases: &[Integer],
     exp: &Integer,
     modulus: &Integer,
@@ -123,7 +124,7 @@ pub fn pow_mod_batch(
 }
 
 /// The pipelined CRSA (Fig. 2) as a strategy: on one block it is the main CRSA; use
-/// [`pow_mod_batch`] with [`EngineConfig::pipelined`] for streams.
+/// [`pow_mod_batch_vartime`] with [`EngineConfig::pipelined`] for streams.
 pub struct CrsaPipelined;
 
 /// Main vs pipelined CRSA on one batch, measured and modelled.
@@ -193,7 +194,7 @@ pub fn throughput(
         pipelined: true,
         ..main
     };
-    let check = pow_mod_batch(&bases, exp, &modulus, &piped)?;
+    let check = pow_mod_batch_vartime(&bases, exp, &modulus, &piped)?;
     for (b, got) in bases.iter().zip(&check.values) {
         let want = b
             .clone()
@@ -208,7 +209,7 @@ pub fn throughput(
     // One timed batch; its values are checked against the verified ones after the clock stops.
     let time = |cfg: &EngineConfig, what: &str| -> Seconds {
         let t = Instant::now();
-        let out = pow_mod_batch(&bases, exp, &modulus, cfg);
+        let out = pow_mod_batch_vartime(&bases, exp, &modulus, cfg);
         let took = t.elapsed().as_secs_f64();
         let mut failures = failures.borrow_mut();
         if let Some(out) = failures.note(what, out) {

@@ -12,7 +12,7 @@ use crate::bench::Bench;
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
 use crate::modexp::crsa::{Topology, schedule};
-use crate::modexp::{ModExp, Params, method, pow_mod};
+use crate::modexp::{ModExp, Params, method, pow_mod_vartime};
 use crate::rsa::RsaPrivateKey;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
@@ -84,7 +84,7 @@ fn crsa_params() -> Params {
 fn crt_binary_vartime(key: &RsaPrivateKey, c: &Integer, binary: &dyn ModExp) -> Result<Integer> {
     let (p, q) = (key.p(), key.q());
     let half = |m: &Integer, d: &Integer| -> Result<Integer> {
-        Ok(pow_mod(binary, &Integer::from(c % m), d, m, &Params::default())?.value)
+        Ok(pow_mod_vartime(binary, &Integer::from(c % m), d, m, &Params::default())?.value)
     };
     let (m1, m2) = (half(p, key.dp())?, half(q, key.dq())?);
     let h = rug::ops::RemRounding::rem_euc(Integer::from(&m1 - &m2) * key.qinv(), p);
@@ -109,9 +109,9 @@ fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     let (d, n, expected) = (case.key.d(), case.key.public().n(), &case.expected);
     let ours = [
         crt_binary_vartime(&case.key, &case.c, case.binary.as_ref())?,
-        pow_mod(case.montgomery.as_ref(), &case.c, d, n, &Params::default())?.value,
-        pow_mod(case.binary.as_ref(), &case.c, d, n, &Params::default())?.value,
-        pow_mod(case.crsa.as_ref(), &case.c, d, n, &crsa_params())?.value,
+        pow_mod_vartime(case.montgomery.as_ref(), &case.c, d, n, &Params::default())?.value,
+        pow_mod_vartime(case.binary.as_ref(), &case.c, d, n, &Params::default())?.value,
+        pow_mod_vartime(case.crsa.as_ref(), &case.c, d, n, &crsa_params())?.value,
     ];
     for (v, name) in ours.iter().zip(TABLE2_METHODS) {
         if v != expected {
@@ -135,12 +135,15 @@ fn times_round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
             let v = match case.methods[j] {
                 "CRT" => crt_binary_vartime(&case.key, &case.c, case.binary.as_ref()),
                 "Montgomery" => {
-                    pow_mod(case.montgomery.as_ref(), &case.c, d, n, &Params::default())
+                    pow_mod_vartime(case.montgomery.as_ref(), &case.c, d, n, &Params::default())
                         .map(|o| o.value)
                 }
-                "Binary" => pow_mod(case.binary.as_ref(), &case.c, d, n, &Params::default())
+                "Binary" => {
+                    pow_mod_vartime(case.binary.as_ref(), &case.c, d, n, &Params::default())
+                        .map(|o| o.value)
+                }
+                _ => pow_mod_vartime(case.crsa.as_ref(), &case.c, d, n, &crsa_params())
                     .map(|o| o.value),
-                _ => pow_mod(case.crsa.as_ref(), &case.c, d, n, &crsa_params()).map(|o| o.value),
             };
             let v = std::hint::black_box(v);
             let took = t.elapsed().as_secs_f64();

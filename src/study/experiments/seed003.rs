@@ -11,7 +11,7 @@ use crate::bench::{Bench, Failures};
 use crate::claims::seed003::modexp::timed;
 use crate::claims::seed003::{Cut, MODEXP_BEST, Measure, PRODUCT, SQUARE, Setup, Timed};
 use crate::error::{Error, Result};
-use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod};
+use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod_vartime};
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
@@ -145,7 +145,7 @@ fn size_case(bits: u32, setups: &[Setup]) -> Result<SizeCase> {
             name => {
                 let meth = method(name)?;
                 let p = params(s);
-                if pow_mod(meth.as_ref(), &b, &e, &m, &p)?.value != expected {
+                if pow_mod_vartime(meth.as_ref(), &b, &e, &m, &p)?.value != expected {
                     return Err(Error::internal(format!(
                         "{} wrong at {bits} bits",
                         s.describe()
@@ -172,7 +172,7 @@ fn run_once(case: &SizeCase, j: usize, failures: &mut Failures) -> f64 {
     let started = Instant::now();
     match runner {
         Runner::Modexp(meth, p) => {
-            let o = std::hint::black_box(pow_mod(meth.as_ref(), b, e, m, p));
+            let o = std::hint::black_box(pow_mod_vartime(meth.as_ref(), b, e, m, p));
             let took = started.elapsed().as_secs_f64();
             let what = setup.describe();
             if let Some(o) = failures.note(&what, o) {
