@@ -197,8 +197,7 @@ fn effective_cores(bench: &Bench, bf: &Blowfish, threads: usize) -> Result<f64> 
                     .collect();
                 running
                     .into_iter()
-                    .map(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
-                    .collect::<Result<()>>()
+                    .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
             })
         };
         let took = t0.elapsed().as_secs_f64();
