@@ -2,8 +2,10 @@
 //! lists: 2 a usage error, 1 a runtime failure (a file), 70 an internal error (a bug: the one
 //! line asks for a report). The internal case is shown with the test-only fault hook
 //! (`PARCRYPT_FAULT=cipher-timed`), which corrupts one output inside `bench cipher`'s timed
-//! loop: the check after timing must catch it in a release build.
-use common::{assert_one_line_error, parcrypt};
+//! loop: the check after timing must catch it in a release build. Usage (2) and runtime (1)
+//! errors are held by `tests/cli.rs` (a missing input file, a missing output folder) and the
+//! other command-line tests.
+use common::assert_one_line_error;
 use std::process::Command;
 
 mod common;
@@ -65,34 +67,6 @@ fn a_wrong_output_inside_a_timed_closure_exits_70_with_one_line_and_no_file() {
     );
     let text = std::fs::read_to_string(&json).unwrap();
     assert!(text.contains("\"verified\": true"), "{text}");
-}
-
-#[test]
-fn a_usage_error_exits_2_and_a_missing_file_exits_1() {
-    // A value the user can fix.
-    let out = parcrypt(&["bench", "cipher", "--alg", "rc4", "--size", "0"]);
-    assert_one_line_error(&out, 2, "size");
-    // A library parameter out of range, found after parsing (Error::InvalidParameter).
-    let out = parcrypt(&[
-        "modexp", "--method", "binary", "--base", "3", "--exp", "5", "--mod", "0",
-    ]);
-    assert_one_line_error(&out, 2, "invalid parameter: modulus must be positive");
-    // A file that is not there.
-    let dir = tempfile::tempdir().unwrap();
-    let missing = dir.path().join("missing.bin");
-    let out = parcrypt(&[
-        "cipher",
-        "encrypt",
-        "--alg",
-        "rc4",
-        "--key",
-        "00112233445566778899aabbccddeeff",
-        "--in",
-        missing.to_str().unwrap(),
-        "--out",
-        dir.path().join("o").to_str().unwrap(),
-    ]);
-    assert_one_line_error(&out, 1, "missing.bin");
 }
 
 #[test]

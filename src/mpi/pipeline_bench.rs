@@ -218,7 +218,10 @@ fn drive(
         tallies[i].push(combine(&readings, wall));
         Ok(wall)
     })?;
-    failures.check("sequential encrypt + decrypt round trip", work == input);
+    failures.check(
+        "encrypt + decrypt round trip (sequential and threads)",
+        work == input,
+    );
     failures.result()?;
     Ok((summaries, stats, tallies))
 }
