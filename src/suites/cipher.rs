@@ -193,6 +193,34 @@ fn transform(
     cipher.start(run)?.apply(buf)
 }
 
+/// Checks every configuration against its sequential reference before anything is timed;
+/// gives each reference output's [`fingerprint`], to check every timed output with, and a
+/// buffer of the input's size to time in.
+fn verify(
+    plan: &CipherBenchPlan,
+    configs: &[(Algorithm, usize)],
+    ciphers: &[Cipher],
+    input: &[u8],
+) -> Result<(Vec<u64>, Vec<u8>)> {
+    let mut expected = input.to_vec();
+    let mut got = input.to_vec();
+    let mut fingerprints = Vec::with_capacity(configs.len());
+    for (c, cipher) in configs.iter().zip(ciphers) {
+        expected.copy_from_slice(input);
+        transform(cipher, plan, &mut expected, true)?;
+        got.copy_from_slice(input);
+        transform(cipher, plan, &mut got, false)?;
+        if got != expected {
+            return Err(Error::internal(format!(
+                "{} on {} threads differs from its sequential form",
+                c.0, c.1
+            )));
+        }
+        fingerprints.push(fingerprint(&expected));
+    }
+    Ok((fingerprints, got))
+}
+
 /// Runs the benchmark; `progress(done, total, label)` is called before each run: `done`
 /// measured runs of `total` planned (0 while the warm-ups time the configurations).
 pub fn run(
@@ -214,25 +242,7 @@ pub fn run(
         .iter()
         .map(|&c| m.cipher(plan, c))
         .collect::<Result<Vec<_>>>()?;
-    // Verify every configuration against its sequential reference before timing anything;
-    // keep the reference's fingerprint to check every timed output with.
-    let mut expected = input.clone();
-    let mut got = input.clone();
-    let mut fingerprints = Vec::with_capacity(configs.len());
-    for (c, cipher) in configs.iter().zip(&ciphers) {
-        expected.copy_from_slice(&input);
-        transform(cipher, plan, &mut expected, true)?;
-        got.copy_from_slice(&input);
-        transform(cipher, plan, &mut got, false)?;
-        if got != expected {
-            return Err(Error::internal(format!(
-                "{} on {} threads differs from its sequential form",
-                c.0, c.1
-            )));
-        }
-        fingerprints.push(fingerprint(&expected));
-    }
-    drop(expected);
+    let (fingerprints, got) = verify(plan, &configs, &ciphers, &input)?;
     let work = RefCell::new(got);
     // Test-only fault injection (bench::FAULT_VAR): one timed output is corrupted.
     let mut plant = planted_fault("cipher-timed");
