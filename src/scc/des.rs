@@ -110,9 +110,7 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
             }
         }
         if !dt.is_finite() {
-            return Err(Error::InvalidParameter(
-                "internal error: the simulated pipeline deadlocked".into(),
-            ));
+            return Err(Error::internal("the simulated pipeline deadlocked"));
         }
         let dt = dt.max(0.0);
         let end = t + dt;

@@ -116,8 +116,8 @@ pub fn run(
             );
             let xl = mpn::padded(&x, pair[0].limbs());
             if mpn::to_integer(&pair[0].square_chain(&xl, plan.count)) != want {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: the {b} kernel's squarings differ from GMP"
+                return Err(Error::internal(format!(
+                    "the {b} kernel's squarings differ from GMP"
                 )));
             }
             configs.push((b, false, pair.clone(), xl.clone()));
@@ -148,7 +148,7 @@ pub fn run(
             let products = plan.count * if *dual { 2 } else { 1 };
             let per: Vec<f64> = m.samples.iter().map(|s| s / products as f64).collect();
             let summary = crate::bench::Summary::from_samples(&per)
-                .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+                .ok_or_else(|| Error::internal("no samples"))?;
             let t = ticks.borrow();
             let tsc_per = tsc_hz.map(|_| {
                 let mut v: Vec<f64> = t[j]
