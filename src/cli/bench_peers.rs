@@ -328,7 +328,8 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
     };
     let bench = Bench::new(config)?;
     let machine = MachineInfo::detect();
-    let capacity = || parcrypt::mul::capacity::parallel_capacity(args.threads, 16384, 0.05, false);
+    let capacity =
+        || parcrypt::bench::capacity::parallel_capacity(args.threads, 16384, 0.05, false);
     let before = capacity();
     let progress = args.opts.progress(ids.len(), "bench peers");
     let mut records = Vec::new();

@@ -11,7 +11,8 @@
 //!   [`montmul`]: one Montgomery product per constant-time backend, beside an estimate of
 //!   OpenSSL's;
 //! - [`modexp`](mod@modexp): modular exponentiation strategies against binary and GMP
-//!   (seeds 002, 003);
+//!   (seeds 002, 003); [`crsa`](mod@crsa): main against pipelined CRSA on one batch (seed 002,
+//!   Fig. 4);
 //! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
 //!   costs to activate a thread;
 //! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
@@ -19,6 +20,7 @@
 //! - [`leak`]: the timing-leak test of RSA-OAEP decryption (dudect's Welch t-test, issue 20).
 pub mod cipher;
 pub mod cipher_pipeline;
+pub mod crsa;
 pub mod leak;
 pub mod modexp;
 pub mod montmul;
