@@ -17,6 +17,9 @@
 //!   costs to activate a thread;
 //! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
 //!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8);
+//! - [`peers`]: parcrypt's best forms against GMP and OpenSSL (`bench peers`), its targets
+//!   judged by the study's rule code;
+//! - [`openssl`]: the OpenSSL peer (`openssl speed` for RSA sign and the ciphers);
 //! - [`leak`]: the timing-leak test of RSA-OAEP decryption (dudect's Welch t-test, issue 20).
 pub mod cipher;
 pub mod cipher_pipeline;
@@ -26,6 +29,8 @@ pub mod modexp;
 pub mod montmul;
 pub mod mul;
 pub mod mul_handoff;
+pub mod openssl;
+pub mod peers;
 pub mod rsa;
 pub mod rsa_latency;
 pub mod rsa_record;
