@@ -10,10 +10,10 @@ pub struct StudyOptions {
     pub profile: Profile,
     /// The output folder (created if missing).
     pub out: PathBuf,
-    /// Only these seeds (ids from [`SEEDS`]); empty = all.
+    /// Only these seeds (ids from [`SEEDS`](super::SEEDS)); empty = all.
     pub only: Vec<String>,
     /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
-    /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`]).
+    /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`](super::experiments::mpi_runs)).
     pub mpi_results: Vec<PathBuf>,
     /// Measure the selected experiments again even where `out` holds them finished.
     pub fresh: bool,

@@ -291,7 +291,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 "sliding",
                 t,
                 batch,
-                || Ok(method("sliding")?),
+                || method("sliding"),
                 move |seq| {
                     drop(black_box(pow_mod(
                         seq.as_ref(),
