@@ -3,7 +3,8 @@
 //! to `name`:
 //! - the README's "Layout" list names the library's modules in the order of [`LAYERS`], and
 //!   every edge goes down that order (a module imports only modules below it);
-//! - no two modules import each other, directly or round a longer loop;
+//! - no two modules import each other, directly or round a longer loop, and the operations
+//!   ([`OPERATIONS`]) do not use the benchmark harness;
 //! - inside `src/study` and `src/cli` the files form an order too: no cycle among them, the
 //!   shared types and helpers in leaf files that import no sibling ([`LEAVES`]), and `mod.rs`
 //!   only dispatches (no file imports an item defined there; a `pub use` in it that re-exports
@@ -298,6 +299,21 @@ fn every_import_goes_down_the_layers() {
         "imports from a lower layer to a higher one:\n{}",
         wrong.join("\n")
     );
+}
+
+/// The operations measured, which the README says know nothing of benchmarks: the harness
+/// sits below them, but only `suites` (and above) may use it.
+const OPERATIONS: [&str; 4] = ["mul", "modexp", "rsa", "cipher"];
+
+#[test]
+fn the_operations_know_nothing_of_benchmarks() {
+    let wrong: Vec<String> = library_sources()
+        .iter()
+        .filter(|s| OPERATIONS.contains(&s.module.as_str()))
+        .filter(|s| names_after(&s.code, "crate::").contains("bench"))
+        .map(|s| s.path.display().to_string())
+        .collect();
+    assert!(wrong.is_empty(), "operations using the harness: {wrong:?}");
 }
 
 #[test]

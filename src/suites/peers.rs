@@ -231,13 +231,20 @@ pub struct Peers {
 }
 
 /// Runs the rows `ids` (each one of [`ROWS`]) as `setup` says, with `progress(done, total,
-/// row)` before each, between two capacity probes.
+/// row)` before each, between two capacity probes. Errors: an unknown row, a form that
+/// disagrees with its reference (internal), a peer that gave no result.
 pub fn run(
     ids: &[&'static str],
     setup: &Setup,
     bench: &Bench,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Peers> {
+    if let Some(id) = ids.iter().find(|id| !ROWS.contains(id)) {
+        return Err(Error::InvalidParameter(format!(
+            "unknown row '{id}' (known: {})",
+            ROWS.join(", ")
+        )));
+    }
     let capacity = || parallel_capacity(setup.threads, CAPACITY_BITS, 0.05, false);
     let capacity_before = capacity();
     let mut records = Vec::new();
@@ -281,6 +288,24 @@ mod tests {
         }
         let few = ratio(&[2.0; 3], &[1.0; 3]).unwrap();
         assert_eq!(verdict(&few, 1.0), "inconclusive (too few rounds)");
+    }
+
+    #[test]
+    fn unknown_rows_are_refused_before_anything_runs() {
+        let setup = Setup {
+            threads: 2,
+            openssl_seconds: 1,
+            batch_s: 0.001,
+            cipher_bytes: 8,
+            seed: 1,
+            kernel: crate::rsa::kernel::PrivateKernel::Auto,
+        };
+        let bench = Bench::new(crate::bench::BenchConfig::exact(1)).unwrap();
+        let err = run(&["rc4", "rc5"], &setup, &bench, |_, _, _| {}).unwrap_err();
+        assert!(
+            err.is_usage() && err.to_string().contains("unknown row 'rc5'"),
+            "{err}"
+        );
     }
 
     #[test]
