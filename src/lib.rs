@@ -5,10 +5,10 @@
 //! pipelined and data-parallel ciphers) in sequential and parallel forms, each verified against
 //! its sequential reference, and measures them on the user's machine.
 //!
-//! Module map, from the bottom layer up. A module imports only modules above it in this list,
-//! never one that imports it back (`tests/layout.rs` checks the sources); `parallel` knows no
-//! algorithm, and the measured operations in `rsa`, `modexp`, `mul` and `cipher` know nothing
-//! of energy or benchmarks:
+//! Module map, from the bottom layer up. A module imports only modules before it in this list,
+//! never one after it (`tests/layout.rs` checks the sources against the same order, kept in the
+//! README's "Layout"); `parallel` knows no algorithm, and the measured operations in `rsa`,
+//! `modexp`, `mul` and `cipher` know nothing of energy or benchmarks:
 //! - [`error`]: the library's one error type, with `From` for the energy models' errors
 //!   ([`EnergyError`](error::EnergyError)); [`io`]: atomic file output;
 //! - [`parallel`]: generic machinery only — OpenMP-style loop schedules, thread teams and
@@ -17,7 +17,7 @@
 //! - [`bignum`]: GMP helpers, Montgomery arithmetic and secret integers wiped on drop
 //!   (`bignum/mpn/`: the limb-level kernels' tests);
 //! - [`bench`](mod@bench): the benchmark harness, statistics (Welch's t-test too), machine information,
-//!   progress and the TSC
+//!   progress, the TSC and the free-core probe
 //!   (`bench/export/`: JSON, CSV, Markdown and tables);
 //! - [`results`]: the study's plain data model (tables, charts, judged claims);
 //! - [`claims`]: the papers' claims and figures as data, one registry per seed;
@@ -32,7 +32,8 @@
 //! - [`reliability`]: RAMP lifetimes (EM, SM, TDDB, TC) and temperatures;
 //! - [`scc`]: seed 001's pipeline on a model of Intel's SCC;
 //! - [`dse`]: design-space exploration over time, energy and MTTF;
-//! - [`suites`]: every benchmark's plan, records with their energy fields, and run;
+//! - [`suites`]: all the measuring — every benchmark's plan, records with their energy fields,
+//!   and run, the peer runners (`openssl speed`, GMP in process) and `bench peers`;
 //! - [`report`]: a study's HTML/Markdown report (`report/plot/`: the charts);
 //! - [`study`]: every paper's experiments, judged (`study/experiments/`);
 //! - `mpi` (feature `mpi`): the seed systems over MPI ranks (the `parcrypt-mpi` program is in

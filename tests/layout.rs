@@ -1,12 +1,50 @@
-//! The house rule of issue 13: no two modules import each other, directly or round a longer
-//! loop. Read from the sources: every `crate::name` path (and every name in a `crate::{...}`
-//! group) in a library file is an edge from its top-level module to `name`; in the command's
-//! `src/cli/`, every `super::name` is an edge between two sibling files. Each graph must be
-//! acyclic; a cycle fails with the files that make it.
+//! The layers the README promises, held by reading the sources. Every `crate::name` path (and
+//! every name in a `crate::{...}` group) in a library file is an edge from its top-level module
+//! to `name`:
+//! - the README's "Layout" list names the library's modules in the order of [`LAYERS`], and
+//!   every edge goes down that order (a module imports only modules below it);
+//! - no two modules import each other, directly or round a longer loop, and the operations
+//!   ([`OPERATIONS`]) do not use the benchmark harness;
+//! - inside `src/study` and `src/cli` the files form an order too: no cycle among them, the
+//!   shared types and helpers in leaf files that import no sibling ([`LEAVES`]), and `mod.rs`
+//!   only dispatches (no file imports an item defined there; a `pub use` in it that re-exports
+//!   a child's item counts as that child).
+//!
+//! The checkers work on text, so the tests at the end plant an upward import and a cycle and
+//! see them fail.
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
+
+/// The library's layers from the bottom up, as the README's "Layout" lists them (`cli`, the
+/// command, last): a module imports only modules before it here.
+const LAYERS: [&str; 20] = [
+    "error",
+    "io",
+    "parallel",
+    "bignum",
+    "bench",
+    "results",
+    "claims",
+    "mul",
+    "modexp",
+    "rsa",
+    "cipher",
+    "energy",
+    "reliability",
+    "scc",
+    "dse",
+    "suites",
+    "report",
+    "study",
+    "mpi",
+    "cli",
+];
+
+/// The leaf files of each folder checked inside: shared types and helpers, importing no
+/// sibling.
+const LEAVES: [(&str, &[&str]); 2] = [("study", &["options"]), ("cli", &["common"])];
 
 /// Every `.rs` file under `dir`.
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
@@ -43,31 +81,60 @@ fn ident(s: &str) -> &str {
 fn names_after(text: &str, prefix: &str) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for (at, _) in text.match_indices(prefix) {
-        let rest = &text[at + prefix.len()..];
-        if let Some(group) = rest.strip_prefix('{') {
-            // Top-level items of the group: split on commas at brace depth 0.
-            let mut depth = 0usize;
-            let mut item_start = 0;
-            for (i, c) in group.char_indices() {
-                match c {
-                    '{' => depth += 1,
-                    '}' if depth == 0 => {
-                        out.insert(ident(group[item_start..i].trim()).to_string());
-                        break;
-                    }
-                    '}' => depth -= 1,
-                    ',' if depth == 0 => {
-                        out.insert(ident(group[item_start..i].trim()).to_string());
-                        item_start = i + 1;
-                    }
-                    _ => {}
-                }
-            }
-        } else {
-            out.insert(ident(rest).to_string());
-        }
+        out.extend(names_at(&text[at + prefix.len()..]));
     }
     out.retain(|n| !n.is_empty());
+    out
+}
+
+/// The first path segment at the start of `rest`, or of each item of a group `{a::x, b}`.
+fn names_at(rest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(group) = rest.strip_prefix('{') {
+        // Top-level items of the group: split on commas at brace depth 0.
+        let mut depth = 0usize;
+        let mut item_start = 0;
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    out.push(ident(group[item_start..i].trim()).to_string());
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    out.push(ident(group[item_start..i].trim()).to_string());
+                    item_start = i + 1;
+                }
+                _ => {}
+            }
+        }
+    } else {
+        out.push(ident(rest).to_string());
+    }
+    out.retain(|n| !n.is_empty());
+    out
+}
+
+/// The names after every run of exactly `k` `super::` in `text` (`super::super::x` is a run
+/// of two: it names nothing at one).
+fn names_after_supers(text: &str, k: usize) -> BTreeSet<String> {
+    const S: &str = "super::";
+    let mut out = BTreeSet::new();
+    for (at, _) in text.match_indices(S) {
+        if text[..at].ends_with(S) {
+            continue; // inside a longer run
+        }
+        let mut end = at;
+        let mut run = 0;
+        while text[end..].starts_with(S) {
+            end += S.len();
+            run += 1;
+        }
+        if run == k {
+            out.extend(names_at(&text[end..]));
+        }
+    }
     out
 }
 
@@ -135,31 +202,124 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
-/// The library's top-level modules (`src/<name>.rs` or `src/<name>/`).
-fn library_graph() -> (BTreeSet<String>, Graph) {
+/// One source file: its top-level module, its path and its code.
+struct Source {
+    module: String,
+    path: PathBuf,
+    code: String,
+}
+
+/// The library's files (`src/<name>.rs` or `src/<name>/`), with their modules.
+fn library_sources() -> Vec<Source> {
     let root = src();
     let outside = ["lib", "main", "bin", "cli"];
-    let files: Vec<PathBuf> = rust_files(&root)
+    rust_files(&root)
         .into_iter()
-        .filter(|f| !outside.contains(&module_of(&root, f).as_str()))
-        .collect();
-    let modules: BTreeSet<String> = files.iter().map(|f| module_of(&root, f)).collect();
+        .map(|f| Source {
+            module: module_of(&root, &f),
+            code: code(&f),
+            path: f,
+        })
+        .filter(|s| !outside.contains(&s.module.as_str()))
+        .collect()
+}
+
+/// The edges between the top-level modules of `sources`.
+fn library_graph(sources: &[Source]) -> Graph {
+    let modules: BTreeSet<&str> = sources.iter().map(|s| s.module.as_str()).collect();
     let mut graph = Graph::new();
-    for f in &files {
-        let from = module_of(&root, f);
-        for to in names_after(&code(f), "crate::") {
-            if to != from && modules.contains(&to) {
-                add(&mut graph, &from, &to, f);
+    for s in sources {
+        for to in names_after(&s.code, "crate::") {
+            if to != s.module && modules.contains(to.as_str()) {
+                add(&mut graph, &s.module, &to, &s.path);
             }
         }
     }
-    (modules, graph)
+    graph
+}
+
+/// The modules of [`LAYERS`] above `from` that `code` imports (`from` unknown: itself).
+fn upward_imports(from: &str, code: &str) -> Vec<String> {
+    let Some(at) = LAYERS.iter().position(|l| *l == from) else {
+        return vec![format!("{from} (a module missing from LAYERS)")];
+    };
+    names_after(code, "crate::")
+        .into_iter()
+        .filter(|n| LAYERS.iter().position(|l| l == n).is_some_and(|i| i > at))
+        .collect()
+}
+
+/// The modules the README's "Layout" section names (`src/<name>` in backquotes), in order,
+/// without the entry points (`lib`, `main`, `bin`).
+fn readme_layers(readme: &str) -> Vec<String> {
+    let start = readme.find("\n## Layout").expect("a Layout section");
+    let section = &readme[start + 1..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
+    // The list itself: from its first item on.
+    let section = &section[section.find("\n- ").unwrap_or(section.len())..];
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in section.match_indices("`src/") {
+        let name = ident(&section[at + 5..]).to_string();
+        if !["lib", "main", "bin", ""].contains(&name.as_str()) && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_readme_lists_the_layers_of_the_test() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("read README.md");
+    assert_eq!(readme_layers(&readme), LAYERS, "README's Layout list");
+    // LAYERS names every module of the library (and the command's `cli`), no other.
+    let lib = code(&src().join("lib.rs"));
+    let mut declared: Vec<String> = names_after(&lib, "pub mod ").into_iter().collect();
+    declared.push("cli".into());
+    declared.sort();
+    let mut layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
+    layers.sort();
+    assert_eq!(declared, layers, "lib.rs's modules");
+}
+
+#[test]
+fn every_import_goes_down_the_layers() {
+    let sources = library_sources();
+    assert!(sources.len() > 100, "files found: {}", sources.len());
+    let wrong: Vec<String> = sources
+        .iter()
+        .flat_map(|s| {
+            upward_imports(&s.module, &s.code)
+                .into_iter()
+                .map(move |to| format!("{} -> {to} in {}", s.module, s.path.display()))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "imports from a lower layer to a higher one:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The operations measured, which the README says know nothing of benchmarks: the harness
+/// sits below them, but only `suites` (and above) may use it.
+const OPERATIONS: [&str; 4] = ["mul", "modexp", "rsa", "cipher"];
+
+#[test]
+fn the_operations_know_nothing_of_benchmarks() {
+    let wrong: Vec<String> = library_sources()
+        .iter()
+        .filter(|s| OPERATIONS.contains(&s.module.as_str()))
+        .filter(|s| names_after(&s.code, "crate::").contains("bench"))
+        .map(|s| s.path.display().to_string())
+        .collect();
+    assert!(wrong.is_empty(), "operations using the harness: {wrong:?}");
 }
 
 #[test]
 fn no_two_library_modules_import_each_other() {
-    let (modules, graph) = library_graph();
-    assert!(modules.len() >= 15, "modules found: {modules:?}");
+    let graph = library_graph(&library_sources());
+    assert!(graph.len() >= 15, "modules found: {:?}", graph.keys());
     // The reader sees real edges (a parser that found none would pass anything).
     assert!(graph["suites"].contains_key("bench"), "{graph:?}");
     assert!(graph["study"].contains_key("report"), "{graph:?}");
@@ -172,40 +332,209 @@ fn no_two_library_modules_import_each_other() {
     }
 }
 
-#[test]
-fn no_two_command_files_import_each_other() {
-    let root = src().join("cli");
-    let mut graph = Graph::new();
-    for f in rust_files(&root) {
-        let from = module_of(&root, &f);
-        if from == "mod" {
-            continue; // The parent dispatches to every file; its helpers are below them all.
-        }
-        let text = code(&f);
-        let depth = f.strip_prefix(&root).unwrap().components().count();
-        // `super::` from a direct child names a sibling (or the parent's own items).
-        let prefix = if depth == 1 {
-            "super::"
-        } else {
-            "super::super::"
-        };
-        for to in names_after(&text, prefix)
-            .into_iter()
-            .chain(names_after(&text, "crate::cli::"))
-        {
-            if to != from && root.join(format!("{to}.rs")).exists() {
-                add(&mut graph, &from, &to, &f);
+/// The code before a file's `#[cfg(test)] mod tests` (the folder order is about the code the
+/// command runs; a test module's `super::` names its own file).
+fn without_tests(code: &str) -> &str {
+    code.find("#[cfg(test)]\nmod tests")
+        .map_or(code, |at| &code[..at])
+}
+
+/// The files of folder `src/<folder>`, paths relative to it, with their code.
+fn folder_sources(folder: &str) -> Vec<(PathBuf, String)> {
+    let root = src().join(folder);
+    rust_files(&root)
+        .into_iter()
+        .map(|f| {
+            let text = without_tests(&code(&f)).to_string();
+            (
+                f.strip_prefix(&root).expect("under root").to_path_buf(),
+                text,
+            )
+        })
+        .collect()
+}
+
+/// The unit of a file in a folder: `x.rs` and everything in `x/` are `x`; the folder's own
+/// `mod.rs` is `mod`.
+fn unit_of(rel: &Path) -> String {
+    let first = rel.components().next().expect("a component");
+    first
+        .as_os_str()
+        .to_string_lossy()
+        .trim_end_matches(".rs")
+        .to_string()
+}
+
+/// What the folder's `mod.rs` re-exports from its children: item name -> unit (items it
+/// re-exports from outside the folder map to "").
+fn reexports(mod_code: &str, units: &BTreeSet<String>) -> BTreeMap<String, String> {
+    let mut out = BTreeMap::new();
+    for (at, _) in mod_code.match_indices("pub use ") {
+        let stmt = &mod_code[at + 8..];
+        let stmt = &stmt[..stmt.find(';').unwrap_or(stmt.len())];
+        let origin = ident(stmt);
+        let unit = if units.contains(origin) { origin } else { "" };
+        let items = stmt.rsplit_once("::").map_or(stmt, |(_, last)| last);
+        for item in items.trim_matches(|c| c == '{' || c == '}').split(',') {
+            let item = item.trim();
+            let name = item.rsplit_once(" as ").map_or(item, |(_, alias)| alias);
+            let name = ident(name.rsplit("::").next().unwrap_or(name).trim());
+            if !name.is_empty() {
+                out.insert(name.to_string(), unit.to_string());
             }
         }
     }
-    assert!(graph["bench"].contains_key("bench_opts"), "{graph:?}");
-    if let Some(cycle) = find_cycle(&graph) {
-        panic!(
-            "command files import each other: {}\n{}",
+    out
+}
+
+/// The graph among the units of folder `folder` (`study`, `cli`), from its files' text: an
+/// edge from a file's unit to the sibling it names through `super::` (as many as reach the
+/// folder) or `crate::<folder>::`; a name defined in `mod.rs` is an edge to `mod`, one that
+/// `mod.rs` re-exports from a child an edge to that child. `mod.rs`'s own edges (the
+/// dispatch) are left out.
+fn folder_graph(folder: &str, files: &[(PathBuf, String)]) -> Graph {
+    let units: BTreeSet<String> = files.iter().map(|(p, _)| unit_of(p)).collect();
+    let mod_code = files
+        .iter()
+        .find(|(p, _)| p == Path::new("mod.rs"))
+        .map_or("", |(_, c)| c.as_str());
+    let reexported = reexports(mod_code, &units);
+    let mut graph = Graph::new();
+    for (rel, text) in files {
+        let from = unit_of(rel);
+        if from == "mod" {
+            continue;
+        }
+        // The module path inside the folder: `a.rs` [a], `a/mod.rs` [a], `a/b.rs` [a, b].
+        let depth = rel.components().count() - usize::from(rel.ends_with("mod.rs"));
+        let names = names_after_supers(text, depth)
+            .into_iter()
+            .chain(names_after(text, &format!("crate::{folder}::")));
+        for name in names {
+            let to = if units.contains(&name) {
+                name.clone()
+            } else {
+                match reexported.get(&name) {
+                    Some(unit) if unit.is_empty() => continue,
+                    Some(unit) => unit.clone(),
+                    None => "mod".to_string(),
+                }
+            };
+            if to != from {
+                let what = if to == "mod" {
+                    format!("{} ({name})", rel.display())
+                } else {
+                    rel.display().to_string()
+                };
+                add(&mut graph, &from, &to, Path::new(&what));
+            }
+        }
+    }
+    graph
+}
+
+/// What is wrong with the order of a folder's files: a cycle, a file importing what `mod.rs`
+/// defines, a leaf importing a sibling.
+fn folder_faults(graph: &Graph, leaves: &[&str]) -> Vec<String> {
+    let mut faults = Vec::new();
+    if let Some(cycle) = find_cycle(graph) {
+        faults.push(format!(
+            "files import each other: {}\n{}",
             cycle.join(" -> "),
-            explain(&graph, &cycle)
+            explain(graph, &cycle)
+        ));
+    }
+    for (from, tos) in graph {
+        if let Some(files) = tos.get("mod") {
+            faults.push(format!(
+                "{from} imports an item defined in mod.rs (in {files:?}): mod.rs only dispatches"
+            ));
+        }
+        if leaves.contains(&from.as_str()) {
+            faults.push(format!(
+                "leaf {from} imports siblings {:?}",
+                tos.keys().collect::<Vec<_>>()
+            ));
+        }
+    }
+    faults
+}
+
+#[test]
+fn the_files_of_study_and_cli_form_an_order() {
+    let mut faults = Vec::new();
+    for (folder, leaves) in LEAVES {
+        for leaf in leaves {
+            let path = src().join(folder).join(format!("{leaf}.rs"));
+            if !path.exists() {
+                faults.push(format!("leaf {} is missing", path.display()));
+            }
+        }
+        let graph = folder_graph(folder, &folder_sources(folder));
+        faults.extend(
+            folder_faults(&graph, leaves)
+                .into_iter()
+                .map(|f| format!("src/{folder}: {f}")),
         );
     }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+    // The reader sees real edges.
+    let cli = folder_graph("cli", &folder_sources("cli"));
+    assert!(cli["bench"].contains_key("bench_opts"), "{cli:?}");
+    let study = folder_graph("study", &folder_sources("study"));
+    assert!(study["sampling"].contains_key("judge"), "{study:?}");
+}
+
+#[test]
+fn a_planted_upward_import_fails() {
+    let planted = "use crate::bench::Bench;\nuse crate::suites::modexp::operands;\n";
+    assert_eq!(upward_imports("dse", planted), ["suites"]);
+    assert!(upward_imports("suites", planted).is_empty());
+    assert_eq!(
+        upward_imports("nowhere", "").len(),
+        1,
+        "an unknown module fails"
+    );
+    // And the README reader sees the order it is given.
+    let readme = "x\n## Layout\n\n- `src/error` · `src/io.rs`\n- `src/bench` (`src/bin/x`)\n## Next\n`src/cli`";
+    assert_eq!(readme_layers(readme), ["error", "io", "bench"]);
+}
+
+#[test]
+fn a_planted_cycle_inside_study_fails() {
+    let (folder, leaves) = LEAVES[0];
+    assert_eq!(folder, "study");
+    let files = folder_sources(folder);
+    assert!(folder_faults(&folder_graph(folder, &files), leaves).is_empty());
+    let plant = |file: &str, line: &str| {
+        let mut planted = files.clone();
+        let (_, text) = planted
+            .iter_mut()
+            .find(|(p, _)| p == Path::new(file))
+            .expect("the file");
+        text.push_str(line);
+        folder_faults(&folder_graph(folder, &planted), leaves)
+    };
+    // `sampling` imports `judge`: `judge` importing `sampling` back closes a cycle.
+    let faults = plant("judge.rs", "\nuse super::sampling::Plan;\n");
+    assert!(
+        faults
+            .iter()
+            .any(|f| f.contains("judge -> sampling -> judge")
+                || f.contains("sampling -> judge -> sampling")),
+        "{faults:?}"
+    );
+    // A leaf importing a sibling, and a file importing an item defined in mod.rs, fail too.
+    let faults = plant("options.rs", "\nuse super::judge::Estimate;\n");
+    assert!(
+        faults.iter().any(|f| f.contains("leaf options")),
+        "{faults:?}"
+    );
+    let faults = plant("diff.rs", "\nuse crate::study::run_everything;\n");
+    assert!(
+        faults.iter().any(|f| f.contains("mod.rs only")),
+        "{faults:?}"
+    );
 }
 
 #[test]
@@ -227,5 +556,14 @@ fn the_cycle_finder_finds_a_planted_cycle() {
             .map(String::from)
             .into_iter()
             .collect()
+    );
+    let supers = "use super::{a::X, b}; super::super::c::f(); super::d";
+    assert_eq!(
+        names_after_supers(supers, 1),
+        ["a", "b", "d"].map(String::from).into_iter().collect()
+    );
+    assert_eq!(
+        names_after_supers(supers, 2),
+        ["c"].map(String::from).into_iter().collect()
     );
 }

@@ -101,10 +101,7 @@ pub fn oversubscribed(threads: usize) -> bool {
     threads > logical_cores()
 }
 
-/// Hardware threads this process may use (1 when unknown).
-pub fn logical_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
+pub use crate::parallel::logical_cores;
 
 /// The linked GMP's own version string, e.g. `"6.2.1"`.
 fn gmp_version() -> String {

@@ -18,6 +18,8 @@
 //! - [`export`](mod@export): a [`BenchReport`] written as JSON, CSV, Markdown or a plain
 //!   table by the [`Exporter`] that [`exporter_for`] picks; files are written atomically
 //!   ([`export()`]), tables for the screen come from [`render`].
+//! - [`capacity`]: the free-core probe — how much parallel throughput the machine gives now —
+//!   measured beside every parallel figure.
 //! - [`memory`]: the machine's memory, checked before a benchmark allocates its buffers.
 //! - [`progress`]: a progress bar on stderr for long sweeps, hidden when not on a terminal.
 //! - [`tsc`]: the time-stamp counter, for cycles per byte.
@@ -33,6 +35,7 @@
 //! assert_eq!(summary.runs, 5);
 //! # Ok::<(), parcrypt::Error>(())
 //! ```
+pub mod capacity;
 pub mod clock;
 pub mod export;
 pub mod failure;

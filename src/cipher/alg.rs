@@ -206,8 +206,8 @@ impl CipherSpec {
     pub fn threads(&self, direction: Direction) -> usize {
         match (self.threads, self.algorithm) {
             (Some(t), _) => t,
-            (None, Algorithm::BfPipeline) => crate::bench::logical_cores().clamp(1, 17),
-            (None, a) if a.is_parallel(direction) => crate::bench::logical_cores().max(1),
+            (None, Algorithm::BfPipeline) => crate::parallel::logical_cores().clamp(1, 17),
+            (None, a) if a.is_parallel(direction) => crate::parallel::logical_cores().max(1),
             (None, _) => 1,
         }
     }
@@ -359,7 +359,7 @@ mod tests {
         assert!(Algorithm::BlowfishCbc.is_parallel(Direction::Decrypt));
         assert!(!Algorithm::BlowfishCbc.is_parallel(Direction::Encrypt));
         let s = CipherSpec::new(Algorithm::BfPipeline, b"abcd");
-        let cores = crate::bench::logical_cores().clamp(1, 17);
+        let cores = crate::parallel::logical_cores().clamp(1, 17);
         assert_eq!(
             (s.threads(Direction::Encrypt), s.chunk()),
             (cores, Some(65536))

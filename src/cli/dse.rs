@@ -209,7 +209,7 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
             f.value,
             f.low,
             f.high,
-            parcrypt::mul::capacity::FREE_CORES_NEEDED
+            parcrypt::bench::capacity::FREE_CORES_NEEDED
         )?;
     }
     writeln!(

@@ -1,6 +1,9 @@
 //! Command-line interface: argument definitions (clap derive) and dispatch, one file per
 //! subcommand. Every error ends as one line on stderr; the exit status says its class (README
 //! "Exit codes"): 2 usage, 1 runtime, 70 internal (a bug, and the line asks for a report).
+//! This file only dispatches: what the subcommands share (the usage error, list parsers, the
+//! default thread count) is in `common.rs`, a leaf below them (`tests/layout.rs` holds the
+//! order).
 mod bench;
 mod bench_cipher;
 mod bench_leak;
@@ -9,6 +12,7 @@ mod bench_mul;
 mod bench_opts;
 mod bench_peers;
 mod cipher;
+mod common;
 mod dse;
 mod energy;
 mod modexp;
@@ -23,8 +27,9 @@ mod scc_calibrate;
 mod size;
 mod study;
 
+pub use common::{Sizes, UsageError, default_threads, parse_list, parse_positive, usage};
+
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
-use std::fmt;
 
 /// parcrypt — a parallel cryptography lab: run the seed papers' algorithms sequentially and in
 /// parallel, measure them on this machine, and compare with the papers.
@@ -68,24 +73,6 @@ enum Command {
     /// Seed 001's pipeline on a model of Intel's SCC: time, speedup, energy per chunk size,
     /// each parameter's source, ±50 % sensitivity, and calibration against this machine.
     Scc(scc::SccArgs),
-}
-
-/// An error in how the command was called (exit status 2), as opposed to a failure while
-/// running it (exit status 1).
-#[derive(Debug)]
-pub struct UsageError(pub String);
-
-impl fmt::Display for UsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for UsageError {}
-
-/// Shorthand for a usage error.
-pub fn usage(msg: impl Into<String>) -> anyhow::Error {
-    UsageError(msg.into()).into()
 }
 
 /// Runs the command line and returns the process exit status.
@@ -215,44 +202,5 @@ fn clap_line(text: &str) -> String {
         message.to_string()
     } else {
         format!("{message}; {}", tips.join("; "))
-    }
-}
-
-/// Comma-separated sizes or counts (`scc --chunk`, `scc --calibrate-stages`).
-#[derive(Clone, Debug)]
-pub struct Sizes(pub Vec<usize>);
-
-/// Parses a comma-separated list with `parse` for each item ("1,2,4").
-pub fn parse_list<T>(
-    s: &str,
-    what: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
-    let items: Result<Vec<T>, String> = s
-        .split(',')
-        .map(str::trim)
-        .map(|item| {
-            if item.is_empty() {
-                Err(format!("empty item in {what} list '{s}'"))
-            } else {
-                parse(item)
-            }
-        })
-        .collect();
-    items
-}
-
-/// The thread count wherever one is optional: the logical CPUs (hyperthreads included), the
-/// same on every command.
-pub fn default_threads() -> usize {
-    parcrypt::bench::logical_cores().max(1)
-}
-
-/// A positive integer (threads, chunk, messages): 0 and non-numbers are refused.
-pub fn parse_positive(item: &str, what: &str) -> Result<usize, String> {
-    match item.parse::<usize>() {
-        Ok(0) => Err(format!("{what} must be at least 1, got 0")),
-        Ok(v) => Ok(v),
-        Err(_) => Err(format!("{what} must be a positive integer, got '{item}'")),
     }
 }

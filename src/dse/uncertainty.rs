@@ -9,10 +9,10 @@
 //! whether the machine was busy, which can only lower the measured speedup and raise `s`.
 use super::workload::{Workload, WorkloadRounds};
 use super::{Evaluation, Objective, best, explore};
+use crate::bench::capacity::FREE_CORES_NEEDED;
 use crate::bench::stats::{BOOTSTRAP_RESAMPLES, bootstrap_resamples, percentile_interval};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::mul::capacity::FREE_CORES_NEEDED;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 

@@ -120,7 +120,7 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
         }
         "modexp" => {
             let bits = if quick { 2048 } else { 4096 };
-            let (b, e, m) = crate::suites::modexp::operands(bits, 9);
+            let (b, e, m) = crate::modexp::operands(bits, 9);
             let slice = crate::modexp::method("slice")?;
             let threads = threads.to_vec();
             Ok(Unit {
@@ -302,7 +302,7 @@ pub fn measure_rounds(
             row[i] = (unit.run)(i)?;
         }
         seconds.push(row);
-        free_cores.push(crate::mul::capacity::free_cores(most));
+        free_cores.push(crate::bench::capacity::free_cores(most));
         on_round(r + 1, rounds);
     }
     Ok(WorkloadRounds {

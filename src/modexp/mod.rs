@@ -235,5 +235,18 @@ pub fn pow_mod_vartime(
     method.pow_mod_normalized_vartime(&b, exp, modulus, params)
 }
 
+/// Deterministic operands for a `bits`-bit benchmark: (base, exponent, odd modulus).
+pub fn operands(bits: u32, seed: u64) -> (Integer, Integer, Integer) {
+    let mut rng = rug::rand::RandState::new();
+    rng.seed(&(Integer::from(seed) + Integer::from(bits)));
+    let mut m = Integer::from(Integer::random_bits(bits, &mut rng));
+    m.set_bit(bits - 1, true);
+    m.set_bit(0, true);
+    let mut e = Integer::from(Integer::random_bits(bits, &mut rng));
+    e.set_bit(bits - 1, true);
+    let b = Integer::from(Integer::random_below_ref(&m, &mut rng));
+    (b, e, m)
+}
+
 #[cfg(test)]
 mod tests;

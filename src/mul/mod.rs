@@ -24,13 +24,12 @@
 //! caller and 1–3 helpers is documented there. Persistent helpers are created with the
 //! multiplier and reused by every call; they stop when it is dropped.
 //!
-//! Beside them: [`operands`] (random operands of a given size), [`capacity`] (how much
-//! parallel throughput the machine gives) and [`seed`] (the seed's figures, printed beside
-//! ours).
+//! Beside them: [`operands`] (random operands of a given size) and [`seed`] (the seed's
+//! figures, printed beside ours). How much parallel throughput the machine gives is measured
+//! by the harness ([`crate::bench::capacity`]).
 //!
 //! Every multiplier accepts any integers (negative, zero, unequal lengths) and returns exactly
 //! `a · b`; the tests check each against GMP.
-pub mod capacity;
 pub mod crt;
 pub mod gmp;
 pub mod karatsuba;

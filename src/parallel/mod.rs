@@ -8,6 +8,12 @@ pub mod split;
 pub mod spsc;
 pub mod team;
 
+/// Hardware threads this process may use (1 when unknown): the default thread count of the
+/// parallel forms, and what a benchmark calls oversubscribed beyond.
+pub fn logical_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// A joined thread's value, or its panic carried on into the joining thread (a worker's
 /// panic is the caller's panic, as if the work had run inline).
 pub fn joined<T>(result: std::thread::Result<T>) -> T {

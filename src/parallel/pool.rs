@@ -144,7 +144,7 @@ impl Pool {
         static PINNED: OnceLock<Pool> = OnceLock::new();
         let cell = if pinned { &PINNED } else { &FREE };
         cell.get_or_init(|| {
-            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let cores = super::logical_cores();
             // A pool that cannot start threads still works: every region runs inline.
             Pool::new(cores.saturating_sub(1), pinned, DEFAULT_SPIN).unwrap_or_else(|_| {
                 Pool::new(0, pinned, DEFAULT_SPIN).expect("a pool without threads")

@@ -284,7 +284,7 @@ impl Evidence {
 /// that many threads ran at least this fraction of the ideal throughput in the same rounds.
 /// Below it the machine (other jobs, a hypervisor) took the cores, and a slow parallel method
 /// says nothing about the method.
-pub const MIN_FREE_CORES: f64 = crate::mul::capacity::FREE_CORES_NEEDED;
+pub const MIN_FREE_CORES: f64 = crate::bench::capacity::FREE_CORES_NEEDED;
 
 /// The verdict on `claim` given `evidence`. Pure. See [`assess`] for the rules.
 pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {

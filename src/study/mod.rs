@@ -4,7 +4,9 @@
 //! and one CSV per experiment. The report ([`crate::report`]) renders the results, which
 //! are plain data ([`crate::results`]); the claims judged are in [`crate::claims`].
 //!
+//! - [`options`]: what to run ([`StudyOptions`]) and what an earlier run finished;
 //! - [`judge`](mod@judge): the pure judge, `judge(&Claim, &Evidence) -> Verdict`;
+//! - [`experiment`]: what an experiment is, receives ([`Context`]) and gives ([`Output`]);
 //! - [`sampling`]: paired rounds and bootstrap intervals;
 //! - [`experiments`]: measure or model, and produce evidence (never verdicts);
 //! - [`diff`]: verdicts that differ between two study folders.
@@ -15,104 +17,32 @@
 //! - `results.json`: [`StudyResults`] — machine, profile, every claim judged, every experiment;
 //! - `<id>.csv`: each experiment's table; `<id>.chart<k>.csv`: the data behind its k-th
 //!   chart (series, provenance, x, y and its 95 % interval, the paper's reference lines).
+//!
+//! This file only dispatches: the types and helpers the files here share live in leaf files
+//! below them (`tests/layout.rs` holds the order).
 pub mod diff;
+pub mod experiment;
 pub mod experiments;
 pub mod judge;
+pub mod options;
 pub mod sampling;
 
 pub use crate::results::{
     Cell, Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
     Quality, Reference, Series, StudyResults, Table, Verdict,
 };
+pub use experiment::{Context, Experiment, Fed, Output, fed, settled};
 pub use judge::{Estimate, Evidence, judge};
+pub use options::{Finished, StudyOptions};
 
-use crate::bench::MachineInfo;
 use crate::claims;
 use crate::error::{Error, Result};
 use crate::io::write_atomic;
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// What every experiment receives.
-pub struct Context {
-    /// The profile.
-    pub profile: Profile,
-    /// The machine the study runs on.
-    pub machine: MachineInfo,
-    /// How many paired rounds timed experiments run.
-    pub plan: sampling::Plan,
-}
-
-impl Context {
-    /// The context for `profile` on this machine.
-    pub fn new(profile: Profile) -> Self {
-        Self {
-            profile,
-            machine: MachineInfo::detect(),
-            plan: sampling::Plan::for_profile(profile),
-        }
-    }
-}
-
-/// Evidence for one claim, by the claim's id.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Fed {
-    /// The claim's id in the registry.
-    pub claim: String,
-    /// The evidence.
-    pub evidence: Evidence,
-}
-
-/// `Fed` for `claim`.
-pub fn fed(claim: &str, evidence: Evidence) -> Fed {
-    Fed {
-        claim: claim.into(),
-        evidence,
-    }
-}
-
-/// What an experiment produced: the tables and charts for people, and evidence for every
-/// claim the registry says it feeds.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Output {
-    /// Tables, charts, summary.
-    pub result: ExperimentResult,
-    /// Evidence, one per claim fed.
-    pub evidence: Vec<Fed>,
-}
-
-/// One experiment of the study.
-pub trait Experiment {
-    /// Stable id, e.g. "seed000-fig6".
-    fn id(&self) -> &'static str;
-    /// The seed it belongs to, e.g. "seed000".
-    fn seed(&self) -> &'static str {
-        self.id().split('-').next().unwrap_or("")
-    }
-    /// Expected seconds under `profile` on a 2-core machine (for the time estimate).
-    fn estimate_s(&self, profile: Profile) -> f64;
-    /// Runs it.
-    fn run(&self, ctx: &Context) -> Result<Output>;
-}
-
 /// The seed ids, in report order.
 pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
-
-/// Whether more rounds could not change any claim `evidence` feeds: none is left open by an
-/// interval that straddles its rule or by cores that were busy or unclear while a result load
-/// could have caused was measured. The sampling's stopping rule for re-measuring.
-pub fn settled(evidence: &[Fed]) -> bool {
-    use crate::results::Reason;
-    evidence.iter().all(|f| {
-        claims::find(&f.claim).is_none_or(|c| {
-            !matches!(
-                judge::assess(c, &f.evidence).1,
-                Reason::IntervalStraddles | Reason::CoresBusy | Reason::CoresUnclear
-            )
-        })
-    })
-}
 
 /// Judges the claims `experiment` feeds on `evidence`. Errors when a claim the registry
 /// gives the experiment has no evidence, or evidence names a claim it does not feed.
@@ -170,33 +100,6 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
         beside: e.beside.clone(),
         experiment: experiment.into(),
     }
-}
-
-/// What to run.
-#[derive(Clone, Debug)]
-pub struct StudyOptions {
-    /// The profile.
-    pub profile: Profile,
-    /// The output folder (created if missing).
-    pub out: PathBuf,
-    /// Only these seeds (ids from [`SEEDS`]); empty = all.
-    pub only: Vec<String>,
-    /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
-    /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`]).
-    pub mpi_results: Vec<PathBuf>,
-    /// Measure the selected experiments again even where `out` holds them finished.
-    pub fresh: bool,
-}
-
-/// A selected experiment an earlier run already finished in the output folder.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finished {
-    /// The experiment's id.
-    pub id: String,
-    /// When its state file was written (UTC, RFC 3339), or "unknown".
-    pub at: String,
-    /// Seconds it took then.
-    pub elapsed_s: f64,
 }
 
 /// The selected experiments that `opts.out` already holds finished for `opts.profile` (and

@@ -11,19 +11,26 @@
 //!   [`montmul`]: one Montgomery product per constant-time backend, beside an estimate of
 //!   OpenSSL's;
 //! - [`modexp`](mod@modexp): modular exponentiation strategies against binary and GMP
-//!   (seeds 002, 003);
+//!   (seeds 002, 003); [`crsa`](mod@crsa): main against pipelined CRSA on one batch (seed 002,
+//!   Fig. 4);
 //! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
 //!   costs to activate a thread;
 //! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
 //!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8);
+//! - [`peers`]: parcrypt's best forms against GMP and OpenSSL (`bench peers`), its targets
+//!   judged by the study's rule code;
+//! - [`openssl`]: the OpenSSL peer (`openssl speed` for RSA sign and the ciphers);
 //! - [`leak`]: the timing-leak test of RSA-OAEP decryption (dudect's Welch t-test, issue 20).
 pub mod cipher;
 pub mod cipher_pipeline;
+pub mod crsa;
 pub mod leak;
 pub mod modexp;
 pub mod montmul;
 pub mod mul;
 pub mod mul_handoff;
+pub mod openssl;
+pub mod peers;
 pub mod rsa;
 pub mod rsa_latency;
 pub mod rsa_record;

@@ -11,9 +11,9 @@
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
+pub use crate::modexp::operands;
 use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
 use rug::Integer;
-use rug::rand::RandState;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -76,19 +76,6 @@ pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
         .iter()
         .find(|(m, b, _, _)| *m == method && *b == bits)
         .map(|(_, _, _, c)| *c)
-}
-
-/// Deterministic operands for a `bits`-bit benchmark: (base, exponent, odd modulus).
-pub fn operands(bits: u32, seed: u64) -> (Integer, Integer, Integer) {
-    let mut rng = RandState::new();
-    rng.seed(&(Integer::from(seed) + Integer::from(bits)));
-    let mut m = Integer::from(Integer::random_bits(bits, &mut rng));
-    m.set_bit(bits - 1, true);
-    m.set_bit(0, true);
-    let mut e = Integer::from(Integer::random_bits(bits, &mut rng));
-    e.set_bit(bits - 1, true);
-    let b = Integer::from(Integer::random_below_ref(&m, &mut rng));
-    (b, e, m)
 }
 
 /// Sum over phases of the busiest unit: "precomp …" units, then the main units, then

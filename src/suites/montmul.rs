@@ -172,8 +172,7 @@ pub fn run(
         }
         if plan.openssl_seconds > 0 {
             let rsa = 2 * bits;
-            if let Some(sign) = super::rsa_latency::openssl_sign_seconds(rsa, plan.openssl_seconds)
-            {
+            if let Some(sign) = super::openssl::openssl_sign_seconds(rsa, plan.openssl_seconds) {
                 let products = openssl_products(rsa);
                 let per = sign / products;
                 let summary = crate::bench::Summary::from_samples(&[per]).expect("one sample");

@@ -11,11 +11,11 @@
 //! Around each size the run probes [`parallel_capacity`]: how much throughput the machine
 //! actually gave to several threads at that moment. On a shared or quota-limited machine it is
 //! the first thing to read before blaming (or crediting) a parallel method.
+use crate::bench::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
 use crate::bench::{
     Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
 };
 use crate::error::{Error, Result};
-use crate::mul::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
 use crate::mul::{
     KaraConfig, METHODS, Multiplier, is_parallel, multiplier, operands, unknown_method,
 };

@@ -409,6 +409,19 @@ mod tests {
     }
 
     #[test]
+    fn seed_001s_by_construction_claims_are_what_the_code_does() {
+        use crate::claims::seed001::{MAX_KEY_BITS, ROUND_STAGES, STAGES, SUBKEY_BYTES};
+        // 448 bits at most, 4168 bytes of subkeys.
+        assert!(Blowfish::new(&[7; 56]).is_ok());
+        assert!(Blowfish::new(&[7; 57]).is_err());
+        assert_eq!(std::mem::size_of::<Blowfish>() as f64, SUBKEY_BYTES);
+        assert_eq!(MAX_KEY_BITS as usize, 56 * 8);
+        // 17 + 17 operations, two more stages for input and output.
+        assert_eq!(Layout::EncryptDecrypt.operations(), ROUND_STAGES);
+        assert_eq!(ROUND_STAGES + 2, STAGES);
+    }
+
+    #[test]
     fn seed_layout_has_36_named_stages_and_folds() {
         let bf = Blowfish::new(b"pipeline").unwrap();
         let p = BfPipeline::new(&bf, PipelineConfig::unfolded(Layout::EncryptDecrypt)).unwrap();

@@ -4,8 +4,8 @@
 //!
 //! Three strategies: [`Crsa`] (`crsa`, the main CRSA of Fig. 1), [`CrsaPipelined`]
 //! (`crsa-pipelined`, Fig. 2) and [`CrsaOptimized`] (`crsa-optimized`, Fig. 3(c)).
-//! A stream of blocks goes through [`pow_mod_batch_vartime`]; [`throughput`] measures main against
-//! pipelined; [`mulmod_table`] and [`pe_table`] put our counts beside the paper's.
+//! A stream of blocks goes through [`pow_mod_batch_vartime`] (main against pipelined is measured by
+//! [`crate::suites::crsa`]); [`mulmod_table`] and [`pe_table`] put our counts beside the paper's.
 //! Nc comes from [`Params::cubes`] (default 2, the paper's example; 1..=[`MAX_CUBES`]);
 //! `threads` is ignored: the machine always has one thread per PE. Variable-time.
 //!
@@ -62,7 +62,7 @@
 //! | Fig. 1 (CRSA on two cubes) | [`Topology::new`]`(2, false)`, [`Crsa`] |
 //! | Fig. 2 (pipeline steps) | [`engine`] with `max_in_flight > 1`, [`CrsaPipelined`], [`Schedule`] |
 //! | Fig. 3 (a)–(c) (duplicates, removal) | [`topology::mirror`], [`topology::removed_when_optimized`], [`CrsaOptimized`] |
-//! | Fig. 4 (throughput, efficiency) | [`throughput`], [`efficiency`] |
+//! | Fig. 4 (throughput, efficiency) | [`crate::suites::crsa::throughput`], [`efficiency`] |
 //! | binary k − 1 … 2(k − 1) | [`mulmod_table`] rows `binary …` (counted with `binary`'s rule) |
 //! | η(k, Nc), Table 1 | [`paper::eta_as_printed`], [`paper::table1`], [`mulmod_table`] |
 //! | CRT 3k²/4 + k, Montgomery 2k² + k | [`mulmod_table`] (formula only: another unit) |
@@ -85,7 +85,7 @@ pub mod topology;
 pub use engine::{BatchOutcome, EdgeUse, EngineStats};
 pub use optimized::{CrsaOptimized, Efficiency, efficiency};
 pub use paper::{PeRow, Row, mulmod_table, pe_table};
-pub use pipelined::{CrsaPipelined, EngineConfig, Throughput, pow_mod_batch_vartime, throughput};
+pub use pipelined::{CrsaPipelined, EngineConfig, pow_mod_batch_vartime};
 pub use schedule::{LevelCount, Schedule, schedule};
 pub use topology::{Node, PeId, Topology};
 

@@ -3,7 +3,6 @@
 use super::engine;
 use super::topology::{PES_PER_CUBE, Role};
 use super::*;
-use crate::bench::BenchConfig;
 use crate::modexp::{ModExp, Params, pow_mod_vartime};
 use proptest::prelude::*;
 use rug::rand::RandState;
@@ -231,25 +230,6 @@ fn pipelined_stream_equals_main_and_gmp() {
             (1, 4 * (nc + 3))
         );
     }
-}
-
-#[test]
-fn throughput_reports_both_forms_without_timing_claims() {
-    let t = throughput(
-        256,
-        &Integer::from(65_537),
-        6,
-        1,
-        false,
-        &BenchConfig::exact(1),
-    )
-    .unwrap();
-    assert_eq!((t.blocks, t.cubes, t.threads), (6, 1, 9));
-    assert!(t.main_blocks_per_s > 0.0 && t.pipelined_blocks_per_s > 0.0);
-    assert_eq!(t.paper_ratio, 4.0);
-    assert!(t.ideal_ratio > 1.0);
-    assert!(throughput(1, &Integer::from(3), 6, 1, false, &BenchConfig::exact(1)).is_err());
-    assert!(throughput(64, &Integer::from(3), 0, 1, false, &BenchConfig::exact(1)).is_err());
 }
 
 #[test]

@@ -90,7 +90,7 @@ pub fn free_cores_key(threads: usize) -> String {
 /// thread, as a fraction of the ideal throughput (1.0 = every thread had a free core).
 pub fn free_cores_sample(threads: usize) -> (String, f64) {
     let t = threads.max(1);
-    (free_cores_key(t), crate::mul::capacity::free_cores(t))
+    (free_cores_key(t), crate::bench::capacity::free_cores(t))
 }
 
 /// The free-core efficiency for a configuration of `threads` threads over the rounds: the

@@ -1,11 +1,12 @@
 //! How much parallel throughput the machine really gives: the probe the Karatsuba benchmark
-//! runs around each operand size, so a parallel method's result can be read against what the
+//! runs around each operand size (and the study, `dse` and `bench peers` beside their parallel
+//! figures), so a parallel method's result can be read against what the
 //! hardware (or the hypervisor, or the other jobs on a shared machine) allowed at that moment.
 //!
 //! A split of one product over `t` threads cannot beat GMP by more than the machine's
 //! capacity allows: with capacity 1.0 the threads only take turns and every parallel method
 //! loses to the sequential one by its overhead.
-use crate::bench::Seconds;
+use super::Seconds;
 use rug::Integer;
 use std::hint::black_box;
 use std::time::Instant;
@@ -14,6 +15,13 @@ use std::time::Instant;
 pub const CAPACITY_BITS: u32 = 16384;
 /// Seconds of one side of one round of a [`parallel_capacity`] probe.
 pub const CAPACITY_S: Seconds = 0.01;
+
+/// Two fixed `bits`-bit operands (top bit set) for the probe's products.
+fn probe_operands(bits: u32) -> (Integer, Integer) {
+    let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(u64::from(bits));
+    let mut draw = || crate::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1));
+    (draw(), draw())
+}
 
 /// How much parallel throughput the machine gives right now: `threads` threads each running
 /// the same number of independent GMP products of `bits` bits, against one thread running them
@@ -26,7 +34,7 @@ pub const CAPACITY_S: Seconds = 0.01;
 /// the benchmark prints it beside its results: on a shared or throttled machine it explains a
 /// parallel method that loses without any fault of its own.
 pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool) -> f64 {
-    let (a, b) = super::operands(bits.max(2), 0);
+    let (a, b) = probe_operands(bits.max(2));
     let reps = {
         let started = Instant::now();
         let mut n = 0u64;

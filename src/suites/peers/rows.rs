@@ -1,20 +1,20 @@
-//! The rows of `bench peers`: for each piece of work, the peer (GMP in-process, or OpenSSL's
+//! The rows of `bench peers` ([`super`]): for each piece of work, the peer (GMP in-process, or OpenSSL's
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
-use anyhow::Result;
-use parcrypt::cipher::blowfish::Blowfish;
-use parcrypt::cipher::modes;
-use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use parcrypt::cipher::parallel::bf_pipeline::Layout;
-use parcrypt::cipher::parallel::parc4::{self, Parc4};
-use parcrypt::cipher::parallel::pblock::PBlock;
-use parcrypt::cipher::rc4::Rc4;
-use parcrypt::modexp::{Params, method, pow_mod_vartime};
-use parcrypt::mul::{KaraConfig, Multiplier};
-use parcrypt::rsa::kernel::PrivateKernel;
-use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
-use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
-use parcrypt::suites::rsa_latency::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
+use crate::cipher::blowfish::Blowfish;
+use crate::cipher::modes;
+use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use crate::cipher::parallel::bf_pipeline::Layout;
+use crate::cipher::parallel::parc4::{self, Parc4};
+use crate::cipher::parallel::pblock::PBlock;
+use crate::cipher::rc4::Rc4;
+use crate::error::{Error, Result};
+use crate::modexp::{Params, method, pow_mod_vartime};
+use crate::mul::{KaraConfig, Multiplier};
+use crate::rsa::kernel::PrivateKernel;
+use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
+use crate::rsa::{RsaPrivateKey, keys::DEFAULT_E};
+use crate::suites::openssl::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use rand::{RngCore, SeedableRng};
 use rug::Integer;
 use std::cell::RefCell;
@@ -36,6 +36,15 @@ pub const ROWS: [&str; 12] = [
     "bf-cbc",
     "bf-pipeline",
 ];
+
+/// The peer failed: `openssl speed` is missing, failed, or did not know what was asked (a
+/// runtime failure, not a usage error).
+fn no_result(what: &str) -> Error {
+    Error::Io {
+        path: "openssl".into(),
+        source: std::io::Error::other(format!("speed {what} gave no result")),
+    }
+}
 
 /// How a row is run.
 #[derive(Clone, Copy, Debug)]
@@ -133,7 +142,7 @@ fn copies<'a, S>(
             for h in helpers {
                 all.push(
                     h.join()
-                        .unwrap_or_else(|_| Err(anyhow::anyhow!("a copy panicked"))),
+                        .unwrap_or_else(|_| Err(Error::Internal("a copy panicked".into()))),
                 );
             }
             all.into_iter().collect::<Result<Vec<f64>>>()
@@ -165,8 +174,8 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
     Ok(match id {
         "product-32k" | "product-64k" | "product-128k" | "product-1m" => {
             let bits = product_bits(id);
-            let (a, b) = parcrypt::mul::operands(bits, s.seed);
-            let m = parcrypt::mul::par::new(KaraConfig {
+            let (a, b) = crate::mul::operands(bits, s.seed);
+            let m = crate::mul::par::new(KaraConfig {
                 helpers: s.threads - 1,
                 ..KaraConfig::default()
             })?;
@@ -174,14 +183,14 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
         }
         "modexp-8192" | "modexp-16384" => {
             let bits = if id == "modexp-8192" { 8192 } else { 16384 };
-            let (b, e, m) = parcrypt::suites::modexp::operands(bits, s.seed);
+            let (b, e, m) = crate::suites::modexp::operands(bits, s.seed);
             Data::Modexp(b, e, m)
         }
         "rsa-2048" | "rsa-4096" => {
             let bits = if id == "rsa-2048" { 2048 } else { 4096 };
             let key = RsaPrivateKey::generate(bits, &Integer::from(DEFAULT_E), &mut rng)?
                 .with_kernel(s.kernel)?;
-            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+            let c = crate::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
         }
         _ => {
@@ -223,10 +232,9 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::Product(a, b, m) => {
             let bits = product_bits(id);
             if m.mul(a, b) != Integer::from(a * b) {
-                return Err(parcrypt::Error::internal(format!(
+                return Err(Error::Internal(format!(
                     "par-gmp differs from mpz_mul at {bits} bits"
-                ))
-                .into());
+                )));
             }
             row.work = format!("product, {bits} bits");
             let m = &**m;
@@ -264,9 +272,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 ("window-parmul", par.clone()),
             ] {
                 if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
-                    return Err(
-                        parcrypt::Error::internal(format!("{name} differs from mpz_powm")).into(),
-                    );
+                    return Err(Error::Internal(format!("{name} differs from mpz_powm")));
                 }
             }
             row.peer = Some(form("GMP mpz_powm", 1, move || {
@@ -285,7 +291,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 "sliding",
                 t,
                 batch,
-                || Ok(method("sliding")?),
+                || method("sliding"),
                 move |seq| {
                     drop(black_box(pow_mod_vartime(
                         seq.as_ref(),
@@ -323,9 +329,9 @@ fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Inte
     let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
     for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
         if decrypt_unchecked(key, c, op) != want {
-            return Err(
-                parcrypt::Error::internal(format!("{op:?} ({backend}) decrypts wrongly")).into(),
-            );
+            return Err(Error::Internal(format!(
+                "{op:?} ({backend}) decrypts wrongly"
+            )));
         }
     }
     let one = move || {
@@ -336,8 +342,7 @@ fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Inte
         )))
     };
     row.peer = Some(form("OpenSSL sign (openssl speed)", 1, move || {
-        openssl_sign_seconds(bits, secs)
-            .ok_or_else(|| anyhow::anyhow!("openssl speed rsa{bits} gave no result"))
+        openssl_sign_seconds(bits, secs).ok_or_else(|| no_result(&format!("rsa{bits}")))
     }));
     row.seq = Some(form(&format!("crt ({backend})"), 1, move || {
         Ok(per_op(batch, one))
@@ -399,7 +404,7 @@ fn cipher_row<'a>(
     let peer = |name: &'static str, evp: &'static str| {
         form(name, 1, move || {
             let bps = openssl_cipher_bytes_per_s(evp, 16384, secs)
-                .ok_or_else(|| anyhow::anyhow!("openssl speed -evp {evp} gave no result"))?;
+                .ok_or_else(|| no_result(&format!("-evp {evp}")))?;
             Ok(len as f64 / bps)
         })
     };
@@ -411,9 +416,9 @@ fn cipher_row<'a>(
             p4.apply(0, &mut x);
             p4.apply_sequential(0, &mut y);
             if x != y {
-                return Err(
-                    parcrypt::Error::internal("PARC4 differs from its sequential form").into(),
-                );
+                return Err(Error::Internal(
+                    "PARC4 differs from its sequential form".into(),
+                ));
             }
             row.peer = Some(peer("OpenSSL RC4 (openssl speed)", "rc4"));
             row.seq = Some(form("rc4", 1, move || {
@@ -442,7 +447,7 @@ fn cipher_row<'a>(
             pb.encrypt_ecb(&mut x)?;
             bf.encrypt_blocks(&mut y)?;
             if x != y {
-                return Err(parcrypt::Error::internal("PBlock differs from Blowfish ECB").into());
+                return Err(Error::Internal("PBlock differs from Blowfish ECB".into()));
             }
             row.peer = Some(peer("OpenSSL BF-ECB (openssl speed)", "bf-ecb"));
             row.seq = Some(form("blowfish-ecb", 1, move || {
@@ -484,9 +489,9 @@ fn cipher_row<'a>(
             pipe.run(&mut x)?;
             bf.encrypt_blocks(&mut y)?;
             if x != y {
-                return Err(
-                    parcrypt::Error::internal("the pipeline differs from Blowfish ECB").into(),
-                );
+                return Err(Error::Internal(
+                    "the pipeline differs from Blowfish ECB".into(),
+                ));
             }
             row.seq = Some(form("blowfish-ecb", 1, move || {
                 Ok(per_op(batch, || {
