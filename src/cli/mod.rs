@@ -13,6 +13,7 @@ mod energy;
 mod modexp;
 mod mul;
 mod output;
+mod parse;
 mod power;
 mod presets;
 mod reliability;
@@ -21,6 +22,8 @@ mod scc;
 mod scc_calibrate;
 mod size;
 mod study;
+
+pub use parse::parse_list;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::fmt;
@@ -94,7 +97,7 @@ pub fn main() -> i32 {
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
+        Err(e) => return parse::clap_exit(e, true),
     };
     let result = match cli.command {
         Command::Rsa(cmd) => rsa::run(cmd),
@@ -165,72 +168,9 @@ fn one_line(err: &anyhow::Error) -> String {
     line.replace('\n', " ")
 }
 
-/// Help and version go to stdout with status 0; a clap usage error becomes one line and 2.
-fn clap_exit(e: clap::Error) -> i32 {
-    use clap::error::ErrorKind;
-    match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            print!("{e}");
-            0
-        }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprint!("{e}");
-            2
-        }
-        _ => {
-            eprintln!("error: {} (see --help)", clap_line(&e.to_string()));
-            2
-        }
-    }
-}
-
-/// A clap error as one line: the message, then clap's suggestion ("tip: a similar argument
-/// exists: '--threads'") after a semicolon; the usage and "For more information" lines go.
-fn clap_line(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-        .filter(|l| !l.is_empty())
-        .collect();
-    let (tips, message): (Vec<&str>, Vec<&str>) =
-        lines.into_iter().partition(|l| l.starts_with("tip:"));
-    let message = message.join(" ");
-    let message = message.strip_prefix("error: ").unwrap_or(&message);
-    let tips: Vec<&str> = tips
-        .iter()
-        .map(|t| t.trim_start_matches("tip:").trim())
-        .collect();
-    if tips.is_empty() {
-        message.to_string()
-    } else {
-        format!("{message}; {}", tips.join("; "))
-    }
-}
-
 /// Comma-separated sizes or counts (`scc --chunk`, `scc --calibrate-stages`).
 #[derive(Clone, Debug)]
 pub struct Sizes(pub Vec<usize>);
-
-/// Parses a comma-separated list with `parse` for each item ("1,2,4").
-pub fn parse_list<T>(
-    s: &str,
-    what: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
-    let items: Result<Vec<T>, String> = s
-        .split(',')
-        .map(str::trim)
-        .map(|item| {
-            if item.is_empty() {
-                Err(format!("empty item in {what} list '{s}'"))
-            } else {
-                parse(item)
-            }
-        })
-        .collect();
-    items
-}
 
 /// The thread count wherever one is optional: the logical CPUs (hyperthreads included), the
 /// same on every command.

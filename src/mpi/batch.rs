@@ -10,7 +10,8 @@
 //! waits by probing and sleeping, so it does not take a core from a worker. Workers keep
 //! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's. The sweep, its
 //! timing and its records are in [`super::batch_bench`].
-use super::comm::{Backoff, Ranks, tag};
+use super::backoff::Backoff;
+use super::comm::{Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
 use super::record::{RankEnergy, combine, serve_sweep};

@@ -200,7 +200,6 @@ pub fn run(
     let sampled = end_sweep(ranks, outcome)?;
     let warmup = plan.config.warmup_runs as usize;
     let threads = spec.threads(direction);
-    let cpus = super::host::online_cpus();
     Ok(Some(
         sampled
             .iter()

@@ -14,7 +14,8 @@
 //! the coordinator injects a block when fewer than the engine's `max_in_flight` are in flight.
 //! Values move as fixed-width bytes in reused buffers, and every wait polls without sleeping
 //! where the ranks fit the cores: the per-message costs are the copy and MPI's own.
-use super::comm::{Backoff, Ranks, tag};
+use super::backoff::Backoff;
+use super::comm::{Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::wire::{Reader, put_integer, put_u64};
 use crate::modexp::crsa::topology::{Node, Role, Topology};
