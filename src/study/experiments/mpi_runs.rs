@@ -335,13 +335,13 @@ fn experiment(
         .iter()
         .find(|r| r.backend == "mpi")
         .map_or(String::new(), Row::label);
-    ExperimentResult {
-        id: String::new(),
-        seed: program.seed().into(),
-        title: program.title().into(),
-        answers: format!("an MPI run (parcrypt-mpi {})", program.name()),
-        provenance: Provenance::Measured,
-        summary: format!(
+    ExperimentResult::new(
+        String::new(),
+        program.seed(),
+        program.title(),
+        format!("an MPI run (parcrypt-mpi {})", program.name()),
+        Provenance::Measured,
+        format!(
             "Read from {} (written by `mpirun -n N parcrypt-mpi {} --json`), measured on {}: backend {mpi}, beside \
              the thread form of the same work measured in the same run (backend threads); every output was checked \
              against the sequential reference by parcrypt-mpi. Not timed by this study and judging no claim: the \
@@ -351,16 +351,15 @@ fn experiment(
             program.name(),
             machine.one_line()
         ),
-        table,
-        charts: vec![chart],
-        quality: Some(Quality {
+    )
+    .with_table(table)
+    .with_charts(vec![chart])
+    .with_quality(Quality {
             rounds: rows.iter().map(|r| r.runs as usize).min().unwrap_or(0),
             extra_rounds: 0,
             spread_pct: spreads[spreads.len() / 2],
             noisy: spreads.iter().any(|&s| s > 10.0),
-        }),
-        elapsed_s: 0.0,
-    }
+        })
 }
 
 /// The `*.json` files in `out`'s [`FOLDER`], sorted (none if there is no such folder).

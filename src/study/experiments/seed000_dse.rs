@@ -3,11 +3,12 @@
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
 use super::{free_cores, free_cores_sample, int, num, probe_threads, text};
+use crate::bench::stats::median;
 use crate::claims::seed000::TABLE8_CHOICES;
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::sampling::{self, Rounds, median};
+use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed, settled,
@@ -95,13 +96,13 @@ impl Experiment for Dse {
             ]);
         }
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Design-space exploration".into(),
-            answers: "Figs. 7–10 (clock axis), Section 5, Table 8".into(),
-            provenance: model("workload timed here; everything else modelled"),
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Design-space exploration",
+            "Figs. 7–10 (clock axis), Section 5, Table 8",
+            model("workload timed here; everything else modelled"),
+            format!(
                 "{} evaluated over the four presets × every node, clock, thread count ≤ hardware threads and power gating ({} \
                  configurations, {} on the Pareto front over time, energy and MTTF; the table lists the front). Measured here \
                  (medians of {} rounds, each timing the workload anew): {:.4} s on one thread, speedups {}; Amdahl serial \
@@ -123,11 +124,10 @@ impl Experiment for Dse {
                 work.here_mhz_source,
                 quality.spread_pct
             ),
-            table,
-            charts: charts(&work, &evals)?,
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(charts(&work, &evals)?)
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(ctx, &evals, &rounds, threads),

@@ -1,7 +1,7 @@
 //! Seed 000, energy (section 5.3, Table 8, Figs. 11–14) and the abstract's power and energy
 //! lines: Table 8 recomputed from the power tables as printed and the paper's times, section
 //! 5.3's percentages from its own figures, and energy against clock at 22 nm (modelled).
-use super::seed000_model::{model, result};
+use super::seed000_model::model;
 use super::seed000_tables::{NODES, PROCESSORS, corners};
 use super::{int, num, text};
 use crate::claims::seed000::{
@@ -12,8 +12,8 @@ use crate::energy::presets::preset;
 use crate::energy::seed000::{PowerRow, row, rows_of, table8_recomputed};
 use crate::error::Result;
 use crate::study::{
-    Chart, Context, Estimate, Evidence, Experiment, Fed, Output, Point, Profile, Provenance,
-    Series, Table, fed,
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Series, Table, fed,
 };
 
 /// The energy experiment of seed 000.
@@ -122,13 +122,17 @@ impl Experiment for Energy {
             .iter()
             .map(|t| format!("{} {}", t.workload, t.processor))
             .collect();
-        let mut r = result(self.id(), "Energy: Table 8 recomputed and the clock trade-off", "Table 8, Figs. 11–14, Section 5.3, Abstract",
+        let mut r = ExperimentResult::new(
+            self.id(),
+            "seed000",
+            "Energy: Table 8 recomputed and the clock trade-off",
+            "Table 8, Figs. 11–14, Section 5.3, Abstract",
             model("Tables 4–7 power × the paper's times"),
             "Table 8 recomputed as (Tables 4–7's power as printed) × (the paper's time), with the interval the tables' \
              0.01 W rounding allows, and beside it with the data file's reading of the tables (its corrections). Section \
              5.3's and the abstract's percentages are recomputed from the figures the paper prints. Energy against clock at \
-             22 nm scales each processor's Table 8 time ∝ 1/f, a model: this machine's clock cannot be set."
-                .into());
+             22 nm scales each processor's Table 8 time ∝ 1/f, a model: this machine's clock cannot be set.",
+        );
         r.table = table;
         let series = energy_curves()?;
         r.charts = vec![

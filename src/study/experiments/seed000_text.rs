@@ -1,7 +1,6 @@
 //! Seed 000, the text's own arithmetic and statements outside its tables (sections 1, 4.1
 //! and 5.1): Amdahl's example, the clock's time reductions against time ∝ 1/f, and threads
 //! against clock; with the statements no machine here can test, and why.
-use super::seed000_model::result;
 use super::seed000_tables::corners;
 use super::{num, opt, text};
 use crate::claims::seed000::{
@@ -10,7 +9,8 @@ use crate::claims::seed000::{
 };
 use crate::error::Result;
 use crate::study::{
-    Context, Estimate, Evidence, Experiment, Output, Profile, Provenance, Table, fed,
+    Context, Estimate, Evidence, Experiment, ExperimentResult, Output, Profile, Provenance, Table,
+    fed,
 };
 
 /// The text experiment of seed 000.
@@ -91,15 +91,15 @@ impl Experiment for Text {
                 text("points"),
             ]);
         }
-        let mut r = result(
+        let mut r = ExperimentResult::new(
             self.id(),
+            "seed000",
             "The text's own arithmetic",
             "Sections 1, 4.1, 5.1",
             Provenance::Paper,
             "Figures of the text recomputed from the text: Amdahl's example (Eq. 3), each time reduction the paper \
              prints for a clock change against the 1 − f_low/f_high that time ∝ 1/f gives, and the order of its thread \
-             and clock gains. The statements no machine here can test say which machine would."
-                .into(),
+             and clock gains. The statements no machine here can test say which machine would.",
         );
         r.table = table;
         let mut evidence = vec![

@@ -305,13 +305,13 @@ impl Experiment for Pipeline {
         });
         let quality = rounds.quality();
         let seq = rounds.median(SEQ).map_or(f64::NAN, |e| e.value);
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Round-pipelined Blowfish".into(),
-            answers: "Sections II–V, Figs. 8–11".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Round-pipelined Blowfish",
+            "Sections II–V, Figs. 8–11",
+            Provenance::Measured,
+            format!(
                 "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to sequential \
                  Blowfish), with 36 stages as on the SCC (one thread per stage: judged only on a machine with ≥ 36 logical \
                  CPUs) and with the rounds folded into {g} stage groups, one per CPU of this machine's {cpus}, the form judged \
@@ -320,18 +320,17 @@ impl Experiment for Pipeline {
                 quality_note(&quality, &runs_text(REPEATS)),
                 scc::summary(&figures, Some(&validation))
             ),
-            table,
-            charts: [chart, per_byte_chart(&rounds), scc::chart(&figures)]
+        )
+        .with_table(table)
+        .with_charts([chart, per_byte_chart(&rounds), scc::chart(&figures)]
                 .into_iter()
                 .chain(
                     charted
                         .iter()
                         .map(|(cfg, what)| stage_times.chart(*cfg, what, paper::MESSAGE_BYTES)),
                 )
-                .collect(),
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+                .collect())
+        .with_quality(quality);
         let mut evidence = timing_evidence(ctx, &rounds);
         let here = [
             "seed001-sv-speedup-folded",

@@ -241,13 +241,13 @@ impl Experiment for Times {
                 ));
         }
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: "seed002".into(),
-            title: "Execution times of CRT, Montgomery, binary and CRSA".into(),
-            answers: "Table 2".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            "seed002",
+            "Execution times of CRT, Montgomery, binary and CRSA",
+            "Table 2",
+            Provenance::Measured,
+            format!(
                 "c^d mod n for keys of 1024, 2048 and 4096 bits (d full size; Montgomery and CRSA at 4096 bits in --full \
                  only), each method checked against GMP: CRT (our binary method on the p and q halves), our Montgomery REDC, binary square-and-multiply, and CRSA with \
                  Nc = 1 (one thread per PE, {CRSA_THREADS} threads on {cpus} CPUs). Table 2's CRSA is 63–331× faster than its \
@@ -255,11 +255,10 @@ impl Experiment for Times {
                  Table 1, not timed. CRT against binary is measured, one thread each. {}",
                 quality_note(&quality, &runs_text(REPEATS))
             ),
-            table,
-            charts: vec![chart],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),
@@ -379,23 +378,21 @@ impl Experiment for Pipeline {
             (1..=4usize).map(|c| (c as f64, paper::pipelined_gain(c))),
             Provenance::Paper,
         ));
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: "seed002".into(),
-            title: "Pipelined CRSA: throughput and levels, counted".into(),
-            answers: "Section 2 (Fig. 2), Th_pipelined = (Nc + 3)·Th, Fig. 4(a)".into(),
-            provenance: counted(),
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            "seed002",
+            "Pipelined CRSA: throughput and levels, counted",
+            "Section 2 (Fig. 2), Th_pipelined = (Nc + 3)·Th, Fig. 4(a)",
+            counted(),
+            format!(
                 "Counts, not timings: blocks per step of the main and the pipelined CRSA over a 1024-bit modulus, with a short \
                  (65537) and a full-length exponent, from the schedule's MulMods with every PE its own processor. It is not \
                  timed here: one thread per PE is 9 threads at Nc = 1 and 17 at Nc = 2, against this machine's {} CPUs.",
                 ctx.machine.logical_cores
             ),
-            table,
-            charts: vec![chart],
-            quality: None,
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart]);
         Ok(Output {
             result,
             evidence: pipeline_evidence(&ideal_long, &long_e)?,

@@ -274,15 +274,13 @@ impl Experiment for Karatsuba {
             ));
         let quality = rounds.quality();
         let judged = claims.iter().filter(|c| gap(ctx, c).is_none()).count();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Parallel Karatsuba against GMP".into(),
-            answers:
-                "Karatsuba slides (GMP against sequential Karatsuba; parallel results on 3 threads)"
-                    .into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Parallel Karatsuba against GMP",
+            "Karatsuba slides (GMP against sequential Karatsuba; parallel results on 3 threads)",
+            Provenance::Measured,
+            format!(
                 "µs per product (batches timed and divided) at {} bits for GMP, one-level Karatsuba with GMP halves, and its \
                  parallel forms; every product checked against GMP first. {} products timed on {} logical CPUs: the chart's forms \
                  on 2 threads and every product of the {judged} claims this machine can judge (the slides' 3-thread results need 3 \
@@ -296,11 +294,10 @@ impl Experiment for Karatsuba {
                 ctx.machine.logical_cores,
                 quality_note(&quality, &runs_text(REPEATS))
             ),
-            table,
-            charts: vec![chart],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),
@@ -434,13 +431,13 @@ impl Experiment for Handoff {
             }
         }
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Thread activation costs".into(),
-            answers: "Thread activation table".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Thread activation costs",
+            "Thread activation table",
+            Provenance::Measured,
+            format!(
                 "Median µs per round of: spawning a thread (until it runs), spawn + join, waking a condvar waiter pinned to \
                  another core and to the same core, a lock-free atomic ping-pong round trip, and (beside) one GMP product at \
                  4096 and 8192 bits; {} logical CPUs. {} paired rounds, each the median of its activations; median 95 % \
@@ -450,8 +447,9 @@ impl Experiment for Handoff {
                 quality.spread_pct,
                 if quality.noisy { "; noisy" } else { "" }
             ),
-            table,
-            charts: vec![
+        )
+        .with_table(table)
+        .with_charts(vec![
                 Chart::bar(
                     "Thread activation (µs, median)",
                     "primitive",
@@ -461,10 +459,8 @@ impl Experiment for Handoff {
                 .with(Series::new("ours", ours, Provenance::Measured))
                 .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
                 .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper)),
-            ],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+            ])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: handoff_evidence(ctx, &rounds),
