@@ -244,40 +244,40 @@ impl Bars {
     /// Throughput, and energy per byte at the default and calibrated states.
     fn charts(self) -> Vec<Chart> {
         vec![
-                Chart::bar(
-                    "Tables 2–3 — throughput (MB/s)",
-                    "algorithm",
-                    "MB/s",
-                    self.names.clone(),
-                )
-                .with(Series::new("ours (measured)", self.mb, Provenance::Measured))
-                .with(Series::from_xy(
-                    "paper, desktop",
-                    self.paper_mb,
-                    Provenance::Paper,
-                )),
-                Chart::bar(
-                    "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
-                    "algorithm",
-                    "µJ/B",
-                    self.names,
-                )
-                .with(Series::new(
-                    "model, default state",
-                    self.e_def,
-                    Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
-                ))
-                .with(Series::new(
-                    "model, calibrated state",
-                    self.e_cal,
-                    Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
-                ))
-                .with(Series::from_xy(
-                    "paper, desktop default (Tables 2–3)",
-                    self.paper_uj,
-                    Provenance::Paper,
-                ))
-                .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
+            Chart::bar(
+                "Tables 2–3 — throughput (MB/s)",
+                "algorithm",
+                "MB/s",
+                self.names.clone(),
+            )
+            .with(Series::new("ours (measured)", self.mb, Provenance::Measured))
+            .with(Series::from_xy(
+                "paper, desktop",
+                self.paper_mb,
+                Provenance::Paper,
+            )),
+            Chart::bar(
+                "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
+                "algorithm",
+                "µJ/B",
+                self.names,
+            )
+            .with(Series::new(
+                "model, default state",
+                self.e_def,
+                Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
+            ))
+            .with(Series::new(
+                "model, calibrated state",
+                self.e_cal,
+                Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
+            ))
+            .with(Series::from_xy(
+                "paper, desktop default (Tables 2–3)",
+                self.paper_uj,
+                Provenance::Paper,
+            ))
+            .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
             ]
     }
 }
