@@ -278,7 +278,7 @@ impl Bars {
                 Provenance::Paper,
             ))
             .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
-            ]
+        ]
     }
 }
 
