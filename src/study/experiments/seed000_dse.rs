@@ -46,16 +46,7 @@ impl Experiment for Dse {
             &ctx.plan,
             |_| {
                 let work = workload::measure("parsa", threads, quick)?;
-                let mut v: Vec<(String, f64)> = Vec::new();
-                for (key, ht) in HT_FACTORS {
-                    let w = workload::Workload {
-                        ht_factor: ht.unwrap_or(work.ht_factor),
-                        ..work.clone()
-                    };
-                    if let Some((t, e)) = best_ratios(&dse::explore(&w, &presets, &[])?) {
-                        v.push((key.to_string(), t.max(e)));
-                    }
-                }
+                let mut v = best_by_ht(&work, &presets)?;
                 works.push(work);
                 v.push(free_cores_sample(probe_threads(ctx, threads)));
                 Ok(v)
@@ -69,32 +60,7 @@ impl Experiment for Dse {
         )?;
         let work = median_workload(&works)?;
         let evals = dse::explore(&work, &presets, &[])?;
-        let mut table = Table::new(&[
-            "preset",
-            "threads",
-            "clock_mhz",
-            "node_nm",
-            "gating",
-            "time_s",
-            "power_w",
-            "energy_j",
-            "temp_c",
-            "mttf_years",
-        ]);
-        for e in evals.iter().filter(|e| e.pareto) {
-            table.push(vec![
-                text(&e.preset),
-                int(e.threads),
-                num(e.mhz),
-                int(e.node_nm),
-                e.power_gating.into(),
-                num(e.time_s),
-                num(e.power_w),
-                num(e.energy_j),
-                num(e.temp_c),
-                num(e.mttf_years),
-            ]);
-        }
+        let table = front_table(&evals);
         let quality = rounds.quality();
         let result = ExperimentResult::new(
             self.id(),
@@ -133,6 +99,52 @@ impl Experiment for Dse {
             evidence: evidence(ctx, &evals, &rounds, threads),
         })
     }
+}
+
+/// The Pareto front: one row per configuration on it.
+fn front_table(evals: &[Evaluation]) -> Table {
+    let mut table = Table::new(&[
+        "preset",
+        "threads",
+        "clock_mhz",
+        "node_nm",
+        "gating",
+        "time_s",
+        "power_w",
+        "energy_j",
+        "temp_c",
+        "mttf_years",
+    ]);
+    for e in evals.iter().filter(|e| e.pareto) {
+        table.push(vec![
+            text(&e.preset),
+            int(e.threads),
+            num(e.mhz),
+            int(e.node_nm),
+            e.power_gating.into(),
+            num(e.time_s),
+            num(e.power_w),
+            num(e.energy_j),
+            num(e.temp_c),
+            num(e.mttf_years),
+        ]);
+    }
+    table
+}
+
+/// One round's best-configuration ratio under each hyperthreading assumption, by key.
+fn best_by_ht(work: &workload::Workload, presets: &[String]) -> Result<Vec<(String, f64)>> {
+    let mut v: Vec<(String, f64)> = Vec::new();
+    for (key, ht) in HT_FACTORS {
+        let w = workload::Workload {
+            ht_factor: ht.unwrap_or(work.ht_factor),
+            ..work.clone()
+        };
+        if let Some((t, e)) = best_ratios(&dse::explore(&w, presets, &[])?) {
+            v.push((key.to_string(), t.max(e)));
+        }
+    }
+    Ok(v)
 }
 
 /// A workload with the median one-thread time and the median speedup per thread count of
