@@ -182,64 +182,7 @@ impl Experiment for Times {
             |r| settled(&evidence(r)),
         )?;
         let cpus = ctx.machine.logical_cores;
-        let crsa_note = if CRSA_THREADS > cpus {
-            format!(" ({CRSA_THREADS} threads time-sharing {cpus} CPUs)")
-        } else {
-            String::new()
-        };
-        let mut table = Table::new(&[
-            "bits",
-            "method",
-            "ours_100_s",
-            "paper_100_s",
-            "this_over_binary_x",
-            "paper_this_over_binary_x",
-        ]);
-        let mut chart = Chart::line(
-            "Table 2 — seconds per 100 exponentiations",
-            "key size (bits)",
-            "seconds / 100 operations (log scale)",
-            true,
-        )
-        .log_y()
-        .note(format!(
-            "Ours measured on this machine, one thread each except CRSA{crsa_note}; the paper's as printed, read as \
-             totals of its 100 iterations. CRT here is binary on the p and q halves; Montgomery is our sequential \
-             REDC, not the paper's parallel method [5]. No verdict rests on CRSA's times: Table 2's CRSA row is \
-             checked against Table 1's counts instead."
-        ));
-        for (j, name) in TABLE2_METHODS.iter().enumerate() {
-            let mut points = Vec::new();
-            for &(bits, methods) in &sizes {
-                if !methods.contains(name) {
-                    continue;
-                }
-                let k = time_key(bits, name);
-                let m = rounds.median(&k).map(|e| e.map(|x| x * 100.0));
-                let printed = TABLE2.iter().find(|t| t.0 == bits).map(|t| t.1);
-                table.push(vec![
-                    int(bits),
-                    text(*name),
-                    measured(m, "s"),
-                    opt(printed.map(|t| t[j])),
-                    measured(rounds.ratio(&k, &time_key(bits, "Binary")), "×"),
-                    opt(printed.map(|t| t[j] / t[2])),
-                ]);
-                points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
-            }
-            let ours = if *name == "CRSA" {
-                format!("{name} (ours{crsa_note})")
-            } else {
-                format!("{name} (ours)")
-            };
-            chart = chart
-                .with(Series::new(ours, points, Provenance::Measured))
-                .with(Series::from_xy(
-                    format!("{name} (paper)"),
-                    TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
-                    Provenance::Paper,
-                ));
-        }
+        let (table, chart) = table2(&rounds, &sizes, cpus);
         let quality = rounds.quality();
         let result = ExperimentResult::new(
             self.id(),
@@ -264,6 +207,70 @@ impl Experiment for Times {
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Table 2: ours against the paper's seconds per 100 exponentiations, as a table and a
+/// chart.
+fn table2(rounds: &Rounds, sizes: &[(u32, &[&str])], cpus: usize) -> (Table, Chart) {
+    let crsa_note = if CRSA_THREADS > cpus {
+        format!(" ({CRSA_THREADS} threads time-sharing {cpus} CPUs)")
+    } else {
+        String::new()
+    };
+    let mut table = Table::new(&[
+        "bits",
+        "method",
+        "ours_100_s",
+        "paper_100_s",
+        "this_over_binary_x",
+        "paper_this_over_binary_x",
+    ]);
+    let mut chart = Chart::line(
+        "Table 2 — seconds per 100 exponentiations",
+        "key size (bits)",
+        "seconds / 100 operations (log scale)",
+        true,
+    )
+    .log_y()
+    .note(format!(
+        "Ours measured on this machine, one thread each except CRSA{crsa_note}; the paper's as printed, read as \
+         totals of its 100 iterations. CRT here is binary on the p and q halves; Montgomery is our sequential \
+         REDC, not the paper's parallel method [5]. No verdict rests on CRSA's times: Table 2's CRSA row is \
+         checked against Table 1's counts instead."
+    ));
+    for (j, name) in TABLE2_METHODS.iter().enumerate() {
+        let mut points = Vec::new();
+        for &(bits, methods) in sizes {
+            if !methods.contains(name) {
+                continue;
+            }
+            let k = time_key(bits, name);
+            let m = rounds.median(&k).map(|e| e.map(|x| x * 100.0));
+            let printed = TABLE2.iter().find(|t| t.0 == bits).map(|t| t.1);
+            table.push(vec![
+                int(bits),
+                text(*name),
+                measured(m, "s"),
+                opt(printed.map(|t| t[j])),
+                measured(rounds.ratio(&k, &time_key(bits, "Binary")), "×"),
+                opt(printed.map(|t| t[j] / t[2])),
+            ]);
+            points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
+        }
+        let ours = if *name == "CRSA" {
+            format!("{name} (ours{crsa_note})")
+        } else {
+            format!("{name} (ours)")
+        };
+        chart = chart
+            .with(Series::new(ours, points, Provenance::Measured))
+            .with(Series::from_xy(
+                format!("{name} (paper)"),
+                TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
+                Provenance::Paper,
+            ));
+    }
+    (table, chart)
 }
 
 fn times_evidence(r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
