@@ -1,32 +1,13 @@
 //! `cipher`: PBlock or PARC4 over a file split among ranks, then optionally timed.
 use crate::args;
 use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
+use parcrypt::cipher::alg::{Algorithm, CipherSpec, Direction};
 use parcrypt::mpi::bulk::Verify;
 use parcrypt::mpi::{MpiResult, Ranks};
 
 /// `cipher`: PBlock or PARC4 over a file split among ranks.
 pub fn run(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
-    use parcrypt::cipher::alg::{Algorithm, CipherSpec, Direction};
-    let algorithm: Algorithm = a
-        .alg
-        .parse()
-        .map_err(|e: parcrypt::Error| usage(e.to_string()))?;
-    let hex = |s: &str, what: &str| {
-        hex_bytes(s).ok_or_else(|| usage(format!("{what} must be hex digits, got '{s}'")))
-    };
-    let mut spec = CipherSpec::new(algorithm, &hex(&a.key_hex, "--key")?);
-    if let Some(iv) = &a.iv_hex {
-        let iv = hex(iv, "--iv")?;
-        spec.iv = Some(
-            iv.try_into()
-                .map_err(|_| usage("--iv must be 8 bytes (16 hex digits)"))?,
-        );
-    }
-    if let Some(n) = &a.nonce_hex {
-        spec.nonce = Some(hex(n, "--nonce")?);
-    }
-    spec.chunk = a.chunk;
-    spec.threads = Some(a.threads);
+    let (algorithm, spec) = cipher_spec(&a)?;
     let direction = if a.decrypt {
         Direction::Decrypt
     } else {
@@ -69,6 +50,53 @@ pub fn run(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
     if a.runs == 0 {
         return Ok(());
     }
+    time_runs(ranks, &a, &spec, direction, verify)
+}
+
+fn hex_bytes(s: &str) -> Option<Vec<u8>> {
+    if s.len() % 2 != 0 {
+        return None;
+    }
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+/// The cipher, its key, IV or nonce, chunk and threads from the arguments.
+fn cipher_spec(a: &args::CipherArgs) -> MpiResult<(Algorithm, CipherSpec)> {
+    let algorithm: Algorithm = a
+        .alg
+        .parse()
+        .map_err(|e: parcrypt::Error| usage(e.to_string()))?;
+    let hex = |s: &str, what: &str| {
+        hex_bytes(s).ok_or_else(|| usage(format!("{what} must be hex digits, got '{s}'")))
+    };
+    let mut spec = CipherSpec::new(algorithm, &hex(&a.key_hex, "--key")?);
+    if let Some(iv) = &a.iv_hex {
+        let iv = hex(iv, "--iv")?;
+        spec.iv = Some(
+            iv.try_into()
+                .map_err(|_| usage("--iv must be 8 bytes (16 hex digits)"))?,
+        );
+    }
+    if let Some(n) = &a.nonce_hex {
+        spec.nonce = Some(hex(n, "--nonce")?);
+    }
+    spec.chunk = a.chunk;
+    spec.threads = Some(a.threads);
+    Ok((algorithm, spec))
+}
+
+/// `--runs`: times the transform over ranks against threads and sequential, and prints and
+/// writes the records.
+fn time_runs(
+    ranks: &Ranks,
+    a: &args::CipherArgs,
+    spec: &CipherSpec,
+    direction: Direction,
+    verify: Verify,
+) -> MpiResult<()> {
     use parcrypt::mpi::bulk_bench::Io;
     let plan = parcrypt::mpi::bulk_bench::BulkPlan {
         io: match a.timing {
@@ -83,7 +111,7 @@ pub fn run(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         },
     };
     let Some(records) =
-        parcrypt::mpi::bulk_bench::run(ranks, &spec, direction, &a.input, &a.output, &plan)?
+        parcrypt::mpi::bulk_bench::run(ranks, spec, direction, &a.input, &a.output, &plan)?
     else {
         return Ok(());
     };
@@ -111,14 +139,4 @@ pub fn run(ranks: &Ranks, a: args::CipherArgs) -> MpiResult<()> {
         );
     }
     write_json(a.json.as_deref(), records)
-}
-
-fn hex_bytes(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
-        return None;
-    }
-    (0..s.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(s.get(i..i + 2)?, 16).ok())
-        .collect()
 }

@@ -2,6 +2,8 @@
 use crate::args::{self, MasterArg, OpArg};
 use crate::parse::parse_list;
 use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
+use parcrypt::mpi::batch::BatchPlan;
+use parcrypt::mpi::batch_bench::BatchRecord;
 use parcrypt::mpi::{MpiError, MpiResult, Ranks};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
@@ -11,7 +13,7 @@ use rand::SeedableRng;
 
 /// `rsa`: the batch sweep over schedules and chunk sizes.
 pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
-    use parcrypt::mpi::batch::{BatchPlan, Master};
+    use parcrypt::mpi::batch::Master;
     let schedules = parse_list(&a.schedule, "schedule", |s| {
         s.parse::<Schedule>().map_err(|e| e.to_string())
     })
@@ -46,7 +48,18 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     plan.validate(ranks.size())?;
     warn_if_bound(ranks, a.threads);
     check_writable(ranks, a.common.json.as_deref())?;
-    let key = if ranks.is_root() {
+    let key = load_key(ranks, &a)?;
+    let Some(records) = parcrypt::mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
+        return Ok(());
+    };
+    print_records(ranks, &plan, &records);
+    write_json(a.common.json.as_deref(), records)
+}
+
+/// Rank 0's key, from `--key` or generated from the seed, agreed on by every rank (`None`
+/// on the others).
+fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>> {
+    if ranks.is_root() {
         let key = match &a.key {
             // A file that cannot be read names itself; a key that cannot be parsed gets its
             // file's name.
@@ -62,14 +75,15 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
                     .map_err(|e| usage(e.to_string()))
             }
         };
-        Some(ranks.agree(key)?)
+        Ok(Some(ranks.agree(key)?))
     } else {
         ranks.agree(Ok(()))?;
-        None
-    };
-    let Some(records) = parcrypt::mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
-        return Ok(());
-    };
+        Ok(None)
+    }
+}
+
+/// The sweep's table, one row per backend, schedule and chunk size.
+fn print_records(ranks: &Ranks, plan: &BatchPlan, records: &[BatchRecord]) {
     println!(
         "{}-bit RSA {:?} of {} messages over {} ({} threads per rank, master {:?}); energy: {}",
         records[0].base.bits,
@@ -84,7 +98,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         "{:<8} {:>5} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",
         "backend", "ranks", "schedule", "chunk", "median ms", "speedup", "imbalance", "chunks"
     );
-    for r in &records {
+    for r in records {
         println!(
             "{:<8} {:>5} {:<9} {:>6} {:>11.3} {:>8.2} {:>10.2} {:>8}",
             r.mpi.backend,
@@ -98,5 +112,4 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         );
     }
     println!("every output equalled SeRSA's");
-    write_json(a.common.json.as_deref(), records)
 }
