@@ -347,15 +347,17 @@ fn first_ready(
     })
 }
 
+/// Every PE's count with its PE number.
+type PeCounts = Vec<(usize, UnitCount)>;
+
 /// This rank's counts and link uses to rank 0, which gets every PE's counts (in PE order),
 /// the links used and the messages that crossed ranks; `None` on the other ranks.
-#[allow(clippy::type_complexity)]
 fn report_to_root(
     ranks: &Ranks,
     counters: Vec<Counter<'_>>,
     sent: BTreeMap<(Node, Node), u64>,
     cross: u64,
-) -> MpiResult<Option<(Vec<(usize, UnitCount)>, Vec<EdgeUse>, u64)>> {
+) -> MpiResult<Option<(PeCounts, Vec<EdgeUse>, u64)>> {
     let counts: Vec<UnitCount> = counters.into_iter().map(|c| c.count).collect();
     let links: Vec<(Node, Node, u64)> = sent.into_iter().map(|((f, t), n)| (f, t, n)).collect();
     let report = serde_json::to_vec(&(counts, links)).expect("plain fields serialize");
@@ -368,7 +370,7 @@ fn report_to_root(
 }
 
 /// The PEs' counts (in PE order) and the links used, from every rank's report.
-fn merge_reports(all: Vec<Vec<u8>>) -> MpiResult<(Vec<(usize, UnitCount)>, Vec<EdgeUse>)> {
+fn merge_reports(all: Vec<Vec<u8>>) -> MpiResult<(PeCounts, Vec<EdgeUse>)> {
     let mut pe_counts: Vec<(usize, UnitCount)> = Vec::new();
     let mut edges = Vec::new();
     for bytes in all {

@@ -143,6 +143,9 @@ pub(crate) fn run(
     ))
 }
 
+/// What the coordinator hands back: the values in input order and its count.
+type CoordOutcome = Result<(Vec<Integer>, UnitCount)>;
+
 /// The coordinator's ends of its links: to PE 0 and PE 7, and back from PE 7.
 struct CoordLinks {
     to_pe0: Sender<Msg>,
@@ -229,7 +232,7 @@ fn run_threads(
     wirings: Vec<Wiring>,
     links: CoordLinks,
     job: &Job,
-) -> (Result<(Vec<Integer>, UnitCount)>, Vec<Result<Report>>) {
+) -> (CoordOutcome, Vec<Result<Report>>) {
     let Job {
         bases,
         split,
