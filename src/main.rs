@@ -1,5 +1,6 @@
 //! The `parcrypt` command: parses the arguments and hands over to [`parcrypt::cli`]... see
-//! `src/cli/` for the subcommands. Errors are printed as one line; usage errors exit with 2.
+//! `src/cli/` for the subcommands. Errors are printed as one line; the exit status is 2 for a
+//! usage error, 1 for a runtime failure and 70 for an internal error (README "Exit codes").
 mod cli;
 
 fn main() {

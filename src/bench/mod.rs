@@ -50,7 +50,7 @@ pub use clock::{Clock, FakeClock, RealClock, Seconds, format_seconds};
 pub use export::{
     BenchReport, ExportFormat, Exporter, export, exporter_for, format_number, render, render_report,
 };
-pub use failure::Failures;
+pub use failure::{Failures, fingerprint, planted_fault};
 pub use grid::{Grid, ParamValue, Point, product};
 pub use harness::{Bench, BenchConfig, Measurement, Sampled, Step, summaries};
 pub use machine::{MachineInfo, logical_cores, oversubscribed};

@@ -22,7 +22,9 @@ pub fn from_be_bytes(bytes: &[u8]) -> Integer {
 /// I2OSP (RFC 8017): a non-negative integer to exactly `len` big-endian bytes.
 ///
 /// Returns `None` when the integer is negative or needs more than `len` bytes.
-pub fn to_be_bytes(x: &Integer, len: usize) -> Option<Vec<u8>> {
+/// **Variable-time**: the work follows the value's significant length (its leading zero bytes),
+/// so it is for public values; a secret goes through [`to_be_bytes_fixed`].
+pub fn to_be_bytes_vartime(x: &Integer, len: usize) -> Option<Vec<u8>> {
     if *x < 0 {
         return None;
     }
@@ -39,7 +41,7 @@ pub fn to_be_bytes(x: &Integer, len: usize) -> Option<Vec<u8>> {
 /// below 256^`out.len()`) to exactly `out.len()` big-endian bytes.
 ///
 /// Every byte of `out` is written from the same place whatever the value: no branch or index
-/// depends on its leading zeros (unlike [`to_be_bytes`], whose work follows the value's length).
+/// depends on its leading zeros (unlike [`to_be_bytes_vartime`], whose work follows the value's length).
 /// The lengths are public; `limbs` must hold at least `out.len()` bytes (a bug otherwise, so a
 /// panic). Bytes of `limbs` beyond `out.len()` must be zero and are not read.
 pub fn limbs_to_be_bytes(limbs: &[mpn::Limb], out: &mut [u8]) {
@@ -115,10 +117,10 @@ mod tests {
     fn bytes_round_trip_with_leading_zeros() {
         let x = from_be_bytes(&[0, 0, 1, 2]);
         assert_eq!(x, 258);
-        assert_eq!(to_be_bytes(&x, 4).unwrap(), vec![0, 0, 1, 2]);
-        assert_eq!(to_be_bytes(&x, 1), None);
-        assert_eq!(to_be_bytes(&Integer::from(-1), 4), None);
-        assert_eq!(to_be_bytes(&Integer::new(), 2).unwrap(), vec![0, 0]);
+        assert_eq!(to_be_bytes_vartime(&x, 4).unwrap(), vec![0, 0, 1, 2]);
+        assert_eq!(to_be_bytes_vartime(&x, 1), None);
+        assert_eq!(to_be_bytes_vartime(&Integer::from(-1), 4), None);
+        assert_eq!(to_be_bytes_vartime(&Integer::new(), 2).unwrap(), vec![0, 0]);
     }
 
     #[test]
@@ -134,7 +136,11 @@ mod tests {
             for x in values {
                 let mut out = vec![0xa5u8; len];
                 to_be_bytes_fixed(&x, &mut out);
-                assert_eq!(Some(out), to_be_bytes(&x, len), "{len} bytes, {x:x}");
+                assert_eq!(
+                    Some(out),
+                    to_be_bytes_vartime(&x, len),
+                    "{len} bytes, {x:x}"
+                );
             }
         }
         let limbs: [mpn::Limb; 2] = [0x0102_0304_0506_0708, 0x0a0b];

@@ -160,8 +160,8 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
             OpArg::Decrypt => BatchOp::Decrypt,
         },
         private_op: match args.private_op {
-            PrivateOpArg::Plain => PrivateOp::Plain,
-            PrivateOpArg::Crt => PrivateOp::Crt,
+            PrivateOpArg::Plain => PrivateOp::PlainVartime,
+            PrivateOpArg::Crt => PrivateOp::CrtVartime,
             PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
         },
         threads: Threads::or_default_sweep(args.threads),

@@ -1,5 +1,6 @@
 //! Command-line interface: argument definitions (clap derive) and dispatch, one file per
-//! subcommand. Every error ends as one line on stderr; usage errors exit with 2, others with 1.
+//! subcommand. Every error ends as one line on stderr; the exit status says its class (README
+//! "Exit codes"): 2 usage, 1 runtime, 70 internal (a bug, and the line asks for a report).
 mod bench;
 mod bench_cipher;
 mod bench_leak;
@@ -117,11 +118,7 @@ pub fn main() -> i32 {
         Ok(()) => 0,
         Err(err) => {
             eprintln!("error: {}", one_line(&err));
-            if err.is::<UsageError>() || is_library_usage_error(&err) {
-                2
-            } else {
-                1
-            }
+            exit_code(&err)
         }
     }
 }
@@ -140,16 +137,29 @@ fn allow_negative_values(cmd: clap::Command) -> clap::Command {
     .mut_subcommands(allow_negative_values)
 }
 
-/// Library errors that are really about the arguments given (0 threads, chunk 0, an unknown
-/// preset, node or clock, ...).
-fn is_library_usage_error(err: &anyhow::Error) -> bool {
-    if let Some(e) = err.downcast_ref::<parcrypt::Error>() {
-        e.is_usage()
-    } else if let Some(e) = err.downcast_ref::<parcrypt::energy::EnergyError>() {
-        e.is_usage()
-    } else {
-        false
-    }
+/// The exit status of a failed command, from the first error in its chain that has a class:
+/// the CLI's own [`UsageError`], a library error (its [`parcrypt::Error::exit_code`]: usage,
+/// runtime or internal) or an energy-model error; anything else (a file, a peer) is a runtime
+/// failure.
+fn exit_code(err: &anyhow::Error) -> i32 {
+    use parcrypt::error::{EXIT_RUNTIME, EXIT_USAGE};
+    err.chain()
+        .find_map(|e| {
+            if e.is::<UsageError>() {
+                Some(EXIT_USAGE)
+            } else if let Some(e) = e.downcast_ref::<parcrypt::Error>() {
+                Some(e.exit_code())
+            } else {
+                e.downcast_ref::<parcrypt::energy::EnergyError>().map(|e| {
+                    if e.is_usage() {
+                        EXIT_USAGE
+                    } else {
+                        EXIT_RUNTIME
+                    }
+                })
+            }
+        })
+        .unwrap_or(EXIT_RUNTIME)
 }
 
 /// The whole error chain on one line: "context: cause: cause".

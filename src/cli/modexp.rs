@@ -113,7 +113,7 @@ pub fn run(args: ModexpArgs) -> Result<()> {
         pin: args.pin,
         kernel: Default::default(),
     };
-    let outcome = modexp::pow_mod(method.as_ref(), &b, &e, &m, &params)
+    let outcome = modexp::pow_mod_vartime(method.as_ref(), &b, &e, &m, &params)
         .map_err(|e| super::usage(e.to_string()))?;
     println!("{}", outcome.value.to_string_radix(16));
     if args.counts {

@@ -3,7 +3,7 @@
 //! label as options) or, for study only, textbook RSA.
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bignum::{from_be_bytes, to_be_bytes};
+use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
 use parcrypt::io::{read_file, write_atomic};
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
@@ -365,7 +365,7 @@ fn encrypt(args: CryptArgs) -> Result<()> {
                 .into());
             }
             let c = textbook::encrypt(&key, &from_be_bytes(&data))?;
-            to_be_bytes(&c, key.size_bytes()).expect("c < n fits in k bytes")
+            to_be_bytes_vartime(&c, key.size_bytes()).expect("c < n fits in k bytes")
         }
     };
     warn_textbook(args.padding);

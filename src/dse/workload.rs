@@ -110,7 +110,7 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
                 run: Box::new(move |i| {
                     let op = crate::rsa::batch::Transform::Decrypt(
                         &key,
-                        crate::rsa::textbook::PrivateOp::Crt,
+                        crate::rsa::textbook::PrivateOp::CrtVartime,
                     );
                     let s = Instant::now();
                     std::hint::black_box(crate::rsa::batch::parallel(&executors[i], op, &msgs));
@@ -132,7 +132,7 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
                     };
                     let s = Instant::now();
                     std::hint::black_box(
-                        crate::modexp::pow_mod(slice.as_ref(), &b, &e, &m, &params).ok(),
+                        crate::modexp::pow_mod_vartime(slice.as_ref(), &b, &e, &m, &params).ok(),
                     );
                     Ok(s.elapsed().as_secs_f64())
                 }),

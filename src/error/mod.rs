@@ -44,9 +44,7 @@ pub enum Error {
     /// A broken invariant or a failed verification inside parcrypt (a parallel form that
     /// disagrees with its sequential reference, a benchmark that timed a wrong result): a bug,
     /// never the user's doing. The command line exits with 70 (sysexits' EX_SOFTWARE).
-    #[error(
-        "internal error: {0} (this is a bug in parcrypt; please report it with the command that showed it)"
-    )]
+    #[error("internal error: {0} ({BUG_REPORT})")]
     Internal(String),
     /// An error of the energy and reliability models (unknown preset, node or clock, RAPL or
     /// cpufreq trouble), kept whole: its message, its cause and whether it is a usage error.
@@ -65,6 +63,10 @@ impl Error {
         }
     }
 }
+
+/// What every internal error's line ends with: a request for a bug report.
+pub const BUG_REPORT: &str =
+    "this is a bug in parcrypt; please report it with the command that showed it";
 
 /// Exit status of a usage error: a bad argument or input the user can fix.
 pub const EXIT_USAGE: i32 = 2;

@@ -19,7 +19,7 @@ impl ModExp for Binary {
         "left-to-right square-and-multiply (the seeds' reference)"
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -39,17 +39,17 @@ impl ModExp for Binary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modexp::pow_mod;
+    use crate::modexp::pow_mod_vartime;
 
     #[test]
     fn counts_match_the_formulas() {
         let m = Integer::from(1_000_003);
         let b = Integer::from(12345);
         // e = 2^9: 9 squarings, no multiplication (best case k - 1).
-        let o = pow_mod(&Binary, &b, &Integer::from(512), &m, &Params::default()).unwrap();
+        let o = pow_mod_vartime(&Binary, &b, &Integer::from(512), &m, &Params::default()).unwrap();
         assert_eq!((o.counts[0].squarings, o.counts[0].multiplications), (9, 0));
         // e = 2^10 - 1: 9 squarings and 9 multiplications (worst case 2(k - 1)).
-        let o = pow_mod(&Binary, &b, &Integer::from(1023), &m, &Params::default()).unwrap();
+        let o = pow_mod_vartime(&Binary, &b, &Integer::from(1023), &m, &Params::default()).unwrap();
         assert_eq!(o.total_mulmods(), 18);
         assert_eq!(o.value, b.pow_mod(&Integer::from(1023), &m).unwrap());
     }

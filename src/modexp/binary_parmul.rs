@@ -48,7 +48,7 @@ impl ModExp for BinaryParMul {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -57,7 +57,7 @@ impl ModExp for BinaryParMul {
     ) -> Result<Outcome> {
         let pool = Pool::global(params.pin);
         let Some(mut c) = par_counter(modulus, params, pool).filter(|_| *exp >= 2) else {
-            return Binary.pow_mod_normalized(base, exp, modulus, params);
+            return Binary.pow_mod_normalized_vartime(base, exp, modulus, params);
         };
         let held = c.par.enter(base);
         let x = chain::binary(&mut c, &held, exp).expect("exp >= 2");
@@ -71,7 +71,7 @@ impl ModExp for BinaryParMul {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modexp::pow_mod;
+    use crate::modexp::pow_mod_vartime;
 
     #[test]
     fn large_moduli_split_products_and_count_like_binary() {
@@ -84,13 +84,13 @@ mod tests {
                 threads,
                 ..Params::default()
             };
-            let o = pow_mod(&BinaryParMul, &b, &e, &m, &p).unwrap();
+            let o = pow_mod_vartime(&BinaryParMul, &b, &e, &m, &p).unwrap();
             assert_eq!(
                 o.value,
                 b.clone().pow_mod(&e, &m).unwrap(),
                 "{threads} threads"
             );
-            let seq = pow_mod(&Binary, &b, &e, &m, &p).unwrap();
+            let seq = pow_mod_vartime(&Binary, &b, &e, &m, &p).unwrap();
             assert_eq!(o.total_mulmods(), seq.total_mulmods());
             assert_eq!(
                 o.counts[0].unit,

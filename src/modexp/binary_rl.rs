@@ -16,7 +16,7 @@ impl ModExp for BinaryRl {
         "right-to-left square-and-multiply"
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -21,7 +21,7 @@ impl ModExp for Gmp {
         "GMP mpz_powm (reference; variable-time)"
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -49,7 +49,7 @@ impl ModExp for GmpSec {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -19,7 +19,7 @@ impl ModExp for Mary {
         "2^r-ary, left to right, full precomputed table (--window r)"
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -31,7 +31,7 @@ impl ModExp for MaryOnDemand {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -39,7 +39,7 @@ impl ModExp for MaryPrecomp {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -2,14 +2,16 @@
 //! its modular multiplications (squarings and other multiplications apart, per thread or per
 //! processing element).
 //!
-//! [`pow_mod`] is the entry point: it checks and normalises the inputs once (modulus 0 refused,
+//! [`pow_mod_vartime`] is the entry point: it checks and normalises the inputs once (modulus 0 refused,
 //! modulus 1 gives 0, base reduced into `[0, m)`, odd modulus enforced where a method needs it)
 //! so every strategy sees `0 <= base < m`, `m >= 2`, `e >= 0`. GMP's `mpz_powm` is the oracle
 //! of every test.
 //!
 //! Timing: every strategy here except `gmp-sec` is **variable-time** (the sequence of squarings
 //! and multiplications, or the table entries read, follow the exponent's bits). Use `gmp-sec`
-//! (`mpz_powm_sec`) for secret exponents.
+//! (`mpz_powm_sec`) for secret exponents. The entry point and the trait's method carry
+//! `_vartime` in their names (crypto-bigint's convention: `pow_vartime`), so a caller sees it
+//! where it calls, whichever strategy it passes.
 pub mod binary;
 pub mod binary_parmul;
 pub mod binary_rl;
@@ -143,8 +145,8 @@ pub trait ModExp: Send + Sync {
     }
     /// Computes `base^exp mod modulus` for normalised inputs: `0 <= base < modulus`,
     /// `modulus >= 2`, `exp >= 0` (and `modulus` odd if [`ModExp::needs_odd_modulus`]).
-    /// Call it through [`pow_mod`], which guarantees this.
-    fn pow_mod_normalized(
+    /// Call it through [`pow_mod_vartime`], which guarantees this.
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -188,10 +190,11 @@ pub fn method(name: &str) -> Result<Box<dyn ModExp>> {
 }
 
 /// base^exp mod modulus with `method`, after checking and normalising the inputs.
+/// **Variable-time** for every strategy but `gmp-sec` (see the module's "Timing").
 ///
 /// Errors: modulus <= 0, negative exponent, even modulus for a method that needs an odd one,
 /// 0 threads. Modulus 1 gives 0; a base outside `[0, m)` is reduced first.
-pub fn pow_mod(
+pub fn pow_mod_vartime(
     method: &dyn ModExp,
     base: &Integer,
     exp: &Integer,
@@ -229,7 +232,7 @@ pub fn pow_mod(
     if b < 0 {
         b += modulus;
     }
-    method.pow_mod_normalized(&b, exp, modulus, params)
+    method.pow_mod_normalized_vartime(&b, exp, modulus, params)
 }
 
 #[cfg(test)]

@@ -84,7 +84,7 @@ impl ModExp for Montgomery {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -10,7 +10,7 @@
 //! A strategy enters its base into the ring, runs its schedule on held values and leaves the
 //! ring at the end ([`Ring::enter`], [`Ring::leave`]); the held form of 1 is [`Ring::one`]. The
 //! two conversions are not counted (one each per exponentiation, like the reduction of the
-//! base that [`super::pow_mod`] does). **Variable-time** either way.
+//! base that [`super::pow_mod_vartime`] does). **Variable-time** either way.
 use super::UnitCount;
 use crate::bignum::mont::MontCtx;
 use crate::bignum::mpn::Limb;

@@ -63,7 +63,7 @@ impl ModExp for Slice {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

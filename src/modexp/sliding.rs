@@ -20,7 +20,7 @@ impl ModExp for Sliding {
         "sliding window over odd powers, left to right (--window w)"
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,

@@ -35,7 +35,7 @@ impl ModExp for SqMulPipeline {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -45,7 +45,7 @@ impl ModExp for SqMulPipeline {
         let bits = exp.significant_bits();
         if params.threads < 2 || exp.count_ones().unwrap_or(0) < 2 {
             // Nothing to overlap: fewer than two set bits, or one thread.
-            return BinaryRl.pow_mod_normalized(base, exp, modulus, params);
+            return BinaryRl.pow_mod_normalized_vartime(base, exp, modulus, params);
         }
         let ring = Ring::new(modulus, params.kernel);
         let base = &ring.enter(base);

@@ -16,13 +16,13 @@ fn check_all(b: &Integer, e: &Integer, m: &Integer, params: &Params) {
     for method in methods() {
         if method.needs_odd_modulus() && m.is_even() {
             assert!(
-                pow_mod(method.as_ref(), b, e, m, params).is_err(),
+                pow_mod_vartime(method.as_ref(), b, e, m, params).is_err(),
                 "{}",
                 method.name()
             );
             continue;
         }
-        let got = pow_mod(method.as_ref(), b, e, m, params)
+        let got = pow_mod_vartime(method.as_ref(), b, e, m, params)
             .unwrap_or_else(|err| panic!("{}: {err}", method.name()));
         assert_eq!(
             got.value,
@@ -73,13 +73,13 @@ fn bad_inputs_are_errors_not_panics() {
     let e = Integer::from(5);
     let binary = method("binary").unwrap();
     let p = Params::default();
-    let err = pow_mod(binary.as_ref(), &b, &e, &Integer::new(), &p).unwrap_err();
+    let err = pow_mod_vartime(binary.as_ref(), &b, &e, &Integer::new(), &p).unwrap_err();
     assert!(
         err.to_string().contains("modulus must be positive"),
         "{err}"
     );
     assert!(
-        pow_mod(
+        pow_mod_vartime(
             binary.as_ref(),
             &b,
             &Integer::from(-1),
@@ -89,7 +89,7 @@ fn bad_inputs_are_errors_not_panics() {
         .is_err()
     );
     let mont = method("montgomery").unwrap();
-    let err = pow_mod(mont.as_ref(), &b, &e, &Integer::from(10), &p).unwrap_err();
+    let err = pow_mod_vartime(mont.as_ref(), &b, &e, &Integer::from(10), &p).unwrap_err();
     assert!(err.to_string().contains("odd modulus"), "{err}");
     for window in [0, digits::MAX_WINDOW + 1] {
         let p = Params {
@@ -98,7 +98,7 @@ fn bad_inputs_are_errors_not_panics() {
         };
         for name in ["mary", "sliding", "mary-precomp", "mary-ondemand"] {
             let m = method(name).unwrap();
-            let err = pow_mod(m.as_ref(), &b, &e, &Integer::from(7), &p).unwrap_err();
+            let err = pow_mod_vartime(m.as_ref(), &b, &e, &Integer::from(7), &p).unwrap_err();
             assert!(err.to_string().contains("window size"), "{name}: {err}");
         }
     }
@@ -106,7 +106,7 @@ fn bad_inputs_are_errors_not_panics() {
         threads: 0,
         ..Params::default()
     };
-    assert!(pow_mod(binary.as_ref(), &b, &e, &Integer::from(7), &p).is_err());
+    assert!(pow_mod_vartime(binary.as_ref(), &b, &e, &Integer::from(7), &p).is_err());
     let err = method("quantum").err().unwrap();
     assert!(
         err.to_string().contains("unknown method 'quantum'"),
@@ -129,7 +129,7 @@ fn counts_follow_the_strategy() {
     let b = Integer::from(5);
     let e: Integer = (Integer::from(1) << 64) - 1u32; // 64 ones
     let run = |name: &str, params: Params| {
-        pow_mod(method(name).unwrap().as_ref(), &b, &e, &m, &params).unwrap()
+        pow_mod_vartime(method(name).unwrap().as_ref(), &b, &e, &m, &params).unwrap()
     };
     // m-ary with r = 4: 14 table products, 15 * 4 squarings, 15 digit products.
     let o = run(
@@ -224,7 +224,7 @@ proptest! {
         let want = gmp(&b, &e, &m);
         for name in ["binary", "sliding", "mary-precomp", "slice", "sqmul-pipeline",
                      "binary-parmul", "window-parmul"] {
-            let got = pow_mod(method(name).unwrap().as_ref(), &b, &e, &m, &params).unwrap();
+            let got = pow_mod_vartime(method(name).unwrap().as_ref(), &b, &e, &m, &params).unwrap();
             prop_assert_eq!(&got.value, &want, "{} {:?}", name, params);
         }
     }

@@ -32,7 +32,7 @@ impl ModExp for WindowParMul {
         true
     }
 
-    fn pow_mod_normalized(
+    fn pow_mod_normalized_vartime(
         &self,
         base: &Integer,
         exp: &Integer,
@@ -46,7 +46,7 @@ impl ModExp for WindowParMul {
         )?;
         let pool = Pool::global(params.pin);
         let Some(mut c) = par_counter(modulus, params, pool).filter(|_| *exp >= 2) else {
-            return Sliding.pow_mod_normalized(base, exp, modulus, params);
+            return Sliding.pow_mod_normalized_vartime(base, exp, modulus, params);
         };
         let held = c.par.enter(base);
         let x = chain::sliding(&mut c, &held, exp, w).expect("exp >= 2");
@@ -60,7 +60,7 @@ impl ModExp for WindowParMul {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::modexp::pow_mod;
+    use crate::modexp::pow_mod_vartime;
 
     #[test]
     fn counts_match_sliding_and_values_match_gmp() {
@@ -73,9 +73,9 @@ mod tests {
                 window,
                 ..Params::default()
             };
-            let o = pow_mod(&WindowParMul, &b, &e, &m, &p).unwrap();
+            let o = pow_mod_vartime(&WindowParMul, &b, &e, &m, &p).unwrap();
             assert_eq!(o.value, b.clone().pow_mod(&e, &m).unwrap());
-            let seq = pow_mod(&Sliding, &b, &e, &m, &p).unwrap();
+            let seq = pow_mod_vartime(&Sliding, &b, &e, &m, &p).unwrap();
             assert_eq!(o.counts[0].squarings, seq.counts[0].squarings);
             assert_eq!(o.counts[0].multiplications, seq.counts[0].multiplications);
         }

@@ -459,7 +459,7 @@ mod tests {
         let plan = BatchPlan {
             messages: 4,
             op: BatchOp::Decrypt,
-            private_op: PrivateOp::Crt,
+            private_op: PrivateOp::CrtVartime,
             schedules: vec![Schedule::Dynamic],
             chunks: vec![None, Some(2)],
             threads: 1,

@@ -215,6 +215,7 @@ fn records(
 ) -> Vec<BulkMpiRecord> {
     let warmup = plan.config.warmup_runs as usize;
     let threads = spec.threads(direction);
+    let cpus = super::host::online_cpus();
     sampled
         .iter()
         .enumerate()
@@ -235,11 +236,10 @@ fn records(
                 speedup: sampled[0].summary.median / s.summary.median,
                 self_speedup: sampled[1].summary.median / s.summary.median,
                 tsc_cycles_per_byte: None,
-                oversubscribed: crate::bench::oversubscribed(if i == 2 {
-                    ranks.ranks_per_host() * threads
-                } else {
-                    [1, plan.compare_threads][i]
-                }),
+                // The host's online CPUs, not this rank's affinity (a launcher binds
+                // each rank to one core).
+                oversubscribed: [1, plan.compare_threads, ranks.ranks_per_host() * threads][i]
+                    > cpus,
                 verified: plan.verified,
                 note: s.note().unwrap_or_default(),
             },

@@ -7,7 +7,7 @@ use super::host::AllCpus;
 use super::record::{MpiFields, end_sweep, interleaved, serve_sweep};
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::bignum::{random_below, random_bits};
-use crate::modexp::crsa::{EngineConfig, pow_mod_batch};
+use crate::modexp::crsa::{EngineConfig, pow_mod_batch_vartime};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -150,7 +150,7 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
         Some(ours) => (|| {
             let threads = {
                 let _all = AllCpus::new();
-                pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?
+                pow_mod_batch_vartime(&bases, &exp, &modulus, &plan.engine)?
             };
             let gmp: Vec<Integer> = bases
                 .iter()
@@ -174,7 +174,7 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
         if i == 0 {
             let _all = AllCpus::new();
             let t = std::time::Instant::now();
-            pow_mod_batch(&bases, &exp, &modulus, &plan.engine)?;
+            pow_mod_batch_vartime(&bases, &exp, &modulus, &plan.engine)?;
             return Ok(t.elapsed().as_secs_f64());
         }
         ranks.command_run(0);

@@ -8,6 +8,8 @@
 //! error is local to one rank; that rank prints it and aborts the whole job (`MPI_Abort`),
 //! since the other ranks would otherwise wait for it.
 
+use crate::error::{BUG_REPORT, EXIT_INTERNAL, EXIT_RUNTIME, EXIT_USAGE};
+
 /// An error of an MPI program.
 #[derive(Debug, thiserror::Error)]
 pub enum MpiError {
@@ -34,17 +36,19 @@ pub enum MpiError {
         waited_s: f64,
     },
     /// A message that does not follow the protocol (a bug, or mismatched binaries): exit
-    /// status 70.
-    #[error("protocol error: {0}")]
+    /// status 70; the line asks for a bug report.
+    #[error("protocol error: {0} ({BUG_REPORT})")]
     Protocol(String),
-    /// An output that differs from its reference (a bug): exit status 70.
-    #[error("{0}")]
+    /// An output that differs from its reference (a bug): exit status 70; the line asks for a
+    /// bug report.
+    #[error("internal error: {0} ({BUG_REPORT})")]
     Mismatch(String),
     /// A file or peer problem found on this rank (an output folder not shared by every host):
     /// exit status 1.
     #[error("{0}")]
     Runtime(String),
-    /// An error of the parcrypt library on this rank.
+    /// An error of the parcrypt library on this rank: its exit status is the error's class
+    /// ([`crate::Error::exit_code`]).
     #[error(transparent)]
     Lib(#[from] crate::Error),
 }
@@ -58,11 +62,11 @@ impl MpiError {
     /// The process exit status for this error.
     pub fn exit_status(&self) -> i32 {
         match self {
-            MpiError::Usage(_) => 2,
+            MpiError::Usage(_) => EXIT_USAGE,
             MpiError::Agreed { status, .. } => *status,
-            MpiError::Lib(crate::Error::InvalidParameter(_)) => 2,
-            MpiError::Protocol(_) | MpiError::Mismatch(_) => 70,
-            _ => 1,
+            MpiError::Lib(e) => e.exit_code(),
+            MpiError::Protocol(_) | MpiError::Mismatch(_) => EXIT_INTERNAL,
+            MpiError::Timeout { .. } | MpiError::Runtime(_) => EXIT_RUNTIME,
         }
     }
 }
@@ -96,5 +100,14 @@ mod tests {
         assert_eq!(MpiError::Mismatch("x".into()).exit_status(), 70);
         assert_eq!(MpiError::Protocol("x".into()).exit_status(), 70);
         assert_eq!(MpiError::Runtime("x".into()).exit_status(), 1);
+        assert!(
+            MpiError::Mismatch("x".into())
+                .to_string()
+                .contains("please report it")
+        );
+        let lib = |e: crate::Error| MpiError::Lib(e).exit_status();
+        assert_eq!(lib(crate::Error::InvalidParameter("x".into())), 2);
+        assert_eq!(lib(crate::Error::internal("x")), 70);
+        assert_eq!(lib(crate::Error::InvalidKey("x".into())), 1);
     }
 }

@@ -165,16 +165,17 @@ fn drive(
     let mut tallies = vec![EnergyTally::default(); n];
     let mut work = input.to_vec();
     let bench = Bench::new(plan.config)?;
+    let mut failures = crate::bench::Failures::new();
     let summaries = interleaved(&bench, n, |i| {
         if i == 0 {
-            let (secs, energy) = meter.measure(|| {
+            let ((secs, ok), energy) = meter.measure(|| {
                 let t = Instant::now();
                 let ok = bf
                     .encrypt_blocks(&mut work)
                     .and(bf.decrypt_blocks(&mut work));
-                debug_assert!(ok.is_ok());
-                t.elapsed().as_secs_f64()
+                (t.elapsed().as_secs_f64(), ok)
             });
+            failures.note("sequential Blowfish", ok);
             tallies[0].push(energy);
             return Ok(secs);
         }
@@ -217,6 +218,11 @@ fn drive(
         tallies[i].push(combine(&readings, wall));
         Ok(wall)
     })?;
+    failures.check(
+        "encrypt + decrypt round trip (sequential and threads)",
+        work == input,
+    );
+    failures.result()?;
     Ok((summaries, stats, tallies))
 }
 

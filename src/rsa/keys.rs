@@ -5,7 +5,7 @@ pub use super::limits::{
     DEFAULT_E, MAX_MODULUS_BITS, MAX_PUBLIC_EXPONENT_BITS, MIN_MODULUS_BITS, check_public_exponent,
 };
 use super::multiprime::MultiPrimeKey;
-use super::prime::random_prime;
+use super::prime::random_prime_vartime;
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
 use rand::RngCore;
@@ -111,8 +111,8 @@ impl RsaPrivateKey {
         let half = bits / 2;
         let coprime_to_e = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
         loop {
-            let p = random_prime(half, rng, coprime_to_e);
-            let q = random_prime(half, rng, coprime_to_e);
+            let p = random_prime_vartime(half, rng, coprime_to_e);
+            let q = random_prime_vartime(half, rng, coprime_to_e);
             let diff = Integer::from(&p - &q).abs();
             if diff.significant_bits() <= half.saturating_sub(100) {
                 continue;

@@ -9,7 +9,7 @@
 //! and decrypts through it.
 use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
 use super::limits::{DEFAULT_E, MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
-use super::prime::{random_prime, random_prime_in};
+use super::prime::{random_prime_in_vartime, random_prime_vartime};
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
 use rand::RngCore;
@@ -63,7 +63,7 @@ impl MultiPrimeKey {
         let coprime = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
         loop {
             let mut ps: Vec<Integer> = (0..primes - 1)
-                .map(|_| random_prime(share, rng, coprime))
+                .map(|_| random_prime_vartime(share, rng, coprime))
                 .collect();
             let product: Integer = ps.iter().product();
             let lo = ((Integer::from(1) << (bits - 1)) + &product - 1u32) / &product;
@@ -71,7 +71,7 @@ impl MultiPrimeKey {
             if lo >= hi {
                 continue;
             }
-            ps.push(random_prime_in(&lo, &hi, rng, coprime));
+            ps.push(random_prime_in_vartime(&lo, &hi, rng, coprime));
             let mut sorted = ps.clone();
             sorted.sort();
             sorted.dedup();

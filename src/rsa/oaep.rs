@@ -28,7 +28,7 @@
 pub use super::hash::OaepHash;
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::textbook::{self, PrivateOp};
-use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes};
+use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes_vartime};
 use crate::error::{Error, Result};
 use rand::rngs::OsRng;
 use rand::{CryptoRng, RngCore};
@@ -128,7 +128,7 @@ pub fn encrypt_with<R: RngCore + CryptoRng + ?Sized>(
     let em = encode(msg, params, &seed[..params.hash.output_len()], k);
     let m = SecretInteger::new(from_be_bytes(&em));
     let c = textbook::encrypt(key, &m)?;
-    Ok(to_be_bytes(&c, k).expect("c < n fits in k bytes"))
+    Ok(to_be_bytes_vartime(&c, k).expect("c < n fits in k bytes"))
 }
 
 /// RSAES-OAEP-DECRYPT with SHA-256, MGF1-SHA-256 and the `label` used for encryption.
@@ -341,7 +341,7 @@ mod tests {
     /// Encrypts a hand-made EM with textbook RSA, to reach each padding check.
     fn raw(key: &RsaPrivateKey, em: &[u8]) -> Vec<u8> {
         let c = textbook::encrypt(key.public(), &from_be_bytes(em)).unwrap();
-        to_be_bytes(&c, key.public().size_bytes()).unwrap()
+        to_be_bytes_vartime(&c, key.public().size_bytes()).unwrap()
     }
 
     #[test]
@@ -476,7 +476,7 @@ mod tests {
     fn wrong_lengths_and_values_not_below_n_are_the_one_opaque_error() {
         let (key, mut rng) = setup();
         let ct = encrypt(key.public(), b"x", b"", &mut rng).unwrap();
-        let n = to_be_bytes(key.public().n(), 128).unwrap();
+        let n = to_be_bytes_vartime(key.public().n(), 128).unwrap();
         let mut long = ct.clone();
         long.push(0);
         let cases: [(&str, &[u8]); 6] = [
@@ -512,7 +512,7 @@ mod tests {
         for len in [0, 1, 31, max_message_len(key.public())] {
             let msg = vec![0x5a; len];
             let ct = encrypt_with(key.public(), &msg, &params, &mut rng).unwrap();
-            for op in [PrivateOp::CrtConstTime, PrivateOp::Crt] {
+            for op in [PrivateOp::CrtConstTime, PrivateOp::CrtVartime] {
                 assert_eq!(*decrypt_with_vartime(&key, &ct, &params, op).unwrap(), msg);
                 assert_eq!(*decrypt_with(&key, &ct, &params, op).unwrap(), msg);
             }

@@ -2,6 +2,7 @@
 //!
 //! Variable-time: the time taken depends on the candidate, as in every common library; the
 //! primes found are secret, the search pattern leaks only how many candidates were rejected.
+//! Every public function here says so in its name (`_vartime`).
 use crate::bignum::random_below;
 use rand::RngCore;
 use rug::Integer;
@@ -28,7 +29,7 @@ pub fn miller_rabin_rounds(bits: u32) -> u32 {
 }
 
 /// Miller–Rabin with `rounds` random bases in `[2, n-2]`. `n` must be odd and > 3.
-pub fn miller_rabin<R: RngCore + ?Sized>(n: &Integer, rounds: u32, rng: &mut R) -> bool {
+pub fn miller_rabin_vartime<R: RngCore + ?Sized>(n: &Integer, rounds: u32, rng: &mut R) -> bool {
     let n_minus_1 = Integer::from(n - 1u32);
     let s = n_minus_1.find_one(0).unwrap_or(0);
     let d = Integer::from(&n_minus_1 >> s);
@@ -52,7 +53,7 @@ pub fn miller_rabin<R: RngCore + ?Sized>(n: &Integer, rounds: u32, rng: &mut R) 
 }
 
 /// True when `n` is (probably) prime: small cases exactly, then trial division and Miller–Rabin.
-pub fn is_probable_prime<R: RngCore + ?Sized>(n: &Integer, rng: &mut R) -> bool {
+pub fn is_probable_prime_vartime<R: RngCore + ?Sized>(n: &Integer, rng: &mut R) -> bool {
     if *n < 2 {
         return false;
     }
@@ -70,12 +71,12 @@ pub fn is_probable_prime<R: RngCore + ?Sized>(n: &Integer, rng: &mut R) -> bool 
             return false;
         }
     }
-    miller_rabin(n, miller_rabin_rounds(n.significant_bits()), rng)
+    miller_rabin_vartime(n, miller_rabin_rounds(n.significant_bits()), rng)
 }
 
 /// A random probable prime of exactly `bits` bits with its two top bits set (so a product of
 /// two such primes has exactly `2 * bits` bits), for which `accept` returns true.
-pub fn random_prime<R: RngCore + ?Sized>(
+pub fn random_prime_vartime<R: RngCore + ?Sized>(
     bits: u32,
     rng: &mut R,
     accept: impl Fn(&Integer) -> bool,
@@ -86,7 +87,7 @@ pub fn random_prime<R: RngCore + ?Sized>(
         c.set_bit(bits - 1, true);
         c.set_bit(bits - 2, true);
         c.set_bit(0, true);
-        if is_probable_prime(&c, rng) && accept(&c) {
+        if is_probable_prime_vartime(&c, rng) && accept(&c) {
             return c;
         }
     }
@@ -94,7 +95,7 @@ pub fn random_prime<R: RngCore + ?Sized>(
 
 /// A random probable prime in `[lo, hi]` for which `accept` returns true. The range must
 /// contain primes (callers pass ranges of hundreds of bits).
-pub fn random_prime_in<R: RngCore + ?Sized>(
+pub fn random_prime_in_vartime<R: RngCore + ?Sized>(
     lo: &Integer,
     hi: &Integer,
     rng: &mut R,
@@ -104,7 +105,7 @@ pub fn random_prime_in<R: RngCore + ?Sized>(
     loop {
         let mut c = random_below(rng, &span) + lo;
         c.set_bit(0, true);
-        if c <= *hi && is_probable_prime(&c, rng) && accept(&c) {
+        if c <= *hi && is_probable_prime_vartime(&c, rng) && accept(&c) {
             return c;
         }
     }
@@ -122,7 +123,7 @@ mod tests {
         for n in 0u32..5000 {
             let n = Integer::from(n);
             let gmp = n.is_probably_prime(30) != IsPrime::No;
-            assert_eq!(is_probable_prime(&n, &mut rng), gmp, "n = {n}");
+            assert_eq!(is_probable_prime_vartime(&n, &mut rng), gmp, "n = {n}");
         }
     }
 
@@ -132,19 +133,22 @@ mod tests {
         for c in [
             561u64, 1105, 1729, 2465, 2821, 6601, 8911, 41041, 825265, 321197185,
         ] {
-            assert!(!is_probable_prime(&Integer::from(c), &mut rng), "{c}");
+            assert!(
+                !is_probable_prime_vartime(&Integer::from(c), &mut rng),
+                "{c}"
+            );
         }
         let m127 = (Integer::from(1) << 127) - 1u32;
-        assert!(is_probable_prime(&m127, &mut rng));
+        assert!(is_probable_prime_vartime(&m127, &mut rng));
         let composite = Integer::from(&m127 * &m127);
-        assert!(!is_probable_prime(&composite, &mut rng));
+        assert!(!is_probable_prime_vartime(&composite, &mut rng));
     }
 
     #[test]
     fn random_prime_has_exact_size_and_top_bits() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
         for bits in [16u32, 64, 256] {
-            let p = random_prime(bits, &mut rng, |_| true);
+            let p = random_prime_vartime(bits, &mut rng, |_| true);
             assert_eq!(p.significant_bits(), bits);
             assert!(p.get_bit(bits - 2));
             assert_ne!(p.is_probably_prime(40), IsPrime::No);

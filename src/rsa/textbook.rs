@@ -16,21 +16,26 @@ use rug::Integer;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum PrivateOp {
-    /// c^d mod n with GMP's `mpz_powm`. Variable-time: timing depends on d.
-    Plain,
+    /// c^d mod n with GMP's `mpz_powm`. Variable-time: timing depends on d. Named `plain` in
+    /// records.
+    #[serde(rename = "plain")]
+    PlainVartime,
     /// Chinese remainder theorem with `mpz_powm` on the p and q halves (about 3-4x faster than
-    /// `Plain`). Variable-time: timing depends on dp and dq.
-    Crt,
+    /// `PlainVartime`). Variable-time: timing depends on dp and dq. Named `crt` in records.
+    #[serde(rename = "crt")]
+    CrtVartime,
     /// Constant-time CRT with the key's kernel ([`RsaPrivateKey::set_kernel`]): by default
     /// a constant-time Montgomery kernel from the reduction of c to the recombination; with
     /// the `gmp-sec` kernel GMP's `mpz_powm_sec` on both halves (constant-time
     /// exponentiations; the reduction and recombination are GMP's ordinary arithmetic).
     #[default]
     CrtConstTime,
-    /// `Crt` with the p and q halves on two threads (one thread per prime for a multi-prime
-    /// key): single-operation latency, seed 003's question of splitting one exponentiation,
-    /// answered by the cheapest split there is.
-    CrtParallel,
+    /// `CrtVartime` with the p and q halves on two threads (one thread per prime for a
+    /// multi-prime key): single-operation latency, seed 003's question of splitting one
+    /// exponentiation, answered by the cheapest split there is. Variable-time. Named
+    /// `crt-parallel` in records.
+    #[serde(rename = "crt-parallel")]
+    CrtParallelVartime,
     /// `CrtConstTime` with the p and q halves on two pool threads (one per prime for a
     /// multi-prime key), each with the single-modulus kernel.
     CrtConstTimeParallel,
@@ -39,10 +44,10 @@ pub enum PrivateOp {
 impl PrivateOp {
     /// All variants, for sweeps and help texts.
     pub const ALL: [PrivateOp; 5] = [
-        PrivateOp::Plain,
-        PrivateOp::Crt,
+        PrivateOp::PlainVartime,
+        PrivateOp::CrtVartime,
         PrivateOp::CrtConstTime,
-        PrivateOp::CrtParallel,
+        PrivateOp::CrtParallelVartime,
         PrivateOp::CrtConstTimeParallel,
     ];
 }
@@ -179,12 +184,12 @@ fn ct_crt(key: &RsaPrivateKey) -> Option<&crate::rsa::kernel::CtCrt> {
 pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Integer {
     if let Some(multi) = key.multi_prime() {
         let (parallel, constant_time) = match op {
-            PrivateOp::Plain => {
+            PrivateOp::PlainVartime => {
                 return Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
             }
-            PrivateOp::Crt => (false, false),
+            PrivateOp::CrtVartime => (false, false),
             PrivateOp::CrtConstTime => (false, true),
-            PrivateOp::CrtParallel => (true, false),
+            PrivateOp::CrtParallelVartime => (true, false),
             PrivateOp::CrtConstTimeParallel => (true, true),
         };
         return multi.decrypt(c, parallel, constant_time);
@@ -198,10 +203,12 @@ pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Int
         }
     }
     match op {
-        PrivateOp::Plain => Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0")),
-        PrivateOp::Crt => crt(key, c, powm, false),
+        PrivateOp::PlainVartime => {
+            Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"))
+        }
+        PrivateOp::CrtVartime => crt(key, c, powm, false),
         PrivateOp::CrtConstTime => crt(key, c, powm_sec, false),
-        PrivateOp::CrtParallel => crt(key, c, powm, true),
+        PrivateOp::CrtParallelVartime => crt(key, c, powm, true),
         PrivateOp::CrtConstTimeParallel => crt(key, c, powm_sec, true),
     }
 }
@@ -278,7 +285,7 @@ mod tests {
             }
         }
         let n = key.public().n().clone();
-        assert!(decrypt_blinded(&key, &n, PrivateOp::Crt, &mut rng).is_err());
+        assert!(decrypt_blinded(&key, &n, PrivateOp::CrtVartime, &mut rng).is_err());
     }
 
     #[test]
@@ -291,10 +298,10 @@ mod tests {
             Err(Error::MessageTooLong(_))
         ));
         assert!(matches!(
-            decrypt(&key, &n, PrivateOp::Crt),
+            decrypt(&key, &n, PrivateOp::CrtVartime),
             Err(Error::InvalidCiphertext(_))
         ));
-        assert!(decrypt(&key, &Integer::from(-1), PrivateOp::Plain).is_err());
+        assert!(decrypt(&key, &Integer::from(-1), PrivateOp::PlainVartime).is_err());
     }
 
     #[test]

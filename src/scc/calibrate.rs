@@ -91,7 +91,7 @@ pub enum CoreChoice {
 
 fn median(m: &crate::bench::Measurement) -> Result<Summary> {
     m.summary()
-        .ok_or_else(|| Error::InvalidParameter("calibration made no samples".into()))
+        .ok_or_else(|| Error::internal("calibration made no samples"))
 }
 
 /// Measures this machine's parameters.
@@ -102,28 +102,7 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
         .map(|i| i.wrapping_mul(37) ^ plan.seed as u8)
         .collect();
     let bf = Blowfish::new(&key)?;
-    let mut data: Vec<u8> = (0..plan.size_bytes).map(|i| (i * 131 + 7) as u8).collect();
-    // Stage work: input, all 34 operations on one thread, output.
-    let three = BfPipeline::new(
-        &bf,
-        PipelineConfig {
-            layout: Layout::EncryptDecrypt,
-            chunk_bytes: plan.chunk_bytes,
-            stages: 3,
-            capacity: 1,
-        },
-    )?;
-    let mut per_byte = [Vec::new(), Vec::new(), Vec::new()];
-    let bytes = plan.size_bytes as f64;
-    bench.run_timed(|| {
-        let st = three.run(&mut data).unwrap_or_default();
-        for (acc, s) in per_byte.iter_mut().zip(&st.stages) {
-            acc.push(s.busy_s / bytes);
-        }
-        st.wall_s
-    });
-    let med = |v: &[f64]| Summary::from_samples(v).map_or(f64::NAN, |s| s.median);
-    let (in_b, ops_b, out_b) = (med(&per_byte[0]), med(&per_byte[1]), med(&per_byte[2]));
+    let ([in_b, ops_b, out_b], stage_runs) = stage_seconds_per_byte(&bench, &bf, plan)?;
     let chan_op_s = median(&channel_ops(&bench))?.median;
     let pingpong_one_cpu_s = median(&handoff(&bench, 0))?.median;
     let pingpong_two_cpus_s = median(&handoff(&bench, 1))?.median;
@@ -158,7 +137,7 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
                  output), {} B chunks, {} chunks, median of {} runs",
                 plan.chunk_bytes,
                 chunks,
-                per_byte[0].len()
+                stage_runs
             ),
             "chan-op: sync_channel send then receive of 4096 chunk-sized messages on one thread, per operation".into(),
             format!(
@@ -177,22 +156,69 @@ pub fn calibrate(plan: &CalibrationPlan) -> Result<MachineParams> {
 
 /// Cores' worth of CPU `threads` busy threads get: each encrypts its own 2 MiB (a few ms, long
 /// beside a thread start), against one thread doing the same alone (interleaved),
+/// Median busy seconds per byte of a three-stage pipeline's stages (input, all 34 operations
+/// on one thread, output), timed on `plan`'s data, and the runs they are the median of; a
+/// failed run is an internal error, reported after timing.
+fn stage_seconds_per_byte(
+    bench: &Bench,
+    bf: &Blowfish,
+    plan: &CalibrationPlan,
+) -> Result<([f64; 3], usize)> {
+    let mut data: Vec<u8> = (0..plan.size_bytes).map(|i| (i * 131 + 7) as u8).collect();
+    // Stage work: input, all 34 operations on one thread, output.
+    let three = BfPipeline::new(
+        bf,
+        PipelineConfig {
+            layout: Layout::EncryptDecrypt,
+            chunk_bytes: plan.chunk_bytes,
+            stages: 3,
+            capacity: 1,
+        },
+    )?;
+    let mut per_byte = [Vec::new(), Vec::new(), Vec::new()];
+    let bytes = plan.size_bytes as f64;
+    let mut failures = crate::bench::Failures::new();
+    bench.run_timed(|| {
+        let st = failures
+            .note("the three-stage pipeline", three.run(&mut data))
+            .unwrap_or_default();
+        for (acc, s) in per_byte.iter_mut().zip(&st.stages) {
+            acc.push(s.busy_s / bytes);
+        }
+        st.wall_s
+    });
+    failures.result()?;
+    let med = |v: &[f64]| Summary::from_samples(v).map_or(f64::NAN, |s| s.median);
+    Ok((
+        [med(&per_byte[0]), med(&per_byte[1]), med(&per_byte[2])],
+        per_byte[0].len(),
+    ))
+}
+
 /// `threads × alone / together`.
 fn effective_cores(bench: &Bench, bf: &Blowfish, threads: usize) -> Result<f64> {
     let mut bufs = vec![vec![0x5au8; 2 << 20]; threads.max(1)];
+    let mut failures = crate::bench::Failures::new();
     let runs = bench.run_interleaved_by(2, |i| {
         let t0 = Instant::now();
-        if i == 0 {
-            let _ = bf.encrypt_blocks(&mut bufs[0]);
+        let ok = if i == 0 {
+            bf.encrypt_blocks(&mut bufs[0])
         } else {
             std::thread::scope(|s| {
-                for b in bufs.iter_mut() {
-                    s.spawn(move || bf.encrypt_blocks(b));
-                }
-            });
-        }
-        t0.elapsed().as_secs_f64()
+                let running: Vec<_> = bufs
+                    .iter_mut()
+                    .map(|b| s.spawn(move || bf.encrypt_blocks(b)))
+                    .collect();
+                running
+                    .into_iter()
+                    .try_for_each(|h| h.join().unwrap_or_else(|p| std::panic::resume_unwind(p)))
+            })
+        };
+        let took = t0.elapsed().as_secs_f64();
+        failures.note("Blowfish alone and on every core", ok);
+        took
     });
+    failures.result()?;
     let alone = median(&runs[0])?.median;
     let together = median(&runs[1])?.median;
     Ok(threads.max(1) as f64 * alone / together)

@@ -137,9 +137,7 @@ impl<'a> Sim<'a> {
             }
         }
         if !dt.is_finite() {
-            return Err(Error::InvalidParameter(
-                "internal error: the simulated pipeline deadlocked".into(),
-            ));
+            return Err(Error::internal("the simulated pipeline deadlocked"));
         }
         Ok(dt)
     }

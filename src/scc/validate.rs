@@ -178,8 +178,8 @@ pub fn run(
     });
     failures.check("encrypt + decrypt round trip", work == input);
     failures.result()?;
-    let summaries = crate::bench::summaries(&measurements)
-        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+    let summaries =
+        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
     let measured: Vec<(usize, usize, Summary)> = configs
         .iter()
         .zip(&summaries[1..])

@@ -121,8 +121,8 @@ pub fn judge_experiment(experiment: &str, evidence: &[Fed]) -> Result<Vec<ClaimR
     let expected = claims::of_experiment(experiment);
     for f in evidence {
         if !expected.iter().any(|c| c.id == f.claim) {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: {experiment} fed evidence for '{}', which is not one of its claims",
+            return Err(Error::internal(format!(
+                "{experiment} fed evidence for '{}', which is not one of its claims",
                 f.claim
             )));
         }
@@ -131,15 +131,12 @@ pub fn judge_experiment(experiment: &str, evidence: &[Fed]) -> Result<Vec<ClaimR
         .into_iter()
         .map(|c| {
             let f = evidence.iter().find(|f| f.claim == c.id).ok_or_else(|| {
-                Error::InvalidParameter(format!(
-                    "internal error: {experiment} fed no evidence for claim '{}'",
-                    c.id
-                ))
+                Error::internal(format!("{experiment} fed no evidence for claim '{}'", c.id))
             })?;
             let judged = judged(c, experiment, &f.evidence);
             if judged.reason == Some(crate::results::Reason::EvidenceMismatch) {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: {experiment} fed claim '{}' evidence of another kind: {}",
+                return Err(Error::internal(format!(
+                    "{experiment} fed claim '{}' evidence of another kind: {}",
                     c.id, judged.why
                 )));
             }

@@ -170,6 +170,18 @@ impl Rounds {
         self.estimate(|r| r.per_round(&f))
     }
 
+    /// The per-round values of `f` (reading a round's values by key), the finite ones in
+    /// round order: what a chart draws as the strip of rounds behind an estimate.
+    pub fn each(&self, f: impl Fn(&Values) -> f64) -> Vec<f64> {
+        (0..self.rounds)
+            .map(|i| {
+                let value = |key: &str| self.get(key).map_or(f64::NAN, |v| v[i]);
+                f(&value)
+            })
+            .filter(|x| x.is_finite())
+            .collect()
+    }
+
     /// The median of one configuration, with its interval.
     pub fn median(&self, key: &str) -> Option<Estimate> {
         self.get(key)?;

@@ -4,11 +4,16 @@
 //! Each configuration is checked once before timing: its output must equal the sequential
 //! reference's on the same input (PBlock and the pipeline against Blowfish, PARC4 and PARC4-I
 //! against their block-by-block sequential forms), so no speed of a wrong answer is reported.
-//! Timed runs transform the buffer in place (no copy inside the timed region) and run
-//! interleaved ([`Bench::run_interleaved`]) so drift on a shared machine touches all alike.
+//! Every timed run starts from the input, copied in before the clock starts, transforms the
+//! buffer in place (no copy inside the timed region), and its output is checked against the
+//! verified reference's [`fingerprint`] after the clock stops, in every build: a wrong output
+//! while timed is an internal error. Runs go interleaved ([`Bench::run_interleaved`]) so drift
+//! on a shared machine touches all alike.
 //! Throughput is in MB/s with MB = 10^6 bytes, as `openssl speed` reports.
 use crate::bench::tsc::Tsc;
-use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
+use crate::bench::{
+    Bench, BenchConfig, Failures, TimingColumns, TimingFields, fingerprint, planted_fault,
+};
 use crate::cipher::alg::CipherSpec;
 use crate::cipher::alg::{Algorithm, Direction};
 use crate::cipher::blowfish::BLOCK;
@@ -188,6 +193,34 @@ fn transform(
     cipher.start(run)?.apply(buf)
 }
 
+/// Checks every configuration against its sequential reference before anything is timed;
+/// gives each reference output's [`fingerprint`], to check every timed output with, and a
+/// buffer of the input's size to time in.
+fn verify(
+    plan: &CipherBenchPlan,
+    configs: &[(Algorithm, usize)],
+    ciphers: &[Cipher],
+    input: &[u8],
+) -> Result<(Vec<u64>, Vec<u8>)> {
+    let mut expected = input.to_vec();
+    let mut got = input.to_vec();
+    let mut fingerprints = Vec::with_capacity(configs.len());
+    for (c, cipher) in configs.iter().zip(ciphers) {
+        expected.copy_from_slice(input);
+        transform(cipher, plan, &mut expected, true)?;
+        got.copy_from_slice(input);
+        transform(cipher, plan, &mut got, false)?;
+        if got != expected {
+            return Err(Error::internal(format!(
+                "{} on {} threads differs from its sequential form",
+                c.0, c.1
+            )));
+        }
+        fingerprints.push(fingerprint(&expected));
+    }
+    Ok((fingerprints, got))
+}
+
 /// Runs the benchmark; `progress(done, total, label)` is called before each run: `done`
 /// measured runs of `total` planned (0 while the warm-ups time the configurations).
 pub fn run(
@@ -209,23 +242,10 @@ pub fn run(
         .iter()
         .map(|&c| m.cipher(plan, c))
         .collect::<Result<Vec<_>>>()?;
-    // Verify every configuration against its sequential reference before timing anything.
-    let mut expected = input.clone();
-    let mut got = input.clone();
-    for (c, cipher) in configs.iter().zip(&ciphers) {
-        expected.copy_from_slice(&input);
-        transform(cipher, plan, &mut expected, true)?;
-        got.copy_from_slice(&input);
-        transform(cipher, plan, &mut got, false)?;
-        if got != expected {
-            return Err(Error::internal(format!(
-                "{} on {} threads differs from its sequential form",
-                c.0, c.1
-            )));
-        }
-    }
-    drop(expected);
+    let (fingerprints, got) = verify(plan, &configs, &ciphers, &input)?;
     let work = RefCell::new(got);
+    // Test-only fault injection (bench::FAULT_VAR): one timed output is corrupted.
+    let mut plant = planted_fault("cipher-timed");
     let tsc = Tsc::detect();
     let bench = Bench::new(plan.config)?;
     let mut progress = progress;
@@ -235,18 +255,25 @@ pub fn run(
         .map(|c| format!("{} x{}", c.0, c.1))
         .collect();
     let mut ticks: Vec<Vec<u64>> = vec![Vec::new(); configs.len()];
-    let mut failures = crate::bench::Failures::new();
+    let mut failures = Failures::new();
     let measurements = bench.run_interleaved_steps(
         configs.len(),
         |i| {
             let mut buf = work.borrow_mut();
+            buf.copy_from_slice(&input);
             let t0 = tsc.map(|t| t.now());
             let started = Instant::now();
             let ok = transform(&ciphers[i], plan, &mut buf, false);
+            if plant {
+                buf[0] ^= 1;
+                plant = false;
+            }
             let elapsed = started.elapsed().as_secs_f64();
-            failures.note(&labels[i], ok);
             if let (Some(t), Some(t0)) = (tsc, t0) {
                 ticks[i].push(t.now().wrapping_sub(t0));
+            }
+            if failures.note(&labels[i], ok).is_some() {
+                failures.check(&labels[i], fingerprint(&buf) == fingerprints[i]);
             }
             elapsed
         },
@@ -257,8 +284,8 @@ pub fn run(
     );
     failures.result()?;
     progress(done, done, "done");
-    let summaries = crate::bench::summaries(&measurements)
-        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+    let summaries =
+        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
     let median_of = |c: (Algorithm, usize)| {
         configs
             .iter()

@@ -253,8 +253,8 @@ pub fn run_with_folded(
     failures.check("encrypt + decrypt round trip", work == input);
     failures.result()?;
     progress(done, done, "done");
-    let summaries = crate::bench::summaries(&measurements)
-        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+    let summaries =
+        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
     let size = work.len();
     let base = summaries[0].median;
     let record = |s: &Summary, times: &[Seconds], alg: &str, stages: usize| PipelineBenchRecord {

@@ -19,7 +19,7 @@
 //! input of each class (valid decrypts, invalid is the opaque error) before any time is kept.
 use crate::bench::tsc::Tsc;
 use crate::bench::welch::{self, LeakTest};
-use crate::bignum::{from_be_bytes, to_be_bytes};
+use crate::bignum::{from_be_bytes, to_be_bytes_vartime};
 use crate::error::{Error, Result};
 use crate::rsa::kernel::PrivateKernel;
 use crate::rsa::keys::{DEFAULT_E, MAX_MODULUS_BITS, RsaPrivateKey};
@@ -311,7 +311,7 @@ fn crafted<R: RngCore>(key: &RsaPrivateKey, y: u8, rng: &mut R) -> Result<Vec<u8
         let m = from_be_bytes(&em);
         if m < *n {
             let c = textbook::encrypt(key.public(), &m)?;
-            return Ok(to_be_bytes(&c, k).expect("c < n fits in k bytes"));
+            return Ok(to_be_bytes_vartime(&c, k).expect("c < n fits in k bytes"));
         }
         // Y above n's top byte can never fit: draw Y again too.
         if y != 0 {
@@ -337,8 +337,8 @@ fn check_path(
             (Ok(m), true) if m.len() == MESSAGE_LEN => {}
             (Err(Error::DecryptionError), false) => {}
             _ => {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: path {} on pair {} class {} gave {:?}",
+                return Err(Error::internal(format!(
+                    "path {} on pair {} class {} gave {:?}",
                     path.name,
                     pair.name(),
                     u8::from(one),
@@ -512,10 +512,11 @@ mod tests {
                         let ct = input(pair, one, &key, &params, &mut rng).unwrap();
                         assert_eq!(ct.len(), k);
                         let em =
-                            textbook::decrypt(&key, &from_be_bytes(&ct), PrivateOp::Crt).unwrap();
-                        let em = to_be_bytes(&em, k).unwrap();
+                            textbook::decrypt(&key, &from_be_bytes(&ct), PrivateOp::CrtVartime)
+                                .unwrap();
+                        let em = to_be_bytes_vartime(&em, k).unwrap();
                         let y_zero = em[0] == 0;
-                        let valid = oaep::decrypt_with(&key, &ct, &params, PrivateOp::Crt);
+                        let valid = oaep::decrypt_with(&key, &ct, &params, PrivateOp::CrtVartime);
                         match (pair, one) {
                             (Pair::Padding, false) => assert_eq!(valid.unwrap().len(), 32),
                             (Pair::Padding, true) => {
@@ -533,7 +534,7 @@ mod tests {
     /// The default path, 20 µs slower when EM's first byte is 0: a planted Manger oracle.
     fn planted(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
         let result = default_path(key, ct, params);
-        let em = textbook::decrypt(key, &from_be_bytes(ct), PrivateOp::Crt)?;
+        let em = textbook::decrypt(key, &from_be_bytes(ct), PrivateOp::CrtVartime)?;
         if em.significant_bits() as usize <= 8 * (key.public().size_bytes() - 1) {
             let start = Instant::now();
             while start.elapsed().as_micros() < 20 {

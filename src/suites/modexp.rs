@@ -11,7 +11,7 @@
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
-use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod};
+use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
 use rug::Integer;
 use rug::rand::RandState;
 use serde::{Deserialize, Serialize};
@@ -168,30 +168,33 @@ pub fn run_with_meter(
         // Check every configuration once (also the warm-up of its code path).
         let mut outcomes: Vec<Outcome> = Vec::with_capacity(configs.len());
         for (meth, params) in &configs {
-            let o = pow_mod(*meth, &b, &e, &m, params)?;
+            let o = pow_mod_vartime(*meth, &b, &e, &m, params)?;
             if o.value != expected {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: {} gave a wrong result at {bits} bits",
+                return Err(Error::internal(format!(
+                    "{} gave a wrong result at {bits} bits",
                     meth.name()
                 )));
             }
             outcomes.push(o);
         }
         let mut tallies = vec![EnergyTally::default(); configs.len()];
+        let mut failures = crate::bench::Failures::new();
         let measurements = bench.run_interleaved_by(configs.len(), |i| {
             let (meth, params) = &configs[i];
-            let (took, energy) = meter.measure(|| {
+            let ((took, o), energy) = meter.measure(|| {
                 let started = Instant::now();
-                let o = pow_mod(*meth, &b, &e, &m, params);
-                let took = started.elapsed().as_secs_f64();
-                std::hint::black_box(o.ok());
-                took
+                let o = std::hint::black_box(pow_mod_vartime(*meth, &b, &e, &m, params));
+                (started.elapsed().as_secs_f64(), o)
             });
+            if let Some(o) = failures.note(meth.name(), o) {
+                failures.check(meth.name(), o.value == expected);
+            }
             tallies[i].push(energy);
             took
         });
-        let summaries = crate::bench::summaries(&measurements)
-            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+        failures.result()?;
+        let summaries =
+            crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
         let median_of = |name: &str| {
             configs
                 .iter()

@@ -200,8 +200,8 @@ fn measure_all(
         let expected = Integer::from(&a * &b);
         for m in &multipliers {
             if m.mul(&a, &b) != expected {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: {} ({} threads) gave a product different from GMP's at \
+                return Err(Error::internal(format!(
+                    "{} ({} threads) gave a product different from GMP's at \
                      {bits} bits",
                     m.name(),
                     m.threads()
@@ -239,7 +239,7 @@ fn measure_all(
             .map(|(m, &n)| {
                 m.summary()
                     .map(|s| per_item(&s, n))
-                    .ok_or_else(|| Error::InvalidParameter("no samples".into()))
+                    .ok_or_else(|| Error::internal("no samples"))
             })
             .collect::<Result<Vec<_>>>()?;
         let gmp = summaries[0].median;

@@ -121,7 +121,7 @@ pub fn measure(what: Activation, config: &BenchConfig) -> Result<(Summary, bool,
     };
     let summary = measurement
         .summary()
-        .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+        .ok_or_else(|| Error::internal("no samples"))?;
     Ok((
         super::mul::per_item(&summary, per),
         pinned,

@@ -222,13 +222,13 @@ pub fn run_with_meter(
         configs.iter().zip(&outcomes).zip(&measurements)
     {
         if !verified {
-            return Err(Error::InvalidParameter(format!(
-                "internal error: {threads} threads {spec} gave an output different from SeRSA"
+            return Err(Error::internal(format!(
+                "{threads} threads {spec} gave an output different from SeRSA"
             )));
         }
         let sampled = measurement
             .sampled()
-            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+            .ok_or_else(|| Error::internal("no samples"))?;
         let baseline = records
             .first()
             .map_or(sampled.median, |b| b.timing.median_s);
@@ -269,7 +269,7 @@ mod tests {
         RsaBenchPlan {
             messages: 12,
             op: BatchOp::Decrypt,
-            private_op: PrivateOp::Crt,
+            private_op: PrivateOp::CrtVartime,
             threads: vec![2, 1],
             schedules: vec![Schedule::Static, Schedule::Guided],
             chunks: vec![None, Some(3)],
@@ -318,7 +318,10 @@ mod tests {
             recs.iter()
                 .all(|r| r.verified && r.timing.runs == 1 && r.bits == 512)
         );
-        assert!(recs.iter().all(|r| r.private_op == Some(PrivateOp::Crt)));
+        assert!(
+            recs.iter()
+                .all(|r| r.private_op == Some(PrivateOp::CrtVartime))
+        );
         // The auto meter: RAPL where readable, else the model, and every record says which.
         let source = &recs[0].energy.energy_source;
         assert!(

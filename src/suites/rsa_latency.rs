@@ -246,11 +246,11 @@ pub fn run_with_meter(
             let (op_crt, op_par) = if kernel.is_some() {
                 (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
             } else {
-                (PrivateOp::Crt, PrivateOp::CrtParallel)
+                (PrivateOp::CrtVartime, PrivateOp::CrtParallelVartime)
             };
             let ct = kernel.is_some();
             match name.as_str() {
-                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::Plain),
+                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::PlainVartime),
                 "crt" => decrypt_unchecked(k2, &c2, op_crt),
                 "crt-parallel" => decrypt_unchecked(k2, &c2, op_par),
                 "multiprime-3-seq" => k3.decrypt(&c3, false, ct),
@@ -275,27 +275,30 @@ pub fn run_with_meter(
         };
         for cfg in &configs {
             if op(cfg) != m {
-                return Err(Error::InvalidParameter(format!(
-                    "internal error: {} ({:?}) decrypted wrongly",
+                return Err(Error::internal(format!(
+                    "{} ({:?}) decrypted wrongly",
                     cfg.0, cfg.1
                 )));
             }
         }
         let mut tallies = vec![EnergyTally::default(); configs.len()];
+        let mut failures = crate::bench::Failures::new();
         let ms = bench.run_interleaved_by(configs.len(), |i| {
-            let (took, energy) = meter.measure(|| {
+            let ((took, out), energy) = meter.measure(|| {
                 let started = Instant::now();
-                std::hint::black_box(op(&configs[i]));
-                started.elapsed().as_secs_f64()
+                let out = std::hint::black_box(op(&configs[i]));
+                (started.elapsed().as_secs_f64(), out)
             });
+            failures.check(&configs[i].0, out == m);
             tallies[i].push(energy);
             took
         });
+        failures.result()?;
         let openssl = (openssl_seconds > 0)
             .then(|| openssl_sign_seconds(b, openssl_seconds))
             .flatten();
-        let summaries = crate::bench::summaries(&ms)
-            .ok_or_else(|| Error::InvalidParameter("no samples".into()))?;
+        let summaries =
+            crate::bench::summaries(&ms).ok_or_else(|| Error::internal("no samples"))?;
         for (j, (((cfg, s), tally), mm)) in configs
             .iter()
             .zip(&summaries)

@@ -2,8 +2,10 @@
 //!
 //! Every rank runs the same command line; rank 0 drives, checks every output against the
 //! sequential reference, prints the results and writes the files. Errors: rank 0 prints one
-//! line (`error: ...`) and every rank exits non-zero (2 for usage errors); an error only one
-//! rank has seen ends the whole job through `MPI_Abort`.
+//! line (`error: ...`) and every rank exits with the error's class (README "Exit codes"): 2
+//! usage, 1 runtime, 70 internal (an output that differs from its reference, a broken
+//! protocol: the line asks for a bug report); an error only one rank has seen ends the whole
+//! job through `MPI_Abort`.
 mod args;
 mod cipher;
 mod crsa;

@@ -34,7 +34,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
             OpArg::Encrypt => BatchOp::Encrypt,
             OpArg::Decrypt => BatchOp::Decrypt,
         },
-        private_op: PrivateOp::Crt,
+        private_op: PrivateOp::CrtVartime,
         schedules,
         chunks,
         threads: a.threads,

@@ -1,7 +1,7 @@
 //! The rows of `bench peers`: for each piece of work, the peer (GMP in-process, or OpenSSL's
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
-use anyhow::{Result, bail};
+use anyhow::Result;
 use parcrypt::cipher::blowfish::Blowfish;
 use parcrypt::cipher::modes;
 use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
@@ -9,7 +9,7 @@ use parcrypt::cipher::parallel::bf_pipeline::Layout;
 use parcrypt::cipher::parallel::parc4::{self, Parc4};
 use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
-use parcrypt::modexp::{Params, method, pow_mod};
+use parcrypt::modexp::{Params, method, pow_mod_vartime};
 use parcrypt::mul::{KaraConfig, Multiplier};
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
@@ -223,7 +223,10 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::Product(a, b, m) => {
             let bits = product_bits(id);
             if m.mul(a, b) != Integer::from(a * b) {
-                bail!("internal error: par-gmp differs from mpz_mul at {bits} bits");
+                return Err(parcrypt::Error::internal(format!(
+                    "par-gmp differs from mpz_mul at {bits} bits"
+                ))
+                .into());
             }
             row.work = format!("product, {bits} bits");
             let m = &**m;
@@ -260,8 +263,10 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 ("sliding", Params::default()),
                 ("window-parmul", par.clone()),
             ] {
-                if pow_mod(method(name)?.as_ref(), b, e, m, &p)?.value != want {
-                    bail!("internal error: {name} differs from mpz_powm");
+                if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
+                    return Err(
+                        parcrypt::Error::internal(format!("{name} differs from mpz_powm")).into(),
+                    );
                 }
             }
             row.peer = Some(form("GMP mpz_powm", 1, move || {
@@ -273,7 +278,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
                 let p = Params::default();
                 Ok(per_op(batch, || {
-                    drop(black_box(pow_mod(seq.as_ref(), b, e, m, &p)))
+                    drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
                 }))
             }));
             row.ceiling = Some(copies(
@@ -282,7 +287,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
                 batch,
                 || Ok(method("sliding")?),
                 move |seq| {
-                    drop(black_box(pow_mod(
+                    drop(black_box(pow_mod_vartime(
                         seq.as_ref(),
                         b,
                         e,
@@ -294,7 +299,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
             let pm = method("window-parmul")?;
             row.par = Some(form("window-parmul", t, move || {
                 Ok(per_op(batch, || {
-                    drop(black_box(pow_mod(pm.as_ref(), b, e, m, &par)))
+                    drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
                 }))
             }));
             row.targets.push(("peer/par", 1.0));
@@ -318,7 +323,9 @@ fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Inte
     let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
     for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
         if decrypt_unchecked(key, c, op) != want {
-            bail!("internal error: {op:?} ({backend}) decrypts wrongly");
+            return Err(
+                parcrypt::Error::internal(format!("{op:?} ({backend}) decrypts wrongly")).into(),
+            );
         }
     }
     let one = move || {
@@ -404,7 +411,9 @@ fn cipher_row<'a>(
             p4.apply(0, &mut x);
             p4.apply_sequential(0, &mut y);
             if x != y {
-                bail!("internal error: PARC4 differs from its sequential form");
+                return Err(
+                    parcrypt::Error::internal("PARC4 differs from its sequential form").into(),
+                );
             }
             row.peer = Some(peer("OpenSSL RC4 (openssl speed)", "rc4"));
             row.seq = Some(form("rc4", 1, move || {
@@ -433,7 +442,7 @@ fn cipher_row<'a>(
             pb.encrypt_ecb(&mut x)?;
             bf.encrypt_blocks(&mut y)?;
             if x != y {
-                bail!("internal error: PBlock differs from Blowfish ECB");
+                return Err(parcrypt::Error::internal("PBlock differs from Blowfish ECB").into());
             }
             row.peer = Some(peer("OpenSSL BF-ECB (openssl speed)", "bf-ecb"));
             row.seq = Some(form("blowfish-ecb", 1, move || {
@@ -475,7 +484,9 @@ fn cipher_row<'a>(
             pipe.run(&mut x)?;
             bf.encrypt_blocks(&mut y)?;
             if x != y {
-                bail!("internal error: the pipeline differs from Blowfish ECB");
+                return Err(
+                    parcrypt::Error::internal("the pipeline differs from Blowfish ECB").into(),
+                );
             }
             row.seq = Some(form("blowfish-ecb", 1, move || {
                 Ok(per_op(batch, || {

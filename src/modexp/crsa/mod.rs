@@ -4,7 +4,7 @@
 //!
 //! Three strategies: [`Crsa`] (`crsa`, the main CRSA of Fig. 1), [`CrsaPipelined`]
 //! (`crsa-pipelined`, Fig. 2) and [`CrsaOptimized`] (`crsa-optimized`, Fig. 3(c)).
-//! A stream of blocks goes through [`pow_mod_batch`]; [`throughput`] measures main against
+//! A stream of blocks goes through [`pow_mod_batch_vartime`]; [`throughput`] measures main against
 //! pipelined; [`mulmod_table`] and [`pe_table`] put our counts beside the paper's.
 //! Nc comes from [`Params::cubes`] (default 2, the paper's example; 1..=[`MAX_CUBES`]);
 //! `threads` is ignored: the machine always has one thread per PE. Variable-time.
@@ -85,7 +85,7 @@ pub mod topology;
 pub use engine::{BatchOutcome, EdgeUse, EngineStats};
 pub use optimized::{CrsaOptimized, Efficiency, efficiency};
 pub use paper::{PeRow, Row, mulmod_table, pe_table};
-pub use pipelined::{CrsaPipelined, EngineConfig, Throughput, pow_mod_batch, throughput};
+pub use pipelined::{CrsaPipelined, EngineConfig, Throughput, pow_mod_batch_vartime, throughput};
 pub use schedule::{LevelCount, Schedule, schedule};
 pub use topology::{Node, PeId, Topology};
 
@@ -109,7 +109,7 @@ fn one_block(
     exp: &Integer,
     modulus: &Integer,
 ) -> Result<Outcome> {
-    let out = pow_mod_batch(std::slice::from_ref(base), exp, modulus, &config)?;
+    let out = pow_mod_batch_vartime(std::slice::from_ref(base), exp, modulus, &config)?;
     let value = out
         .values
         .into_iter()
@@ -138,7 +138,7 @@ macro_rules! crsa_strategy {
                 true
             }
 
-            fn pow_mod_normalized(
+            fn pow_mod_normalized_vartime(
                 &self,
                 base: &Integer,
                 exp: &Integer,

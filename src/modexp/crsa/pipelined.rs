@@ -75,7 +75,8 @@ impl EngineConfig {
 ///
 /// Bases may be any integers (reduced first). Errors: modulus <= 0, negative exponent, cubes
 /// outside 1..=MAX_CUBES. Modulus 1 gives zeros without running the machine (no counts).
-pub fn pow_mod_batch(
+/// **Variable-time**, as every CRSA form (the PEs' work follows the exponent's bits).
+pub fn pow_mod_batch_vartime(
     bases: &[Integer],
     exp: &Integer,
     modulus: &Integer,
@@ -123,7 +124,7 @@ pub fn pow_mod_batch(
 }
 
 /// The pipelined CRSA (Fig. 2) as a strategy: on one block it is the main CRSA; use
-/// [`pow_mod_batch`] with [`EngineConfig::pipelined`] for streams.
+/// [`pow_mod_batch_vartime`] with [`EngineConfig::pipelined`] for streams.
 pub struct CrsaPipelined;
 
 /// Main vs pipelined CRSA on one batch, measured and modelled.
@@ -193,36 +194,38 @@ pub fn throughput(
         pipelined: true,
         ..main
     };
-    let check = pow_mod_batch(&bases, exp, &modulus, &piped)?;
+    let check = pow_mod_batch_vartime(&bases, exp, &modulus, &piped)?;
     for (b, got) in bases.iter().zip(&check.values) {
         let want = b
             .clone()
             .pow_mod(exp, &modulus)
-            .map_err(|_| Error::InvalidParameter("GMP could not compute the reference".into()))?;
+            .map_err(|_| Error::internal("GMP could not compute the reference"))?;
         if *got != want {
-            return Err(Error::InvalidParameter("CRSA disagrees with GMP".into()));
+            return Err(Error::internal("CRSA disagrees with GMP"));
         }
     }
     let bench = Bench::new(*config)?;
-    let (mut err_main, mut err_piped) = (None, None);
-    let time = |cfg: &EngineConfig, err: &mut Option<Error>| -> Seconds {
+    let failures = std::cell::RefCell::new(crate::bench::Failures::new());
+    // One timed batch; its values are checked against the verified ones after the clock stops.
+    let time = |cfg: &EngineConfig, what: &str| -> Seconds {
         let t = Instant::now();
-        if let Err(e) = pow_mod_batch(&bases, exp, &modulus, cfg) {
-            *err = Some(e);
+        let out = pow_mod_batch_vartime(&bases, exp, &modulus, cfg);
+        let took = t.elapsed().as_secs_f64();
+        let mut failures = failures.borrow_mut();
+        if let Some(out) = failures.note(what, out) {
+            failures.check(what, out.values == check.values);
         }
-        t.elapsed().as_secs_f64()
+        took
     };
-    let mut run_main = || time(&main, &mut err_main);
-    let mut run_piped = || time(&piped, &mut err_piped);
+    let mut run_main = || time(&main, "main CRSA");
+    let mut run_piped = || time(&piped, "pipelined CRSA");
     let measured = bench.run_interleaved(&mut [&mut run_main, &mut run_piped]);
-    if let Some(e) = err_main.or(err_piped) {
-        return Err(e);
-    }
+    failures.into_inner().result()?;
     let (Some(ms), Some(ps)) = (
         measured.first().and_then(|x| x.summary()),
         measured.get(1).and_then(|x| x.summary()),
     ) else {
-        return Err(Error::InvalidParameter("no timed runs".into()));
+        return Err(Error::internal("no timed runs"));
     };
     let topo = main.topology()?;
     let sched = schedule(&topo, exp)?;

@@ -4,7 +4,7 @@ use super::engine;
 use super::topology::{PES_PER_CUBE, Role};
 use super::*;
 use crate::bench::BenchConfig;
-use crate::modexp::{ModExp, Params, pow_mod};
+use crate::modexp::{ModExp, Params, pow_mod_vartime};
 use proptest::prelude::*;
 use rug::rand::RandState;
 
@@ -47,7 +47,7 @@ fn edge_cases_equal_gmp() {
         for nc in 1..=3 {
             for (b, e, m) in &cases {
                 let (b, e) = (Integer::from(*b), Integer::from(*e));
-                let got = pow_mod(s, &b, &e, m, &params(nc)).unwrap();
+                let got = pow_mod_vartime(s, &b, &e, m, &params(nc)).unwrap();
                 assert_eq!(
                     got.value,
                     gmp(&b, &e, m),
@@ -65,19 +65,21 @@ fn bad_parameters_are_errors_not_panics() {
     for s in STRATEGIES {
         for nc in [0, MAX_CUBES + 1, usize::MAX] {
             assert!(
-                pow_mod(s, &b, &e, &m, &params(nc)).is_err(),
+                pow_mod_vartime(s, &b, &e, &m, &params(nc)).is_err(),
                 "{} nc={nc}",
                 s.name()
             );
         }
     }
     let cfg = EngineConfig::pipelined(2);
-    assert!(pow_mod_batch(std::slice::from_ref(&b), &e, &Integer::new(), &cfg).is_err());
-    assert!(pow_mod_batch(std::slice::from_ref(&b), &Integer::from(-1), &m, &cfg).is_err());
-    assert!(pow_mod_batch(std::slice::from_ref(&b), &e, &m, &EngineConfig::main(0)).is_err());
-    let ones = pow_mod_batch(&[b.clone(), e.clone()], &e, &Integer::from(1), &cfg).unwrap();
+    assert!(pow_mod_batch_vartime(std::slice::from_ref(&b), &e, &Integer::new(), &cfg).is_err());
+    assert!(pow_mod_batch_vartime(std::slice::from_ref(&b), &Integer::from(-1), &m, &cfg).is_err());
+    assert!(
+        pow_mod_batch_vartime(std::slice::from_ref(&b), &e, &m, &EngineConfig::main(0)).is_err()
+    );
+    let ones = pow_mod_batch_vartime(&[b.clone(), e.clone()], &e, &Integer::from(1), &cfg).unwrap();
     assert_eq!(ones.values, vec![Integer::new(), Integer::new()]);
-    let none = pow_mod_batch(&[], &e, &m, &cfg).unwrap();
+    let none = pow_mod_batch_vartime(&[], &e, &m, &cfg).unwrap();
     assert!(none.values.is_empty());
 }
 
@@ -93,7 +95,7 @@ fn every_message_crosses_a_hypercube_edge_or_a_coordinator_link() {
                     optimized,
                     pipelined,
                 };
-                let out = pow_mod_batch(&bases, &Integer::from(65_537), &m, &cfg).unwrap();
+                let out = pow_mod_batch_vartime(&bases, &Integer::from(65_537), &m, &cfg).unwrap();
                 let topo = cfg.topology().unwrap();
                 let mut used = Vec::new();
                 for edge in &out.stats.edges {
@@ -187,7 +189,7 @@ fn engine_counts_equal_the_schedule() {
                     optimized,
                     pipelined: true,
                 };
-                let out = pow_mod_batch(&bases, &e, &m, &cfg).unwrap();
+                let out = pow_mod_batch_vartime(&bases, &e, &m, &cfg).unwrap();
                 let s = schedule(&topo, &e).unwrap();
                 let want: Vec<_> = s
                     .per_unit
@@ -215,9 +217,9 @@ fn pipelined_stream_equals_main_and_gmp() {
         .collect();
     bases.push(bases[0].clone());
     for nc in 1..=3 {
-        let main = pow_mod_batch(&bases, &e, &m, &EngineConfig::main(nc)).unwrap();
-        let piped = pow_mod_batch(&bases, &e, &m, &EngineConfig::pipelined(nc)).unwrap();
-        let opt = pow_mod_batch(&bases, &e, &m, &EngineConfig::optimized(nc)).unwrap();
+        let main = pow_mod_batch_vartime(&bases, &e, &m, &EngineConfig::main(nc)).unwrap();
+        let piped = pow_mod_batch_vartime(&bases, &e, &m, &EngineConfig::pipelined(nc)).unwrap();
+        let opt = pow_mod_batch_vartime(&bases, &e, &m, &EngineConfig::optimized(nc)).unwrap();
         assert_eq!(main.values, piped.values);
         assert_eq!(main.values, opt.values);
         assert_eq!(main.counts, piped.counts, "pipelining moves no work");
@@ -286,7 +288,7 @@ proptest! {
         };
         let b = Integer::from(Integer::random_bits(bbits, &mut rs));
         let s = STRATEGIES[which];
-        let got = pow_mod(s, &b, &e, &m, &params(nc)).unwrap();
+        let got = pow_mod_vartime(s, &b, &e, &m, &params(nc)).unwrap();
         prop_assert_eq!(got.value, gmp(&b, &e, &m), "{} nc={}", s.name(), nc);
     }
 }

@@ -52,7 +52,7 @@ pub(super) fn rsa_round(
     let plan = RsaBenchPlan {
         messages,
         op: BatchOp::Decrypt,
-        private_op: PrivateOp::Crt,
+        private_op: PrivateOp::CrtVartime,
         threads,
         schedules,
         chunks,

@@ -96,13 +96,51 @@ impl Experiment for ThreadScaling {
             },
             |r| settled(&evidence(r)),
         )?;
+        let mut table = Table::new(&[
+            "threads",
+            "median_s",
+            "time_reduction_pct",
+            "oversubscribed",
+        ]);
         let cores = ctx.machine.logical_cores;
-        let Scaling {
-            table,
-            points,
-            over,
-            speedups,
-        } = scaling(&rounds, &threads, cores);
+        let (mut points, mut over, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
+        let (mut red_rounds, mut speedup_rounds) = (Vec::new(), Vec::new());
+        for &t in &threads {
+            let k = config(t);
+            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
+            table.push(vec![
+                int(t),
+                measured(rounds.median(&k), "s"),
+                measured(red, "%"),
+                crate::bench::oversubscribed(t).into(),
+            ]);
+            if let Some(e) = red {
+                let p = Point::with_ci(t as f64, e.value, e.low, e.high);
+                if t <= cores {
+                    points.push(p);
+                } else {
+                    over.push(p);
+                }
+            }
+            if t <= cores {
+                let x = t as f64;
+                red_rounds.extend(
+                    rounds
+                        .each(|v| reduction_pct(v(SERSA) / v(&k)))
+                        .into_iter()
+                        .map(|y| (x, y)),
+                );
+                speedup_rounds.extend(
+                    rounds
+                        .each(|v| v(SERSA) / v(&k))
+                        .into_iter()
+                        .map(|y| (x, y)),
+                );
+            }
+            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
+                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
+            }
+        }
         let quality = rounds.quality();
         let mut r = ExperimentResult::new(
             self.id(),
@@ -118,8 +156,44 @@ impl Experiment for ThreadScaling {
             ),
         );
         r.table = table;
-        let chart = reduction_chart(points, over, cores);
-        r.charts = vec![chart, speedup_chart(speedups, &threads, cores)];
+        // The paper's figures belong to their thread counts, so they are a series beside ours
+        // (same colour, the paper's hollow markers), not lines across the chart whose labels
+        // would sit on our points; oversubscribed counts are grey context.
+        let chart = Chart::line(
+            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
+            "threads",
+            "time reduction (%)",
+            true,
+        )
+        .with(
+            Series::new(
+                format!("PaRSA (guided, up to {cores} threads)"),
+                points,
+                Provenance::Measured,
+            )
+            .with_rounds(red_rounds),
+        )
+        .with(Series::from_xy(
+            "PaRSA (paper: PaRSA-2, -4, -8 on the Core i3 and i7)",
+            [
+                (2.0, paper::PARSA2_REDUCTION_PCT),
+                (4.0, paper::PARSA4_REDUCTION_PCT),
+                (8.0, paper::PARSA8_REDUCTION_PCT),
+            ],
+            Provenance::Paper,
+        ))
+        .with(
+            Series::new(
+                format!("oversubscribed: more than {cores} threads time-share {cores} CPUs"),
+                over,
+                Provenance::Measured,
+            )
+            .points_only(),
+        );
+        r.charts = vec![
+            chart,
+            speedup_chart(speedups, speedup_rounds, &threads, cores),
+        ];
         r.quality = Some(quality);
         Ok(Output {
             result: r,
@@ -128,90 +202,13 @@ impl Experiment for ThreadScaling {
     }
 }
 
-/// The thread sweep: the table, the time reductions (up to `cores` threads and beyond) and
-/// the speedups, each with its interval.
-struct Scaling {
-    table: Table,
-    points: Vec<Point>,
-    over: Vec<Point>,
-    speedups: Vec<Point>,
-}
-
-/// Each thread count's median and paired time reduction and speedup against SeRSA.
-fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
-    let mut table = Table::new(&[
-        "threads",
-        "median_s",
-        "time_reduction_pct",
-        "oversubscribed",
-    ]);
-    let (mut points, mut over, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
-    for &t in threads {
-        let k = config(t);
-        let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
-        table.push(vec![
-            int(t),
-            measured(rounds.median(&k), "s"),
-            measured(red, "%"),
-            crate::bench::oversubscribed(t).into(),
-        ]);
-        if let Some(e) = red {
-            let p = Point::with_ci(t as f64, e.value, e.low, e.high);
-            if t <= cores {
-                points.push(p);
-            } else {
-                over.push(p);
-            }
-        }
-        if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
-            speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-        }
-    }
-    Scaling {
-        table,
-        points,
-        over,
-        speedups,
-    }
-}
-
-/// Figs. 7–10's thread axis: our time reduction by threads beside the paper's.
-fn reduction_chart(points: Vec<Point>, over: Vec<Point>, cores: usize) -> Chart {
-    // The paper's figures belong to their thread counts, so they are a series beside ours
-    // (same colour, the paper's hollow markers), not lines across the chart whose labels
-    // would sit on our points; oversubscribed counts are grey context.
-    Chart::line(
-        "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
-        "threads",
-        "time reduction (%)",
-        true,
-    )
-    .with(Series::new(
-        format!("PaRSA (guided, up to {cores} threads)"),
-        points,
-        Provenance::Measured,
-    ))
-    .with(Series::from_xy(
-        "PaRSA (paper: PaRSA-2, -4, -8 on the Core i3 and i7)",
-        [
-            (2.0, paper::PARSA2_REDUCTION_PCT),
-            (4.0, paper::PARSA4_REDUCTION_PCT),
-            (8.0, paper::PARSA8_REDUCTION_PCT),
-        ],
-        Provenance::Paper,
-    ))
-    .with(
-        Series::new(
-            format!("oversubscribed: more than {cores} threads time-share {cores} CPUs"),
-            over,
-            Provenance::Measured,
-        )
-        .points_only(),
-    )
-}
-
 /// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
-fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart {
+fn speedup_chart(
+    measured: Vec<Point>,
+    rounds: Vec<(f64, f64)>,
+    threads: &[usize],
+    cores: usize,
+) -> Chart {
     Chart::line(
         "Figs. 7–10 — PaRSA speedup over SeRSA by threads (this machine)",
         "threads",
@@ -219,7 +216,7 @@ fn speedup_chart(measured: Vec<Point>, threads: &[usize], cores: usize) -> Chart
         true,
     )
     .zero_y()
-    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured))
+    .with(Series::new("PaRSA (guided)", measured, Provenance::Measured).with_rounds(rounds))
     .with(Series::from_xy(
         "ideal (speedup = threads)",
         threads.iter().map(|&t| (t as f64, t as f64)),

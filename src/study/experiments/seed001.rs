@@ -117,7 +117,7 @@ impl Ciphers {
         black_box(decrypt_unchecked(
             &self.rsa,
             black_box(&self.block),
-            PrivateOp::Crt,
+            PrivateOp::CrtVartime,
         ));
         let rsa_dec = t.elapsed().as_secs_f64() / block_bytes;
         Ok(PER_BYTE

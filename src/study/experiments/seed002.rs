@@ -12,7 +12,7 @@ use crate::bench::Bench;
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
 use crate::modexp::crsa::{Topology, schedule};
-use crate::modexp::{ModExp, Params, method, pow_mod};
+use crate::modexp::{ModExp, Params, method, pow_mod_vartime};
 use crate::rsa::RsaPrivateKey;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
@@ -63,6 +63,8 @@ struct SizeCase {
     methods: &'static [&'static str],
     key: RsaPrivateKey,
     c: Integer,
+    /// c^d mod n as GMP gives it: every timed run's value is checked against it.
+    expected: Integer,
     binary: Box<dyn ModExp>,
     montgomery: Box<dyn ModExp>,
     crsa: Box<dyn ModExp>,
@@ -82,7 +84,7 @@ fn crsa_params() -> Params {
 fn crt_binary_vartime(key: &RsaPrivateKey, c: &Integer, binary: &dyn ModExp) -> Result<Integer> {
     let (p, q) = (key.p(), key.q());
     let half = |m: &Integer, d: &Integer| -> Result<Integer> {
-        Ok(pow_mod(binary, &Integer::from(c % m), d, m, &Params::default())?.value)
+        Ok(pow_mod_vartime(binary, &Integer::from(c % m), d, m, &Params::default())?.value)
     };
     let (m1, m2) = (half(p, key.dp())?, half(q, key.dq())?);
     let h = rug::ops::RemRounding::rem_euc(Integer::from(&m1 - &m2) * key.qinv(), p);
@@ -93,6 +95,7 @@ fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
     let key = RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)?;
     let c = crate::bignum::random_below(&mut rng, key.public().n());
+    let expected = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
     let case = SizeCase {
         bits,
         methods,
@@ -101,17 +104,17 @@ fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
         crsa: method("crsa")?,
         key,
         c,
+        expected,
     };
-    let (d, n) = (case.key.d(), case.key.public().n());
-    let expected = Integer::from(case.c.pow_mod_ref(d, n).expect("d > 0"));
+    let (d, n, expected) = (case.key.d(), case.key.public().n(), &case.expected);
     let ours = [
         crt_binary_vartime(&case.key, &case.c, case.binary.as_ref())?,
-        pow_mod(case.montgomery.as_ref(), &case.c, d, n, &Params::default())?.value,
-        pow_mod(case.binary.as_ref(), &case.c, d, n, &Params::default())?.value,
-        pow_mod(case.crsa.as_ref(), &case.c, d, n, &crsa_params())?.value,
+        pow_mod_vartime(case.montgomery.as_ref(), &case.c, d, n, &Params::default())?.value,
+        pow_mod_vartime(case.binary.as_ref(), &case.c, d, n, &Params::default())?.value,
+        pow_mod_vartime(case.crsa.as_ref(), &case.c, d, n, &crsa_params())?.value,
     ];
     for (v, name) in ours.iter().zip(TABLE2_METHODS) {
-        if *v != expected {
+        if v != expected {
             return Err(Error::internal(format!(
                 "{name} gave a wrong c^d mod n at {bits} bits"
             )));
@@ -124,31 +127,37 @@ fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
 fn times_round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
     let bench = Bench::new(round_config(i, REPEATS))?;
     let mut out = Vec::new();
+    let mut failures = crate::bench::Failures::new();
     for case in cases {
         let (d, n) = (case.key.d(), case.key.public().n());
         let ms = bench.run_interleaved_by(case.methods.len(), |j| {
             let t = Instant::now();
             let v = match case.methods[j] {
-                "CRT" => crt_binary_vartime(&case.key, &case.c, case.binary.as_ref()).ok(),
+                "CRT" => crt_binary_vartime(&case.key, &case.c, case.binary.as_ref()),
                 "Montgomery" => {
-                    pow_mod(case.montgomery.as_ref(), &case.c, d, n, &Params::default())
-                        .ok()
+                    pow_mod_vartime(case.montgomery.as_ref(), &case.c, d, n, &Params::default())
                         .map(|o| o.value)
                 }
-                "Binary" => pow_mod(case.binary.as_ref(), &case.c, d, n, &Params::default())
-                    .ok()
-                    .map(|o| o.value),
-                _ => pow_mod(case.crsa.as_ref(), &case.c, d, n, &crsa_params())
-                    .ok()
+                "Binary" => {
+                    pow_mod_vartime(case.binary.as_ref(), &case.c, d, n, &Params::default())
+                        .map(|o| o.value)
+                }
+                _ => pow_mod_vartime(case.crsa.as_ref(), &case.c, d, n, &crsa_params())
                     .map(|o| o.value),
             };
-            std::hint::black_box(v);
-            t.elapsed().as_secs_f64()
+            let v = std::hint::black_box(v);
+            let took = t.elapsed().as_secs_f64();
+            // Checked against the verified first value after the clock stops.
+            if let Some(v) = failures.note(case.methods[j], v) {
+                failures.check(case.methods[j], v == case.expected);
+            }
+            took
         });
         for (m, name) in ms.iter().zip(case.methods) {
             out.push((time_key(case.bits, name), fastest(&m.samples)));
         }
     }
+    failures.result()?;
     Ok(out)
 }
 

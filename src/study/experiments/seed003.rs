@@ -7,11 +7,11 @@ use super::{
     change_pct, fastest, free_cores, free_cores_sample, int, measured, needs_threads, probe_counts,
     quality_note, round_config, text,
 };
-use crate::bench::Bench;
+use crate::bench::{Bench, Failures};
 use crate::claims::seed003::modexp::timed;
 use crate::claims::seed003::{Cut, MODEXP_BEST, Measure, PRODUCT, SQUARE, Setup, Timed};
 use crate::error::{Error, Result};
-use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod};
+use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod_vartime};
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
@@ -110,6 +110,8 @@ enum Runner {
 struct SizeCase {
     bits: u32,
     operands: (Integer, Integer, Integer),
+    /// b^e mod m as GMP gives it: every timed exponentiation is checked against it.
+    expected: Integer,
     setups: Vec<(Setup, Runner)>,
 }
 
@@ -143,9 +145,9 @@ fn size_case(bits: u32, setups: &[Setup]) -> Result<SizeCase> {
             name => {
                 let meth = method(name)?;
                 let p = params(s);
-                if pow_mod(meth.as_ref(), &b, &e, &m, &p)?.value != expected {
-                    return Err(Error::InvalidParameter(format!(
-                        "internal error: {} wrong at {bits} bits",
+                if pow_mod_vartime(meth.as_ref(), &b, &e, &m, &p)?.value != expected {
+                    return Err(Error::internal(format!(
+                        "{} wrong at {bits} bits",
                         s.describe()
                     )));
                 }
@@ -157,16 +159,26 @@ fn size_case(bits: u32, setups: &[Setup]) -> Result<SizeCase> {
     Ok(SizeCase {
         bits,
         operands: (b, e, m),
+        expected,
         setups: out,
     })
 }
 
-/// One timed run of a setup, seconds.
-fn run_once(runner: &Runner, (b, e, m): &(Integer, Integer, Integer)) -> f64 {
+/// One timed run of setup `j` of `case`, seconds; a failed or wrong exponentiation is noted in
+/// `failures` after the clock stops.
+fn run_once(case: &SizeCase, j: usize, failures: &mut Failures) -> f64 {
+    let (setup, runner) = &case.setups[j];
+    let (b, e, m) = &case.operands;
     let started = Instant::now();
     match runner {
         Runner::Modexp(meth, p) => {
-            std::hint::black_box(pow_mod(meth.as_ref(), b, e, m, p).ok());
+            let o = std::hint::black_box(pow_mod_vartime(meth.as_ref(), b, e, m, p));
+            let took = started.elapsed().as_secs_f64();
+            let what = setup.describe();
+            if let Some(o) = failures.note(&what, o) {
+                failures.check(&what, o.value == case.expected);
+            }
+            return took;
         }
         Runner::MulMod(ring, x, y, square) => {
             let mut c = ring.counter("bench");
@@ -187,17 +199,17 @@ fn run_once(runner: &Runner, (b, e, m): &(Integer, Integer, Integer)) -> f64 {
 /// One paired round: every setup of every size once (interleaved within a size), then a
 /// free-core probe at every thread count a claim is judged on.
 fn round(cases: &[SizeCase], probes: &[usize], i: usize) -> Result<Vec<(String, f64)>> {
+    let mut failures = Failures::new();
     let mut out = Vec::new();
     for case in cases {
         let bench = Bench::new(round_config(i, repeats(case.bits)))?;
-        let ms = bench.run_interleaved_by(case.setups.len(), |j| {
-            run_once(&case.setups[j].1, &case.operands)
-        });
+        let ms = bench.run_interleaved_by(case.setups.len(), |j| run_once(case, j, &mut failures));
         for ((s, _), ms) in case.setups.iter().zip(ms) {
             out.push((s.key(), fastest(&ms.samples)));
         }
     }
     out.extend(probes.iter().map(|&t| free_cores_sample(t)));
+    failures.result()?;
     Ok(out)
 }
 

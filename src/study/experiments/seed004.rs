@@ -187,6 +187,7 @@ impl Experiment for Ciphers {
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);
         let models = Models::new(threads)?;
+        let fx = models.assumed;
         let profile = ctx.profile;
         let evidence = |r: &Rounds| cipher_evidence(ctx, r, &models, threads);
         let rounds = sampling::measure(
@@ -195,7 +196,65 @@ impl Experiment for Ciphers {
             |r| settled(&evidence(r)),
         )?;
         let bytes = size(profile);
-        let (table, bars) = table_and_bars(&rounds, &models, threads, bytes);
+        let mut table = Table::new(&[
+            "alg",
+            "threads",
+            "mb_per_s",
+            "paper_laptop_mb_per_s",
+            "paper_desktop_mb_per_s",
+            "model_default_uj_per_b",
+            "model_calibrated_uj_per_b",
+            "paper_laptop_uj_per_b",
+            "paper_desktop_uj_per_b",
+        ]);
+        let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
+        let (mut mb, mut paper_mb, mut e_def, mut e_cal, mut paper_uj) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut mb_rounds = Vec::new();
+        for (i, a) in names.iter().enumerate() {
+            let par = is_parallel(a);
+            let t = rounds.median(a);
+            let mbs = t.map(|e| {
+                Estimate::new(
+                    bytes as f64 / e.value / 1e6,
+                    bytes as f64 / e.high / 1e6,
+                    bytes as f64 / e.low / 1e6,
+                )
+            });
+            let p = tables_2_3(a);
+            let (ud, uc) = t.map_or((f64::NAN, f64::NAN), |e| {
+                (
+                    fx.uj_per_byte(e.value, bytes, false, par),
+                    fx.uj_per_byte(e.value, bytes, true, par),
+                )
+            });
+            // The same at the ends of the static-power range (µJ/B grows with it).
+            let span = |calibrated: bool| {
+                t.map(|e| models.span(|m| m.uj_per_byte(e.value, bytes, calibrated, par)))
+            };
+            table.push(vec![
+                text(a),
+                int(if par { threads } else { 1 }),
+                measured(mbs, "MB/s"),
+                opt(p.map(|p| p.1)),
+                opt(p.map(|p| p.3)),
+                num(ud),
+                num(uc),
+                opt(p.map(|p| p.0)),
+                opt(p.map(|p| p.2)),
+            ]);
+            mb.extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
+            mb_rounds.extend(
+                rounds
+                    .each(|v| bytes as f64 / v(a) / 1e6)
+                    .into_iter()
+                    .map(|y| (i as f64, y)),
+            );
+            paper_mb.extend(p.map(|p| (i as f64, p.3)));
+            paper_uj.extend(p.map(|p| (i as f64, p.2)));
+            e_def.extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
+            e_cal.extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
+        }
         let quality = rounds.quality();
         let result = ExperimentResult::new(
             self.id(),
@@ -219,130 +278,50 @@ impl Experiment for Ciphers {
             ),
         )
         .with_table(table)
-        .with_charts(bars.charts())
+        .with_charts(vec![
+                Chart::bar(
+                    "Tables 2–3 — throughput (MB/s)",
+                    "algorithm",
+                    "MB/s",
+                    names.clone(),
+                )
+                .with(
+                    Series::new("ours (measured)", mb, Provenance::Measured).with_rounds(mb_rounds),
+                )
+                .with(Series::from_xy(
+                    "paper, desktop",
+                    paper_mb,
+                    Provenance::Paper,
+                )),
+                Chart::bar(
+                    "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
+                    "algorithm",
+                    "µJ/B",
+                    names,
+                )
+                .with(Series::new(
+                    "model, default state",
+                    e_def,
+                    Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
+                ))
+                .with(Series::new(
+                    "model, calibrated state",
+                    e_cal,
+                    Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
+                ))
+                .with(Series::from_xy(
+                    "paper, desktop default (Tables 2–3)",
+                    paper_uj,
+                    Provenance::Paper,
+                ))
+                .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
+            ])
         .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),
         })
     }
-}
-
-/// The bars of the two charts, one per algorithm: our MB/s and modelled µJ/B (with their
-/// whiskers), the paper's desktop figures.
-#[derive(Default)]
-struct Bars {
-    names: Vec<String>,
-    mb: Vec<Point>,
-    paper_mb: Vec<(f64, f64)>,
-    e_def: Vec<Point>,
-    e_cal: Vec<Point>,
-    paper_uj: Vec<(f64, f64)>,
-}
-
-impl Bars {
-    /// Throughput, and energy per byte at the default and calibrated states.
-    fn charts(self) -> Vec<Chart> {
-        vec![
-            Chart::bar(
-                "Tables 2–3 — throughput (MB/s)",
-                "algorithm",
-                "MB/s",
-                self.names.clone(),
-            )
-            .with(Series::new("ours (measured)", self.mb, Provenance::Measured))
-            .with(Series::from_xy(
-                "paper, desktop",
-                self.paper_mb,
-                Provenance::Paper,
-            )),
-            Chart::bar(
-                "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
-                "algorithm",
-                "µJ/B",
-                self.names,
-            )
-            .with(Series::new(
-                "model, default state",
-                self.e_def,
-                Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
-            ))
-            .with(Series::new(
-                "model, calibrated state",
-                self.e_cal,
-                Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
-            ))
-            .with(Series::from_xy(
-                "paper, desktop default (Tables 2–3)",
-                self.paper_uj,
-                Provenance::Paper,
-            ))
-            .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
-        ]
-    }
-}
-
-/// The table (each algorithm's MB/s, the model's µJ/B and the paper's figures) and the
-/// charts' bars, from `bytes` encrypted per run on `threads` threads.
-fn table_and_bars(rounds: &Rounds, models: &Models, threads: usize, bytes: usize) -> (Table, Bars) {
-    let fx = models.assumed;
-    let mut table = Table::new(&[
-        "alg",
-        "threads",
-        "mb_per_s",
-        "paper_laptop_mb_per_s",
-        "paper_desktop_mb_per_s",
-        "model_default_uj_per_b",
-        "model_calibrated_uj_per_b",
-        "paper_laptop_uj_per_b",
-        "paper_desktop_uj_per_b",
-    ]);
-    let mut bars = Bars {
-        names: ALGORITHMS.iter().map(|a| a.name().to_string()).collect(),
-        ..Bars::default()
-    };
-    for (i, a) in bars.names.iter().enumerate() {
-        let par = is_parallel(a);
-        let t = rounds.median(a);
-        let mbs = t.map(|e| {
-            Estimate::new(
-                bytes as f64 / e.value / 1e6,
-                bytes as f64 / e.high / 1e6,
-                bytes as f64 / e.low / 1e6,
-            )
-        });
-        let p = tables_2_3(a);
-        let (ud, uc) = t.map_or((f64::NAN, f64::NAN), |e| {
-            (
-                fx.uj_per_byte(e.value, bytes, false, par),
-                fx.uj_per_byte(e.value, bytes, true, par),
-            )
-        });
-        // The same at the ends of the static-power range (µJ/B grows with it).
-        let span = |calibrated: bool| {
-            t.map(|e| models.span(|m| m.uj_per_byte(e.value, bytes, calibrated, par)))
-        };
-        table.push(vec![
-            text(a),
-            int(if par { threads } else { 1 }),
-            measured(mbs, "MB/s"),
-            opt(p.map(|p| p.1)),
-            opt(p.map(|p| p.3)),
-            num(ud),
-            num(uc),
-            opt(p.map(|p| p.0)),
-            opt(p.map(|p| p.2)),
-        ]);
-        bars.mb
-            .extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
-        bars.paper_mb.extend(p.map(|p| (i as f64, p.3)));
-        bars.paper_uj.extend(p.map(|p| (i as f64, p.2)));
-        bars.e_def
-            .extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
-        bars.e_cal
-            .extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
-    }
-    (table, bars)
 }
 
 fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -> Vec<Fed> {
