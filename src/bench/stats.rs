@@ -226,6 +226,12 @@ pub fn median_of_sorted(sorted: &[f64]) -> f64 {
     }
 }
 
+/// The median of samples in any order (`NaN` when empty).
+pub fn median(mut values: Vec<f64>) -> f64 {
+    values.sort_by(f64::total_cmp);
+    median_of_sorted(&values)
+}
+
 /// The `q` quantile (0 to 1) of samples sorted in ascending order, interpolated linearly
 /// between order statistics (`NaN` when empty).
 pub fn quantile_of_sorted(sorted: &[f64], q: f64) -> f64 {

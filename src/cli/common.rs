@@ -24,26 +24,6 @@ pub fn usage(msg: impl Into<String>) -> anyhow::Error {
 #[derive(Clone, Debug)]
 pub struct Sizes(pub Vec<usize>);
 
-/// Parses a comma-separated list with `parse` for each item ("1,2,4").
-pub fn parse_list<T>(
-    s: &str,
-    what: &str,
-    parse: impl Fn(&str) -> Result<T, String>,
-) -> Result<Vec<T>, String> {
-    let items: Result<Vec<T>, String> = s
-        .split(',')
-        .map(str::trim)
-        .map(|item| {
-            if item.is_empty() {
-                Err(format!("empty item in {what} list '{s}'"))
-            } else {
-                parse(item)
-            }
-        })
-        .collect();
-    items
-}
-
 /// The thread count wherever one is optional: the logical CPUs (hyperthreads included), the
 /// same on every command.
 pub fn default_threads() -> usize {

@@ -159,8 +159,18 @@ pub fn run(args: DseArgs) -> Result<()> {
 /// cores were free, the best configuration per objective with its interval and whether it is
 /// decided, the Pareto front and Table 8's choices.
 fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<String> {
-    use std::fmt::Write;
     let mut out = String::new();
+    workload_text(&mut out, rounds, e)?;
+    best_text(&mut out, e, objective)?;
+    front_text(&mut out, e)?;
+    table8_text(&mut out, e)?;
+    Ok(out)
+}
+
+/// The workload measured here: times and speedups, the Amdahl fit, whether the cores were
+/// free.
+fn workload_text(out: &mut String, rounds: &WorkloadRounds, e: &Explored) -> Result<()> {
+    use std::fmt::Write;
     let (work, fit) = (&e.workload, &e.fit);
     writeln!(
         out,
@@ -182,7 +192,7 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
             },
         })
         .collect();
-    out += &parcrypt::bench::render(&measured, ExportFormat::Table)?;
+    *out += &parcrypt::bench::render(&measured, ExportFormat::Table)?;
     writeln!(
         out,
         "Amdahl serial fraction fitted to {} threads: s = {:.3}, 95 % interval [{:.3}, {:.3}] (bootstrap over the {} rounds)",
@@ -212,6 +222,12 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
             parcrypt::bench::capacity::FREE_CORES_NEEDED
         )?;
     }
+    Ok(())
+}
+
+/// The best configuration per objective, `objective` first.
+fn best_text(out: &mut String, e: &Explored, objective: Objective) -> Result<()> {
+    use std::fmt::Write;
     writeln!(
         out,
         "all other figures are modelled: time ∝ 1/f with the Amdahl fit, power from the calibrated model, MTTF from RAMP (normalised years)\n"
@@ -231,6 +247,13 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
     for r in first.chain(rest) {
         writeln!(out, "{}", describe(r))?;
     }
+    Ok(())
+}
+
+/// The Pareto front, fastest first.
+fn front_text(out: &mut String, e: &Explored) -> Result<()> {
+    use std::fmt::Write;
+    let fit = &e.fit;
     writeln!(
         out,
         "\nPareto front over time, energy and MTTF ({} of {} configurations, with s = {:.3}), fastest first:",
@@ -241,7 +264,13 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
     let mut front: Vec<&Evaluation> = e.evaluations.iter().filter(|x| x.pareto).collect();
     front.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     let rows: Vec<Row> = front.iter().map(|x| row(x)).collect();
-    out += &parcrypt::bench::render(&rows, ExportFormat::Table)?;
+    *out += &parcrypt::bench::render(&rows, ExportFormat::Table)?;
+    Ok(())
+}
+
+/// Seed 000's Table 8 choices, energy-optimal against power-optimal.
+fn table8_text(out: &mut String, e: &Explored) -> Result<()> {
+    use std::fmt::Write;
     writeln!(
         out,
         "\nseed 000 Table 8 (PaRSA-n, n = hardware threads): energy-optimal against power-optimal.\n\
@@ -265,7 +294,7 @@ fn text(rounds: &WorkloadRounds, e: &Explored, objective: Objective) -> Result<S
             }
         )?;
     }
-    Ok(out)
+    Ok(())
 }
 
 /// One recommendation in a line: objective, configuration, figure with interval, decided or

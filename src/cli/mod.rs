@@ -18,6 +18,7 @@ mod energy;
 mod modexp;
 mod mul;
 mod output;
+mod parse;
 mod power;
 mod presets;
 mod reliability;
@@ -27,7 +28,8 @@ mod scc_calibrate;
 mod size;
 mod study;
 
-pub use common::{Sizes, UsageError, default_threads, parse_list, parse_positive, usage};
+pub use common::{Sizes, UsageError, default_threads, parse_positive, usage};
+pub use parse::parse_list;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -82,7 +84,7 @@ pub fn main() -> i32 {
         .and_then(|m| Cli::from_arg_matches(&m));
     let cli = match parsed {
         Ok(cli) => cli,
-        Err(e) => return clap_exit(e),
+        Err(e) => return parse::clap_exit(e, true),
     };
     let result = match cli.command {
         Command::Rsa(cmd) => rsa::run(cmd),
@@ -160,47 +162,4 @@ fn one_line(err: &anyhow::Error) -> String {
         }
     }
     line.replace('\n', " ")
-}
-
-/// Help and version go to stdout with status 0; a clap usage error becomes one line and 2.
-fn clap_exit(e: clap::Error) -> i32 {
-    use clap::error::ErrorKind;
-    match e.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            print!("{e}");
-            0
-        }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
-            eprint!("{e}");
-            2
-        }
-        _ => {
-            eprintln!("error: {} (see --help)", clap_line(&e.to_string()));
-            2
-        }
-    }
-}
-
-/// A clap error as one line: the message, then clap's suggestion ("tip: a similar argument
-/// exists: '--threads'") after a semicolon; the usage and "For more information" lines go.
-fn clap_line(text: &str) -> String {
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim)
-        .take_while(|l| !l.starts_with("Usage:") && !l.starts_with("For more information"))
-        .filter(|l| !l.is_empty())
-        .collect();
-    let (tips, message): (Vec<&str>, Vec<&str>) =
-        lines.into_iter().partition(|l| l.starts_with("tip:"));
-    let message = message.join(" ");
-    let message = message.strip_prefix("error: ").unwrap_or(&message);
-    let tips: Vec<&str> = tips
-        .iter()
-        .map(|t| t.trim_start_matches("tip:").trim())
-        .collect();
-    if tips.is_empty() {
-        message.to_string()
-    } else {
-        format!("{message}; {}", tips.join("; "))
-    }
 }

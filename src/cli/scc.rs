@@ -160,7 +160,62 @@ pub fn run(args: SccArgs) -> Result<()> {
         super::output::text_to_stderr();
     }
     args.calibration.check()?;
-    let cfg = SccConfig {
+    let cfg = config(&args)?;
+    let placement = Placement::new(cfg.placement.clone(), cfg.stages)?;
+    let sw = sweep(&cfg, &args.chunk.0)?;
+    let fine = fine_optimum(&cfg, 64 << 10)?;
+    let claims = if args.sensitivity {
+        Some(seed_claims(&cfg, &args.chunk.0, 0.5)?)
+    } else {
+        None
+    };
+    say_header(&cfg, args.placement, &placement);
+    say_sweep(&cfg, &sw, fine)?;
+    if args.stage_detail {
+        let (_, sim) = predict_detailed(&cfg, sw.best_chunk)?;
+        say(format_args!(
+            "per-stage times at {} B chunks (ms):",
+            sw.best_chunk
+        ));
+        say_raw(format_args!(
+            "{}",
+            render(&stage_rows(&sim), ExportFormat::Table)?
+        ));
+    }
+    if let Some(c) = &claims {
+        print_claims(c)?;
+    }
+    let calibration = if args.calibration.calibrate {
+        Some(super::scc_calibrate::run(
+            &args.chunk.0,
+            args.size,
+            &args.calibration,
+        )?)
+    } else {
+        None
+    };
+    let (fine_c, fine_t) = fine;
+    if let Some(target) = &args.json {
+        let out = Output {
+            model: "model:scc",
+            config: &cfg,
+            params: cfg.params.rows(),
+            placement_max_hops: placement.max_hops(),
+            sequential_s: cfg.sequential_s(),
+            sweep: &sw,
+            fine_optimum_bytes: fine_c,
+            fine_optimum_s: fine_t,
+            claims: claims.as_ref(),
+            calibration: calibration.as_ref(),
+        };
+        target.write(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
+    }
+    Ok(())
+}
+
+/// The model's configuration from the arguments.
+fn config(args: &SccArgs) -> Result<SccConfig> {
+    Ok(SccConfig {
         params: args.params.params()?,
         placement: match args.placement {
             PlacementArg::Snake => PlacementKind::Snake,
@@ -168,20 +223,16 @@ pub fn run(args: SccArgs) -> Result<()> {
         },
         stages: args.stages,
         message_bytes: args.size,
-    };
-    let placement = Placement::new(cfg.placement.clone(), cfg.stages)?;
-    let sw = sweep(&cfg, &args.chunk.0)?;
-    let (fine_c, fine_t) = fine_optimum(&cfg, 64 << 10)?;
-    let claims = if args.sensitivity {
-        Some(seed_claims(&cfg, &args.chunk.0, 0.5)?)
-    } else {
-        None
-    };
+    })
+}
+
+/// What is modelled: stages, placement, message size, and every parameter with its basis.
+fn say_header(cfg: &SccConfig, placement_arg: PlacementArg, placement: &Placement) {
     say(format_args!(
         "SCC model (model:scc) of seed 001's round pipeline: {} stages on the 6x4 mesh ({:?} placement, \
          longest link {} hop(s)), {} bytes encrypted then decrypted, RCCE synchronous transfers",
         cfg.stages,
-        args.placement,
+        placement_arg,
         placement.max_hops(),
         cfg.message_bytes
     ));
@@ -196,7 +247,11 @@ pub fn run(args: SccArgs) -> Result<()> {
             r.source
         ));
     }
-    say_raw(format_args!("{}", render(&rows(&sw), ExportFormat::Table)?));
+}
+
+/// The sweep's table, the modelled sequential run, the optimum found and the paper's.
+fn say_sweep(cfg: &SccConfig, sw: &Sweep, (fine_c, fine_t): (usize, f64)) -> Result<()> {
+    say_raw(format_args!("{}", render(&rows(sw), ExportFormat::Table)?));
     let best = sw
         .points
         .iter()
@@ -223,44 +278,6 @@ pub fn run(args: SccArgs) -> Result<()> {
         paper::SPEEDUP,
         paper::ENERGY_RATIO
     ));
-    if args.stage_detail {
-        let (_, sim) = predict_detailed(&cfg, sw.best_chunk)?;
-        say(format_args!(
-            "per-stage times at {} B chunks (ms):",
-            sw.best_chunk
-        ));
-        say_raw(format_args!(
-            "{}",
-            render(&stage_rows(&sim), ExportFormat::Table)?
-        ));
-    }
-    if let Some(c) = &claims {
-        print_claims(c)?;
-    }
-    let calibration = if args.calibration.calibrate {
-        Some(super::scc_calibrate::run(
-            &args.chunk.0,
-            args.size,
-            &args.calibration,
-        )?)
-    } else {
-        None
-    };
-    if let Some(target) = &args.json {
-        let out = Output {
-            model: "model:scc",
-            config: &cfg,
-            params: cfg.params.rows(),
-            placement_max_hops: placement.max_hops(),
-            sequential_s: cfg.sequential_s(),
-            sweep: &sw,
-            fine_optimum_bytes: fine_c,
-            fine_optimum_s: fine_t,
-            claims: claims.as_ref(),
-            calibration: calibration.as_ref(),
-        };
-        target.write(&format!("{}\n", serde_json::to_string_pretty(&out)?))?;
-    }
     Ok(())
 }
 

@@ -8,7 +8,7 @@
 use super::parse_list;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use parcrypt::study::{self, Profile, SEEDS, StudyOptions};
+use parcrypt::study::{self, Next, Profile, SEEDS, StudyOptions, StudyPlan};
 use std::path::PathBuf;
 
 /// Arguments of `parcrypt study`.
@@ -124,23 +124,23 @@ fn run_study(args: RunArgs) -> Result<()> {
     };
     let only = args.only.unwrap_or_default();
     // A bad MPI file is refused before anything is said or written.
-    study::experiments::mpi_runs::find_and_load(&args.mpi_results, &args.out)?;
-    let opts = StudyOptions {
+    let plan = StudyPlan::new(StudyOptions {
         profile,
         out: args.out.clone(),
         only,
         mpi_results: args.mpi_results,
         fresh: args.fresh,
-    };
-    let selected = study::select(&opts.only)?.len();
+    })?;
+    let opts = plan.options();
+    let selected = plan.selected();
     let reused = if opts.fresh {
         Vec::new()
     } else {
-        study::already_measured(&opts)?
+        plan.already_measured()
     };
     let ids: Vec<String> = reused.iter().map(|f| f.id.clone()).collect();
-    let expected = study::estimate_except(&opts.only, profile, &ids)?;
-    if let Some(line) = reuse_line(&reused, selected, &opts) {
+    let expected = plan.estimate_except(&ids);
+    if let Some(line) = reuse_line(&reused, selected, opts) {
         eprintln!("{line}");
     }
     if reused.len() < selected {
@@ -154,18 +154,16 @@ fn run_study(args: RunArgs) -> Result<()> {
         );
     }
     // One step per experiment, as many as the header says; the message names the one running.
-    let total = study::select(&opts.only)?.len();
-    let progress = parcrypt::bench::Progress::new(total as u64, "study", args.quiet);
-    let results = study::run(&opts, |done, _, id, measured| {
+    let progress = parcrypt::bench::Progress::new(selected as u64, "study", args.quiet);
+    let results = plan.run(|done, _, next, measured| {
         if measured {
             progress.set_position(done as u64);
         } else {
             progress.skip_to(done as u64);
         }
-        progress.set_message(if id == "results" {
-            "writing results and report".to_string()
-        } else {
-            id.to_string()
+        progress.set_message(match next {
+            Next::Results => "writing results and report".to_string(),
+            Next::Experiment(id) => id.to_string(),
         });
     })?;
     parcrypt::report::write(&results, &args.out)?;

@@ -169,12 +169,34 @@ impl PresetSpec {
     /// Checks the fields a profile preset needs and calibrates C_eff; `cores` is the
     /// (possibly detected) core count. Errors are plain messages for [`EnergyError::Profile`].
     pub fn calibrate(&self, cores: usize) -> Result<Calibrated, String> {
-        let state = |field: &str, name: &Option<String>| -> Result<&StateSpec, String> {
-            let name = name.as_deref().ok_or(format!("'{field}' is missing"))?;
-            self.state_named(name).ok_or(format!(
-                "{field} '{name}' is not one of the [[state]] entries"
-            ))
-        };
+        self.check(cores)?;
+        let busy = self.required_state("default_state", &self.default_state)?;
+        let idle = self.required_state("idle_state", &self.idle_state)?;
+        // An idle core's dynamic power per nF of C_eff.
+        let idle_core = self.idle_activity * cv2f(1.0, idle.volts, idle.mhz);
+        match (&self.c_eff_nf, &self.calibration) {
+            (Some(c), None) => {
+                let s = self.static_w.ok_or("'static_w' is missing")?;
+                checked(
+                    s,
+                    *c,
+                    "static power and C_eff as given in the profile".into(),
+                )
+            }
+            (Some(_), Some(_)) => Err("give either c_eff_nf or a calibration, not both".into()),
+            (None, None) => Err("'c_eff_nf' (or a [calibration]) is missing".into()),
+            (None, Some(Calibration::TwoPoint { points })) => {
+                two_point(points, busy, idle_core, cores)
+            }
+            (None, Some(Calibration::PerCoreWatts { state, runs })) => {
+                self.per_core_watts(state, runs, idle_core)
+            }
+            (None, Some(Calibration::Tdp { state, tdp_w })) => self.tdp(state, *tdp_w, cores),
+        }
+    }
+
+    /// The plain checks: states, idle activity, thermal resistance, cores.
+    fn check(&self, cores: usize) -> Result<(), String> {
         if self.state.is_empty() {
             return Err("at least one [[state]] (name, mhz, volts) is needed".into());
         }
@@ -192,100 +214,112 @@ impl PresetSpec {
         if cores == 0 {
             return Err("cores must be at least 1".into());
         }
-        let busy = state("default_state", &self.default_state)?;
-        let idle = state("idle_state", &self.idle_state)?;
-        let idle_core = |c: f64| self.idle_activity * cv2f(c, idle.volts, idle.mhz);
-        let checked = |static_w: f64, c: f64, note: String| {
-            if static_w.is_finite() && static_w >= 0.0 && c.is_finite() && c > 0.0 {
-                Ok(Calibrated {
-                    static_w,
-                    c_eff_nf: c,
-                    note,
-                })
-            } else {
-                Err(format!(
-                    "calibration gives static {static_w:.3} W and C_eff {c:.4} nF: not usable"
-                ))
-            }
-        };
-        match (&self.c_eff_nf, &self.calibration) {
-            (Some(c), None) => {
-                let s = self.static_w.ok_or("'static_w' is missing")?;
-                checked(
-                    s,
-                    *c,
-                    "static power and C_eff as given in the profile".into(),
-                )
-            }
-            (Some(_), Some(_)) => Err("give either c_eff_nf or a calibration, not both".into()),
-            (None, None) => Err("'c_eff_nf' (or a [calibration]) is missing".into()),
-            (None, Some(Calibration::TwoPoint { points })) => {
-                let [a, b] = points.as_slice() else {
-                    return Err("a two-point calibration needs exactly two points".into());
-                };
-                // P = S + C (k busy(1) + (N - k) idle(1)), linear in C.
-                let per_c = |k: usize| {
-                    k as f64 * cv2f(1.0, busy.volts, busy.mhz) + (cores - k) as f64 * idle_core(1.0)
-                };
-                if a.active_cores > cores || b.active_cores > cores {
-                    return Err("a calibration point has more active cores than the chip".into());
-                }
-                let (xa, xb) = (per_c(a.active_cores), per_c(b.active_cores));
-                if (xa - xb).abs() < 1e-12 {
-                    return Err("the two calibration points must differ in active cores".into());
-                }
-                let c = (b.watts - a.watts) / (xb - xa);
-                let s = a.watts - c * xa;
-                checked(
-                    s,
-                    c,
-                    format!(
-                        "static power and C_eff solved from {} ({} W) and {} ({} W)",
-                        a.label, a.watts, b.label, b.watts
-                    ),
-                )
-            }
-            (None, Some(Calibration::PerCoreWatts { state: st, runs })) => {
-                let at = self
-                    .state_named(st)
-                    .ok_or(format!("calibration state '{st}' is not a [[state]]"))?;
-                if runs.is_empty() || runs.iter().any(|r| r.threads == 0) {
-                    return Err("per-core-watts needs runs with threads >= 1".into());
-                }
-                let per_core: f64 = runs
-                    .iter()
-                    .map(|r| r.uj_per_byte * r.mb_per_s / r.threads as f64)
-                    .sum::<f64>()
-                    / runs.len() as f64;
-                // A busy core adds C V^2 f and stops being an idle core.
-                let c = per_core / (cv2f(1.0, at.volts, at.mhz) - idle_core(1.0));
-                let s = self.static_w.ok_or("'static_w' is missing")?;
-                checked(
-                    s,
-                    c,
-                    format!(
-                        "C_eff from {per_core:.3} W of application power per busy core at '{st}' \
-                         (mean over {} runs, uJ/B x MB/s / threads); static power assumed",
-                        runs.len()
-                    ),
-                )
-            }
-            (None, Some(Calibration::Tdp { state: st, tdp_w })) => {
-                let at = self
-                    .state_named(st)
-                    .ok_or(format!("calibration state '{st}' is not a [[state]]"))?;
-                let s = self.static_w.ok_or("'static_w' is missing")?;
-                let c = (tdp_w - s) / (cores as f64 * cv2f(1.0, at.volts, at.mhz));
-                checked(
-                    s,
-                    c,
-                    format!(
-                        "C_eff from a {tdp_w} W TDP with all {cores} cores busy at '{st}'; \
-                         static power assumed"
-                    ),
-                )
-            }
+        Ok(())
+    }
+
+    /// The state named by `field` (`name`), which must be one of the [[state]] entries.
+    fn required_state(&self, field: &str, name: &Option<String>) -> Result<&StateSpec, String> {
+        let name = name.as_deref().ok_or(format!("'{field}' is missing"))?;
+        self.state_named(name).ok_or(format!(
+            "{field} '{name}' is not one of the [[state]] entries"
+        ))
+    }
+
+    /// C_eff from applications' power per busy core at state `st`; static power as given.
+    fn per_core_watts(
+        &self,
+        st: &str,
+        runs: &[AppRun],
+        idle_core: f64,
+    ) -> Result<Calibrated, String> {
+        let at = self
+            .state_named(st)
+            .ok_or(format!("calibration state '{st}' is not a [[state]]"))?;
+        if runs.is_empty() || runs.iter().any(|r| r.threads == 0) {
+            return Err("per-core-watts needs runs with threads >= 1".into());
         }
+        let per_core: f64 = runs
+            .iter()
+            .map(|r| r.uj_per_byte * r.mb_per_s / r.threads as f64)
+            .sum::<f64>()
+            / runs.len() as f64;
+        // A busy core adds C V^2 f and stops being an idle core.
+        let c = per_core / (cv2f(1.0, at.volts, at.mhz) - idle_core);
+        let s = self.static_w.ok_or("'static_w' is missing")?;
+        checked(
+            s,
+            c,
+            format!(
+                "C_eff from {per_core:.3} W of application power per busy core at '{st}' \
+                 (mean over {} runs, uJ/B x MB/s / threads); static power assumed",
+                runs.len()
+            ),
+        )
+    }
+
+    /// C_eff from a TDP with every core busy at state `st`; static power as given.
+    fn tdp(&self, st: &str, tdp_w: f64, cores: usize) -> Result<Calibrated, String> {
+        let at = self
+            .state_named(st)
+            .ok_or(format!("calibration state '{st}' is not a [[state]]"))?;
+        let s = self.static_w.ok_or("'static_w' is missing")?;
+        let c = (tdp_w - s) / (cores as f64 * cv2f(1.0, at.volts, at.mhz));
+        checked(
+            s,
+            c,
+            format!(
+                "C_eff from a {tdp_w} W TDP with all {cores} cores busy at '{st}'; \
+                 static power assumed"
+            ),
+        )
+    }
+}
+
+/// Static power and C_eff solved from two measured points with different active cores:
+/// P = S + C (k busy(1) + (N - k) idle(1)), linear in C.
+fn two_point(
+    points: &[PowerPoint],
+    busy: &StateSpec,
+    idle_core: f64,
+    cores: usize,
+) -> Result<Calibrated, String> {
+    let [a, b] = points else {
+        return Err("a two-point calibration needs exactly two points".into());
+    };
+    // P = S + C (k busy(1) + (N - k) idle(1)), linear in C.
+    let per_c =
+        |k: usize| k as f64 * cv2f(1.0, busy.volts, busy.mhz) + (cores - k) as f64 * idle_core;
+    if a.active_cores > cores || b.active_cores > cores {
+        return Err("a calibration point has more active cores than the chip".into());
+    }
+    let (xa, xb) = (per_c(a.active_cores), per_c(b.active_cores));
+    if (xa - xb).abs() < 1e-12 {
+        return Err("the two calibration points must differ in active cores".into());
+    }
+    let c = (b.watts - a.watts) / (xb - xa);
+    let s = a.watts - c * xa;
+    checked(
+        s,
+        c,
+        format!(
+            "static power and C_eff solved from {} ({} W) and {} ({} W)",
+            a.label, a.watts, b.label, b.watts
+        ),
+    )
+}
+
+/// A calibration whose static power and C_eff are usable (finite, S >= 0, C > 0).
+fn checked(static_w: f64, c: f64, note: String) -> Result<Calibrated, String> {
+    if static_w.is_finite() && static_w >= 0.0 && c.is_finite() && c > 0.0 {
+        Ok(Calibrated {
+            static_w,
+            c_eff_nf: c,
+            note,
+        })
+    } else {
+        Err(format!(
+            "calibration gives static {static_w:.3} W and C_eff {c:.4} nF: not usable"
+        ))
     }
 }
 

@@ -10,7 +10,8 @@
 //! waits by probing and sleeping, so it does not take a core from a worker. Workers keep
 //! [`LOOKAHEAD`] requests in flight. Every output is compared with SeRSA's. The sweep, its
 //! timing and its records are in [`super::batch_bench`].
-use super::comm::{Backoff, Ranks, tag};
+use super::backoff::Backoff;
+use super::comm::{Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::PendingSend;
 use super::record::{RankEnergy, combine, serve_sweep};
@@ -216,68 +217,8 @@ pub(super) fn master_run(
         let mut outputs: Vec<Integer> = vec![Integer::new(); job.inputs.len()];
         let mut per_rank = vec![ThreadStats::default(); size];
         let served = std::thread::scope(|s| -> MpiResult<()> {
-            let local = works.then(|| {
-                s.spawn(|| {
-                    let mut done: Vec<(usize, Vec<Integer>)> = Vec::new();
-                    let mut st = ThreadStats::default();
-                    loop {
-                        let next = dealer.lock().unwrap_or_else(|e| e.into_inner()).next(0);
-                        let Some(r) = next else { break };
-                        let t = Instant::now();
-                        let (out, _) =
-                            batch::parallel(executor, job.transform, &job.inputs[r.clone()]);
-                        st.busy_s += t.elapsed().as_secs_f64();
-                        st.items += r.len();
-                        st.chunks += 1;
-                        done.push((r.start, out));
-                    }
-                    (done, st)
-                })
-            });
-            // Every worker ends with LOOKAHEAD empty replies, one per request in flight.
-            let mut finished = 0;
-            let mut backoff = Backoff::new();
-            // Replies leave without waiting for their receive: a chunk above the eager limit
-            // would otherwise block rank 0 while the worker blocks sending its results, each
-            // waiting for the other's receive (a deadlock seen with 256 messages on 2 ranks).
-            let mut replies: Vec<PendingSend> = Vec::new();
-            while finished < (size - 1) * LOOKAHEAD {
-                replies.retain_mut(|p| !p.test());
-                let Some((src, msg)) = ranks.try_recv(None, tag::WORK) else {
-                    if backoff.waited() > ranks.timeout().as_secs_f64() {
-                        return Err(MpiError::Timeout {
-                            from: "any worker".into(),
-                            waited_s: backoff.waited(),
-                        });
-                    }
-                    backoff.pause();
-                    continue;
-                };
-                backoff = Backoff::new();
-                let (start, values) = decode_values(&msg, job.width)?;
-                if start + values.len() > outputs.len() {
-                    return Err(MpiError::Protocol("result out of range".into()));
-                }
-                for (slot, v) in outputs[start..].iter_mut().zip(values) {
-                    *slot = v;
-                }
-                let next = dealer
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .next(src - offset);
-                let reply = match next {
-                    Some(r) => encode_values(r.start, &job.inputs[r], job.width),
-                    None => {
-                        finished += 1;
-                        Vec::new()
-                    }
-                };
-                replies.push(PendingSend::start(ranks.world(), src, tag::WORK, reply));
-            }
-            // Every worker receives all its replies before it reports, so these complete.
-            for p in replies {
-                p.finish();
-            }
+            let local = works.then(|| s.spawn(|| compute_local(&dealer, executor, job)));
+            serve_workers(ranks, &dealer, job, offset, &mut outputs)?;
             if let Some(h) = local {
                 let (done, st) = h
                     .join()
@@ -299,7 +240,103 @@ pub(super) fn master_run(
     });
     let outputs = outputs?;
     // Reports come after the timed region: statistics and energy of every rank (a gather).
-    let all = report(ranks, &per_rank[0], &energy).unwrap_or_default();
+    let readings = gather_reports(ranks, &mut per_rank, &energy)?;
+    let working = per_rank.split_off(offset);
+    Ok((
+        outputs,
+        secs,
+        RunStats { threads: working },
+        combine(&readings, secs),
+    ))
+}
+
+/// Rank 0's compute thread (when the master works): takes chunks from `dealer` as worker 0
+/// until none is left; returns its outputs by start index and its statistics.
+fn compute_local(
+    dealer: &Mutex<RankDealer>,
+    executor: &Executor,
+    job: &Job<'_>,
+) -> (Vec<(usize, Vec<Integer>)>, ThreadStats) {
+    let mut done: Vec<(usize, Vec<Integer>)> = Vec::new();
+    let mut st = ThreadStats::default();
+    loop {
+        let next = dealer.lock().unwrap_or_else(|e| e.into_inner()).next(0);
+        let Some(r) = next else { break };
+        let t = Instant::now();
+        let (out, _) = batch::parallel(executor, job.transform, &job.inputs[r.clone()]);
+        st.busy_s += t.elapsed().as_secs_f64();
+        st.items += r.len();
+        st.chunks += 1;
+        done.push((r.start, out));
+    }
+    (done, st)
+}
+
+/// Rank 0 serves the workers: stores each result in `outputs` and replies with the next
+/// chunk (or an empty reply once none is left), until every worker has had its last.
+fn serve_workers(
+    ranks: &Ranks,
+    dealer: &Mutex<RankDealer>,
+    job: &Job<'_>,
+    offset: usize,
+    outputs: &mut [Integer],
+) -> MpiResult<()> {
+    let size = ranks.size();
+    // Every worker ends with LOOKAHEAD empty replies, one per request in flight.
+    let mut finished = 0;
+    let mut backoff = Backoff::new();
+    // Replies leave without waiting for their receive: a chunk above the eager limit
+    // would otherwise block rank 0 while the worker blocks sending its results, each
+    // waiting for the other's receive (a deadlock seen with 256 messages on 2 ranks).
+    let mut replies: Vec<PendingSend> = Vec::new();
+    while finished < (size - 1) * LOOKAHEAD {
+        replies.retain_mut(|p| !p.test());
+        let Some((src, msg)) = ranks.try_recv(None, tag::WORK) else {
+            if backoff.waited() > ranks.timeout().as_secs_f64() {
+                return Err(MpiError::Timeout {
+                    from: "any worker".into(),
+                    waited_s: backoff.waited(),
+                });
+            }
+            backoff.pause();
+            continue;
+        };
+        backoff = Backoff::new();
+        let (start, values) = decode_values(&msg, job.width)?;
+        if start + values.len() > outputs.len() {
+            return Err(MpiError::Protocol("result out of range".into()));
+        }
+        for (slot, v) in outputs[start..].iter_mut().zip(values) {
+            *slot = v;
+        }
+        let next = dealer
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .next(src - offset);
+        let reply = match next {
+            Some(r) => encode_values(r.start, &job.inputs[r], job.width),
+            None => {
+                finished += 1;
+                Vec::new()
+            }
+        };
+        replies.push(PendingSend::start(ranks.world(), src, tag::WORK, reply));
+    }
+    // Every worker receives all its replies before it reports, so these complete.
+    for p in replies {
+        p.finish();
+    }
+    Ok(())
+}
+
+/// Every rank's statistics (into `per_rank`, rank 0's already there) and energy readings,
+/// gathered on rank 0 after the timed region.
+fn gather_reports(
+    ranks: &Ranks,
+    per_rank: &mut [ThreadStats],
+    energy: &crate::energy::meter::session::RunEnergy,
+) -> MpiResult<Vec<RankEnergy>> {
+    let all = report(ranks, &per_rank[0], energy).unwrap_or_default();
     let mut readings = Vec::new();
     for (r, msg) in all.iter().enumerate() {
         let mut rd = Reader::new(msg);
@@ -316,13 +353,7 @@ pub(super) fn master_run(
                 .ok_or_else(|| MpiError::Protocol("bad energy report".into()))?,
         );
     }
-    let working = per_rank.split_off(offset);
-    Ok((
-        outputs,
-        secs,
-        RunStats { threads: working },
-        combine(&readings, secs),
-    ))
+    Ok(readings)
 }
 
 /// This rank's statistics and energy of a run, gathered on rank 0.

@@ -22,7 +22,7 @@ use super::error::{MpiError, MpiResult};
 use super::host::AllCpus;
 use super::record::{MpiFields, end_sweep, energy_over_ranks, interleaved, serve_sweep};
 use super::shared_file::{io_error, scratch_beside};
-use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
+use crate::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use crate::cipher::alg::{CipherSpec, Direction};
 use crate::cipher::file::transform_part;
 use crate::energy::meter::session::RunEnergy;
@@ -198,45 +198,58 @@ pub fn run(
         res.map(|()| secs)
     });
     let sampled = end_sweep(ranks, outcome)?;
+    Ok(Some(records(
+        ranks, spec, direction, plan, len, &sampled, &tallies,
+    )))
+}
+
+/// Rank 0's records: sequential, threads and ranks, from their samples and energy tallies.
+fn records(
+    ranks: &Ranks,
+    spec: &CipherSpec,
+    direction: Direction,
+    plan: &BulkPlan,
+    len: usize,
+    sampled: &[Sampled],
+    tallies: &[EnergyTally],
+) -> Vec<BulkMpiRecord> {
     let warmup = plan.config.warmup_runs as usize;
     let threads = spec.threads(direction);
     let cpus = super::host::online_cpus();
-    Ok(Some(
-        sampled
-            .iter()
-            .enumerate()
-            .map(|(i, s)| BulkMpiRecord {
-                base: CipherBenchRecord {
-                    alg: if i == 0 {
-                        spec.algorithm.sequential_form()
-                    } else {
-                        spec.algorithm
-                    },
-                    threads: [1, plan.compare_threads, threads][i],
-                    op: direction,
-                    size_bytes: len,
-                    chunk_bytes: spec.chunk(),
-                    timing: TimingFields::new(&s.summary, s.times.clone(), TimingColumns::CI95),
-                    mb_per_s: len as f64 / s.summary.median / 1e6,
-                    baseline: spec.algorithm.sequential_form(),
-                    speedup: sampled[0].summary.median / s.summary.median,
-                    self_speedup: sampled[1].summary.median / s.summary.median,
-                    tsc_cycles_per_byte: None,
-                    // The host's online CPUs, not this rank's affinity (a launcher binds
-                    // each rank to one core).
-                    oversubscribed: [1, plan.compare_threads, ranks.ranks_per_host() * threads][i]
-                        > cpus,
-                    verified: plan.verified,
-                    note: s.note().unwrap_or_default(),
-                },
-                mpi: if i == 2 {
-                    MpiFields::mpi(ranks)
+    sampled
+        .iter()
+        .enumerate()
+        .map(|(i, s)| BulkMpiRecord {
+            base: CipherBenchRecord {
+                alg: if i == 0 {
+                    spec.algorithm.sequential_form()
                 } else {
-                    MpiFields::threads(ranks)
+                    spec.algorithm
                 },
-                energy: tallies[i].fields(warmup, Some(len as f64)),
-                io: plan.io.name().into(),
-            })
-            .collect(),
-    ))
+                threads: [1, plan.compare_threads, threads][i],
+                op: direction,
+                size_bytes: len,
+                chunk_bytes: spec.chunk(),
+                timing: TimingFields::new(&s.summary, s.times.clone(), TimingColumns::CI95),
+                mb_per_s: len as f64 / s.summary.median / 1e6,
+                baseline: spec.algorithm.sequential_form(),
+                speedup: sampled[0].summary.median / s.summary.median,
+                self_speedup: sampled[1].summary.median / s.summary.median,
+                tsc_cycles_per_byte: None,
+                // The host's online CPUs, not this rank's affinity (a launcher binds
+                // each rank to one core).
+                oversubscribed: [1, plan.compare_threads, ranks.ranks_per_host() * threads][i]
+                    > cpus,
+                verified: plan.verified,
+                note: s.note().unwrap_or_default(),
+            },
+            mpi: if i == 2 {
+                MpiFields::mpi(ranks)
+            } else {
+                MpiFields::threads(ranks)
+            },
+            energy: tallies[i].fields(warmup, Some(len as f64)),
+            io: plan.io.name().into(),
+        })
+        .collect()
 }

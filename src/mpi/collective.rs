@@ -1,12 +1,13 @@
 //! The collectives of a run through MPI's own (`MPI_Ibarrier`, `MPI_Ibcast`, `MPI_Igather(v)`,
 //! `MPI_Ireduce`, `MPI_Iallreduce` via the `mpi` crate), each completed by polling
-//! ([`super::comm::Backoff`]) under the run's deadline, and what the programs build on them:
+//! ([`super::backoff::Backoff`]) under the run's deadline, and what the programs build on them:
 //! agreement on errors and rank 0's commands.
 //!
 //! A collective that passes the deadline cannot be cancelled, and MPI may still write its
 //! buffers: the rank says so in one line, removes its temporary files and ends the job
 //! ([`Ranks::abort`]), as a send past its deadline does.
-use super::comm::{Backoff, Ranks};
+use super::backoff::Backoff;
+use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
 use mpi::Count;
 use mpi::collective::SystemOperation;

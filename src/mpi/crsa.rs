@@ -14,7 +14,8 @@
 //! the coordinator injects a block when fewer than the engine's `max_in_flight` are in flight.
 //! Values move as fixed-width bytes in reused buffers, and every wait polls without sleeping
 //! where the ranks fit the cores: the per-message costs are the copy and MPI's own.
-use super::comm::{Backoff, Ranks, tag};
+use super::backoff::Backoff;
+use super::comm::{Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::wire::{Reader, put_integer, put_u64};
 use crate::modexp::crsa::topology::{Node, Role, Topology};
@@ -67,6 +68,14 @@ impl Placement {
             )));
         }
         Ok(())
+    }
+
+    /// The roles of the PEs on `rank`, in dependency order.
+    pub fn roles_on(&self, rank: usize) -> Vec<&Role> {
+        self.dependency_order()
+            .into_iter()
+            .filter(|r| self.rank_of(Node::Pe(r.pe)) == rank)
+            .collect()
     }
 
     /// Every PE's role in an order where each PE comes after every PE it reads from.
@@ -253,11 +262,7 @@ pub fn run(
     let place = Placement::new(config.topology()?, ranks.size())?;
     let split = coordinator::split(exp, place.topo.power())?;
     let me = ranks.rank();
-    let order: Vec<&Role> = place
-        .dependency_order()
-        .into_iter()
-        .filter(|r| place.rank_of(Node::Pe(r.pe)) == me)
-        .collect();
+    let order = place.roles_on(me);
     let mut counters: Vec<Counter<'_>> = order
         .iter()
         .map(|r| Counter::new(format!("PE {}", r.pe), modulus))
@@ -293,13 +298,7 @@ pub fn run(
                 progressed = true;
             }
         }
-        // The first step whose inputs are all here, among the blocks that may be in flight.
-        let window = todo.front().map_or(0, |t| t.0) + max_in_flight;
-        let ready = todo.iter().position(|&(b, i)| {
-            b < window
-                && inputs(order[i], Node::Pe(order[i].pe))
-                    .all(|k| local.held.contains_key(&(b, k.0, k.1)))
-        });
+        let ready = first_ready(&todo, &order, &local.held, max_in_flight);
         if let Some(at) = ready {
             let (b, i) = todo.remove(at).expect("a position in todo");
             local.step(b, order[i], &mut counters[i])?;
@@ -318,18 +317,60 @@ pub fn run(
         ranks.check_deadline(&backoff, None)?;
         backoff.pause();
     }
-    // Counts and link uses to rank 0.
+    let Some((pe_counts, edges, cross_rank_messages)) =
+        report_to_root(ranks, counters, local.sent, local.cross)?
+    else {
+        return Ok(None);
+    };
+    let mut counts = vec![coord.count];
+    counts.extend(pe_counts.into_iter().map(|(_, c)| c));
+    Ok(Some(CrsaOutcome {
+        values,
+        counts,
+        edges,
+        cross_rank_messages,
+    }))
+}
+
+/// The first step of `todo` whose inputs are all here, among the blocks that may be in
+/// flight.
+fn first_ready(
+    todo: &std::collections::VecDeque<(usize, usize)>,
+    order: &[&Role],
+    held: &Held,
+    max_in_flight: usize,
+) -> Option<usize> {
+    let window = todo.front().map_or(0, |t| t.0) + max_in_flight;
+    todo.iter().position(|&(b, i)| {
+        b < window
+            && inputs(order[i], Node::Pe(order[i].pe)).all(|k| held.contains_key(&(b, k.0, k.1)))
+    })
+}
+
+/// Every PE's count with its PE number.
+type PeCounts = Vec<(usize, UnitCount)>;
+
+/// This rank's counts and link uses to rank 0, which gets every PE's counts (in PE order),
+/// the links used and the messages that crossed ranks; `None` on the other ranks.
+fn report_to_root(
+    ranks: &Ranks,
+    counters: Vec<Counter<'_>>,
+    sent: BTreeMap<(Node, Node), u64>,
+    cross: u64,
+) -> MpiResult<Option<(PeCounts, Vec<EdgeUse>, u64)>> {
     let counts: Vec<UnitCount> = counters.into_iter().map(|c| c.count).collect();
-    let links: Vec<(Node, Node, u64)> = local
-        .sent
-        .into_iter()
-        .map(|((f, t), n)| (f, t, n))
-        .collect();
+    let links: Vec<(Node, Node, u64)> = sent.into_iter().map(|((f, t), n)| (f, t, n)).collect();
     let report = serde_json::to_vec(&(counts, links)).expect("plain fields serialize");
-    let cross = ranks.reduce_sum(local.cross);
+    let cross = ranks.reduce_sum(cross);
     let (Some(all), Some(cross_rank_messages)) = (ranks.gather(&report), cross) else {
         return Ok(None);
     };
+    let (pe_counts, edges) = merge_reports(all)?;
+    Ok(Some((pe_counts, edges, cross_rank_messages)))
+}
+
+/// The PEs' counts (in PE order) and the links used, from every rank's report.
+fn merge_reports(all: Vec<Vec<u8>>) -> MpiResult<(PeCounts, Vec<EdgeUse>)> {
     let mut pe_counts: Vec<(usize, UnitCount)> = Vec::new();
     let mut edges = Vec::new();
     for bytes in all {
@@ -351,14 +392,7 @@ pub fn run(
     }
     pe_counts.sort_by_key(|(pe, _)| *pe);
     edges.sort_by_key(|e| (e.from, e.to));
-    let mut counts = vec![coord.count];
-    counts.extend(pe_counts.into_iter().map(|(_, c)| c));
-    Ok(Some(CrsaOutcome {
-        values,
-        counts,
-        edges,
-        cross_rank_messages,
-    }))
+    Ok((pe_counts, edges))
 }
 
 #[cfg(test)]

@@ -33,6 +33,7 @@
 //! rank, each its own part) and times everything on rank 0's clock only (`MPI_Wtime` and
 //! `Instant` have a per-process origin), from a barrier that starts each run to the last result
 //! reaching rank 0.
+pub mod backoff;
 pub mod batch;
 pub mod batch_bench;
 pub mod bulk;

@@ -5,9 +5,9 @@
 //!
 //! rsmpi's scoped requests borrow their buffer for the whole scope, which forbids refilling a
 //! buffer after its request completed; these own a `Vec` and give it back once complete.
-//! Completion is polled with `MPI_Test` ([`super::comm::Backoff`]), never with Open MPI's
+//! Completion is polled with `MPI_Test` ([`super::backoff::Backoff`]), never with Open MPI's
 //! busy-polling `MPI_Wait`.
-use super::comm::Backoff;
+use super::backoff::Backoff;
 use mpi::ffi;
 use mpi::raw::AsRaw;
 use mpi::topology::SimpleCommunicator;

@@ -13,7 +13,8 @@
 //! [`hop_latency`] measures the per-hop cost: one chunk around the ring of ranks, one chunk in
 //! flight, time / hops; [`thread_hop_latency`] does the same over threads and the channels
 //! the thread pipeline uses, where a hop moves a pointer instead of copying the chunk.
-use super::comm::{Backoff, Ranks, tag};
+use super::backoff::Backoff;
+use super::comm::{Ranks, tag};
 use super::error::{MpiError, MpiResult};
 use super::nb::{PendingRecv, PendingSend};
 use crate::cipher::blowfish::{BLOCK, Blowfish};

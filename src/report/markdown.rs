@@ -34,6 +34,17 @@ pub fn markdown(study: &StudyResults) -> String {
     let f = Findings::of(study);
     let mut s = String::new();
     let _ = writeln!(s, "# parcrypt study report\n\n{}\n", run_line(study));
+    findings(&mut s, &f);
+    let _ = writeln!(s, "\n{}\n", super::RULES_TEXT);
+    machine(&mut s, study);
+    claims_by_group(&mut s, study);
+    seed_sections(&mut s, study);
+    s
+}
+
+/// The findings: the papers with their counts, the claims that do not hold, the undecided
+/// ones by cause, and the verdicts by kind.
+fn findings(s: &mut String, f: &Findings) {
     let _ = writeln!(s, "## Findings\n\n### The papers\n");
     for p in &f.papers {
         let _ = writeln!(
@@ -55,10 +66,10 @@ pub fn markdown(study: &StudyResults) -> String {
         let _ = writeln!(s, "None.");
     }
     for c in &f.against {
-        finding(&mut s, c);
+        finding(s, c);
     }
-    undecided(&mut s, "Inconclusive", &f.inconclusive);
-    undecided(&mut s, "Not testable here", &f.not_testable);
+    undecided(s, "Inconclusive", &f.inconclusive);
+    undecided(s, "Not testable here", &f.not_testable);
     let _ = writeln!(s, "\n### Verdicts by kind\n");
     let _ = writeln!(
         s,
@@ -80,11 +91,18 @@ pub fn markdown(study: &StudyResults) -> String {
             .collect();
         let _ = writeln!(s, "| {} | {} |", kind.name(), cells.join(" | "));
     }
-    let _ = writeln!(s, "\n{}\n", super::RULES_TEXT);
+}
+
+/// The machine the study ran on.
+fn machine(s: &mut String, study: &StudyResults) {
     let _ = writeln!(s, "<a id=\"machine\"></a>\n## Machine\n");
     for (k, v) in machine_lines(study) {
         let _ = writeln!(s, "- **{k}**: {v}");
     }
+}
+
+/// Every claim in a table per kind and verdict.
+fn claims_by_group(s: &mut String, study: &StudyResults) {
     let _ = writeln!(
         s,
         "\n<a id=\"claims\"></a>\n## Every claim, by kind and verdict\n"
@@ -129,6 +147,10 @@ pub fn markdown(study: &StudyResults) -> String {
             let _ = writeln!(s);
         }
     }
+}
+
+/// A section per seed: its paper, then each experiment.
+fn seed_sections(s: &mut String, study: &StudyResults) {
     for seed in SEEDS {
         let exps: Vec<_> = experiments_of(study, seed).collect();
         if exps.is_empty() {
@@ -139,10 +161,9 @@ pub fn markdown(study: &StudyResults) -> String {
             let _ = writeln!(s, "{}.\n", p.citation_md());
         }
         for e in exps {
-            experiment(&mut s, study, e);
+            experiment(s, study, e);
         }
     }
-    s
 }
 
 /// A heading for undecided claims, their count split by cause, then a list per cause.

@@ -248,6 +248,50 @@ pub struct ExperimentResult {
     pub elapsed_s: f64,
 }
 
+impl ExperimentResult {
+    /// A result with its id, seed, title, the paper's items it `answers`, provenance and
+    /// summary; no table, charts or quality yet, and no time (the study records `elapsed_s`).
+    pub fn new(
+        id: impl Into<String>,
+        seed: impl Into<String>,
+        title: impl Into<String>,
+        answers: impl Into<String>,
+        provenance: Provenance,
+        summary: impl Into<String>,
+    ) -> Self {
+        Self {
+            id: id.into(),
+            seed: seed.into(),
+            title: title.into(),
+            answers: answers.into(),
+            provenance,
+            summary: summary.into(),
+            table: Table::default(),
+            charts: Vec::new(),
+            quality: None,
+            elapsed_s: 0.0,
+        }
+    }
+
+    /// With its numbers.
+    pub fn with_table(mut self, table: Table) -> Self {
+        self.table = table;
+        self
+    }
+
+    /// With its charts.
+    pub fn with_charts(mut self, charts: Vec<Chart>) -> Self {
+        self.charts = charts;
+        self
+    }
+
+    /// With how sure its measurements are.
+    pub fn with_quality(mut self, quality: Quality) -> Self {
+        self.quality = Some(quality);
+        self
+    }
+}
+
 /// A measured number: 4 significant digits, no trailing zeros.
 pub fn short(v: f64) -> String {
     if v == v.round() && v.abs() < 1e4 {

@@ -1,24 +1,15 @@
 //! RSA key pairs: generation, validation and the CRT parameters, for two primes or, as in
 //! PKCS#1 v2 (RFC 8017 §3.2), up to five.
 use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
+pub use super::limits::{
+    DEFAULT_E, MAX_MODULUS_BITS, MAX_PUBLIC_EXPONENT_BITS, MIN_MODULUS_BITS, check_public_exponent,
+};
 use super::multiprime::MultiPrimeKey;
 use super::prime::random_prime_vartime;
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
 use rand::RngCore;
 use rug::Integer;
-
-/// The smallest modulus parcrypt generates or accepts, in bits.
-pub const MIN_MODULUS_BITS: u32 = 512;
-/// The largest modulus parcrypt generates or reads, in bits: OpenSSL's limit
-/// (`OPENSSL_RSA_MAX_MODULUS_BITS`). It keeps generation time bounded, and a key file cannot
-/// make one public-key operation take seconds.
-pub const MAX_MODULUS_BITS: u32 = 16384;
-/// The largest public exponent parcrypt generates or reads, in bits: e < 2^64 (OpenSSL's
-/// `RSA_MAX_PUBEXP_BITS`, which it applies to moduli above 3072 bits; parcrypt to every key).
-pub const MAX_PUBLIC_EXPONENT_BITS: u32 = 64;
-/// The default public exponent, F4 = 2^16 + 1.
-pub const DEFAULT_E: u32 = 65537;
 
 /// An RSA public key (n, e).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -103,27 +94,6 @@ pub struct RsaPrivateKey {
     multi: Option<Box<MultiPrimeKey>>,
     /// The constant-time kernel of the private-key operation, prepared on first use.
     ct: CtCache,
-}
-
-/// Checks a public exponent: odd, at least 3, below 2^64 ([`MAX_PUBLIC_EXPONENT_BITS`], OpenSSL's
-/// bound; FIPS 186-4's lower bound relaxed from 2^16+1 to 3 so that the classic small exponents
-/// of the literature can be studied).
-pub fn check_public_exponent(e: &Integer) -> std::result::Result<(), String> {
-    if *e < 3 {
-        return Err(format!(
-            "public exponent {e} is too small (must be odd and >= 3)"
-        ));
-    }
-    if e.is_even() {
-        return Err(format!("public exponent {e} is even (must be odd)"));
-    }
-    if e.significant_bits() > MAX_PUBLIC_EXPONENT_BITS {
-        return Err(format!(
-            "public exponent of {} bits is above 2^{MAX_PUBLIC_EXPONENT_BITS}, OpenSSL's limit",
-            e.significant_bits()
-        ));
-    }
-    Ok(())
 }
 
 impl RsaPrivateKey {

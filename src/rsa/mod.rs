@@ -8,6 +8,7 @@ pub mod encode;
 pub mod hash;
 pub mod kernel;
 pub mod keys;
+pub mod limits;
 pub mod multiprime;
 pub mod oaep;
 pub mod pem;

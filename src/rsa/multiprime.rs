@@ -8,7 +8,7 @@
 //! (read from a PKCS#1 v2 or PKCS#8 file, or made by `rsa keygen --primes`) holds one of these
 //! and decrypts through it.
 use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
-use super::keys::{DEFAULT_E, MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
+use super::limits::{DEFAULT_E, MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
 use super::prime::{random_prime_in_vartime, random_prime_vartime};
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};

@@ -64,29 +64,55 @@ struct Sim<'a> {
 pub fn simulate(sc: &Scenario) -> Result<SimResult> {
     sc.validate()?;
     let n = sc.stages.len();
-    let mut sim = Sim {
-        sc,
-        state: vec![State::Ready(Next::Recv); n],
-        chunk: vec![0; n],
-        queued: vec![0; sc.links.len()],
-        times: sc
-            .stages
-            .iter()
-            .map(|s| StageTimes {
-                name: s.name.clone(),
-                ..StageTimes::default()
-            })
-            .collect(),
-        on_core: vec![false; n],
-        in_use: 0,
-        runq: VecDeque::new(),
-    };
+    let mut sim = Sim::new(sc);
     let mut t = sc.startup_s;
     let mut events = 0usize;
     let mut todo: VecDeque<usize> = (0..n).collect();
     loop {
+        sim.settle(&mut todo, t);
+        if sim.state.iter().all(|s| *s == State::Finished) {
+            break;
+        }
+        sim.dispatch();
+        let dt = sim.next_event(t)?.max(0.0);
+        t = sim.advance(t, dt, &mut todo);
+        events += 1;
+    }
+    Ok(SimResult {
+        total_s: t,
+        stages: sim.times,
+        events,
+    })
+}
+
+impl<'a> Sim<'a> {
+    /// Every stage ready to receive its first chunk, no core held.
+    fn new(sc: &'a Scenario) -> Self {
+        let n = sc.stages.len();
+        Sim {
+            sc,
+            state: vec![State::Ready(Next::Recv); n],
+            chunk: vec![0; n],
+            queued: vec![0; sc.links.len()],
+            times: sc
+                .stages
+                .iter()
+                .map(|s| StageTimes {
+                    name: s.name.clone(),
+                    ..StageTimes::default()
+                })
+                .collect(),
+            on_core: vec![false; n],
+            in_use: 0,
+            runq: VecDeque::new(),
+        }
+    }
+
+    /// Steps every stage in `todo` at time `t` until none can move on.
+    fn settle(&mut self, todo: &mut VecDeque<usize>, t: f64) {
+        let n = self.sc.stages.len();
         while let Some(i) = todo.pop_front() {
-            if sim.step(i, t) {
+            if self.step(i, t) {
                 // A change can let this stage or a neighbour move on.
                 for j in [i.wrapping_sub(1), i, i + 1] {
                     if j < n {
@@ -95,14 +121,15 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                 }
             }
         }
-        if sim.state.iter().all(|s| *s == State::Finished) {
-            break;
-        }
-        sim.dispatch();
+    }
+
+    /// Seconds from `t` to the next event: a computation, transfer or wake-up ending; an
+    /// error when nothing is under way (a deadlock).
+    fn next_event(&self, t: f64) -> Result<f64> {
         let mut dt = f64::INFINITY;
-        for (i, s) in sim.state.iter().enumerate() {
+        for (i, s) in self.state.iter().enumerate() {
             match *s {
-                State::Working { left, .. } if sim.on_core[i] => dt = dt.min(left),
+                State::Working { left, .. } if self.on_core[i] => dt = dt.min(left),
                 State::Transfer { until, .. } | State::Waking { until, .. } => {
                     dt = dt.min(until - t)
                 }
@@ -112,19 +139,24 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
         if !dt.is_finite() {
             return Err(Error::internal("the simulated pipeline deadlocked"));
         }
-        let dt = dt.max(0.0);
+        Ok(dt)
+    }
+
+    /// Advances every stage by `dt` from `t`, queueing in `todo` those that become ready;
+    /// returns the new time.
+    fn advance(&mut self, t: f64, dt: f64, todo: &mut VecDeque<usize>) -> f64 {
         let end = t + dt;
         let due = |until: f64| until <= end + 1e-12 * end.abs();
-        for (i, s) in sim.state.iter_mut().enumerate() {
+        for (i, s) in self.state.iter_mut().enumerate() {
             match *s {
-                State::Working { .. } if !sim.on_core[i] => sim.times[i].descheduled_s += dt,
+                State::Working { .. } if !self.on_core[i] => self.times[i].descheduled_s += dt,
                 State::Working {
                     left,
                     compute,
                     next,
                 } => {
                     let done = dt.min(left);
-                    let times = &mut sim.times[i];
+                    let times = &mut self.times[i];
                     if compute {
                         times.compute_s += done;
                     } else {
@@ -146,7 +178,7 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                     todo.push_back(i);
                 }
                 State::Waking { until, left, next } if due(until) => {
-                    sim.times[i].wake_latency_s += until - t;
+                    self.times[i].wake_latency_s += until - t;
                     *s = if left > 0.0 {
                         State::Working {
                             left,
@@ -158,18 +190,12 @@ pub fn simulate(sc: &Scenario) -> Result<SimResult> {
                         State::Ready(next)
                     };
                 }
-                State::Waking { .. } => sim.times[i].wake_latency_s += dt,
+                State::Waking { .. } => self.times[i].wake_latency_s += dt,
                 _ => {}
             }
         }
-        t = end;
-        events += 1;
+        end
     }
-    Ok(SimResult {
-        total_s: t,
-        stages: sim.times,
-        events,
-    })
 }
 
 impl Sim<'_> {

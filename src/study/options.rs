@@ -3,6 +3,9 @@
 use crate::results::Profile;
 use std::path::PathBuf;
 
+/// The seed ids, in report order.
+pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
+
 /// What to run.
 #[derive(Clone, Debug)]
 pub struct StudyOptions {
@@ -10,7 +13,7 @@ pub struct StudyOptions {
     pub profile: Profile,
     /// The output folder (created if missing).
     pub out: PathBuf,
-    /// Only these seeds (ids from [`SEEDS`](super::SEEDS)); empty = all.
+    /// Only these seeds (ids from [`SEEDS`]); empty = all.
     pub only: Vec<String>,
     /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
     /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`](super::experiments::mpi_runs)).

@@ -10,7 +10,7 @@
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
 //! first rounds took) and a round cap.
 use super::judge::Estimate;
-use crate::bench::stats::{bootstrap_resamples, percentile_interval};
+use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
 use std::time::Instant;
@@ -258,20 +258,6 @@ impl Resample<'_> {
                 .filter(|x| x.is_finite())
                 .collect(),
         )
-    }
-}
-
-/// Median of a list (NaN when empty).
-pub fn median(mut v: Vec<f64>) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
     }
 }
 

@@ -7,8 +7,14 @@
 //! protocol: the line asks for a bug report); an error only one rank has seen ends the whole
 //! job through `MPI_Abort`.
 mod args;
-mod programs;
-mod programs_more;
+mod cipher;
+mod crsa;
+// The command-line parsing `parcrypt` uses too (one file, two binaries).
+#[path = "../../cli/parse.rs"]
+mod parse;
+mod pipeline;
+mod rsa;
+mod shared;
 
 use clap::Parser;
 use parcrypt::mpi::{MpiError, Ranks, comm::started_by_launcher};
@@ -59,7 +65,7 @@ fn run() -> i32 {
     let cli = match args::Cli::try_parse() {
         Ok(cli) => cli,
         // Every rank parses the same line: only rank 0 speaks.
-        Err(e) => return args::clap_exit(e, launcher_rank() == 0),
+        Err(e) => return parse::clap_exit(e, launcher_rank() == 0),
     };
     if !started_by_launcher() {
         eprintln!(
@@ -76,9 +82,20 @@ fn run() -> i32 {
     };
     // Every rank removes its temporary outputs when the launcher stops it; rank 0 says why.
     parcrypt::mpi::scratch::install_stop_handler(ranks.is_root());
-    match programs::run(&ranks, cli) {
+    match run_program(&ranks, cli) {
         Ok(()) => 0,
         Err(e) => fail(ranks, e),
+    }
+}
+
+/// Runs the chosen program on this rank.
+fn run_program(ranks: &Ranks, cli: args::Cli) -> parcrypt::mpi::MpiResult<()> {
+    use args::Program;
+    match cli.program {
+        Program::Rsa(a) => rsa::run(ranks, a),
+        Program::Pipeline(a) => pipeline::run(ranks, a),
+        Program::Crsa(a) => crsa::run(ranks, a),
+        Program::Cipher(a) => cipher::run(ranks, a),
     }
 }
 

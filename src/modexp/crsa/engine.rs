@@ -112,6 +112,58 @@ pub(crate) fn run(
 ) -> Result<(BatchOutcome, Trace)> {
     let split = coordinator::split(exp, topo.power())?;
     let max_in_flight = max_in_flight.max(1);
+    let (wirings, links) = wire(topo)?;
+    let blocks = bases.len();
+    let job = Job {
+        bases,
+        split: &split,
+        modulus,
+        max_in_flight,
+        trace,
+    };
+    let (coord, reports) = run_threads(wirings, links, &job);
+    let (values, coord_count) = coord?;
+    let (counts, edges, traces) = tally(topo, coord_count, reports, blocks)?;
+    let stats = EngineStats {
+        cubes: topo.cubes(),
+        optimized: topo.optimized(),
+        pes: topo.pe_count(),
+        power: topo.power(),
+        max_in_flight,
+        blocks,
+        edges,
+    };
+    Ok((
+        BatchOutcome {
+            values,
+            counts,
+            stats,
+        },
+        traces,
+    ))
+}
+
+/// What the coordinator hands back: the values in input order and its count.
+type CoordOutcome = Result<(Vec<Integer>, UnitCount)>;
+
+/// The coordinator's ends of its links: to PE 0 and PE 7, and back from PE 7.
+struct CoordLinks {
+    to_pe0: Sender<Msg>,
+    to_pe7: Sender<Msg>,
+    from_pe7: Receiver<Msg>,
+}
+
+/// What every thread of one run shares.
+struct Job<'a> {
+    bases: &'a [Integer],
+    split: &'a Split,
+    modulus: &'a Integer,
+    max_in_flight: usize,
+    trace: bool,
+}
+
+/// A channel per link of `topo`, handed out to the PEs' wirings and the coordinator.
+fn wire(topo: &Topology) -> Result<(Vec<Wiring>, CoordLinks)> {
     let mut senders: BTreeMap<(Node, Node), Sender<Msg>> = BTreeMap::new();
     let mut receivers: BTreeMap<(Node, Node), Receiver<Msg>> = BTreeMap::new();
     for (from, to) in topo.links() {
@@ -164,9 +216,32 @@ pub(crate) fn run(
     let (Some(to_pe0), Some(to_pe7)) = (to_pe0, to_pe7) else {
         return Err(internal("coordinator links missing".into()));
     };
-    let blocks = bases.len();
+    Ok((
+        wirings,
+        CoordLinks {
+            to_pe0,
+            to_pe7,
+            from_pe7,
+        },
+    ))
+}
 
-    let (coord, reports) = std::thread::scope(|s| {
+/// Starts a thread per PE, coordinates on this one, and joins them: the coordinator's
+/// outcome and every PE's report (an error for a PE that could not start or panicked).
+fn run_threads(
+    wirings: Vec<Wiring>,
+    links: CoordLinks,
+    job: &Job,
+) -> (CoordOutcome, Vec<Result<Report>>) {
+    let Job {
+        bases,
+        split,
+        modulus,
+        max_in_flight,
+        trace,
+    } = *job;
+    let blocks = bases.len();
+    std::thread::scope(|s| {
         let mut handles = Vec::with_capacity(wirings.len());
         let mut spawn_error = None;
         for w in wirings {
@@ -188,12 +263,12 @@ pub(crate) fn run(
             Some(e) => Err(e),
             None => coordinate(
                 bases,
-                &split,
+                split,
                 modulus,
                 max_in_flight,
-                to_pe0,
-                to_pe7,
-                from_pe7,
+                links.to_pe0,
+                links.to_pe7,
+                links.from_pe7,
             ),
         };
         let reports: Vec<Result<Report>> = handles
@@ -204,8 +279,17 @@ pub(crate) fn run(
             })
             .collect();
         (coord, reports)
-    });
-    let (values, coord_count) = coord?;
+    })
+}
+
+/// The counts (coordinator first, then PEs), the links used and the traces, from the PEs'
+/// reports.
+fn tally(
+    topo: &Topology,
+    coord_count: UnitCount,
+    reports: Vec<Result<Report>>,
+    blocks: usize,
+) -> Result<(Vec<UnitCount>, Vec<EdgeUse>, Trace)> {
     let mut counts = vec![coord_count];
     let mut edges = vec![
         EdgeUse {
@@ -231,23 +315,7 @@ pub(crate) fn run(
         traces.push((role.pe, report.trace));
     }
     edges.sort_by_key(|e| (e.from, e.to));
-    let stats = EngineStats {
-        cubes: topo.cubes(),
-        optimized: topo.optimized(),
-        pes: topo.pe_count(),
-        power: topo.power(),
-        max_in_flight,
-        blocks,
-        edges,
-    };
-    Ok((
-        BatchOutcome {
-            values,
-            counts,
-            stats,
-        },
-        traces,
-    ))
+    Ok((counts, edges, traces))
 }
 
 /// The coordinator: computes `(b^q, b^r)` for each block, injects them, keeps at most

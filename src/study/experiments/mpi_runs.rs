@@ -277,7 +277,34 @@ fn experiment(
     machine: &MachineInfo,
     rows: &[Row],
 ) -> ExperimentResult {
-    let extra = program.extra();
+    let mpi = rows
+        .iter()
+        .find(|r| r.backend == "mpi")
+        .map_or(String::new(), Row::label);
+    ExperimentResult::new(
+        String::new(),
+        program.seed(),
+        program.title(),
+        format!("an MPI run (parcrypt-mpi {})", program.name()),
+        Provenance::Measured,
+        format!(
+            "Read from {} (written by `mpirun -n N parcrypt-mpi {} --json`), measured on {}: backend {mpi}, beside \
+             the thread form of the same work measured in the same run (backend threads); every output was checked \
+             against the sequential reference by parcrypt-mpi. Not timed by this study and judging no claim: the \
+             verdicts stay on the study's own runs. Each row's spread is its 95 % interval where the file records \
+             one, its min–max otherwise.",
+            path.display(),
+            program.name(),
+            machine.one_line()
+        ),
+    )
+    .with_table(table(program, rows))
+    .with_charts(vec![chart(program, rows)])
+    .with_quality(quality(rows))
+}
+
+/// One row per configuration and backend, with the program's own column.
+fn table(program: Program, rows: &[Row]) -> Table {
     let mut table = Table::new(&[
         "backend",
         "ranks",
@@ -288,10 +315,8 @@ fn experiment(
         "max_s",
         "runs",
         "speedup_x",
-        extra,
+        program.extra(),
     ]);
-    let mut categories: Vec<String> = Vec::new();
-    let mut labels: Vec<String> = Vec::new();
     for r in rows {
         table.push(vec![
             text(&r.backend),
@@ -305,6 +330,15 @@ fn experiment(
             num(r.speedup),
             opt(r.extra),
         ]);
+    }
+    table
+}
+
+/// Median time by backend: a bar per configuration, a series per backend.
+fn chart(program: Program, rows: &[Row]) -> Chart {
+    let mut categories: Vec<String> = Vec::new();
+    let mut labels: Vec<String> = Vec::new();
+    for r in rows {
         if !categories.contains(&r.configuration) {
             categories.push(r.configuration.clone());
         }
@@ -329,37 +363,19 @@ fn experiment(
             .collect();
         chart = chart.with(Series::new(label.clone(), points, Provenance::Measured));
     }
+    chart
+}
+
+/// How sure the rows are: the fewest runs, the median spread, and whether any row is wider
+/// than ±10 %.
+fn quality(rows: &[Row]) -> Quality {
     let mut spreads: Vec<f64> = rows.iter().map(|r| r.spread * 100.0).collect();
     spreads.sort_by(f64::total_cmp);
-    let mpi = rows
-        .iter()
-        .find(|r| r.backend == "mpi")
-        .map_or(String::new(), Row::label);
-    ExperimentResult {
-        id: String::new(),
-        seed: program.seed().into(),
-        title: program.title().into(),
-        answers: format!("an MPI run (parcrypt-mpi {})", program.name()),
-        provenance: Provenance::Measured,
-        summary: format!(
-            "Read from {} (written by `mpirun -n N parcrypt-mpi {} --json`), measured on {}: backend {mpi}, beside \
-             the thread form of the same work measured in the same run (backend threads); every output was checked \
-             against the sequential reference by parcrypt-mpi. Not timed by this study and judging no claim: the \
-             verdicts stay on the study's own runs. Each row's spread is its 95 % interval where the file records \
-             one, its min–max otherwise.",
-            path.display(),
-            program.name(),
-            machine.one_line()
-        ),
-        table,
-        charts: vec![chart],
-        quality: Some(Quality {
-            rounds: rows.iter().map(|r| r.runs as usize).min().unwrap_or(0),
-            extra_rounds: 0,
-            spread_pct: spreads[spreads.len() / 2],
-            noisy: spreads.iter().any(|&s| s > 10.0),
-        }),
-        elapsed_s: 0.0,
+    Quality {
+        rounds: rows.iter().map(|r| r.runs as usize).min().unwrap_or(0),
+        extra_rounds: 0,
+        spread_pct: spreads[spreads.len() / 2],
+        noisy: spreads.iter().any(|&s| s > 10.0),
     }
 }
 

@@ -82,21 +82,6 @@ pub(super) const SERSA: &str = "1:static";
 const FIG5_REPEATS: u32 = 1;
 const FIG6_REPEATS: u32 = 1;
 
-pub(super) fn result(id: &str, title: &str, answers: &str, summary: String) -> ExperimentResult {
-    ExperimentResult {
-        id: id.into(),
-        seed: "seed000".into(),
-        title: title.into(),
-        answers: answers.into(),
-        provenance: Provenance::Measured,
-        summary,
-        table: Table::default(),
-        charts: vec![],
-        quality: None,
-        elapsed_s: 0.0,
-    }
-}
-
 /// Fig. 5: speedup of PaRSA over SeRSA against the number of messages.
 struct WorkingSet;
 
@@ -147,10 +132,12 @@ impl Experiment for WorkingSet {
             }
         }
         let quality = rounds.quality();
-        let mut r = result(
+        let mut r = ExperimentResult::new(
             self.id(),
+            "seed000",
             "Speedup against working-set size",
             "Fig. 5",
+            Provenance::Measured,
             format!(
                 "{bits}-bit RSA decryption (CRT) of {}..{} messages, SeRSA against PaRSA-{t} (guided); speedup = SeRSA / PaRSA \
              per round, median with its 95 % interval. The paper used 100–500 million messages; the independence it reports \
@@ -279,10 +266,12 @@ impl Experiment for Schedules {
             chart = chart.with(Series::new(s.to_string(), points, Provenance::Measured));
         }
         let quality = rounds.quality();
-        let mut r = result(
+        let mut r = ExperimentResult::new(
             self.id(),
+            "seed000",
             "Schedules and chunk sizes",
             "Fig. 6",
+            Provenance::Measured,
             format!(
                 "{bits}-bit RSA decryption (CRT) of {messages} messages with {t} threads under OpenMP's static, dynamic and \
              guided schedules, chunk 1–100; every run's output equals SeRSA's. Each iteration is a whole RSA decryption, so a \

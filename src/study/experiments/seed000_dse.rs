@@ -3,11 +3,12 @@
 //! cannot move), the best configuration of section 5.3 (which the measured workload can), and
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
 use super::{free_cores, free_cores_sample, int, num, probe_threads, text};
+use crate::bench::stats::median;
 use crate::claims::seed000::TABLE8_CHOICES;
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::sampling::{self, Rounds, median};
+use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed, settled,
@@ -45,16 +46,7 @@ impl Experiment for Dse {
             &ctx.plan,
             |_| {
                 let work = workload::measure("parsa", threads, quick)?;
-                let mut v: Vec<(String, f64)> = Vec::new();
-                for (key, ht) in HT_FACTORS {
-                    let w = workload::Workload {
-                        ht_factor: ht.unwrap_or(work.ht_factor),
-                        ..work.clone()
-                    };
-                    if let Some((t, e)) = best_ratios(&dse::explore(&w, &presets, &[])?) {
-                        v.push((key.to_string(), t.max(e)));
-                    }
-                }
+                let mut v = best_by_ht(&work, &presets)?;
                 works.push(work);
                 v.push(free_cores_sample(probe_threads(ctx, threads)));
                 Ok(v)
@@ -68,40 +60,15 @@ impl Experiment for Dse {
         )?;
         let work = median_workload(&works)?;
         let evals = dse::explore(&work, &presets, &[])?;
-        let mut table = Table::new(&[
-            "preset",
-            "threads",
-            "clock_mhz",
-            "node_nm",
-            "gating",
-            "time_s",
-            "power_w",
-            "energy_j",
-            "temp_c",
-            "mttf_years",
-        ]);
-        for e in evals.iter().filter(|e| e.pareto) {
-            table.push(vec![
-                text(&e.preset),
-                int(e.threads),
-                num(e.mhz),
-                int(e.node_nm),
-                e.power_gating.into(),
-                num(e.time_s),
-                num(e.power_w),
-                num(e.energy_j),
-                num(e.temp_c),
-                num(e.mttf_years),
-            ]);
-        }
+        let table = front_table(&evals);
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Design-space exploration".into(),
-            answers: "Figs. 7–10 (clock axis), Section 5, Table 8".into(),
-            provenance: model("workload timed here; everything else modelled"),
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Design-space exploration",
+            "Figs. 7–10 (clock axis), Section 5, Table 8",
+            model("workload timed here; everything else modelled"),
+            format!(
                 "{} evaluated over the four presets × every node, clock, thread count ≤ hardware threads and power gating ({} \
                  configurations, {} on the Pareto front over time, energy and MTTF; the table lists the front). Measured here \
                  (medians of {} rounds, each timing the workload anew): {:.4} s on one thread, speedups {}; Amdahl serial \
@@ -123,16 +90,61 @@ impl Experiment for Dse {
                 work.here_mhz_source,
                 quality.spread_pct
             ),
-            table,
-            charts: charts(&work, &evals)?,
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(charts(&work, &evals)?)
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(ctx, &evals, &rounds, threads),
         })
     }
+}
+
+/// The Pareto front: one row per configuration on it.
+fn front_table(evals: &[Evaluation]) -> Table {
+    let mut table = Table::new(&[
+        "preset",
+        "threads",
+        "clock_mhz",
+        "node_nm",
+        "gating",
+        "time_s",
+        "power_w",
+        "energy_j",
+        "temp_c",
+        "mttf_years",
+    ]);
+    for e in evals.iter().filter(|e| e.pareto) {
+        table.push(vec![
+            text(&e.preset),
+            int(e.threads),
+            num(e.mhz),
+            int(e.node_nm),
+            e.power_gating.into(),
+            num(e.time_s),
+            num(e.power_w),
+            num(e.energy_j),
+            num(e.temp_c),
+            num(e.mttf_years),
+        ]);
+    }
+    table
+}
+
+/// One round's best-configuration ratio under each hyperthreading assumption, by key.
+fn best_by_ht(work: &workload::Workload, presets: &[String]) -> Result<Vec<(String, f64)>> {
+    let mut v: Vec<(String, f64)> = Vec::new();
+    for (key, ht) in HT_FACTORS {
+        let w = workload::Workload {
+            ht_factor: ht.unwrap_or(work.ht_factor),
+            ..work.clone()
+        };
+        if let Some((t, e)) = best_ratios(&dse::explore(&w, presets, &[])?) {
+            v.push((key.to_string(), t.max(e)));
+        }
+    }
+    Ok(v)
 }
 
 /// A workload with the median one-thread time and the median speedup per thread count of

@@ -1,7 +1,7 @@
 //! Seed 000, energy (section 5.3, Table 8, Figs. 11–14) and the abstract's power and energy
 //! lines: Table 8 recomputed from the power tables as printed and the paper's times, section
 //! 5.3's percentages from its own figures, and energy against clock at 22 nm (modelled).
-use super::seed000_model::{model, result};
+use super::seed000_model::model;
 use super::seed000_tables::{NODES, PROCESSORS, corners};
 use super::{int, num, text};
 use crate::claims::seed000::{
@@ -12,8 +12,8 @@ use crate::energy::presets::preset;
 use crate::energy::seed000::{PowerRow, row, rows_of, table8_recomputed};
 use crate::error::Result;
 use crate::study::{
-    Chart, Context, Estimate, Evidence, Experiment, Fed, Output, Point, Profile, Provenance,
-    Series, Table, fed,
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Series, Table, fed,
 };
 
 /// The energy experiment of seed 000.
@@ -54,67 +54,13 @@ impl Experiment for Energy {
         1.0
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
-        let mut table = Table::new(&[
-            "workload",
-            "processor",
-            "node_nm",
-            "freq_mhz",
-            "paper_time_s",
-            "printed_power_w",
-            "recomputed_j",
-            "paper_j",
-            "diff_j",
-            "read_power_w",
-            "read_diff_j",
-            "printed_in",
-        ]);
-        let mut evidence = Vec::new();
-        let (mut as_printed, mut as_read, mut allowance) = (Vec::new(), Vec::new(), 0.0f64);
-        for (i, c) in table8_recomputed().iter().enumerate() {
-            let t8 = c.claim;
-            let r = row(t8.processor, t8.node_nm, t8.freq_mhz)
-                .ok_or_else(|| no_row(t8.processor.to_string()))?;
-            let e = corners(&total_cells(r), |x| (x[0] + x[1]) * t8.time_s);
-            table.push(vec![
-                text(t8.workload),
-                text(t8.processor),
-                int(t8.node_nm),
-                num(t8.freq_mhz),
-                num(t8.time_s),
-                num(c.table_power_w),
-                num(c.recomputed_j),
-                num(t8.energy_j),
-                num(c.diff_j),
-                num(r.p_total_w()),
-                num(t8.energy_j - c.reading_j),
-                text(t8.printed_in),
-            ]);
-            as_printed.push(Point::new(i as f64, c.diff_j));
-            allowance = allowance.max((e.high - e.low) / 2.0);
-            as_read.push(Point::new(i as f64, t8.energy_j - c.reading_j));
-            let id = format!("seed000-table8-{}", t8.processor.replace('_', "-"));
-            evidence.push(fed(
-                &id,
-                Evidence::arithmetic(
-                    vec![e],
-                    &format!("{} as printed × {} s", r.source(), t8.time_s),
-                )
-                .text(format!(
-                    "{:.2} W × {} s = {:.4} J as printed{}",
-                    c.table_power_w,
-                    t8.time_s,
-                    e.value,
-                    if (c.reading_j - c.recomputed_j).abs() > 1e-9 {
-                        format!(
-                            "; {:.4} J with the data file's reading ({})",
-                            c.reading_j, r.note
-                        )
-                    } else {
-                        String::new()
-                    }
-                )),
-            ));
-        }
+        let Table8 {
+            table,
+            mut evidence,
+            as_printed,
+            as_read,
+            allowance,
+        } = table8()?;
         evidence.extend(clock_evidence()?);
         evidence.extend(text_evidence());
         evidence.push(least_energy_at_22());
@@ -122,13 +68,17 @@ impl Experiment for Energy {
             .iter()
             .map(|t| format!("{} {}", t.workload, t.processor))
             .collect();
-        let mut r = result(self.id(), "Energy: Table 8 recomputed and the clock trade-off", "Table 8, Figs. 11–14, Section 5.3, Abstract",
+        let mut r = ExperimentResult::new(
+            self.id(),
+            "seed000",
+            "Energy: Table 8 recomputed and the clock trade-off",
+            "Table 8, Figs. 11–14, Section 5.3, Abstract",
             model("Tables 4–7 power × the paper's times"),
             "Table 8 recomputed as (Tables 4–7's power as printed) × (the paper's time), with the interval the tables' \
              0.01 W rounding allows, and beside it with the data file's reading of the tables (its corrections). Section \
              5.3's and the abstract's percentages are recomputed from the figures the paper prints. Energy against clock at \
-             22 nm scales each processor's Table 8 time ∝ 1/f, a model: this machine's clock cannot be set."
-                .into());
+             22 nm scales each processor's Table 8 time ∝ 1/f, a model: this machine's clock cannot be set.",
+        );
         r.table = table;
         let series = energy_curves()?;
         r.charts = vec![
@@ -162,6 +112,88 @@ impl Experiment for Energy {
             evidence,
         })
     }
+}
+
+/// Table 8 recomputed: the table, each row's evidence, the chart's differences as printed
+/// and with the data file's reading, and the most the tables' rounding allows.
+struct Table8 {
+    table: Table,
+    evidence: Vec<Fed>,
+    as_printed: Vec<Point>,
+    as_read: Vec<Point>,
+    allowance: f64,
+}
+
+/// Table 8 as (Tables 4–7's power) × (the paper's time), row by row.
+fn table8() -> Result<Table8> {
+    let mut table = Table::new(&[
+        "workload",
+        "processor",
+        "node_nm",
+        "freq_mhz",
+        "paper_time_s",
+        "printed_power_w",
+        "recomputed_j",
+        "paper_j",
+        "diff_j",
+        "read_power_w",
+        "read_diff_j",
+        "printed_in",
+    ]);
+    let mut evidence = Vec::new();
+    let (mut as_printed, mut as_read, mut allowance) = (Vec::new(), Vec::new(), 0.0f64);
+    for (i, c) in table8_recomputed().iter().enumerate() {
+        let t8 = c.claim;
+        let r = row(t8.processor, t8.node_nm, t8.freq_mhz)
+            .ok_or_else(|| no_row(t8.processor.to_string()))?;
+        let e = corners(&total_cells(r), |x| (x[0] + x[1]) * t8.time_s);
+        table.push(vec![
+            text(t8.workload),
+            text(t8.processor),
+            int(t8.node_nm),
+            num(t8.freq_mhz),
+            num(t8.time_s),
+            num(c.table_power_w),
+            num(c.recomputed_j),
+            num(t8.energy_j),
+            num(c.diff_j),
+            num(r.p_total_w()),
+            num(t8.energy_j - c.reading_j),
+            text(t8.printed_in),
+        ]);
+        as_printed.push(Point::new(i as f64, c.diff_j));
+        allowance = allowance.max((e.high - e.low) / 2.0);
+        as_read.push(Point::new(i as f64, t8.energy_j - c.reading_j));
+        let id = format!("seed000-table8-{}", t8.processor.replace('_', "-"));
+        evidence.push(fed(
+            &id,
+            Evidence::arithmetic(
+                vec![e],
+                &format!("{} as printed × {} s", r.source(), t8.time_s),
+            )
+            .text(format!(
+                "{:.2} W × {} s = {:.4} J as printed{}",
+                c.table_power_w,
+                t8.time_s,
+                e.value,
+                if (c.reading_j - c.recomputed_j).abs() > 1e-9 {
+                    format!(
+                        "; {:.4} J with the data file's reading ({})",
+                        c.reading_j, r.note
+                    )
+                } else {
+                    String::new()
+                }
+            )),
+        ));
+    }
+    Ok(Table8 {
+        table,
+        evidence,
+        as_printed,
+        as_read,
+        allowance,
+    })
 }
 
 /// Section 5.3's power rises, the time against power trade, and the abstract's power and

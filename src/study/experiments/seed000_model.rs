@@ -23,27 +23,6 @@ pub(super) fn model(by: &str) -> Provenance {
     Provenance::Modelled(by.into())
 }
 
-pub(super) fn result(
-    id: &str,
-    title: &str,
-    answers: &str,
-    provenance: Provenance,
-    summary: String,
-) -> ExperimentResult {
-    ExperimentResult {
-        id: id.into(),
-        seed: "seed000".into(),
-        title: title.into(),
-        answers: answers.into(),
-        provenance,
-        summary,
-        table: Table::default(),
-        charts: vec![],
-        quality: None,
-        elapsed_s: 0.0,
-    }
-}
-
 /// Tables 4–7 with the first-principles model's error per component.
 struct Power;
 
@@ -100,8 +79,9 @@ impl Experiment for Power {
             .map(|(c, m)| format!("{c} {m:.1} %"))
             .collect::<Vec<_>>()
             .join(", ");
-        let mut r = result(
+        let mut r = ExperimentResult::new(
             self.id(),
+            "seed000",
             "Power per node and clock: the first-principles model against Tables 4–7",
             "Tables 4–7",
             model("first-principles αCV²f with node scaling, against the paper's tables"),

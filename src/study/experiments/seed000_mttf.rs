@@ -1,7 +1,7 @@
 //! Seed 000, modelled: temperature and lifetime reliability against clock (Figs. 15–16) and
 //! Table 9's MTTF gains beside our RAMP figures, each judged on its range over the assumed
 //! temperatures and T0; with the paper's own arithmetic on Table 9 and section 5.4.
-use super::seed000_model::{model, result};
+use super::seed000_model::model;
 use super::seed000_tables::corners;
 use super::{num, text};
 use crate::claims::seed000::{MECHANISMS, RELIABILITY_CHOICES, TABLE9};
@@ -11,7 +11,8 @@ use crate::error::Result;
 use crate::reliability::assess::{TemperatureChoice, assess};
 use crate::reliability::table9::{Assumptions, Range, gain_range, range_of, table9_beside_ours};
 use crate::study::{
-    Chart, Context, Estimate, Evidence, Experiment, Fed, Output, Profile, Series, Table, fed,
+    Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile, Series,
+    Table, fed,
 };
 
 /// The reliability experiment of seed 000.
@@ -128,13 +129,18 @@ impl Experiment for Reliability {
             ));
         }
         evidence.extend(paper_evidence()?);
-        let mut r = result(self.id(), "Temperature and lifetime reliability against clock", "Figs. 15–16, Table 9", model(RAMP_MODEL),
+        let mut r = ExperimentResult::new(
+            self.id(),
+            "seed000",
+            "Temperature and lifetime reliability against clock",
+            "Figs. 15–16, Table 9",
+            model(RAMP_MODEL),
             "Table 9's pairs (power-efficient over energy-efficient clock, 22 nm) with our RAMP figures at the assumed \
              T = 45 °C + 0.8 K/W × P and T0 = 500 K (ours_pct) and their range over T_amb 25–45 °C, R_th 0.4–2.5 K/W and \
              T0 450–550 K (ours_low_pct, ours_high_pct), which is what the claims are judged on; and temperature and MTTF \
              per mechanism against clock for the Core i7 at 22 nm. No temperature or MTTF here is measured: this machine \
-             exposes no sensors, and MTTF is a model everywhere."
-                .into());
+             exposes no sensors, and MTTF is a model everywhere.",
+        );
         r.table = table;
         r.charts = mttf_charts()?;
         Ok(Output {

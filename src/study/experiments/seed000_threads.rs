@@ -3,7 +3,7 @@
 //! line — and oversubscription (section 4.1: no more threads than hardware threads). Each
 //! round times SeRSA and PaRSA at 2, 4 and 8 threads and at twice the logical CPUs (guided
 //! schedule) once, interleaved; the claims are judged on paired per-round ratios.
-use super::seed000::{SERSA, key, result, rsa_round, sizes};
+use super::seed000::{SERSA, key, rsa_round, sizes};
 use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, quality_note, reduction_pct,
     runs_text,
@@ -13,8 +13,8 @@ use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
-    Chart, Context, Evidence, Experiment, Fed, Output, Point, Profile, Provenance, Series, Table,
-    fed, settled,
+    Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
+    Provenance, Series, Table, fed, settled,
 };
 
 /// The thread-scaling experiment of seed 000.
@@ -142,10 +142,12 @@ impl Experiment for ThreadScaling {
             }
         }
         let quality = rounds.quality();
-        let mut r = result(
+        let mut r = ExperimentResult::new(
             self.id(),
+            "seed000",
             "Thread scaling at this machine's clock",
             "Figs. 7–10 (thread axis)",
+            Provenance::Measured,
             format!(
                 "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
              are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \

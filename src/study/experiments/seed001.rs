@@ -205,113 +205,19 @@ impl Experiment for Pipeline {
             |i| round(ctx, i, &mut stage_times, &mut ciphers),
             |r| settled(&timing_evidence(ctx, r)),
         )?;
-        let mut table = Table::new(&[
-            "pipeline",
-            "threads",
-            "chunk_bytes",
-            "median_s",
-            "speedup_x",
-            "calibrated_model_s",
-            "model_error_pct",
-        ]);
-        let medians: Vec<(usize, usize, f64)> = CHUNKS
-            .iter()
-            .map(|&c| {
-                let m = rounds
-                    .median(&key(paper::STAGES, c))
-                    .map_or(f64::NAN, |e| e.value);
-                (paper::STAGES, c, m)
-            })
-            .collect();
-        let validation = scc::validate(&medians, paper::MESSAGE_BYTES, CAPACITY)?;
+        let validation = scc::validate(&full_medians(&rounds), paper::MESSAGE_BYTES, CAPACITY)?;
         let figures = scc::figures()?;
         let cpus = ctx.machine.logical_cores;
-        let over = |threads: usize| {
-            if threads > cpus {
-                format!(" ({threads} threads time-sharing {cpus} CPUs)")
-            } else {
-                String::new()
-            }
-        };
-        let forms = [
-            (
-                format!(
-                    "{} stages, one per round{}",
-                    paper::STAGES,
-                    over(paper::STAGES)
-                ),
-                paper::STAGES,
-                Box::new(|c| key(paper::STAGES, c)) as Box<dyn Fn(usize) -> String>,
-            ),
-            (
-                format!("folded into {g} stage groups{}", over(g)),
-                g,
-                Box::new(move |c| folded_key(g, c)),
-            ),
-        ];
-        let mut chart = Chart::line(
-            "Fig. 8 — pipeline time against chunk size",
-            "chunk (bytes)",
-            "time for 1 MB, encrypt + decrypt (s, log scale)",
-            true,
-        )
-        .log_y()
-        .note(format!(
-            "The value axis is logarithmic, so equal ratios look equal: a point twice as high as another took twice \
-             as long. The 36-stage pipeline needs 36 CPUs; on {cpus} its threads take turns, so its curve shows the \
-             cost of time-sharing, not Fig. 8's claim (judged on a machine with ≥ 36 logical CPUs). The folded \
-             pipeline runs one stage group per CPU and is judged here."
-        ));
-        for (name, threads, key_of) in &forms {
-            let mut points = Vec::new();
-            for c in CHUNKS {
-                let m = rounds.median(&key_of(c));
-                let [model_s, error] = if *threads == paper::STAGES {
-                    scc::validation_cells(Some(&validation), *threads, c)
-                } else {
-                    [crate::study::Cell::Missing, crate::study::Cell::Missing]
-                };
-                table.push(vec![
-                    super::text(name.as_str()),
-                    int(*threads),
-                    int(c),
-                    measured(m, "s"),
-                    measured(rounds.ratio(SEQ, &key_of(c)), "×"),
-                    model_s,
-                    error,
-                ]);
-                points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
-            }
-            chart = chart.with(Series::new(name.clone(), points, Provenance::Measured));
-        }
-        chart = chart
-            .with(scc::validation_series(&validation, paper::STAGES))
-            .with(Series::new(
-                "sequential Blowfish, one thread",
-                rounds
-                    .median(SEQ)
-                    .map(|m| {
-                        [CHUNKS[0], CHUNKS[CHUNKS.len() - 1]]
-                            .map(|c| Point::with_ci(c as f64, m.value, m.low, m.high))
-                            .to_vec()
-                    })
-                    .unwrap_or_default(),
-                Provenance::Measured,
-            ));
-        chart.references.push(Reference {
-            label: "paper: best chunk 8 KB".into(),
-            value: paper::BEST_CHUNK_BYTES as f64,
-            on_x: true,
-        });
+        let (table, chart) = fig8(ctx, &rounds, &validation, g);
         let quality = rounds.quality();
         let seq = rounds.median(SEQ).map_or(f64::NAN, |e| e.value);
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Round-pipelined Blowfish".into(),
-            answers: "Sections II–V, Figs. 8–11".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Round-pipelined Blowfish",
+            "Sections II–V, Figs. 8–11",
+            Provenance::Measured,
+            format!(
                 "1 MB encrypted then decrypted through the pipeline (output equal to the input, midpoint equal to sequential \
                  Blowfish), with 36 stages as on the SCC (one thread per stage: judged only on a machine with ≥ 36 logical \
                  CPUs) and with the rounds folded into {g} stage groups, one per CPU of this machine's {cpus}, the form judged \
@@ -320,33 +226,159 @@ impl Experiment for Pipeline {
                 quality_note(&quality, &runs_text(REPEATS)),
                 scc::summary(&figures, Some(&validation))
             ),
-            table,
-            charts: [chart, per_byte_chart(&rounds), scc::chart(&figures)]
+        )
+        .with_table(table)
+        .with_charts([chart, per_byte_chart(&rounds), scc::chart(&figures)]
                 .into_iter()
                 .chain(
                     charted
                         .iter()
                         .map(|(cfg, what)| stage_times.chart(*cfg, what, paper::MESSAGE_BYTES)),
                 )
-                .collect(),
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
-        let mut evidence = timing_evidence(ctx, &rounds);
-        let here = [
-            "seed001-sv-speedup-folded",
-            "seed001-fig8-best-chunk-folded",
-        ]
-        .map(|id| {
-            evidence
-                .iter()
-                .find(|f| f.claim == id)
-                .and_then(|f| measured_text(&f.evidence, id))
-        });
-        evidence.extend(scc::evidence(&figures, Some(&validation), here));
-        evidence.extend(super::seed001_paper::evidence()?);
+                .collect())
+        .with_quality(quality);
+        let evidence = evidence(ctx, &rounds, &figures, &validation)?;
         Ok(Output { result, evidence })
     }
+}
+
+/// The 36-stage pipeline's median seconds per chunk size, `(stages, chunk, s)`, for the
+/// SCC model's validation.
+fn full_medians(rounds: &Rounds) -> Vec<(usize, usize, f64)> {
+    CHUNKS
+        .iter()
+        .map(|&c| {
+            let m = rounds
+                .median(&key(paper::STAGES, c))
+                .map_or(f64::NAN, |e| e.value);
+            (paper::STAGES, c, m)
+        })
+        .collect()
+}
+
+/// Fig. 8: time against chunk size for both pipelines (36 stages and `g` stage groups), as
+/// a table with the calibrated model beside and as a chart.
+fn fig8(ctx: &Context, rounds: &Rounds, validation: &scc::Validation, g: usize) -> (Table, Chart) {
+    let mut table = Table::new(&[
+        "pipeline",
+        "threads",
+        "chunk_bytes",
+        "median_s",
+        "speedup_x",
+        "calibrated_model_s",
+        "model_error_pct",
+    ]);
+    let cpus = ctx.machine.logical_cores;
+    let forms = forms(g, cpus);
+    let mut chart = Chart::line(
+        "Fig. 8 — pipeline time against chunk size",
+        "chunk (bytes)",
+        "time for 1 MB, encrypt + decrypt (s, log scale)",
+        true,
+    )
+    .log_y()
+    .note(format!(
+        "The value axis is logarithmic, so equal ratios look equal: a point twice as high as another took twice \
+         as long. The 36-stage pipeline needs 36 CPUs; on {cpus} its threads take turns, so its curve shows the \
+         cost of time-sharing, not Fig. 8's claim (judged on a machine with ≥ 36 logical CPUs). The folded \
+         pipeline runs one stage group per CPU and is judged here."
+    ));
+    for (name, threads, key_of) in &forms {
+        let mut points = Vec::new();
+        for c in CHUNKS {
+            let m = rounds.median(&key_of(c));
+            let [model_s, error] = if *threads == paper::STAGES {
+                scc::validation_cells(Some(validation), *threads, c)
+            } else {
+                [crate::study::Cell::Missing, crate::study::Cell::Missing]
+            };
+            table.push(vec![
+                super::text(name.as_str()),
+                int(*threads),
+                int(c),
+                measured(m, "s"),
+                measured(rounds.ratio(SEQ, &key_of(c)), "×"),
+                model_s,
+                error,
+            ]);
+            points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
+        }
+        chart = chart.with(Series::new(name.clone(), points, Provenance::Measured));
+    }
+    chart = chart
+        .with(scc::validation_series(validation, paper::STAGES))
+        .with(Series::new(
+            "sequential Blowfish, one thread",
+            rounds
+                .median(SEQ)
+                .map(|m| {
+                    [CHUNKS[0], CHUNKS[CHUNKS.len() - 1]]
+                        .map(|c| Point::with_ci(c as f64, m.value, m.low, m.high))
+                        .to_vec()
+                })
+                .unwrap_or_default(),
+            Provenance::Measured,
+        ));
+    chart.references.push(Reference {
+        label: "paper: best chunk 8 KB".into(),
+        value: paper::BEST_CHUNK_BYTES as f64,
+        on_x: true,
+    });
+    (table, chart)
+}
+
+/// The key of a chunk size's timing in one pipeline.
+type KeyOf = Box<dyn Fn(usize) -> String>;
+
+/// The two pipelines of Fig. 8: name, threads and the key of a chunk size's timing.
+fn forms(g: usize, cpus: usize) -> [(String, usize, KeyOf); 2] {
+    let over = |threads: usize| {
+        if threads > cpus {
+            format!(" ({threads} threads time-sharing {cpus} CPUs)")
+        } else {
+            String::new()
+        }
+    };
+    [
+        (
+            format!(
+                "{} stages, one per round{}",
+                paper::STAGES,
+                over(paper::STAGES)
+            ),
+            paper::STAGES,
+            Box::new(|c| key(paper::STAGES, c)) as KeyOf,
+        ),
+        (
+            format!("folded into {g} stage groups{}", over(g)),
+            g,
+            Box::new(move |c| folded_key(g, c)),
+        ),
+    ]
+}
+
+/// Every claim's evidence: the timings, the SCC model's figures and validation, and the
+/// paper's arithmetic.
+fn evidence(
+    ctx: &Context,
+    rounds: &Rounds,
+    figures: &scc::SccFigures,
+    validation: &scc::Validation,
+) -> Result<Vec<Fed>> {
+    let mut evidence = timing_evidence(ctx, rounds);
+    let here = [
+        "seed001-sv-speedup-folded",
+        "seed001-fig8-best-chunk-folded",
+    ]
+    .map(|id| {
+        evidence
+            .iter()
+            .find(|f| f.claim == id)
+            .and_then(|f| measured_text(&f.evidence, id))
+    });
+    evidence.extend(scc::evidence(figures, Some(validation), here));
+    evidence.extend(super::seed001_paper::evidence()?);
+    Ok(evidence)
 }
 
 /// Blowfish against RSA, seconds per byte each direction (log scale: three decades apart).

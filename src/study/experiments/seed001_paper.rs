@@ -100,7 +100,8 @@ pub fn evidence() -> Result<Vec<Fed>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, claims, judge};
+    use crate::claims;
+    use crate::study::{Verdict, judge};
 
     #[test]
     fn half_digit_is_half_the_last_printed_digit() {

@@ -337,7 +337,8 @@ pub fn summary(f: &SccFigures, v: Option<&Validation>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, claims, judge};
+    use crate::claims;
+    use crate::study::{Verdict, judge};
 
     #[test]
     fn the_three_modelled_claims_are_fed_and_judged_on_the_sweep() {

@@ -191,72 +191,15 @@ impl Experiment for Times {
             |r| settled(&evidence(r)),
         )?;
         let cpus = ctx.machine.logical_cores;
-        let crsa_note = if CRSA_THREADS > cpus {
-            format!(" ({CRSA_THREADS} threads time-sharing {cpus} CPUs)")
-        } else {
-            String::new()
-        };
-        let mut table = Table::new(&[
-            "bits",
-            "method",
-            "ours_100_s",
-            "paper_100_s",
-            "this_over_binary_x",
-            "paper_this_over_binary_x",
-        ]);
-        let mut chart = Chart::line(
-            "Table 2 — seconds per 100 exponentiations",
-            "key size (bits)",
-            "seconds / 100 operations (log scale)",
-            true,
-        )
-        .log_y()
-        .note(format!(
-            "Ours measured on this machine, one thread each except CRSA{crsa_note}; the paper's as printed, read as \
-             totals of its 100 iterations. CRT here is binary on the p and q halves; Montgomery is our sequential \
-             REDC, not the paper's parallel method [5]. No verdict rests on CRSA's times: Table 2's CRSA row is \
-             checked against Table 1's counts instead."
-        ));
-        for (j, name) in TABLE2_METHODS.iter().enumerate() {
-            let mut points = Vec::new();
-            for &(bits, methods) in &sizes {
-                if !methods.contains(name) {
-                    continue;
-                }
-                let k = time_key(bits, name);
-                let m = rounds.median(&k).map(|e| e.map(|x| x * 100.0));
-                let printed = TABLE2.iter().find(|t| t.0 == bits).map(|t| t.1);
-                table.push(vec![
-                    int(bits),
-                    text(*name),
-                    measured(m, "s"),
-                    opt(printed.map(|t| t[j])),
-                    measured(rounds.ratio(&k, &time_key(bits, "Binary")), "×"),
-                    opt(printed.map(|t| t[j] / t[2])),
-                ]);
-                points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
-            }
-            let ours = if *name == "CRSA" {
-                format!("{name} (ours{crsa_note})")
-            } else {
-                format!("{name} (ours)")
-            };
-            chart = chart
-                .with(Series::new(ours, points, Provenance::Measured))
-                .with(Series::from_xy(
-                    format!("{name} (paper)"),
-                    TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
-                    Provenance::Paper,
-                ));
-        }
+        let (table, chart) = table2(&rounds, &sizes, cpus);
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: "seed002".into(),
-            title: "Execution times of CRT, Montgomery, binary and CRSA".into(),
-            answers: "Table 2".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            "seed002",
+            "Execution times of CRT, Montgomery, binary and CRSA",
+            "Table 2",
+            Provenance::Measured,
+            format!(
                 "c^d mod n for keys of 1024, 2048 and 4096 bits (d full size; Montgomery and CRSA at 4096 bits in --full \
                  only), each method checked against GMP: CRT (our binary method on the p and q halves), our Montgomery REDC, binary square-and-multiply, and CRSA with \
                  Nc = 1 (one thread per PE, {CRSA_THREADS} threads on {cpus} CPUs). Table 2's CRSA is 63–331× faster than its \
@@ -264,16 +207,79 @@ impl Experiment for Times {
                  Table 1, not timed. CRT against binary is measured, one thread each. {}",
                 quality_note(&quality, &runs_text(REPEATS))
             ),
-            table,
-            charts: vec![chart],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Table 2: ours against the paper's seconds per 100 exponentiations, as a table and a
+/// chart.
+fn table2(rounds: &Rounds, sizes: &[(u32, &[&str])], cpus: usize) -> (Table, Chart) {
+    let crsa_note = if CRSA_THREADS > cpus {
+        format!(" ({CRSA_THREADS} threads time-sharing {cpus} CPUs)")
+    } else {
+        String::new()
+    };
+    let mut table = Table::new(&[
+        "bits",
+        "method",
+        "ours_100_s",
+        "paper_100_s",
+        "this_over_binary_x",
+        "paper_this_over_binary_x",
+    ]);
+    let mut chart = Chart::line(
+        "Table 2 — seconds per 100 exponentiations",
+        "key size (bits)",
+        "seconds / 100 operations (log scale)",
+        true,
+    )
+    .log_y()
+    .note(format!(
+        "Ours measured on this machine, one thread each except CRSA{crsa_note}; the paper's as printed, read as \
+         totals of its 100 iterations. CRT here is binary on the p and q halves; Montgomery is our sequential \
+         REDC, not the paper's parallel method [5]. No verdict rests on CRSA's times: Table 2's CRSA row is \
+         checked against Table 1's counts instead."
+    ));
+    for (j, name) in TABLE2_METHODS.iter().enumerate() {
+        let mut points = Vec::new();
+        for &(bits, methods) in sizes {
+            if !methods.contains(name) {
+                continue;
+            }
+            let k = time_key(bits, name);
+            let m = rounds.median(&k).map(|e| e.map(|x| x * 100.0));
+            let printed = TABLE2.iter().find(|t| t.0 == bits).map(|t| t.1);
+            table.push(vec![
+                int(bits),
+                text(*name),
+                measured(m, "s"),
+                opt(printed.map(|t| t[j])),
+                measured(rounds.ratio(&k, &time_key(bits, "Binary")), "×"),
+                opt(printed.map(|t| t[j] / t[2])),
+            ]);
+            points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
+        }
+        let ours = if *name == "CRSA" {
+            format!("{name} (ours{crsa_note})")
+        } else {
+            format!("{name} (ours)")
+        };
+        chart = chart
+            .with(Series::new(ours, points, Provenance::Measured))
+            .with(Series::from_xy(
+                format!("{name} (paper)"),
+                TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
+                Provenance::Paper,
+            ));
+    }
+    (table, chart)
 }
 
 fn times_evidence(r: &Rounds, sizes: &[u32]) -> Vec<Fed> {
@@ -388,23 +394,21 @@ impl Experiment for Pipeline {
             (1..=4usize).map(|c| (c as f64, paper::pipelined_gain(c))),
             Provenance::Paper,
         ));
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: "seed002".into(),
-            title: "Pipelined CRSA: throughput and levels, counted".into(),
-            answers: "Section 2 (Fig. 2), Th_pipelined = (Nc + 3)·Th, Fig. 4(a)".into(),
-            provenance: counted(),
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            "seed002",
+            "Pipelined CRSA: throughput and levels, counted",
+            "Section 2 (Fig. 2), Th_pipelined = (Nc + 3)·Th, Fig. 4(a)",
+            counted(),
+            format!(
                 "Counts, not timings: blocks per step of the main and the pipelined CRSA over a 1024-bit modulus, with a short \
                  (65537) and a full-length exponent, from the schedule's MulMods with every PE its own processor. It is not \
                  timed here: one thread per PE is 9 threads at Nc = 1 and 17 at Nc = 2, against this machine's {} CPUs.",
                 ctx.machine.logical_cores
             ),
-            table,
-            charts: vec![chart],
-            quality: None,
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart]);
         Ok(Output {
             result,
             evidence: pipeline_evidence(&ideal_long, &long_e)?,
@@ -475,7 +479,8 @@ fn pipeline_evidence(ideal_long: &[f64], long_e: &Integer) -> Result<Vec<Fed>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, claims, judge};
+    use crate::claims;
+    use crate::study::{Verdict, judge};
 
     #[test]
     fn crt_on_binary_halves_is_c_to_the_d() {

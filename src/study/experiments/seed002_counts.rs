@@ -146,22 +146,19 @@ impl Experiment for Counts {
             per_pe(&|p| p.optimized),
             counted(),
         ));
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: "seed002".into(),
-            title: "MulMod counts of CRSA against the paper".into(),
-            answers: "Table 1, Sections 2–5, Figs. 1–4".into(),
-            provenance: counted(),
-            summary: "Counts, not timings: per quantity for a 1024-bit exponent and Nc = 2 cubes, the paper against our \
+        let result = ExperimentResult::new(
+            self.id(),
+            "seed002",
+            "MulMod counts of CRSA against the paper",
+            "Table 1, Sections 2–5, Figs. 1–4",
+            counted(),
+            "Counts, not timings: per quantity for a 1024-bit exponent and Nc = 2 cubes, the paper against our \
                       schedule, and MulMods per processing element. The paper's printed η uses '·' where Table 1 needs \
                       '−'; CRT and Montgomery formulas count word operations, not MulMods, and are compared with nothing. \
-                      The table's means are over 32 random 1024-bit exponents, the claims' over 1000 (fixed seeds)."
-                .into(),
-            table,
-            charts: vec![chart],
-            quality: None,
-            elapsed_s: 0.0,
-        };
+                      The table's means are over 32 random 1024-bit exponents, the claims' over 1000 (fixed seeds).",
+        )
+        .with_table(table)
+        .with_charts(vec![chart]);
         Ok(Output {
             result,
             evidence: evidence(&rows, &pes)?,
@@ -323,7 +320,8 @@ pub fn level_cells(nc: usize, s: &Schedule, pes: usize) -> Vec<crate::study::Cel
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::study::{Verdict, claims, judge};
+    use crate::claims;
+    use crate::study::{Verdict, judge};
 
     #[test]
     fn the_papers_sum_is_its_closed_form() {

@@ -247,15 +247,13 @@ impl Experiment for ParallelModexp {
         )?;
         let quality = rounds.quality();
         let judged = claims.iter().filter(|t| gap(ctx, t).is_none()).count();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Parallel modular exponentiation against square-and-multiply".into(),
-            answers:
-                "m-ary with precomputation, m-ary on demand, slicing (results and wrap-up slides)"
-                    .into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Parallel modular exponentiation against square-and-multiply",
+            "m-ary with precomputation, m-ary on demand, slicing (results and wrap-up slides)",
+            Provenance::Measured,
+            format!(
                 "b^e mod m with e and m of {} bits, every configuration checked against GMP; time change against binary \
                  square-and-multiply (negative = faster), paired round by round. {} configurations timed here ({} logical CPUs): \
                  the methods on 1 and 2 threads, and every configuration of the {judged} claims this machine can judge; the \
@@ -269,11 +267,10 @@ impl Experiment for ParallelModexp {
                 claims.len() - judged,
                 quality_note(&quality, "3 interleaved runs (1 from 4096 bits)")
             ),
-            table: table(&rounds, &setups),
-            charts: charts(&rounds, &bits),
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table(&rounds, &setups))
+        .with_charts(charts(&rounds, &bits))
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),

@@ -175,19 +175,19 @@ impl Experiment for Counts {
         }
         let mut evidence: Vec<Fed> = counted.iter().map(|c| count_evidence(c, &runs)).collect();
         evidence.extend(paper_evidence());
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "MulMod counts and the slides' arithmetic".into(),
-            answers: "the work split of m-ary and slicing (intro slides); the wrap-ups and conclusions against their slides".into(),
-            provenance: Provenance::Modelled("MulMod counts of src/modexp on the seed's operands; the slides' own numbers".into()),
-            summary: "Each configuration run once on the seed's operands (checked against GMP) with every modular product \
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "MulMod counts and the slides' arithmetic",
+            "the work split of m-ary and slicing (intro slides); the wrap-ups and conclusions against their slides",
+            Provenance::Modelled("MulMod counts of src/modexp on the seed's operands; the slides' own numbers".into()),
+            "Each configuration run once on the seed's operands (checked against GMP) with every modular product \
                       counted per thread: total MulMods, the critical path (busiest unit of each phase) and the busiest and least \
                       busy working thread. Counts are exact, so they decide by construction of the code, not by timing. The \
-                      slides' summaries are checked against the figures they summarise (paper-checks)."
-                .into(),
-            table,
-            charts: vec![
+                      slides' summaries are checked against the figures they summarise (paper-checks).",
+        )
+        .with_table(table)
+        .with_charts(vec![
                 Chart::bar(
                     "Work per thread: the busiest and the least busy thread's MulMods (counted, exact)",
                     "configuration",
@@ -197,10 +197,7 @@ impl Experiment for Counts {
                 .with(Series::from_xy("busiest thread", busiest, Provenance::Modelled(MODEL.into())))
                 .with(Series::from_xy("least busy thread", least, Provenance::Modelled(MODEL.into())))
                 .note("Comb m-ary threads each square about k times, so they stay within a few per cent of each other; even slices leave the top slice three times the lowest one's work; balanced slices even it out."),
-            ],
-            quality: None,
-            elapsed_s: 0.0,
-        };
+            ]);
         Ok(Output { result, evidence })
     }
 }

@@ -206,83 +206,17 @@ impl Experiment for Karatsuba {
             |i| mul_round(profile, &plans, &probes, i),
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&[
-            "bits",
-            "method",
-            "threads",
-            "pinned",
-            "product_us",
-            "vs_gmp_x",
-            "seed_us",
-            "seed_vs_gmp_x",
-            "capacity_x",
-        ]);
-        for &(pin, m, b, t) in &products {
-            let k = key(pin, m, b, t);
-            let seed_vs = if m == "kara-seq" {
-                karatsuba_us("kara-seq", b)
-                    .zip(karatsuba_us("gmp", b))
-                    .map(|(k, g)| k / g)
-            } else if t == 3 {
-                karatsuba_vs_gmp(m, b).map(|v| 1.0 + v)
-            } else {
-                None
-            };
-            table.push(vec![
-                int(b),
-                text(m),
-                int(t),
-                text(if pin { "yes" } else { "" }),
-                measured(rounds.median(&k).map(|e| e.map(|x| x * 1e6)), "µs"),
-                measured(rounds.ratio(&k, &key(false, "gmp", b, 1)), "×"),
-                opt(karatsuba_us(m, b)),
-                opt(seed_vs),
-                measured(rounds.median(&format!("{b}/capacity")), "×"),
-            ]);
-        }
-        let mut chart = Chart::line(
-            "Time relative to GMP mpz_mul at the same size (1 = GMP), 2 threads, 95 % intervals",
-            "operand size (bits)",
-            "time / GMP time",
-            true,
-        )
-        .note("1 on the y axis is GMP's mpz_mul measured in the same round; below it a form beats GMP. The paper's parallel figures are from 3 threads.");
-        for m in CHART.iter().filter(|m| **m != "gmp") {
-            let t = if *m == "kara-seq" { 1 } else { 2 };
-            let points = bits()
-                .into_iter()
-                .filter_map(|b| {
-                    rounds
-                        .ratio(&key(false, m, b, t), &key(false, "gmp", b, 1))
-                        .map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
-                })
-                .collect();
-            chart = chart.with(Series::new(*m, points, Provenance::Measured));
-        }
-        chart = chart
-            .with(Series::from_xy(
-                "kara-lockfree (paper, 3 thr)",
-                bits().into_iter().filter_map(|b| {
-                    karatsuba_vs_gmp("kara-lockfree", b).map(|v| (f64::from(b), 1.0 + v))
-                }),
-                Provenance::Paper,
-            ))
-            .with(Series::from_xy(
-                "kara-seq (paper)",
-                KARATSUBA_US.iter().map(|r| (f64::from(r.0), r.2 / r.1)),
-                Provenance::Paper,
-            ));
+        let table = table(&rounds, &products);
+        let chart = chart(&rounds);
         let quality = rounds.quality();
         let judged = claims.iter().filter(|c| gap(ctx, c).is_none()).count();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Parallel Karatsuba against GMP".into(),
-            answers:
-                "Karatsuba slides (GMP against sequential Karatsuba; parallel results on 3 threads)"
-                    .into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Parallel Karatsuba against GMP",
+            "Karatsuba slides (GMP against sequential Karatsuba; parallel results on 3 threads)",
+            Provenance::Measured,
+            format!(
                 "µs per product (batches timed and divided) at {} bits for GMP, one-level Karatsuba with GMP halves, and its \
                  parallel forms; every product checked against GMP first. {} products timed on {} logical CPUs: the chart's forms \
                  on 2 threads and every product of the {judged} claims this machine can judge (the slides' 3-thread results need 3 \
@@ -296,16 +230,92 @@ impl Experiment for Karatsuba {
                 ctx.machine.logical_cores,
                 quality_note(&quality, &runs_text(REPEATS))
             ),
-            table,
-            charts: vec![chart],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+        )
+        .with_table(table)
+        .with_charts(vec![chart])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Every product timed: µs, against GMP, the slides' figures, and the free-core capacity.
+fn table(rounds: &Rounds, products: &BTreeSet<(bool, &'static str, u32, usize)>) -> Table {
+    let mut table = Table::new(&[
+        "bits",
+        "method",
+        "threads",
+        "pinned",
+        "product_us",
+        "vs_gmp_x",
+        "seed_us",
+        "seed_vs_gmp_x",
+        "capacity_x",
+    ]);
+    for &(pin, m, b, t) in products {
+        let k = key(pin, m, b, t);
+        let seed_vs = if m == "kara-seq" {
+            karatsuba_us("kara-seq", b)
+                .zip(karatsuba_us("gmp", b))
+                .map(|(k, g)| k / g)
+        } else if t == 3 {
+            karatsuba_vs_gmp(m, b).map(|v| 1.0 + v)
+        } else {
+            None
+        };
+        table.push(vec![
+            int(b),
+            text(m),
+            int(t),
+            text(if pin { "yes" } else { "" }),
+            measured(rounds.median(&k).map(|e| e.map(|x| x * 1e6)), "µs"),
+            measured(rounds.ratio(&k, &key(false, "gmp", b, 1)), "×"),
+            opt(karatsuba_us(m, b)),
+            opt(seed_vs),
+            measured(rounds.median(&format!("{b}/capacity")), "×"),
+        ]);
+    }
+    table
+}
+
+/// Time relative to GMP against operand size for the chart's forms on 2 threads, with the
+/// slides' figures.
+fn chart(rounds: &Rounds) -> Chart {
+    let mut chart = Chart::line(
+        "Time relative to GMP mpz_mul at the same size (1 = GMP), 2 threads, 95 % intervals",
+        "operand size (bits)",
+        "time / GMP time",
+        true,
+    )
+    .note("1 on the y axis is GMP's mpz_mul measured in the same round; below it a form beats GMP. The paper's parallel figures are from 3 threads.");
+    for m in CHART.iter().filter(|m| **m != "gmp") {
+        let t = if *m == "kara-seq" { 1 } else { 2 };
+        let points = bits()
+            .into_iter()
+            .filter_map(|b| {
+                rounds
+                    .ratio(&key(false, m, b, t), &key(false, "gmp", b, 1))
+                    .map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
+            })
+            .collect();
+        chart = chart.with(Series::new(*m, points, Provenance::Measured));
+    }
+    chart = chart
+        .with(Series::from_xy(
+            "kara-lockfree (paper, 3 thr)",
+            bits().into_iter().filter_map(|b| {
+                karatsuba_vs_gmp("kara-lockfree", b).map(|v| (f64::from(b), 1.0 + v))
+            }),
+            Provenance::Paper,
+        ))
+        .with(Series::from_xy(
+            "kara-seq (paper)",
+            KARATSUBA_US.iter().map(|r| (f64::from(r.0), r.2 / r.1)),
+            Provenance::Paper,
+        ));
+    chart
 }
 
 fn eval(m: &KaraMeasure, v: &Values) -> f64 {
@@ -434,13 +444,13 @@ impl Experiment for Handoff {
             }
         }
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Thread activation costs".into(),
-            answers: "Thread activation table".into(),
-            provenance: Provenance::Measured,
-            summary: format!(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Thread activation costs",
+            "Thread activation table",
+            Provenance::Measured,
+            format!(
                 "Median µs per round of: spawning a thread (until it runs), spawn + join, waking a condvar waiter pinned to \
                  another core and to the same core, a lock-free atomic ping-pong round trip, and (beside) one GMP product at \
                  4096 and 8192 bits; {} logical CPUs. {} paired rounds, each the median of its activations; median 95 % \
@@ -450,8 +460,9 @@ impl Experiment for Handoff {
                 quality.spread_pct,
                 if quality.noisy { "; noisy" } else { "" }
             ),
-            table,
-            charts: vec![
+        )
+        .with_table(table)
+        .with_charts(vec![
                 Chart::bar(
                     "Thread activation (µs, median)",
                     "primitive",
@@ -461,10 +472,8 @@ impl Experiment for Handoff {
                 .with(Series::new("ours", ours, Provenance::Measured))
                 .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
                 .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper)),
-            ],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+            ])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: handoff_evidence(ctx, &rounds),

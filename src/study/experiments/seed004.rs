@@ -256,15 +256,15 @@ impl Experiment for Ciphers {
             e_cal.extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
         }
         let quality = rounds.quality();
-        let result = ExperimentResult {
-            id: self.id().into(),
-            seed: self.seed().into(),
-            title: "Throughput and energy of sequential and parallel ciphers".into(),
-            answers: "Tables 2–3, Figs. 3–6".into(),
-            provenance: Provenance::Modelled(
+        let result = ExperimentResult::new(
+            self.id(),
+            self.seed(),
+            "Throughput and energy of sequential and parallel ciphers",
+            "Tables 2–3, Figs. 3–6",
+            Provenance::Modelled(
                 "MB/s measured here; µJ/B modelled with the FX-8320 preset".into(),
             ),
-            summary: format!(
+            format!(
                 "{} MiB encrypted by each cipher; parallel forms on {threads} threads; every output verified against the \
                  sequential cipher. Energy per byte: the FX-8320 preset's power at its default and calibrated states with the \
                  busy cores, times our time scaled by the clock ratio — modelled, since this machine has neither RAPL nor \
@@ -276,8 +276,9 @@ impl Experiment for Ciphers {
                 STATIC_W_RANGE.1,
                 quality_note(&quality, &runs_text(REPEATS))
             ),
-            table,
-            charts: vec![
+        )
+        .with_table(table)
+        .with_charts(vec![
                 Chart::bar(
                     "Tables 2–3 — throughput (MB/s)",
                     "algorithm",
@@ -314,10 +315,8 @@ impl Experiment for Ciphers {
                     Provenance::Paper,
                 ))
                 .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
-            ],
-            quality: Some(quality),
-            elapsed_s: 0.0,
-        };
+            ])
+        .with_quality(quality);
         Ok(Output {
             result,
             evidence: evidence(&rounds),

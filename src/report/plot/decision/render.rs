@@ -263,24 +263,43 @@ fn draw_block(root: &Area, b: &Block, top: i32) -> Result<()> {
     Ok(())
 }
 
-fn draw_strip(root: &Area, f: &Figure, s: &Scale, top: i32) -> Result<()> {
-    let x0 = MARGIN + NAME_W + 8;
-    let x1 = W as i32 - MARGIN;
-    let (lo, hi) = (s.axis.to(s.axis.lo), s.axis.to(s.axis.hi));
-    let px = |v: f64| -> i32 {
-        let t = if s.axis.log && v <= 0.0 {
+/// One strip's geometry: where it lies and how the scale maps values onto it.
+struct Strip<'a> {
+    scale: &'a Scale,
+    x0: i32,
+    x1: i32,
+    top: i32,
+    mid: i32,
+    bottom: i32,
+}
+
+impl Strip<'_> {
+    /// The pixel column of value `v` (a little beyond either end where it is off the scale).
+    fn px(&self, v: f64) -> i32 {
+        let axis = &self.scale.axis;
+        let (lo, hi) = (axis.to(axis.lo), axis.to(axis.hi));
+        let t = if axis.log && v <= 0.0 {
             f64::NEG_INFINITY
         } else {
-            s.axis.to(v)
+            axis.to(v)
         };
         let t = ((t - lo) / (hi - lo)).clamp(-0.02, 1.02);
-        x0 + (t * f64::from(x1 - x0)).round() as i32
+        self.x0 + (t * f64::from(self.x1 - self.x0)).round() as i32
+    }
+}
+
+fn draw_strip(root: &Area, f: &Figure, s: &Scale, top: i32) -> Result<()> {
+    let st = Strip {
+        scale: s,
+        x0: MARGIN + NAME_W + 8,
+        x1: W as i32 - MARGIN,
+        top,
+        mid: top + STRIP_H / 2,
+        bottom: top + STRIP_H,
     };
-    let mid = top + STRIP_H / 2;
-    let bottom = top + STRIP_H;
     root.draw(&Text::new(
         fit(&f.name, f64::from(NAME_W), TEXT_PX),
-        (MARGIN, mid),
+        (MARGIN, st.mid),
         text_style(
             TEXT_PX,
             RGBColor(0x1A, 0x1A, 0x1A),
@@ -288,19 +307,40 @@ fn draw_strip(root: &Area, f: &Figure, s: &Scale, top: i32) -> Result<()> {
         ),
     ))
     .map_err(err)?;
-    // The accepted band, clipped to the strip.
-    let (a, b) = f.rule.band().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    let band = f.rule.band().unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+    draw_band(root, &st, band)?;
+    draw_axis(root, &st)?;
+    draw_edges(root, &st, band)?;
+    draw_paper(root, &st)?;
+    draw_ours(root, &st, f)
+}
+
+/// The accepted band, clipped to the strip.
+fn draw_band(root: &Area, st: &Strip, (a, b): (f64, f64)) -> Result<()> {
     let (ba, bb) = (
-        if a.is_finite() { px(a).max(x0) } else { x0 },
-        if b.is_finite() { px(b).min(x1) } else { x1 },
+        if a.is_finite() {
+            st.px(a).max(st.x0)
+        } else {
+            st.x0
+        },
+        if b.is_finite() {
+            st.px(b).min(st.x1)
+        } else {
+            st.x1
+        },
     );
     if bb > ba {
         root.draw(&Rectangle::new(
-            [(ba, top), (bb, bottom)],
+            [(ba, st.top), (bb, st.bottom)],
             ACCEPTED.filled(),
         ))
         .map_err(err)?;
     }
+    Ok(())
+}
+
+/// The grid lines, ticks and their labels, and the frame.
+fn draw_axis(root: &Area, st: &Strip) -> Result<()> {
     let grid = ShapeStyle::from(&RGBColor(0xE0, 0xE0, 0xE0)).stroke_width(1);
     let tick = ShapeStyle::from(&RGBColor(0x44, 0x44, 0x44)).stroke_width(1);
     let labels = text_style(
@@ -308,78 +348,108 @@ fn draw_strip(root: &Area, f: &Figure, s: &Scale, top: i32) -> Result<()> {
         RGBColor(0x33, 0x33, 0x33),
         Pos::new(HPos::Center, VPos::Top),
     );
-    for &t in &s.axis.ticks {
-        let x = px(t);
-        root.draw(&PathElement::new(vec![(x, top), (x, bottom)], grid))
+    for &t in &st.scale.axis.ticks {
+        let x = st.px(t);
+        root.draw(&PathElement::new(vec![(x, st.top), (x, st.bottom)], grid))
             .map_err(err)?;
-        root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + 4)], tick))
-            .map_err(err)?;
-        root.draw(&Text::new(axis::number(t), (x, bottom + 5), labels.clone()))
-            .map_err(err)?;
+        root.draw(&PathElement::new(
+            vec![(x, st.bottom), (x, st.bottom + 4)],
+            tick,
+        ))
+        .map_err(err)?;
+        root.draw(&Text::new(
+            axis::number(t),
+            (x, st.bottom + 5),
+            labels.clone(),
+        ))
+        .map_err(err)?;
     }
     root.draw(&Rectangle::new(
-        [(x0, top), (x1, bottom)],
+        [(st.x0, st.top), (st.x1, st.bottom)],
         ShapeStyle::from(&RGBColor(0x99, 0x99, 0x99)).stroke_width(1),
     ))
     .map_err(err)?;
+    Ok(())
+}
+
+/// The rule's edges, where they fall on the strip.
+fn draw_edges(root: &Area, st: &Strip, (a, b): (f64, f64)) -> Result<()> {
     let edge = ShapeStyle::from(&EDGE).stroke_width(2);
     for e in edges((a, b)) {
-        let x = px(e);
-        if (x0..=x1).contains(&x) {
-            root.draw(&PathElement::new(vec![(x, top - 3), (x, bottom + 3)], edge))
-                .map_err(err)?;
+        let x = st.px(e);
+        if (st.x0..=st.x1).contains(&x) {
+            root.draw(&PathElement::new(
+                vec![(x, st.top - 3), (x, st.bottom + 3)],
+                edge,
+            ))
+            .map_err(err)?;
         }
     }
-    // The paper's figures: hollow diamonds; beyond the scale, a hollow arrowhead at the end.
+    Ok(())
+}
+
+/// The paper's figures: hollow diamonds; beyond the scale, a hollow arrowhead at the end.
+fn draw_paper(root: &Area, st: &Strip) -> Result<()> {
     let outline = ShapeStyle::from(&PAPER).stroke_width(2);
-    for &p in &s.paper {
-        let x = px(p);
+    for &p in &st.scale.paper {
+        let x = st.px(p);
         root.draw(&PathElement::new(
             vec![
-                (x, mid - 7),
-                (x - 7, mid),
-                (x, mid + 7),
-                (x + 7, mid),
-                (x, mid - 7),
+                (x, st.mid - 7),
+                (x - 7, st.mid),
+                (x, st.mid + 7),
+                (x + 7, st.mid),
+                (x, st.mid - 7),
             ],
             outline,
         ))
         .map_err(err)?;
     }
-    for &(_, right) in &s.beyond {
-        let (x, d) = if right { (x1 - 2, -9) } else { (x0 + 2, 9) };
+    for &(_, right) in &st.scale.beyond {
+        let (x, d) = if right {
+            (st.x1 - 2, -9)
+        } else {
+            (st.x0 + 2, 9)
+        };
         root.draw(&PathElement::new(
             vec![
-                (x + d, mid - 6),
-                (x, mid),
-                (x + d, mid + 6),
-                (x + d, mid - 6),
+                (x + d, st.mid - 6),
+                (x, st.mid),
+                (x + d, st.mid + 6),
+                (x + d, st.mid - 6),
             ],
             outline,
         ))
         .map_err(err)?;
     }
-    // Ours: the interval as a bar with caps (open-ended where it runs off the scale), the
-    // estimate as a dot.
+    Ok(())
+}
+
+/// Ours: the interval as a bar with caps (open-ended where it runs off the scale), the
+/// estimate as a dot.
+fn draw_ours(root: &Area, st: &Strip, f: &Figure) -> Result<()> {
     let bar = ShapeStyle::from(&OURS).stroke_width(3);
-    let (l, h) = (px(f.low.max(s.axis.lo)), px(f.high.min(s.axis.hi)));
+    let (l, h) = (
+        st.px(f.low.max(st.scale.axis.lo)),
+        st.px(f.high.min(st.scale.axis.hi)),
+    );
     if h > l {
-        root.draw(&PathElement::new(vec![(l, mid), (h, mid)], bar))
+        root.draw(&PathElement::new(vec![(l, st.mid), (h, st.mid)], bar))
             .map_err(err)?;
         for (x, finite) in [(l, f.low.is_finite()), (h, f.high.is_finite())] {
             if finite {
                 root.draw(&PathElement::new(
-                    vec![(x, mid - 6), (x, mid + 6)],
+                    vec![(x, st.mid - 6), (x, st.mid + 6)],
                     ShapeStyle::from(&OURS).stroke_width(2),
                 ))
                 .map_err(err)?;
             }
         }
     }
-    let v = px(f.value);
-    root.draw(&Circle::new((v, mid), 5, WHITE.filled()))
+    let v = st.px(f.value);
+    root.draw(&Circle::new((v, st.mid), 5, WHITE.filled()))
         .map_err(err)?;
-    root.draw(&Circle::new((v, mid), 4, OURS.filled()))
+    root.draw(&Circle::new((v, st.mid), 4, OURS.filled()))
         .map_err(err)?;
     Ok(())
 }

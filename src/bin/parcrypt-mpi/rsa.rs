@@ -1,74 +1,24 @@
-//! The four programs: arguments to plans, the library run on every rank, results printed and
-//! written by rank 0.
-use crate::args::{self, Cli, MasterArg, OpArg, Program};
-use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo};
+//! `rsa`: the batch of RSA operations over ranks, master-worker, against threads and SeRSA.
+use crate::args::{self, MasterArg, OpArg};
+use crate::parse::parse_list;
+use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
+use parcrypt::mpi::batch::BatchPlan;
+use parcrypt::mpi::batch_bench::BatchRecord;
 use parcrypt::mpi::{MpiError, MpiResult, Ranks};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::textbook::PrivateOp;
 use parcrypt::suites::rsa::BatchOp;
 use rand::SeedableRng;
-use serde::Serialize;
-use std::path::Path;
 
-/// Runs the chosen program on this rank.
-pub fn run(ranks: &Ranks, cli: Cli) -> MpiResult<()> {
-    match cli.program {
-        Program::Rsa(a) => rsa(ranks, a),
-        Program::Pipeline(a) => crate::programs_more::pipeline(ranks, a),
-        Program::Crsa(a) => crate::programs_more::crsa(ranks, a),
-        Program::Cipher(a) => crate::programs_more::cipher(ranks, a),
-    }
-}
-
-/// A usage error every rank found alike.
-pub fn usage(msg: impl Into<String>) -> MpiError {
-    MpiError::Usage(msg.into())
-}
-
-/// Rank 0: writes `results` as a JSON report (atomically) if asked.
-pub fn write_json<R: Serialize>(path: Option<&Path>, results: Vec<R>) -> MpiResult<()> {
-    if let Some(path) = path {
-        // The machine as a process without a launcher's binding sees it (its CPU count).
-        let machine = {
-            let _all = parcrypt::mpi::host::AllCpus::new();
-            MachineInfo::detect()
-        };
-        let report = BenchReport::new(machine, results);
-        parcrypt::bench::export(&report, ExportFormat::Json, path)?;
-        println!("wrote {}", path.display());
-    }
-    Ok(())
-}
-
-/// Rank 0 warns when a rank's threads outnumber the CPUs the launcher bound it to (Open MPI
-/// binds each of 2 ranks to one core): they would take turns on them.
-pub fn warn_if_bound(ranks: &Ranks, threads: usize) {
-    let cpus = parcrypt::mpi::host::bound_cpus();
-    if ranks.is_root() && threads > cpus {
-        eprintln!(
-            "warning: each rank runs {threads} threads on the {cpus} CPU(s) the launcher bound it \
-             to; start with `mpirun --bind-to none` (or `srun --cpus-per-task={threads}`)"
-        );
-    }
-}
-
-/// Checks before any work that rank 0 can write `path` (so a bad --json fails first).
-pub fn check_writable(ranks: &Ranks, path: Option<&Path>) -> MpiResult<()> {
-    let local = match path {
-        Some(p) if ranks.is_root() => parcrypt::io::check_writable(p).map_err(MpiError::from),
-        _ => Ok(()),
-    };
-    ranks.agree(local)
-}
-
-fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
-    use parcrypt::mpi::batch::{BatchPlan, Master};
-    let schedules = args::list(&a.schedule, |s| {
+/// `rsa`: the batch sweep over schedules and chunk sizes.
+pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
+    use parcrypt::mpi::batch::Master;
+    let schedules = parse_list(&a.schedule, "schedule", |s| {
         s.parse::<Schedule>().map_err(|e| e.to_string())
     })
     .map_err(usage)?;
-    let chunks = args::list(&a.chunk, |s| match s {
+    let chunks = parse_list(&a.chunk, "chunk", |s| match s {
         "default" | "none" => Ok(None),
         _ => match s.parse::<usize>() {
             Ok(c) if c > 0 => Ok(Some(c)),
@@ -98,7 +48,18 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     plan.validate(ranks.size())?;
     warn_if_bound(ranks, a.threads);
     check_writable(ranks, a.common.json.as_deref())?;
-    let key = if ranks.is_root() {
+    let key = load_key(ranks, &a)?;
+    let Some(records) = parcrypt::mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
+        return Ok(());
+    };
+    print_records(ranks, &plan, &records);
+    write_json(a.common.json.as_deref(), records)
+}
+
+/// Rank 0's key, from `--key` or generated from the seed, agreed on by every rank (`None`
+/// on the others).
+fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>> {
+    if ranks.is_root() {
         let key = match &a.key {
             // A file that cannot be read names itself; a key that cannot be parsed gets its
             // file's name.
@@ -114,20 +75,21 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
                     .map_err(|e| usage(e.to_string()))
             }
         };
-        Some(ranks.agree(key)?)
+        Ok(Some(ranks.agree(key)?))
     } else {
         ranks.agree(Ok(()))?;
-        None
-    };
-    let Some(records) = parcrypt::mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
-        return Ok(());
-    };
+        Ok(None)
+    }
+}
+
+/// The sweep's table, one row per backend, schedule and chunk size.
+fn print_records(ranks: &Ranks, plan: &BatchPlan, records: &[BatchRecord]) {
     println!(
         "{}-bit RSA {:?} of {} messages over {} ({} threads per rank, master {:?}); energy: {}",
         records[0].base.bits,
         plan.op,
         plan.messages,
-        crate::programs_more::on_hosts(ranks),
+        on_hosts(ranks),
         plan.threads,
         plan.master,
         records[0].base.energy.energy_source,
@@ -136,7 +98,7 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         "{:<8} {:>5} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",
         "backend", "ranks", "schedule", "chunk", "median ms", "speedup", "imbalance", "chunks"
     );
-    for r in &records {
+    for r in records {
         println!(
             "{:<8} {:>5} {:<9} {:>6} {:>11.3} {:>8.2} {:>10.2} {:>8}",
             r.mpi.backend,
@@ -150,5 +112,4 @@ fn rsa(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         );
     }
     println!("every output equalled SeRSA's");
-    write_json(a.common.json.as_deref(), records)
 }
