@@ -11,6 +11,7 @@ use super::{
 use crate::claims::seed000 as paper;
 use crate::error::Result;
 use crate::parallel::Schedule;
+use crate::rsa::RsaPrivateKey;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -76,73 +77,13 @@ impl Experiment for ThreadScaling {
         let evidence = |r: &Rounds| threads_evidence(ctx, r);
         let rounds = sampling::measure(
             &ctx.plan,
-            |round| {
-                let mut v = rsa_round(
-                    &key,
-                    messages,
-                    threads.clone(),
-                    vec![Schedule::Guided],
-                    vec![None],
-                    round,
-                    THREADS_REPEATS,
-                )?;
-                for &t in threads
-                    .iter()
-                    .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
-                {
-                    v.push(free_cores_sample(t));
-                }
-                Ok(v)
-            },
+            |round| thread_round(ctx, &key, messages, &threads, round),
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&[
-            "threads",
-            "median_s",
-            "time_reduction_pct",
-            "oversubscribed",
-        ]);
         let cores = ctx.machine.logical_cores;
-        let (mut points, mut over, mut speedups) = (Vec::new(), Vec::new(), Vec::new());
-        let (mut red_rounds, mut speedup_rounds) = (Vec::new(), Vec::new());
-        for &t in &threads {
-            let k = config(t);
-            let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
-            table.push(vec![
-                int(t),
-                measured(rounds.median(&k), "s"),
-                measured(red, "%"),
-                crate::bench::oversubscribed(t).into(),
-            ]);
-            if let Some(e) = red {
-                let p = Point::with_ci(t as f64, e.value, e.low, e.high);
-                if t <= cores {
-                    points.push(p);
-                } else {
-                    over.push(p);
-                }
-            }
-            if t <= cores {
-                let x = t as f64;
-                red_rounds.extend(
-                    rounds
-                        .each(|v| reduction_pct(v(SERSA) / v(&k)))
-                        .into_iter()
-                        .map(|y| (x, y)),
-                );
-                speedup_rounds.extend(
-                    rounds
-                        .each(|v| v(SERSA) / v(&k))
-                        .into_iter()
-                        .map(|y| (x, y)),
-                );
-            }
-            if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
-                speedups.push(Point::with_ci(t as f64, e.value, e.low, e.high));
-            }
-        }
+        let s = scaling(&rounds, &threads, cores);
         let quality = rounds.quality();
-        let mut r = ExperimentResult::new(
+        let r = ExperimentResult::new(
             self.id(),
             "seed000",
             "Thread scaling at this machine's clock",
@@ -154,52 +95,144 @@ impl Experiment for ThreadScaling {
              be set here. {}",
                 quality_note(&quality, &runs_text(THREADS_REPEATS))
             ),
-        );
-        r.table = table;
-        // The paper's figures belong to their thread counts, so they are a series beside ours
-        // (same colour, the paper's hollow markers), not lines across the chart whose labels
-        // would sit on our points; oversubscribed counts are grey context.
-        let chart = Chart::line(
-            "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
-            "threads",
-            "time reduction (%)",
-            true,
         )
-        .with(
-            Series::new(
-                format!("PaRSA (guided, up to {cores} threads)"),
-                points,
-                Provenance::Measured,
-            )
-            .with_rounds(red_rounds),
-        )
-        .with(Series::from_xy(
-            "PaRSA (paper: PaRSA-2, -4, -8 on the Core i3 and i7)",
-            [
-                (2.0, paper::PARSA2_REDUCTION_PCT),
-                (4.0, paper::PARSA4_REDUCTION_PCT),
-                (8.0, paper::PARSA8_REDUCTION_PCT),
-            ],
-            Provenance::Paper,
-        ))
-        .with(
-            Series::new(
-                format!("oversubscribed: more than {cores} threads time-share {cores} CPUs"),
-                over,
-                Provenance::Measured,
-            )
-            .points_only(),
-        );
-        r.charts = vec![
-            chart,
-            speedup_chart(speedups, speedup_rounds, &threads, cores),
-        ];
-        r.quality = Some(quality);
+        .with_table(s.table)
+        .with_charts(vec![
+            reduction_chart(s.points, s.red_rounds, s.over, cores),
+            speedup_chart(s.speedups, s.speedup_rounds, &threads, cores),
+        ])
+        .with_quality(quality);
         Ok(Output {
             result: r,
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// One round: PaRSA (guided) at every thread count, and the free-core probe at each count
+/// this machine's CPUs can hold.
+fn thread_round(
+    ctx: &Context,
+    key: &RsaPrivateKey,
+    messages: usize,
+    threads: &[usize],
+    round: usize,
+) -> Result<Vec<(String, f64)>> {
+    let mut v = rsa_round(
+        key,
+        messages,
+        threads.to_vec(),
+        vec![Schedule::Guided],
+        vec![None],
+        round,
+        THREADS_REPEATS,
+    )?;
+    for &t in threads
+        .iter()
+        .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
+    {
+        v.push(free_cores_sample(t));
+    }
+    Ok(v)
+}
+
+/// What the rounds give per thread count: the table, the time reductions (within the CPUs and
+/// oversubscribed), the speedups, and the single rounds behind both charts.
+struct Scaling {
+    table: Table,
+    points: Vec<Point>,
+    over: Vec<Point>,
+    speedups: Vec<Point>,
+    red_rounds: Vec<(f64, f64)>,
+    speedup_rounds: Vec<(f64, f64)>,
+}
+
+fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
+    let mut s = Scaling {
+        table: Table::new(&[
+            "threads",
+            "median_s",
+            "time_reduction_pct",
+            "oversubscribed",
+        ]),
+        points: Vec::new(),
+        over: Vec::new(),
+        speedups: Vec::new(),
+        red_rounds: Vec::new(),
+        speedup_rounds: Vec::new(),
+    };
+    for &t in threads {
+        let k = config(t);
+        let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
+        s.table.push(vec![
+            int(t),
+            measured(rounds.median(&k), "s"),
+            measured(red, "%"),
+            crate::bench::oversubscribed(t).into(),
+        ]);
+        let x = t as f64;
+        if let Some(e) = red {
+            let p = Point::with_ci(x, e.value, e.low, e.high);
+            if t <= cores {
+                s.points.push(p);
+            } else {
+                s.over.push(p);
+            }
+        }
+        if t <= cores {
+            let at_x = |ys: Vec<f64>| ys.into_iter().map(move |y| (x, y));
+            s.red_rounds
+                .extend(at_x(rounds.each(|v| reduction_pct(v(SERSA) / v(&k)))));
+            s.speedup_rounds
+                .extend(at_x(rounds.each(|v| v(SERSA) / v(&k))));
+        }
+        if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
+            s.speedups.push(Point::with_ci(x, e.value, e.low, e.high));
+        }
+    }
+    s
+}
+
+/// PaRSA's time reduction by threads. The paper's figures belong to their thread counts, so
+/// they are a series beside ours (same colour, the paper's hollow markers), not lines across the
+/// chart whose labels would sit on our points; oversubscribed counts are grey context.
+fn reduction_chart(
+    points: Vec<Point>,
+    rounds: Vec<(f64, f64)>,
+    over: Vec<Point>,
+    cores: usize,
+) -> Chart {
+    Chart::line(
+        "Figs. 7–10 — PaRSA time reduction against SeRSA by threads (this machine)",
+        "threads",
+        "time reduction (%)",
+        true,
+    )
+    .with(
+        Series::new(
+            format!("PaRSA (guided, up to {cores} threads)"),
+            points,
+            Provenance::Measured,
+        )
+        .with_rounds(rounds),
+    )
+    .with(Series::from_xy(
+        "PaRSA (paper: PaRSA-2, -4, -8 on the Core i3 and i7)",
+        [
+            (2.0, paper::PARSA2_REDUCTION_PCT),
+            (4.0, paper::PARSA4_REDUCTION_PCT),
+            (8.0, paper::PARSA8_REDUCTION_PCT),
+        ],
+        Provenance::Paper,
+    ))
+    .with(
+        Series::new(
+            format!("oversubscribed: more than {cores} threads time-share {cores} CPUs"),
+            over,
+            Provenance::Measured,
+        )
+        .points_only(),
+    )
 }
 
 /// Speedup of PaRSA over SeRSA against threads, with the ideal (speedup = threads) beside it.
