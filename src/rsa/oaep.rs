@@ -159,7 +159,8 @@ pub fn decrypt_with(
     // Length and range are public: the choice may branch, what follows may not.
     let in_range = ct.len() == k && c < *n;
     let c = if in_range { c } else { Integer::from(1) };
-    let em = rsadp_bytes(key, &c, op, k)?;
+    // RSADP on the blinded c (fresh blinding from the OS): EM as exactly k bytes, wiped on drop.
+    let em = textbook::decrypt_blinded_bytes(key, &c, op, &mut OsRng)?;
     decode(&em, params, 0u8.wrapping_sub(u8::from(in_range)))
 }
 
@@ -197,19 +198,6 @@ pub fn decrypt_with_vartime(
     Ok(Zeroizing::new(
         db[params.hash.output_len() + index + 1..].to_vec(),
     ))
-}
-
-/// RSADP on the blinded `c` (fresh blinding from the OS), as EM: exactly k bytes, wiped on drop,
-/// written by the fixed-length I2OSP ([`textbook::decrypt_blinded_bytes`]).
-fn rsadp_bytes(
-    key: &RsaPrivateKey,
-    c: &Integer,
-    op: PrivateOp,
-    k: usize,
-) -> Result<Zeroizing<Vec<u8>>> {
-    let em = textbook::decrypt_blinded_bytes(key, c, op, &mut OsRng)?;
-    debug_assert_eq!(em.len(), k);
-    Ok(em)
 }
 
 /// k, or an error for a modulus too small to hold an OAEP block with `hash`.

@@ -173,13 +173,18 @@ impl Rounds {
     /// The per-round values of `f` (reading a round's values by key), the finite ones in
     /// round order: what a chart draws as the strip of rounds behind an estimate.
     pub fn each(&self, f: impl Fn(&Values) -> f64) -> Vec<f64> {
-        (0..self.rounds)
-            .map(|i| {
-                let value = |key: &str| self.get(key).map_or(f64::NAN, |v| v[i]);
-                f(&value)
-            })
-            .filter(|x| x.is_finite())
-            .collect()
+        self.per_round(0..self.rounds, &f)
+    }
+
+    /// `f` on each of the rounds `idx` (reading a round's values by key, NaN for a key that
+    /// round lacks), the finite results in order.
+    fn per_round(&self, idx: impl Iterator<Item = usize>, f: &dyn Fn(&Values) -> f64) -> Vec<f64> {
+        idx.map(|i| {
+            let value = |key: &str| self.get(key).map_or(f64::NAN, |v| v[i]);
+            f(&value)
+        })
+        .filter(|x| x.is_finite())
+        .collect()
     }
 
     /// The median of one configuration, with its interval.
@@ -248,16 +253,7 @@ impl Resample<'_> {
     /// Median over the resampled rounds of `f`, which reads a round's values by key (NaN for
     /// a key that round lacks); rounds where `f` is not finite are left out.
     pub fn per_round(&self, f: &dyn Fn(&Values) -> f64) -> f64 {
-        median(
-            self.idx
-                .iter()
-                .map(|&i| {
-                    let value = |key: &str| self.rounds.get(key).map_or(f64::NAN, |v| v[i]);
-                    f(&value)
-                })
-                .filter(|x| x.is_finite())
-                .collect(),
-        )
+        median(self.rounds.per_round(self.idx.iter().copied(), f))
     }
 }
 

@@ -12,7 +12,7 @@ use crate::claims::seed000 as paper;
 use crate::error::Result;
 use crate::parallel::Schedule;
 use crate::rsa::RsaPrivateKey;
-use crate::study::sampling::{self, Rounds};
+use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
@@ -163,7 +163,8 @@ fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
     };
     for &t in threads {
         let k = config(t);
-        let red = rounds.paired(|v| reduction_pct(v(SERSA) / v(&k)));
+        let speedup = |v: &Values| v(SERSA) / v(&k);
+        let red = rounds.paired(|v| reduction_pct(speedup(v)));
         s.table.push(vec![
             int(t),
             measured(rounds.median(&k), "s"),
@@ -180,13 +181,12 @@ fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
             }
         }
         if t <= cores {
-            let at_x = |ys: Vec<f64>| ys.into_iter().map(move |y| (x, y));
+            let each = rounds.each(speedup);
             s.red_rounds
-                .extend(at_x(rounds.each(|v| reduction_pct(v(SERSA) / v(&k)))));
-            s.speedup_rounds
-                .extend(at_x(rounds.each(|v| v(SERSA) / v(&k))));
+                .extend(each.iter().map(|&y| (x, reduction_pct(y))));
+            s.speedup_rounds.extend(each.into_iter().map(|y| (x, y)));
         }
-        if let Some(e) = rounds.paired(|v| v(SERSA) / v(&k)) {
+        if let Some(e) = rounds.paired(speedup) {
             s.speedups.push(Point::with_ci(x, e.value, e.low, e.high));
         }
     }
