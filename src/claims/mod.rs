@@ -21,6 +21,29 @@ use crate::results::Kind;
 pub use crate::results::{Load, Rule, Test, num};
 use std::sync::OnceLock;
 
+/// The relative noise band of an ordering between two timings measured here: a ratio must
+/// clear 1 by more than 2 % either way before the ordering counts as shown or refuted.
+pub const ORDER_NOISE: f64 = 0.02;
+
+/// Where [`ORDER_NOISE`] comes from, said beside every rule that uses it.
+pub const ORDER_NOISE_WHY: &str = "the ±2 % noise band is the run-to-run reproducibility of a paired time ratio on this kind of machine: two back-to-back quick studies on a quiet 2-core VM moved such medians by up to 1.9 % (criterion calls changes under 1 % noise); an interval wholly inside the band is within-noise-band, neither shown nor refuted";
+
+/// "Ours is above 1 by more than the noise band": a measured ordering such as "slower than".
+pub fn above_one() -> Rule {
+    Rule::Above {
+        min: 1.0,
+        noise: ORDER_NOISE,
+    }
+}
+
+/// "Ours is below 1 by more than the noise band": a measured ordering such as "faster than".
+pub fn below_one() -> Rule {
+    Rule::Below {
+        max: 1.0,
+        noise: ORDER_NOISE,
+    }
+}
+
 /// One claim of a paper.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
@@ -118,9 +141,18 @@ impl Claim {
     }
 
     /// The rule and why its tolerance is what it is.
+    /// A rule with a noise band ([`above_one`], [`below_one`]) gets [`ORDER_NOISE_WHY`]
+    /// after the tolerance, so every such claim says where its band comes from.
     pub fn rule(mut self, rule: Rule, tolerance: impl Into<String>) -> Self {
+        let banded = rule
+            .part_rules()
+            .iter()
+            .any(|r| matches!(r, Rule::Above { .. } | Rule::Below { .. }));
         self.rule = rule;
         self.tolerance = tolerance.into();
+        if banded {
+            self.tolerance = format!("{}; {ORDER_NOISE_WHY}", self.tolerance);
+        }
         self
     }
 

@@ -1,7 +1,7 @@
 //! What the report opens with, worked out once for both report.md and report.html: the papers
 //! with their claims counted, every claim that does not hold or is inconsistent, every
-//! inconclusive one grouped by why (its interval straddles the rule, the cores were busy or
-//! unclear, a model's range straddles it), and the counts per kind and verdict, each with the
+//! inconclusive one grouped by why (its interval straddles the rule or lies within an
+//! ordering's noise band, the cores were busy or unclear, a model's range straddles it), and the counts per kind and verdict, each with the
 //! anchor of the list of the claims it counts.
 use super::papers::{PAPERS, Paper};
 use crate::results::{ClaimResult, Kind, Reason, StudyResults, Verdict, short};
@@ -11,6 +11,8 @@ use crate::results::{ClaimResult, Kind, Reason, StudyResults, Verdict, short};
 pub enum Cause {
     /// The 95 % interval straddles the rule's threshold.
     Straddles,
+    /// The 95 % interval lies wholly inside an ordering's noise band.
+    WithinNoise,
     /// Load could have caused the result and the cores were busy or their state unclear.
     Cores,
     /// A model's range over its assumptions straddles the rule.
@@ -27,8 +29,9 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, in report order.
-    pub const ALL: [Cause; 7] = [
+    pub const ALL: [Cause; 8] = [
         Cause::Straddles,
+        Cause::WithinNoise,
         Cause::Cores,
         Cause::ModelRange,
         Cause::NeedsThreads,
@@ -41,6 +44,7 @@ impl Cause {
     pub fn of(reason: Option<&Reason>) -> Cause {
         match reason {
             Some(Reason::IntervalStraddles) => Cause::Straddles,
+            Some(Reason::WithinNoise) => Cause::WithinNoise,
             Some(Reason::CoresBusy | Reason::CoresUnclear) => Cause::Cores,
             Some(Reason::ModelRangeStraddles) => Cause::ModelRange,
             Some(Reason::NeedsThreads(_)) => Cause::NeedsThreads,
@@ -54,6 +58,9 @@ impl Cause {
     pub fn label(self) -> &'static str {
         match self {
             Cause::Straddles => "the interval straddles the rule",
+            Cause::WithinNoise => {
+                "the ordering lies within its noise band: too small to tell on this machine"
+            }
             Cause::Cores => {
                 "the cores were busy or their state unclear, and load could have caused the result"
             }
@@ -73,6 +80,7 @@ impl Cause {
     pub fn name(self) -> &'static str {
         match self {
             Cause::Straddles => "straddles",
+            Cause::WithinNoise => "within-noise",
             Cause::Cores => "cores",
             Cause::ModelRange => "model-range",
             Cause::NeedsThreads => "needs-threads",

@@ -18,6 +18,23 @@ pub enum Rule {
         /// The threshold.
         max: f64,
     },
+    /// An ordering measured on a positive ratio: ours is above `min` by more than the
+    /// relative noise band `noise` (holds when the interval lies at or above `min × (1 +
+    /// noise)`, does not hold when it lies below `min × (1 − noise)`; in between the two sides
+    /// cannot be told apart on this kind of machine).
+    Above {
+        /// The threshold (1 for "faster than").
+        min: f64,
+        /// The relative half-width of the band around it, e.g. 0.02.
+        noise: f64,
+    },
+    /// The mirror of [`Rule::Above`]: ours is below `max` by more than the noise band.
+    Below {
+        /// The threshold.
+        max: f64,
+        /// The relative half-width of the band around it.
+        noise: f64,
+    },
     /// Ours is within a factor `factor` (≥ 1) of `target`: `target / factor ≤ ours ≤
     /// target × factor`.
     Ratio {
@@ -61,6 +78,9 @@ pub enum Test {
     Outside,
     /// Part satisfies, part violates.
     Straddles,
+    /// The whole interval lies inside a rule's noise band ([`Rule::Above`], [`Rule::Below`]):
+    /// neither side of the ordering is clear on this machine.
+    WithinNoise,
     /// No judgement possible: no finite interval, or the wrong number of estimates.
     Unjudgeable,
 }
@@ -71,12 +91,42 @@ impl Rule {
         match *self {
             Rule::AtLeast { min } => Some((min, f64::INFINITY)),
             Rule::AtMost { max } => Some((f64::NEG_INFINITY, max)),
+            Rule::Above { min, noise } => Some((min * (1.0 + noise), f64::INFINITY)),
+            Rule::Below { max, noise } => Some((f64::NEG_INFINITY, max * (1.0 - noise))),
             Rule::Ratio { target, factor } => {
                 let (a, b) = (target / factor, target * factor);
                 Some((a.min(b), a.max(b)))
             }
             Rule::Diff { target, tol } => Some((target - tol, target + tol)),
             _ => None,
+        }
+    }
+
+    /// The closed band outside of which a scalar rule is violated: the accepted band widened
+    /// by a noise band ([`Rule::Above`], [`Rule::Below`]), the accepted band itself otherwise.
+    pub fn not_rejected(&self) -> Option<(f64, f64)> {
+        match *self {
+            Rule::Above { min, noise } => Some((min * (1.0 - noise), f64::INFINITY)),
+            Rule::Below { max, noise } => Some((f64::NEG_INFINITY, max * (1.0 + noise))),
+            _ => self.band(),
+        }
+    }
+
+    /// What the interval `(lo, hi)` does against a scalar rule; pure.
+    fn classify(&self, lo: f64, hi: f64) -> Test {
+        let (Some((a, b)), Some((ra, rb))) = (self.band(), self.not_rejected()) else {
+            return Test::Unjudgeable;
+        };
+        if lo.is_nan() || hi.is_nan() || lo > hi {
+            Test::Unjudgeable
+        } else if a <= lo && hi <= b {
+            Test::Inside
+        } else if hi < ra || lo > rb {
+            Test::Outside
+        } else if (ra <= lo && hi < a) || (b < lo && hi <= rb) {
+            Test::WithinNoise
+        } else {
+            Test::Straddles
         }
     }
 
@@ -110,18 +160,10 @@ impl Rule {
             ),
             scalar => {
                 let (lo, hi) = intervals[0];
-                let Some((a, b)) = scalar.band() else {
+                if !(lo.is_finite() && hi.is_finite()) {
                     return Test::Unjudgeable;
-                };
-                if !(lo.is_finite() && hi.is_finite()) || lo > hi {
-                    Test::Unjudgeable
-                } else if a <= lo && hi <= b {
-                    Test::Inside
-                } else if hi < a || lo > b {
-                    Test::Outside
-                } else {
-                    Test::Straddles
                 }
+                scalar.classify(lo, hi)
             }
         }
     }
@@ -136,6 +178,20 @@ impl Rule {
         match self {
             Rule::AtLeast { min } => format!("≥ {}{u}", num(*min)),
             Rule::AtMost { max } => format!("≤ {}{u}", num(*max)),
+            Rule::Above { min, noise } => format!(
+                "≥ {}{u} (above {} beyond its ±{} % noise band; ≤ {} fails)",
+                num(min * (1.0 + noise)),
+                num(*min),
+                num(noise * 100.0),
+                num(min * (1.0 - noise))
+            ),
+            Rule::Below { max, noise } => format!(
+                "≤ {}{u} (below {} beyond its ±{} % noise band; ≥ {} fails)",
+                num(max * (1.0 - noise)),
+                num(*max),
+                num(noise * 100.0),
+                num(max * (1.0 + noise))
+            ),
             Rule::Ratio { target, factor } => {
                 let (a, b) = self.band().unwrap_or_default();
                 format!(
@@ -203,11 +259,11 @@ impl Rule {
         let mut pass = true;
         let mut fail = false;
         for (r, &(lo, hi)) in parts.iter().zip(ranges) {
-            let Some((a, b)) = r.band() else {
+            let (Some((a, b)), Some((ra, rb))) = (r.band(), r.not_rejected()) else {
                 return (false, false);
             };
             pass &= lo.max(a) <= hi.min(b);
-            fail |= lo < a || hi > b;
+            fail |= lo < ra || hi > rb;
         }
         (pass, fail)
     }
@@ -233,14 +289,7 @@ impl Rule {
             .zip(intervals)
             .map(|(r, iv)| {
                 let (lo, hi) = reach(iv)?;
-                let (a, b) = r.band()?;
-                Some(if a <= lo && hi <= b {
-                    Test::Inside
-                } else if hi < a || lo > b {
-                    Test::Outside
-                } else {
-                    Test::Straddles
-                })
+                Some(r.classify(lo, hi))
             })
             .collect();
         let Some(tests) = tests else {
@@ -249,7 +298,7 @@ impl Rule {
         match test {
             Test::Inside => tests.iter().all(|t| *t == Test::Inside),
             Test::Outside => tests.contains(&Test::Outside),
-            Test::Straddles | Test::Unjudgeable => false,
+            Test::Straddles | Test::WithinNoise | Test::Unjudgeable => false,
         }
     }
 }
@@ -284,6 +333,9 @@ pub enum Reason {
     IntervalOutside,
     /// The interval straddles the rule's threshold.
     IntervalStraddles,
+    /// The whole interval lies inside the rule's noise band: the ordering it claims is too
+    /// small to tell on this machine (more rounds would not change that).
+    WithinNoise,
     /// An exact figure (a count, a model of fixed inputs) satisfies the rule.
     ExactInside,
     /// An exact figure violates it.
@@ -324,6 +376,7 @@ impl Reason {
             Reason::IntervalInside => "interval-inside".into(),
             Reason::IntervalOutside => "interval-outside".into(),
             Reason::IntervalStraddles => "interval-straddles".into(),
+            Reason::WithinNoise => "within-noise-band".into(),
             Reason::ExactInside => "exact-inside".into(),
             Reason::ExactOutside => "exact-outside".into(),
             Reason::ModelRangeInside => "model-range-inside".into(),
@@ -343,10 +396,11 @@ impl Reason {
     }
 
     /// Every reason with a fixed code (all but needs-N-threads).
-    pub const FIXED: [Reason; 17] = [
+    pub const FIXED: [Reason; 18] = [
         Reason::IntervalInside,
         Reason::IntervalOutside,
         Reason::IntervalStraddles,
+        Reason::WithinNoise,
         Reason::ExactInside,
         Reason::ExactOutside,
         Reason::ModelRangeInside,
@@ -369,6 +423,7 @@ impl Reason {
             Reason::IntervalInside => "the whole interval satisfies the rule".into(),
             Reason::IntervalOutside => "the whole interval violates the rule".into(),
             Reason::IntervalStraddles => "the interval straddles the rule".into(),
+            Reason::WithinNoise => "the whole interval lies within the noise band".into(),
             Reason::ExactInside => "the exact figure satisfies the rule".into(),
             Reason::ExactOutside => "the exact figure violates the rule".into(),
             Reason::ModelRangeInside => "the model's whole range satisfies the rule".into(),
@@ -426,7 +481,8 @@ impl TryFrom<String> for Reason {
     }
 }
 
-/// Inside when every part is, outside when any part is, unjudgeable when any part is.
+/// Inside when every part is, outside when any part is, unjudgeable when any part is; within
+/// the noise when every part that is not inside is, straddling otherwise.
 fn all_of(tests: impl Iterator<Item = Test>) -> Test {
     let tests: Vec<Test> = tests.collect();
     if tests.contains(&Test::Unjudgeable) {
@@ -435,8 +491,10 @@ fn all_of(tests: impl Iterator<Item = Test>) -> Test {
         Test::Outside
     } else if tests.iter().all(|t| *t == Test::Inside) {
         Test::Inside
-    } else {
+    } else if tests.contains(&Test::Straddles) {
         Test::Straddles
+    } else {
+        Test::WithinNoise
     }
 }
 
@@ -490,6 +548,49 @@ mod tests {
             (false, false),
             "arity"
         );
+    }
+
+    #[test]
+    fn a_noise_band_decides_an_ordering_only_beyond_it() {
+        let above = Rule::Above {
+            min: 1.0,
+            noise: 0.02,
+        };
+        assert_eq!(above.test(&[(1.021, 1.05)]), Test::Inside);
+        assert_eq!(above.test(&[(0.90, 0.979)]), Test::Outside);
+        // Significantly above 1, but less than the band: neither side is clear.
+        assert_eq!(above.test(&[(1.001, 1.009)]), Test::WithinNoise);
+        assert_eq!(above.test(&[(0.99, 1.01)]), Test::WithinNoise);
+        assert_eq!(above.test(&[(1.01, 1.03)]), Test::Straddles);
+        assert_eq!(above.test(&[(0.97, 0.99)]), Test::Straddles);
+        let below = Rule::Below {
+            max: 1.0,
+            noise: 0.02,
+        };
+        assert_eq!(below.test(&[(0.9, 0.97)]), Test::Inside);
+        assert_eq!(below.test(&[(1.03, 1.2)]), Test::Outside);
+        assert_eq!(below.test(&[(0.99, 1.015)]), Test::WithinNoise);
+        assert_eq!(below.test(&[(0.97, 1.0)]), Test::Straddles);
+        assert_eq!(below.can_pass_and_fail(&[(0.99, 1.01)]), (false, false));
+        assert_eq!(below.can_pass_and_fail(&[(0.9, 1.1)]), (true, true));
+        // Parts: a clear part and one within the noise leave the whole within the noise.
+        let each = Rule::Each {
+            parts: vec!["a".into(), "b".into()],
+            rules: vec![above.clone(), above.clone()],
+        };
+        assert_eq!(each.test(&[(1.1, 1.2), (0.995, 1.005)]), Test::WithinNoise);
+        assert_eq!(each.test(&[(1.01, 1.2), (0.995, 1.005)]), Test::Straddles);
+        assert_eq!(each.test(&[(0.9, 0.95), (0.995, 1.005)]), Test::Outside);
+        // Load that can only lower the figure leaves a clear "above" standing, never a
+        // "below the band".
+        assert!(above.stands_under_load(Test::Inside, &[(1.03, 1.05)], Load::Lowers));
+        assert!(!above.stands_under_load(Test::Outside, &[(0.9, 0.95)], Load::Lowers));
+        assert_eq!(
+            above.describe("×"),
+            "≥ 1.02 × (above 1 beyond its ±2 % noise band; ≤ 0.98 fails)"
+        );
+        let json = serde_json::to_string(&below).unwrap();
+        assert_eq!(json, r#"{"kind":"below","max":1.0,"noise":0.02}"#);
     }
 
     #[test]

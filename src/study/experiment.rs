@@ -72,15 +72,21 @@ pub trait Experiment {
 }
 
 /// Whether more rounds could not change any claim `evidence` feeds: none is left open by an
-/// interval that straddles its rule or by cores that were busy or unclear while a result load
-/// could have caused was measured. The sampling's stopping rule for re-measuring.
+/// interval that straddles its rule (a model's range included: a range over assumptions
+/// takes in a measured input's interval), or by cores that were busy or unclear while a
+/// result load could have caused was measured. An interval wholly inside a noise band is
+/// settled: more rounds narrow it inside the band. The sampling's stopping rule for
+/// re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
     use crate::results::Reason;
     evidence.iter().all(|f| {
         claims::find(&f.claim).is_none_or(|c| {
             !matches!(
                 judge::assess(c, &f.evidence).1,
-                Reason::IntervalStraddles | Reason::CoresBusy | Reason::CoresUnclear
+                Reason::IntervalStraddles
+                    | Reason::ModelRangeStraddles
+                    | Reason::CoresBusy
+                    | Reason::CoresUnclear
             )
         })
     })

@@ -302,7 +302,9 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
 /// - a parallel claim needs evidence on at least 2 threads and on no more threads than the
 ///   machine has logical CPUs (unless it is about oversubscription): `needs-N-threads`;
 /// - measured and modelled claims hold when every interval lies inside the rule, do not hold
-///   when one lies wholly outside, and are inconclusive otherwise;
+///   when one lies wholly outside, and are inconclusive otherwise (`within-noise-band` when
+///   every interval not inside lies wholly in its rule's noise band, an ordering too small to
+///   tell on this machine);
 /// - a parallel claim's definite verdict that load could have caused (see
 ///   [`crate::results::Rule::stands_under_load`]: a violated "at least" on a speedup, a held
 ///   "at most" on a parallel time, any order among parallel forms) needs free cores: not
@@ -369,6 +371,7 @@ pub fn assess(claim: &Claim, evidence: &Evidence) -> (Verdict, Reason) {
     let (verdict, reason) = match test {
         Test::Inside => (Verdict::Holds, inside),
         Test::Outside => (Verdict::DoesNotHold, outside),
+        Test::WithinNoise => return (Verdict::Inconclusive, Reason::WithinNoise),
         _ => return (Verdict::Inconclusive, straddles),
     };
     if claim.parallel && !claim.rule.stands_under_load(test, &intervals, claim.load) {
@@ -464,6 +467,9 @@ pub fn explain(claim: &Claim, evidence: &Evidence) -> String {
         Reason::IntervalOutside => format!("The whole 95 % interval ({ours}) violates {rule}"),
         Reason::IntervalStraddles => format!(
             "The 95 % interval ({ours}) straddles {rule}: this run cannot tell; more rounds or a quieter machine might"
+        ),
+        Reason::WithinNoise => format!(
+            "The 95 % interval ({ours}) lies within the noise band of {rule}: the two sides differ by less than this machine reproduces, so the ordering is neither shown nor refuted (more rounds would not change that)"
         ),
         Reason::ModelRangeInside => {
             format!("The model's whole range over its assumptions ({ours}) satisfies {rule}")
@@ -892,6 +898,22 @@ mod tests {
             .collect();
         assert_eq!(verdicts, vec![Yes, Maybe, No]);
         assert_eq!(judge(&c, &ev(&[(0.8, 0.9)])), judge(&c, &ev(&[(0.8, 0.9)])));
+    }
+
+    #[test]
+    fn an_ordering_inside_its_noise_band_is_inconclusive_and_says_why() {
+        let c = claim(Kind::Measured, crate::claims::above_one());
+        let cases = [
+            ((1.03, 1.06), Yes, Reason::IntervalInside),
+            ((0.99, 1.01), Maybe, Reason::WithinNoise),
+            ((1.01, 1.03), Maybe, Reason::IntervalStraddles),
+            ((0.9, 0.97), No, Reason::IntervalOutside),
+        ];
+        for (iv, verdict, reason) in cases {
+            assert_eq!(assess(&c, &ev(&[iv])), (verdict, reason), "{iv:?}");
+        }
+        let why = explain(&c, &ev(&[(0.99, 1.01)]));
+        assert!(why.contains("noise band"), "{why}");
     }
 
     #[test]

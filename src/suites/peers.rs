@@ -97,7 +97,7 @@ fn verdict(s: &Summary, at_least: f64) -> &'static str {
     match rule.test(&[interval]) {
         Test::Inside => "reached",
         Test::Outside => "missed",
-        Test::Straddles | Test::Unjudgeable => "inconclusive",
+        Test::Straddles | Test::WithinNoise | Test::Unjudgeable => "inconclusive",
     }
 }
 

@@ -1,8 +1,7 @@
 //! Seed 000's claims timed here: working-set size (Fig. 5), schedules and chunk sizes
 //! (Fig. 6), thread scaling (Figs. 7–10) and oversubscription (section 4.1).
-use super::{
-    Claim, ORDERING, PARSA2_REDUCTION_PCT, PARSA4_REDUCTION_PCT, PARSA8_REDUCTION_PCT, Rule, c,
-};
+use super::{Claim, PARSA2_REDUCTION_PCT, PARSA4_REDUCTION_PCT, PARSA8_REDUCTION_PCT, Rule, c};
+use crate::claims::{above_one, below_one};
 
 const SCHEDULE_NOISE: &str = "every schedule does the same decryptions, so only scheduling overhead, imbalance (each under 5 % with iterations of a millisecond) and noise on a shared VM move the ratio";
 
@@ -25,13 +24,13 @@ pub fn claims() -> Vec<Claim> {
         c("seed000-fig6-guided-best", "seed000-fig6", "Fig. 6", "Guided scheduling always outperforms static and dynamic")
             .paper("guided best at every chunk size 1–100 (PaRSA-8, 200 M messages)")
             .metric("guided's time summed over chunks 1–100 / the faster of static and dynamic", "×")
-            .rule(Rule::AtMost { max: 1.0 }, ORDERING)
+            .rule(below_one(), "1: an ordering of two schedules' times")
             .parallel()
             .plausible(&[(0.9, 1.1)], SCHEDULE_NOISE),
         c("seed000-fig6-dynamic-worst", "seed000-fig6", "Fig. 6", "Dynamic scheduling is the slowest below chunk 20")
             .paper("dynamic slower than static and guided when the chunk is below 20 (PaRSA-8)")
             .metric("dynamic's time summed over chunks 1–10 / the slower of static and guided", "×")
-            .rule(Rule::AtLeast { min: 1.0 }, ORDERING)
+            .rule(above_one(), "1: an ordering of two schedules' times")
             .parallel()
             .plausible(&[(0.9, 1.1)], SCHEDULE_NOISE),
         c("seed000-parsa2", "seed000-threads", "Figs. 7–9", "PaRSA-2 is about 47 % faster than SeRSA")

@@ -3,7 +3,7 @@
 //! 4, 6, 7, 8 and 10 threads, judged where the machine has the CPUs), and the orderings and
 //! trends the slides state.
 use super::{MODEXP_BEST, Measure, Setup, Timed, bound_pct, c};
-use crate::claims::{Claim, Rule, num};
+use crate::claims::{Claim, Rule, above_one, below_one, num};
 
 /// The experiment that times them.
 pub const EXPERIMENT: &str = "seed003-modexp";
@@ -206,7 +206,7 @@ fn stated() -> Vec<Timed> {
         bundle(c("seed003-precomp-small-windows-best", EXPERIMENT, "m-ary with precomputation: wrap up", "2^2- and 2^3-ary typically give the best results")
             .paper("m-ariety from 2^2, 2^3 typically gives best results")
             .metric("fastest of 2^2/2^3-ary over fastest of 2^4/2^6-ary, 2 threads and 2 precomputation threads, per size, paired rounds", "×")
-            .rule(Rule::Each { parts: [1024, 2048, 4096].map(|b| format!("{b} bits")).to_vec(), rules: vec![Rule::AtMost { max: 1.0 }; 3] },
+            .rule(Rule::Each { parts: [1024, 2048, 4096].map(|b| format!("{b} bits")).to_vec(), rules: vec![below_one(); 3] },
                 "1: an ordering; by the MulMod count 2^6-ary needs about 10 % fewer than 2^3-ary, so it can fail")
             .plausible(&[(0.8, 1.3); 3], "the windows' MulMod counts differ by up to 15 %, tables by up to 5 %")
             .parallel(),
@@ -215,7 +215,7 @@ fn stated() -> Vec<Timed> {
             .paper("1 thread exposes the effect of m-ary approach: best at 2^4-ary (-22%)")
             .paper_values(&[-22.0])
             .metric("time change of 2^4-ary on 1 thread; fastest of 2^2, 2^3, 2^6, 2^8, 2^10-ary over 2^4-ary, paired rounds", "")
-            .rule(Rule::Each { parts: vec!["2^4-ary change (%)".into(), "others / 2^4-ary (×)".into()], rules: vec![gain_rule(&od(1024, 1, 4), -22.0).0, Rule::AtLeast { min: 1.0 }] },
+            .rule(Rule::Each { parts: vec!["2^4-ary change (%)".into(), "others / 2^4-ary (×)".into()], rules: vec![gain_rule(&od(1024, 1, 4), -22.0).0, above_one()] },
                 format!("{}; 1 for \"best at 2^4-ary\", an ordering (by the MulMod count 2^6-ary needs 233 against 2^4-ary's 254, so it can fail)", gain_rule(&od(1024, 1, 4), -22.0).1))
             .plausible(&[gain_plausible(&od(1024, 1, 4)), (0.8, 1.3)], "the bound on a 1-thread 2^4-ary; the windows' MulMod counts differ by up to 15 %")
             .measured(),
@@ -223,7 +223,7 @@ fn stated() -> Vec<Timed> {
         bundle(c("seed003-ondemand-threads-big-tables", EXPERIMENT, "m-ary on demand, 1024 bits; 4k & 8k", "More threads help on-demand m-ary most with big tables (2^8/2^10-ary)")
             .paper("Increasing thread number is beneficial especially for bigger tables (2^8/2^10-ary)")
             .metric("speedup from 1 to 2 threads of 2^10-ary over that of 2^4-ary, paired rounds", "×")
-            .rule(Rule::Each { parts: vec!["1024 bits".into(), "4096 bits".into()], rules: vec![Rule::AtLeast { min: 1.0 }; 2] },
+            .rule(Rule::Each { parts: vec!["1024 bits".into(), "4096 bits".into()], rules: vec![above_one(); 2] },
                 "1: an ordering of two speedups")
             .plausible(&[(0.7, 1.5); 2], "2 threads give each window a speedup between 1 and 1.4; a 2^10 table adds up to a third more work to share")
             .parallel(),
@@ -238,7 +238,7 @@ fn stated() -> Vec<Timed> {
         bundle(c("seed003-ondemand-bigger-keys-bigger-tables", EXPERIMENT, "m-ary on demand, 4k & 8k", "Bigger keys benefit from bigger tables")
             .paper("Bigger keys benefit from bigger tables")
             .metric("time of 2^10-ary over 2^4-ary at 4096 bits, over the same at 1024 bits, 2 threads, paired rounds", "×")
-            .rule(Rule::AtMost { max: 1.0 }, "1: an ordering (a bigger table pays more at the bigger key)")
+            .rule(below_one(), "1: an ordering (a bigger table pays more at the bigger key)")
             .plausible(&[(0.5, 1.5)], "a 2^10 table is about 40 % of a 1024-bit exponentiation and 10 % of a 4096-bit one")
             .parallel(),
             vec![Measure::RatioOfRatios([od(4096, 2, 10), od(4096, 2, 4), od(1024, 2, 10), od(1024, 2, 4)])]),
@@ -261,7 +261,7 @@ fn stated() -> Vec<Timed> {
         bundle(c("seed003-slice-fastest", EXPERIMENT, "Slicing: wrap up", "Slicing is the fastest of the three methods")
             .paper("Fastest, and stable, even if threads manage unbalanced work")
             .metric("slicing's time over the faster m-ary (precomputation or on demand), 2 threads, paired rounds", "×")
-            .rule(Rule::Each { parts: sizes4.map(|b| format!("{b} bits")).to_vec(), rules: vec![Rule::AtMost { max: 1.0 }; 4] },
+            .rule(Rule::Each { parts: sizes4.map(|b| format!("{b} bits")).to_vec(), rules: vec![below_one(); 4] },
                 "1: an ordering; by the MulMod count comb m-ary on 2 threads (−28 %) can beat slicing (−25 %), so it can fail")
             .plausible(&[(0.7, 1.5); 4], "the methods' 2-thread bounds differ by a few points; their overheads by up to 30 %")
             .parallel(),
@@ -269,7 +269,7 @@ fn stated() -> Vec<Timed> {
         bundle(c("seed003-squaring-cheaper", EXPERIMENT, "Slicing: wrap up, observation", "Modular squaring is simpler than modular multiplication")
             .paper("Simple: not involving big data structures and simpler than modular multiplication")
             .metric("time of a modular squaring over a modular product with the counted kernel (the methods' MulMod), per size, paired rounds", "×")
-            .rule(Rule::Each { parts: vec!["1024 bits".into(), "4096 bits".into()], rules: vec![Rule::AtMost { max: 1.0 }; 2] },
+            .rule(Rule::Each { parts: vec!["1024 bits".into(), "4096 bits".into()], rules: vec![below_one(); 2] },
                 "1: \"simpler\" is an ordering of costs")
             .plausible(&[(0.4, 1.2); 2], "GMP's squaring saves up to half a product; the reduction costs the same")
             .measured(),
@@ -494,7 +494,7 @@ fn configurations() -> Vec<Timed> {
     v.push(bundle(c("seed003-precomp-2048-4thr-pt", EXPERIMENT, "m-ary with precomputation, 2048 bits", "With 4 threads the higher 2^r-ary configurations are sustainable only with multiple precomputation threads")
         .paper("4-threads: higher 2^r-ary configurations sustainable only with multiple pre-comp threads")
         .metric("time of 2^4-ary with 1 precomputation thread over 4, 4 threads, paired rounds; needs 4 hardware threads", "×")
-        .rule(Rule::AtLeast { min: 1.0 }, "1: an ordering (4 table threads help)")
+        .rule(above_one(), "1: an ordering (4 table threads help)")
         .plausible(&[(0.8, 1.3)], "a 14-entry table is about 1 % of a 2048-bit exponentiation; thread start-up up to 20 %")
         .parallel(),
         vec![Measure::Ratio(vec![higher], vec![higher.pt(4)])]));

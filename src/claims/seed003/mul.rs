@@ -6,7 +6,7 @@ use super::{
     E5_2650, HANDOFF_ORDER, I7_2600, I7_6800K, KARATSUBA_PARALLEL, KARATSUBA_US, c, handoff_us,
     karatsuba_vs_gmp,
 };
-use crate::claims::{Claim, Rule};
+use crate::claims::{Claim, Rule, above_one, below_one};
 
 /// The experiment that times the products.
 pub const KARATSUBA: &str = "seed003-karatsuba";
@@ -196,7 +196,7 @@ pub fn karatsuba() -> Vec<KaraTimed> {
             .paper_values(&[paper.round()])
             .metric("lock-free parallel Karatsuba time / GMP mpz_mul time, 2 threads, paired rounds", "×")
             .rule(
-                Rule::AtMost { max: 1.0 },
+                below_one(),
                 "1: \"beats GMP\" is an ordering; the paper's margins came from 3 threads, and on 2 the critical path holds 2 of the 3 half products (each about GMP's product over 2.6 at these sizes), so it can fail",
             )
             .plausible(&[(0.4, 2.0)], "2 half products of about 1/2.6 of GMP's each, plus the hand-off and GMP's FFT thresholds")
@@ -218,7 +218,7 @@ pub fn karatsuba() -> Vec<KaraTimed> {
             .paper(format!("{kara} µs against {g} µs ({:.2}×, i7-2600)", kara / g))
             .paper_values(&[kara, g])
             .metric("one-level Karatsuba time / GMP mpz_mul time, paired rounds", "×")
-            .rule(Rule::AtLeast { min: 1.0 }, "1: \"slower than GMP\" is an ordering")
+            .rule(above_one(), "1: \"slower than GMP\" is an ordering")
             .plausible(&[(0.8, 4.0)], "three half products and the additions against GMP's own Toom-Cook or FFT: from a little under GMP, where its thresholds are off, to 3×")
             .measured(),
             parts: vec![KaraMeasure::Ratio(seq(bits), vec![gmp(bits)])],
@@ -234,7 +234,7 @@ pub fn karatsuba() -> Vec<KaraTimed> {
         claim: c("seed003-kara-pool-beats-spawn", KARATSUBA, "Parallel Karatsuba – results parallel inf-threads", "Persistent helper threads improve over threads made per product")
             .paper("Infinite-threads improve over simple parallel tasks")
             .metric("time of kara-pool over the faster of kara-spawn and kara-scoped, 2 threads, paired rounds", "×")
-            .rule(Rule::Each { parts: vec!["4096 bits".into(), "16384 bits".into()], rules: vec![Rule::AtMost { max: 1.0 }; 2] }, "1: an ordering")
+            .rule(Rule::Each { parts: vec!["4096 bits".into(), "16384 bits".into()], rules: vec![below_one(); 2] }, "1: an ordering")
             .plausible(&[(0.1, 1.5); 2], "a condvar wake costs 2–50 µs, a spawn and join 10–100 µs, a product 2–25 µs")
             .parallel(),
         parts: [4096, 16384].map(|b| KaraMeasure::Ratio(Product::new("kara-pool", b, 2), fastest_simple(b))).to_vec(),
@@ -249,7 +249,7 @@ pub fn karatsuba() -> Vec<KaraTimed> {
         claim: c("seed003-kara-lockfree-beats-pool", KARATSUBA, "Parallel Karatsuba – results parallel inf-threadsLF", "Lock-free helpers improve over condvar ones, the more the smaller the numbers")
             .paper("Lock-free infinite-threads improve over infinite-threads; Number size decreases → improved advantage")
             .metric("kara-lockfree over kara-pool at 4096 bits; that ratio at 4096 over the same at 32768 bits, 2 threads, paired rounds", "×")
-            .rule(Rule::Each { parts: vec!["lock-free / pool at 4096".into(), "advantage at 4096 / at 32768".into()], rules: vec![Rule::AtMost { max: 1.0 }; 2] }, "1: orderings")
+            .rule(Rule::Each { parts: vec!["lock-free / pool at 4096".into(), "advantage at 4096 / at 32768".into()], rules: vec![below_one(); 2] }, "1: orderings")
             .plausible(&[(0.2, 1.5), (0.3, 2.0)], "a spin hand-off costs under 1 µs, a condvar wake 2–50 µs, against products of 2–60 µs")
             .parallel(),
         parts: vec![lf_pool(4096), KaraMeasure::RatioOfRatios([
@@ -336,7 +336,7 @@ pub fn handoff() -> Vec<(Claim, Vec<ActivationPart>)> {
             .paper("different cores: i7 2600: 4.1 us, i7 6800K: 2.3 us; same core as main thread: i7 2600: 1.6 us, i7 6800K: 1.3 us")
             .paper_values(&[4.1, 2.3, 1.6, 1.3])
             .metric("condvar wake on another core / on the same core, paired rounds", "×")
-            .rule(Rule::AtLeast { min: 1.0 }, "1: an ordering")
+            .rule(above_one(), "1: an ordering")
             .plausible(&[(0.3, 5.0)], "a cross-core wake needs an interrupt; a same-core one a context switch, which a busy core delays")
             .parallel(),
             vec![("condvar-other-core", Some("condvar-same-core"))]),
@@ -350,7 +350,7 @@ pub fn handoff() -> Vec<(Claim, Vec<ActivationPart>)> {
             .paper("A problem can be that multiplication algorithm is pretty fast ... compared to the thread spawn and spawn+join time (GMPmul 2.57911 us at 4096, 7.86512 us at 8192; spawn 4.3–6.5 us, spawn+join 10.1–16.0 us)")
             .paper_values(&[2.57911, 7.86512])
             .metric("spawn µs over a GMP product at 4096 bits; spawn + join µs over one at 8192 bits, paired rounds", "×")
-            .rule(Rule::Each { parts: vec!["spawn / product at 4096".into(), "spawn+join / product at 8192".into()], rules: vec![Rule::AtLeast { min: 1.0 }; 2] },
+            .rule(Rule::Each { parts: vec!["spawn / product at 4096".into(), "spawn+join / product at 8192".into()], rules: vec![above_one(); 2] },
                 "1: \"fast compared to\" is an ordering (the paper's own figures give 1.7× and 1.3×)")
             .plausible(&[(0.2, 100.0); 2], "spawns cost 5–200 µs, products 1–10 µs")
             .parallel(),

@@ -188,7 +188,7 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            // 8 rounds of the 36-stage and folded sweeps (the 36 threads at 256 B chunks take
+            // 10 rounds of the 36-stage and folded sweeps (the 36 threads at 256 B chunks take
             // most), the SCC model well under a second, calibrating it here a few: 15–22 s on
             // a loaded 2-core machine, about 11 s on a quiet one.
             Profile::Quick => 15.0,

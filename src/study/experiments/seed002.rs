@@ -171,7 +171,7 @@ impl Experiment for Times {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         match profile {
-            // Three keys (4096 bits: about a second), 8 rounds of every method at 1024 and 2048
+            // Three keys (4096 bits: about a second), 10 rounds of every method at 1024 and 2048
             // bits and of CRT and binary at 4096 bits: about 2 s here under load.
             Profile::Quick => 3.0,
             Profile::Full => 600.0,
