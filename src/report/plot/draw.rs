@@ -183,7 +183,7 @@ fn along(chart: &Chart, frame: &Frame, k: usize, n: usize, x: f64) -> Option<f64
 
 /// The single rounds behind the points: a strip of small translucent dots beside each point,
 /// spread a few pixels across so that equal values stay visible. On a line chart each series
-/// with rounds has its own lane left of the points, so strips at one x do not mix. The value
+/// with rounds has its own lane beside the points, so strips at one x do not mix. The value
 /// axis fits the points and their intervals, not every round: a round beyond it is drawn at
 /// the axis' end as a small triangle pointing out (see [`rounds_off_scale`]).
 fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
@@ -198,7 +198,12 @@ fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) ->
             continue;
         }
         let style = ShapeStyle::from(&look.colour.mix(0.45)).filled();
-        let centre = if frame.bars { 0 } else { -9 - 10 * lane };
+        // Lanes alternate left and right of the points, nearest first: -9, +9, -19, +19 px…
+        let centre = if frame.bars {
+            0
+        } else {
+            (9 + 10 * (lane / 2)) * if lane % 2 == 0 { -1 } else { 1 }
+        };
         lane += 1;
         // Pixel offsets from a value-axis step and a step across it.
         let px = |value: i32, across: i32| {
