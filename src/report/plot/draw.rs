@@ -198,11 +198,12 @@ fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) ->
             continue;
         }
         let style = ShapeStyle::from(&look.colour.mix(0.45)).filled();
-        // Lanes alternate left and right of the points, nearest first: -9, +9, -19, +19 px…
-        let centre = if frame.bars {
-            0
+        // A bar's strip spreads ±4 px over its bar; on a line chart the lanes (±3 px each)
+        // alternate left and right of the points, nearest first: -7, +7, -15, +15 px…
+        let (spread, centre) = if frame.bars {
+            (4, 0)
         } else {
-            (9 + 10 * (lane / 2)) * if lane % 2 == 0 { -1 } else { 1 }
+            (3, (7 + 8 * (lane / 2)) * if lane % 2 == 0 { -1 } else { 1 })
         };
         lane += 1;
         // Pixel offsets from a value-axis step and a step across it.
@@ -218,7 +219,7 @@ fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) ->
             else {
                 continue;
             };
-            let c = ((j * 7) % 9) as i32 - 4 + centre;
+            let c = ((j * 5) as i32 % (2 * spread + 1)) - spread + centre;
             let out = i32::from(v > ends.end) - i32::from(v < ends.start);
             let at = EmptyElement::at(frame.at(a, v.max(ends.start).min(ends.end)));
             if out == 0 {
