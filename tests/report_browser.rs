@@ -163,13 +163,24 @@ fn fixture() -> StudyResults {
             "time ratio (×)",
             true,
         )
-        .with(Series::new(
-            "kara-lockfree (ours)",
-            (9..14)
-                .map(|k| ci(2f64.powi(k), 100.0 / f64::from(k * k - 70)))
-                .collect(),
-            Provenance::Measured,
-        ))
+        .with(
+            Series::new(
+                "kara-lockfree (ours)",
+                (9..14)
+                    .map(|k| ci(2f64.powi(k), 100.0 / f64::from(k * k - 70)))
+                    .collect(),
+                Provenance::Measured,
+            )
+            // The rounds behind each point, and one far beyond the value axis.
+            .with_rounds(
+                (9..14)
+                    .flat_map(|k| {
+                        let (x, y) = (2f64.powi(k), 100.0 / f64::from(k * k - 70));
+                        [0.85, 0.95, 1.0, 1.05, 1.2].map(|f| (x, y * f))
+                    })
+                    .chain([(1024.0, 1e4)]),
+            ),
+        )
         .with(Series::from_xy(
             "kara-lockfree (paper, 3 threads)",
             [(1024.0, 0.9), (4096.0, 0.7)],
@@ -215,11 +226,18 @@ fn fixture() -> StudyResults {
             Provenance::Measured,
         )),
         Chart::line("Speedup against threads", "threads", "speedup (×)", false)
-            .with(Series::new(
-                "PaRSA",
-                vec![ci(1.0, 1.0), ci(2.0, 1.8), ci(4.0, 3.1)],
-                Provenance::Measured,
-            ))
+            .with(
+                Series::new(
+                    "PaRSA",
+                    vec![ci(1.0, 1.0), ci(2.0, 1.8), ci(4.0, 3.1)],
+                    Provenance::Measured,
+                )
+                .with_rounds(
+                    [(1.0, 1.0), (2.0, 1.8), (4.0, 3.1)]
+                        .into_iter()
+                        .flat_map(|(x, y)| [0.9, 1.0, 1.1].map(|f| (x, y * f))),
+                ),
+            )
             .with(Series::from_xy(
                 "ideal",
                 [(1.0, 1.0), (2.0, 2.0), (4.0, 4.0)],

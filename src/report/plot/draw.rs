@@ -182,30 +182,67 @@ fn along(chart: &Chart, frame: &Frame, k: usize, n: usize, x: f64) -> Option<f64
 }
 
 /// The single rounds behind the points: a strip of small translucent dots beside each point,
-/// spread a few pixels across so that equal values stay visible.
+/// spread a few pixels across so that equal values stay visible. On a line chart each series
+/// with rounds has its own lane beside the points, so strips at one x do not mix. The value
+/// axis fits the points and their intervals, not every round: a round beyond it is drawn at
+/// the axis' end as a small triangle pointing out (see [`rounds_off_scale`]).
 fn rounds(cc: &mut Ctx, chart: &Chart, frame: &Frame, looks: &[Option<Look>]) -> Result<()> {
     let drawn: Vec<usize> = (0..chart.series.len())
         .filter(|&i| looks[i].is_some())
         .collect();
+    let ends = frame.y.range();
+    let mut lane = 0;
     for (k, &i) in drawn.iter().enumerate() {
         let (s, look) = (&chart.series[i], looks[i].unwrap_or_else(|| unreachable!()));
+        if s.rounds.is_empty() {
+            continue;
+        }
         let style = ShapeStyle::from(&look.colour.mix(0.45)).filled();
+        // A bar's strip spreads ±4 px over its bar; on a line chart the lanes (±3 px each)
+        // alternate left and right of the points, nearest first: -7, +7, -15, +15 px…
+        let (spread, centre) = if frame.bars {
+            (4, 0)
+        } else {
+            (3, (7 + 8 * (lane / 2)) * if lane % 2 == 0 { -1 } else { 1 })
+        };
+        lane += 1;
+        // Pixel offsets from a value-axis step and a step across it.
+        let px = |value: i32, across: i32| {
+            if frame.horizontal {
+                (value, across)
+            } else {
+                (across, -value)
+            }
+        };
         for (j, &(x, y)) in s.rounds.iter().enumerate() {
             let (Some(a), Some(v)) = (along(chart, frame, k, drawn.len(), x), value(frame, y))
             else {
                 continue;
             };
-            let jitter = ((j * 7) % 9) as i32 - 4 - if frame.bars { 0 } else { 9 };
-            let offset = if frame.horizontal {
-                (0, jitter)
+            let c = ((j * 5) as i32 % (2 * spread + 1)) - spread + centre;
+            let out = i32::from(v > ends.end) - i32::from(v < ends.start);
+            let at = EmptyElement::at(frame.at(a, v.max(ends.start).min(ends.end)));
+            if out == 0 {
+                cc.draw_series([at + Circle::new(px(0, c), 2, style)])
             } else {
-                (jitter, 0)
-            };
-            cc.draw_series([EmptyElement::at(frame.at(a, v)) + Circle::new(offset, 2, style)])
-                .map_err(err)?;
+                let tip = vec![px(4 * out, c), px(-out, c - 3), px(-out, c + 3)];
+                cc.draw_series([at + Polygon::new(tip, style)])
+            }
+            .map_err(err)?;
         }
     }
     Ok(())
+}
+
+/// Whether some round of `chart` lies beyond its value axis (drawn at the axis' end).
+pub(super) fn rounds_off_scale(chart: &Chart, frame: &Frame) -> bool {
+    let ends = frame.y.range();
+    chart
+        .series
+        .iter()
+        .flat_map(|s| &s.rounds)
+        .filter_map(|&(_, y)| value(frame, y))
+        .any(|v| !ends.contains(&v) && v != ends.end)
 }
 
 /// Diagonal hatching inside the rectangle with pixel corners `a` and `b`: how a bar of the

@@ -306,6 +306,9 @@ fn notes(chart: &Chart, frame: &Frame) -> Vec<String> {
     }
     if chart.series.iter().any(|s| !s.rounds.is_empty()) {
         s.push_str(" Small dots: the single rounds.");
+        if draw::rounds_off_scale(chart, frame) {
+            s.push_str(" Triangles at the end of the value axis: rounds beyond it.");
+        }
     }
     if !chart.note.is_empty() {
         s.push(' ');

@@ -286,3 +286,51 @@ fn paper_bars_are_filled_and_hatched_and_rounds_are_drawn() {
     assert!(svg.contains("Small dots: the single rounds."));
     assert!(svg.matches("r=\"2\"").count() >= 3, "three rounds drawn");
 }
+
+#[test]
+fn each_series_strip_has_its_own_lane_and_rounds_off_the_axis_sit_at_its_end() {
+    let series = |name: &str, y: f64| {
+        Series::new(
+            name,
+            vec![Point::with_ci(1.0, y, y - 0.1, y + 0.1), Point::new(2.0, y)],
+            Provenance::Measured,
+        )
+        .with_rounds([(1.0, y - 0.05), (1.0, y), (1.0, y + 0.05)])
+    };
+    let c = Chart::line("strips", "x", "y", false)
+        .with(series("a", 1.0))
+        .with(series("b", 1.02));
+    let svg = render(&c).unwrap();
+    let dots: Vec<&str> = svg
+        .split("<circle")
+        .skip(1)
+        .filter(|c| c.contains("r=\"2\""))
+        .map(|c| c.split("cx=\"").nth(1).unwrap().split('"').next().unwrap())
+        .collect();
+    let mut across = dots.clone();
+    across.sort_unstable();
+    across.dedup();
+    assert_eq!(
+        (dots.len(), across.len()),
+        (6, 6),
+        "two lanes of three: {dots:?}"
+    );
+    let note = |c: &Chart| notes(c, &Frame::new(c)).join(" ");
+    assert!(!note(&c).contains("Triangles"));
+    // A round far above every interval: the axis keeps to the points, the round is a
+    // triangle at its top, and the note says what the triangles are.
+    let mut c = c;
+    c.series[0].rounds.push((1.0, 50.0));
+    let beyond = render(&c).unwrap();
+    assert_eq!(beyond.matches("r=\"2\"").count(), 6);
+    assert!(note(&c).contains("Triangles at the end of the value axis: rounds beyond it."));
+    assert_eq!(
+        beyond.matches("<polygon").count(),
+        svg.matches("<polygon").count() + 1,
+        "the round beyond the axis"
+    );
+    assert!(
+        !beyond.contains(">50<"),
+        "the axis does not stretch to the round"
+    );
+}

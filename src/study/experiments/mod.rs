@@ -137,6 +137,55 @@ pub fn assert_paper_checks(fed: &[super::Fed], inconsistent: &[&str]) {
     }
 }
 
+/// Test helper: `n` paired rounds of `keys` whose values change from round to round and
+/// from key to key, so that every per-round ratio between keys changes too.
+#[cfg(test)]
+pub fn varied_rounds(keys: &[String], n: usize) -> Rounds {
+    let mut r = Rounds::new();
+    for i in 0..n {
+        r.push(
+            keys.iter()
+                .enumerate()
+                .map(|(j, k)| (k.clone(), 1.0 + 0.1 * ((i * 3 + j * 5) % 7) as f64))
+                .collect(),
+        );
+    }
+    r
+}
+
+/// Test helper: each measured series of `chart` draws, behind each of its points, the `n`
+/// rounds that point comes from: `n` rounds at the point's x whose median is the point's value.
+#[cfg(test)]
+pub fn assert_rounds_behind_points(chart: &crate::study::Chart, n: usize) {
+    use crate::study::Provenance;
+    let measured: Vec<_> = chart
+        .series
+        .iter()
+        .filter(|s| s.provenance == Provenance::Measured)
+        .collect();
+    assert!(!measured.is_empty(), "{}: no measured series", chart.title);
+    for s in measured {
+        let what = format!("{}: {}", chart.title, s.name);
+        assert!(!s.points.is_empty(), "{what}: no points");
+        assert_eq!(s.rounds.len(), n * s.points.len(), "{what}");
+        for p in &s.points {
+            let at: Vec<f64> = s
+                .rounds
+                .iter()
+                .filter(|r| r.0 == p.x)
+                .map(|r| r.1)
+                .collect();
+            assert_eq!(at.len(), n, "{what}: rounds at x = {}", p.x);
+            let m = crate::bench::stats::median(at);
+            assert!(
+                (m - p.y).abs() <= 1e-9 * p.y.abs().max(1.0),
+                "{what}: the rounds' median {m} is not the point's {}",
+                p.y
+            );
+        }
+    }
+}
+
 /// A number cell (missing when not finite).
 pub fn num(x: f64) -> Cell {
     Cell::num(x)
@@ -163,6 +212,13 @@ pub fn measured(e: Option<Estimate>, unit: &str) -> Cell {
     e.map_or(Cell::Missing, |e| {
         Cell::measured(e.value, e.low, e.high, unit)
     })
+}
+
+/// The single rounds of a per-round quantity `f` at `x`, `(x, value)` each: the strip a chart
+/// draws behind its point at `x`, from the same values the point's median and interval come
+/// from (see [`Rounds::each`]).
+pub fn strip(r: &Rounds, x: f64, f: impl Fn(&sampling::Values) -> f64) -> Vec<(f64, f64)> {
+    r.each(f).into_iter().map(|y| (x, y)).collect()
 }
 
 /// Time reduction in % for a speedup s: 1 − 1/s (the papers' "x % performance improvement").

@@ -4,7 +4,7 @@
 //! on paired per-round ratios.
 use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
-    round_config, runs_text, text,
+    round_config, runs_text, strip, text,
 };
 use crate::error::Result;
 use crate::parallel::Schedule;
@@ -122,15 +122,7 @@ impl Experiment for WorkingSet {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&["messages", "threads", "speedup_x"]);
-        let mut points = Vec::new();
-        for &n in &ns {
-            let s = rounds.ratio(&format!("{n}/{SERSA}"), &format!("{n}/{t}:guided"));
-            table.push(vec![int(n), int(t), measured(s, "×")]);
-            if let Some(s) = s {
-                points.push(Point::with_ci(n as f64, s.value, s.low, s.high));
-            }
-        }
+        let (table, chart) = fig5(&rounds, &ns, t);
         let quality = rounds.quality();
         let mut r = ExperimentResult::new(
             self.id(),
@@ -148,25 +140,39 @@ impl Experiment for WorkingSet {
             ),
         );
         r.table = table;
-        r.charts = vec![
-            Chart::line(
-                "Fig. 5 — PaRSA speedup over SeRSA against working-set size",
-                "messages",
-                "speedup",
-                false,
-            )
-            .with(Series::new(
-                format!("PaRSA-{t} (guided)"),
-                points,
-                Provenance::Measured,
-            )),
-        ];
+        r.charts = vec![chart];
         r.quality = Some(quality);
         Ok(Output {
             result: r,
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Fig. 5's table and chart: the speedup per message count `ns` at `t` threads, with the
+/// rounds' speedups behind each point.
+fn fig5(rounds: &Rounds, ns: &[usize], t: usize) -> (Table, Chart) {
+    let mut table = Table::new(&["messages", "threads", "speedup_x"]);
+    let (mut points, mut each) = (Vec::new(), Vec::new());
+    for &n in ns {
+        let (sersa, parsa) = (format!("{n}/{SERSA}"), format!("{n}/{t}:guided"));
+        let s = rounds.ratio(&sersa, &parsa);
+        table.push(vec![int(n), int(t), measured(s, "×")]);
+        if let Some(s) = s {
+            points.push(Point::with_ci(n as f64, s.value, s.low, s.high));
+        }
+        each.extend(strip(rounds, n as f64, |v| v(&sersa) / v(&parsa)));
+    }
+    let chart = Chart::line(
+        "Fig. 5 — PaRSA speedup over SeRSA against working-set size",
+        "messages",
+        "speedup",
+        false,
+    )
+    .with(
+        Series::new(format!("PaRSA-{t} (guided)"), points, Provenance::Measured).with_rounds(each),
+    );
+    (table, chart)
 }
 
 fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> {
@@ -239,32 +245,7 @@ impl Experiment for Schedules {
             },
             |r| settled(&evidence(r)),
         )?;
-        let mut table = Table::new(&["schedule", "chunk_messages", "median_s", "speedup_x"]);
-        let mut chart = Chart::line(
-            format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
-            "chunk size (messages)",
-            "time (s)",
-            true,
-        )
-        // The claims rest on gaps of a few %: an axis from 0 s would flatten them.
-        .fit_y();
-        for s in &schedules {
-            let mut points = Vec::new();
-            for c in CHUNKS {
-                let k = config_key(t, *s, Some(c));
-                let m = rounds.median(&k);
-                table.push(vec![
-                    text(s.name()),
-                    int(c),
-                    measured(m, "s"),
-                    measured(rounds.ratio(SERSA, &k), "×"),
-                ]);
-                if let Some(m) = m {
-                    points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
-                }
-            }
-            chart = chart.with(Series::new(s.to_string(), points, Provenance::Measured));
-        }
+        let (table, chart) = fig6(&rounds, t);
         let quality = rounds.quality();
         let mut r = ExperimentResult::new(
             self.id(),
@@ -287,6 +268,40 @@ impl Experiment for Schedules {
             evidence: evidence(&rounds),
         })
     }
+}
+
+/// Fig. 6's table and chart: the time per schedule and chunk size at `t` threads, with the
+/// rounds' times behind each point.
+fn fig6(rounds: &Rounds, t: usize) -> (Table, Chart) {
+    let mut table = Table::new(&["schedule", "chunk_messages", "median_s", "speedup_x"]);
+    let mut chart = Chart::line(
+        format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
+        "chunk size (messages)",
+        "time (s)",
+        true,
+    )
+    // The claims rest on gaps of a few %: an axis from 0 s would flatten them.
+    .fit_y();
+    for s in OMP {
+        let (mut points, mut each) = (Vec::new(), Vec::new());
+        for c in CHUNKS {
+            let k = config_key(t, s, Some(c));
+            let m = rounds.median(&k);
+            table.push(vec![
+                text(s.name()),
+                int(c),
+                measured(m, "s"),
+                measured(rounds.ratio(SERSA, &k), "×"),
+            ]);
+            if let Some(m) = m {
+                points.push(Point::with_ci(c as f64, m.value, m.low, m.high));
+            }
+            each.extend(strip(rounds, c as f64, |v| v(&k)));
+        }
+        chart =
+            chart.with(Series::new(s.to_string(), points, Provenance::Measured).with_rounds(each));
+    }
+    (table, chart)
 }
 
 /// Per round: the schedule's time summed over `chunks`.
@@ -364,4 +379,30 @@ fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
             .free_cores(free_cores(ctx, r, t)),
         ),
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::experiments::{assert_rounds_behind_points, varied_rounds};
+
+    #[test]
+    fn figs_5_and_6_draw_the_rounds_behind_their_points() {
+        let (t, ns) = (2, [100, 200, 300]);
+        let keys: Vec<String> = ns
+            .iter()
+            .flat_map(|n| [format!("{n}/{SERSA}"), format!("{n}/{t}:guided")])
+            .collect();
+        let (_, chart) = fig5(&varied_rounds(&keys, 5), &ns, t);
+        assert_rounds_behind_points(&chart, 5);
+        let keys: Vec<String> = OMP
+            .iter()
+            .flat_map(|&s| CHUNKS.map(|c| config_key(t, s, Some(c))))
+            .chain([SERSA.to_string()])
+            .collect();
+        let (table, chart) = fig6(&varied_rounds(&keys, 7), t);
+        assert_eq!(table.rows.len(), OMP.len() * CHUNKS.len());
+        assert_eq!(chart.series.len(), OMP.len());
+        assert_rounds_behind_points(&chart, 7);
+    }
 }

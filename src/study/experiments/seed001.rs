@@ -8,7 +8,7 @@ use super::seed001_scc as scc;
 use super::seed001_stages::StageTimes;
 use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, probe_threads, quality_note,
-    round_config, runs_text,
+    round_config, runs_text, strip,
 };
 use crate::claims::seed001 as paper;
 use crate::error::Result;
@@ -284,9 +284,10 @@ fn fig8(ctx: &Context, rounds: &Rounds, validation: &scc::Validation, g: usize) 
          pipeline runs one stage group per CPU and is judged here."
     ));
     for (name, threads, key_of) in &forms {
-        let mut points = Vec::new();
+        let (mut points, mut each) = (Vec::new(), Vec::new());
         for c in CHUNKS {
-            let m = rounds.median(&key_of(c));
+            let k = key_of(c);
+            let m = rounds.median(&k);
             let [model_s, error] = if *threads == paper::STAGES {
                 scc::validation_cells(Some(validation), *threads, c)
             } else {
@@ -297,28 +298,37 @@ fn fig8(ctx: &Context, rounds: &Rounds, validation: &scc::Validation, g: usize) 
                 int(*threads),
                 int(c),
                 measured(m, "s"),
-                measured(rounds.ratio(SEQ, &key_of(c)), "×"),
+                measured(rounds.ratio(SEQ, &k), "×"),
                 model_s,
                 error,
             ]);
             points.extend(m.map(|m| Point::with_ci(c as f64, m.value, m.low, m.high)));
+            each.extend(strip(rounds, c as f64, |v| v(&k)));
         }
-        chart = chart.with(Series::new(name.clone(), points, Provenance::Measured));
+        chart =
+            chart.with(Series::new(name.clone(), points, Provenance::Measured).with_rounds(each));
     }
+    let ends = [CHUNKS[0], CHUNKS[CHUNKS.len() - 1]];
     chart = chart
         .with(scc::validation_series(validation, paper::STAGES))
-        .with(Series::new(
-            "sequential Blowfish, one thread",
-            rounds
-                .median(SEQ)
-                .map(|m| {
-                    [CHUNKS[0], CHUNKS[CHUNKS.len() - 1]]
-                        .map(|c| Point::with_ci(c as f64, m.value, m.low, m.high))
-                        .to_vec()
-                })
-                .unwrap_or_default(),
-            Provenance::Measured,
-        ));
+        .with(
+            Series::new(
+                "sequential Blowfish, one thread",
+                rounds
+                    .median(SEQ)
+                    .map(|m| {
+                        ends.map(|c| Point::with_ci(c as f64, m.value, m.low, m.high))
+                            .to_vec()
+                    })
+                    .unwrap_or_default(),
+                Provenance::Measured,
+            )
+            // Its one median is drawn at both ends of the chunk axis, and so are its rounds.
+            .with_rounds(
+                ends.iter()
+                    .flat_map(|&c| strip(rounds, c as f64, |v| v(SEQ))),
+            ),
+        );
     chart.references.push(Reference {
         label: "paper: best chunk 8 KB".into(),
         value: paper::BEST_CHUNK_BYTES as f64,
@@ -406,7 +416,11 @@ fn per_byte_chart(r: &Rounds) -> Chart {
                 Some(Point::with_ci(i as f64, m.value, m.low, m.high))
             })
             .collect();
-        chart = chart.with(Series::new(label, points, Provenance::Measured));
+        let each = keys
+            .iter()
+            .enumerate()
+            .flat_map(|(i, k)| strip(r, i as f64, |v| v(k)));
+        chart = chart.with(Series::new(label, points, Provenance::Measured).with_rounds(each));
     }
     chart
 }
@@ -581,5 +595,33 @@ mod tests {
         }
         let sides = chunk_sides(&r, |c| key(2, c));
         assert_eq!((sides[0].value, sides[1].value), (2.0, 1.0));
+    }
+
+    #[test]
+    fn the_time_and_per_byte_charts_draw_the_rounds_behind_their_points() {
+        let g = 2;
+        let keys: Vec<String> = CHUNKS
+            .iter()
+            .flat_map(|&c| [key(paper::STAGES, c), folded_key(g, c)])
+            .chain([SEQ.to_string()])
+            .chain(PER_BYTE.map(String::from))
+            .collect();
+        let r = crate::study::experiments::varied_rounds(&keys, 5);
+        let mut ctx = Context::new(Profile::Quick);
+        ctx.machine.logical_cores = g;
+        let validation = scc::Validation {
+            points: Vec::new(),
+            machine: crate::scc::calibrate::MachineParams::for_tests(g),
+            calibration_s: 0.0,
+        };
+        let (_, chart) = fig8(&ctx, &r, &validation, g);
+        // Both pipelines and the sequential line (its median at both ends of the axis).
+        let measured = chart
+            .series
+            .iter()
+            .filter(|s| s.provenance == Provenance::Measured);
+        assert_eq!(measured.count(), 3);
+        crate::study::experiments::assert_rounds_behind_points(&chart, 5);
+        crate::study::experiments::assert_rounds_behind_points(&per_byte_chart(&r), 5);
     }
 }

@@ -7,7 +7,7 @@ use super::seed001_paper::half_digit;
 use super::seed002_counts::{
     Counts, counted, level_cells, mean_over, order_ratios, paper_level_max, random_exponents,
 };
-use super::{fastest, int, measured, opt, quality_note, round_config, runs_text, text};
+use super::{fastest, int, measured, opt, quality_note, round_config, runs_text, strip, text};
 use crate::bench::Bench;
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
@@ -248,7 +248,7 @@ fn table2(rounds: &Rounds, sizes: &[(u32, &[&str])], cpus: usize) -> (Table, Cha
          checked against Table 1's counts instead."
     ));
     for (j, name) in TABLE2_METHODS.iter().enumerate() {
-        let mut points = Vec::new();
+        let (mut points, mut each) = (Vec::new(), Vec::new());
         for &(bits, methods) in sizes {
             if !methods.contains(name) {
                 continue;
@@ -265,6 +265,7 @@ fn table2(rounds: &Rounds, sizes: &[(u32, &[&str])], cpus: usize) -> (Table, Cha
                 opt(printed.map(|t| t[j] / t[2])),
             ]);
             points.extend(m.map(|m| Point::with_ci(f64::from(bits), m.value, m.low, m.high)));
+            each.extend(strip(rounds, f64::from(bits), |v| v(&k) * 100.0));
         }
         let ours = if *name == "CRSA" {
             format!("{name} (ours{crsa_note})")
@@ -272,7 +273,7 @@ fn table2(rounds: &Rounds, sizes: &[(u32, &[&str])], cpus: usize) -> (Table, Cha
             format!("{name} (ours)")
         };
         chart = chart
-            .with(Series::new(ours, points, Provenance::Measured))
+            .with(Series::new(ours, points, Provenance::Measured).with_rounds(each))
             .with(Series::from_xy(
                 format!("{name} (paper)"),
                 TABLE2.iter().map(|t| (f64::from(t.0), t.1[j])),
@@ -547,5 +548,20 @@ mod tests {
         assert_eq!(verdict("seed002-s2-coordinator-nc"), Verdict::Holds);
         assert_eq!(verdict("seed002-s2-all-busy"), Verdict::DoesNotHold);
         assert_eq!(verdict("seed002-pipeline-nc2"), Verdict::DoesNotHold);
+    }
+
+    #[test]
+    fn table2s_chart_draws_the_rounds_behind_our_points() {
+        let sizes = times_sizes(Profile::Quick);
+        let keys: Vec<String> = sizes
+            .iter()
+            .flat_map(|&(b, ms)| ms.iter().map(move |m| time_key(b, m)))
+            .collect();
+        let (_, chart) = table2(
+            &crate::study::experiments::varied_rounds(&keys, 5),
+            &sizes,
+            2,
+        );
+        crate::study::experiments::assert_rounds_behind_points(&chart, 5);
     }
 }

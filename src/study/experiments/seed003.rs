@@ -5,7 +5,7 @@
 //! 2 threads for the chart, in paired rounds, and computes each claim's parts round by round.
 use super::{
     change_pct, fastest, free_cores, free_cores_sample, int, measured, needs_threads, probe_counts,
-    quality_note, round_config, text,
+    quality_note, round_config, strip, text,
 };
 use crate::bench::{Bench, Failures};
 use crate::claims::seed003::modexp::timed;
@@ -341,22 +341,25 @@ fn charts(r: &Rounds, bits: &[u32]) -> Vec<Chart> {
         "time change vs binary (%)",
         true,
     );
-    let series = |m: &'static str, t: usize| -> Vec<Point> {
-        bits.iter()
-            .filter_map(|&b| {
-                vs_binary(r, &Setup::new(m, b, t))
-                    .map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
+    // A method's change per key size, with the rounds' changes behind each point.
+    let series = |name: String, m: &'static str, t: usize| -> Series {
+        let setups = bits.iter().map(|&b| Setup::new(m, b, t));
+        let points = setups
+            .clone()
+            .filter_map(|s| {
+                vs_binary(r, &s).map(|e| Point::with_ci(f64::from(s.bits), e.value, e.low, e.high))
             })
-            .collect()
+            .collect();
+        let each = setups.flat_map(|s| {
+            let (k, bin) = (s.key(), Setup::binary(s.bits).key());
+            strip(r, f64::from(s.bits), |v| change_pct(v(&k) / v(&bin)))
+        });
+        Series::new(name, points, Provenance::Measured).with_rounds(each)
     };
     for m in PARALLEL {
-        ours = ours.with(Series::new(
-            format!("{m}, 2 threads"),
-            series(m, 2),
-            Provenance::Measured,
-        ));
+        ours = ours.with(series(format!("{m}, 2 threads"), m, 2));
     }
-    ours = ours.with(Series::new("gmp", series("gmp", 1), Provenance::Measured));
+    ours = ours.with(series("gmp".into(), "gmp", 1));
     let paper = PARALLEL.iter().fold(
         Chart::line(
             "The seed's best figures (paper, up to 8 threads)",
@@ -544,5 +547,25 @@ mod tests {
             eval(&Measure::Best(vec![s("mary-ondemand", 2)]), &v).is_nan(),
             "a missing setup gives no figure"
         );
+    }
+
+    #[test]
+    fn the_change_chart_draws_the_rounds_behind_its_points() {
+        let bits = [1024, 2048];
+        let keys: Vec<String> = bits
+            .iter()
+            .flat_map(|&b| {
+                PARALLEL
+                    .iter()
+                    .map(move |m| Setup::new(m, b, 2))
+                    .chain([Setup::new("gmp", b, 1), Setup::binary(b)])
+            })
+            .map(|s| s.key())
+            .collect();
+        let charts = charts(&crate::study::experiments::varied_rounds(&keys, 5), &bits);
+        assert_eq!(charts[0].series.len(), PARALLEL.len() + 1);
+        crate::study::experiments::assert_rounds_behind_points(&charts[0], 5);
+        // The paper's figures have no rounds.
+        assert!(charts[1].series.iter().all(|s| s.rounds.is_empty()));
     }
 }

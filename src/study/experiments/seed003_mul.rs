@@ -4,7 +4,7 @@
 //! counts — and one set of activations; the claims are judged on paired per-round ratios.
 use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, opt, probe_counts, quality_note,
-    round_config, runs_text, text,
+    round_config, runs_text, strip, text,
 };
 use crate::bench::BenchConfig;
 use crate::claims::seed003::mul::{
@@ -292,15 +292,17 @@ fn chart(rounds: &Rounds) -> Chart {
     .note("1 on the y axis is GMP's mpz_mul measured in the same round; below it a form beats GMP. The paper's parallel figures are from 3 threads.");
     for m in CHART.iter().filter(|m| **m != "gmp") {
         let t = if *m == "kara-seq" { 1 } else { 2 };
-        let points = bits()
-            .into_iter()
-            .filter_map(|b| {
+        let (mut points, mut each) = (Vec::new(), Vec::new());
+        for b in bits() {
+            let (k, gmp) = (key(false, m, b, t), key(false, "gmp", b, 1));
+            points.extend(
                 rounds
-                    .ratio(&key(false, m, b, t), &key(false, "gmp", b, 1))
-                    .map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high))
-            })
-            .collect();
-        chart = chart.with(Series::new(*m, points, Provenance::Measured));
+                    .ratio(&k, &gmp)
+                    .map(|e| Point::with_ci(f64::from(b), e.value, e.low, e.high)),
+            );
+            each.extend(strip(rounds, f64::from(b), |v| v(&k) / v(&gmp)));
+        }
+        chart = chart.with(Series::new(*m, points, Provenance::Measured).with_rounds(each));
     }
     chart = chart
         .with(Series::from_xy(
@@ -420,29 +422,7 @@ impl Experiment for Handoff {
             |i| handoff_round(profile, i),
             |r| settled(&handoff_evidence(ctx, r)),
         )?;
-        let mut table = Table::new(&["primitive", "median_us", "seed_low_us", "seed_high_us"]);
-        let categories: Vec<String> = rounds
-            .keys()
-            .iter()
-            .filter(|k| !k.starts_with(sampling::PROBE))
-            .cloned()
-            .collect();
-        let (mut ours, mut lo_pts, mut hi_pts) = (Vec::new(), Vec::new(), Vec::new());
-        for (i, k) in categories.iter().enumerate() {
-            let m = rounds.median(k);
-            let seed = HANDOFF_US.iter().find(|h| h.0 == k);
-            table.push(vec![
-                text(k),
-                measured(m, "µs"),
-                opt(seed.map(|s| s.1)),
-                opt(seed.map(|s| s.2)),
-            ]);
-            ours.extend(m.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
-            if let Some(s) = seed {
-                lo_pts.push((i as f64, s.1));
-                hi_pts.push((i as f64, s.2));
-            }
-        }
+        let (table, chart) = handoff_table_chart(&rounds);
         let quality = rounds.quality();
         let result = ExperimentResult::new(
             self.id(),
@@ -462,23 +442,53 @@ impl Experiment for Handoff {
             ),
         )
         .with_table(table)
-        .with_charts(vec![
-                Chart::bar(
-                    "Thread activation (µs, median)",
-                    "primitive",
-                    "µs",
-                    categories,
-                )
-                .with(Series::new("ours", ours, Provenance::Measured))
-                .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
-                .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper)),
-            ])
+        .with_charts(vec![chart])
         .with_quality(quality);
         Ok(Output {
             result,
             evidence: handoff_evidence(ctx, &rounds),
         })
     }
+}
+
+/// The activations' table and bar chart: per primitive (and GMP product) timed, the median
+/// µs with the rounds' µs behind it, beside the slides' range.
+fn handoff_table_chart(rounds: &Rounds) -> (Table, Chart) {
+    let mut table = Table::new(&["primitive", "median_us", "seed_low_us", "seed_high_us"]);
+    let categories: Vec<String> = rounds
+        .keys()
+        .iter()
+        .filter(|k| !k.starts_with(sampling::PROBE))
+        .cloned()
+        .collect();
+    let (mut ours, mut each, mut lo_pts, mut hi_pts) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (i, k) in categories.iter().enumerate() {
+        let m = rounds.median(k);
+        let seed = HANDOFF_US.iter().find(|h| h.0 == k);
+        table.push(vec![
+            text(k),
+            measured(m, "µs"),
+            opt(seed.map(|s| s.1)),
+            opt(seed.map(|s| s.2)),
+        ]);
+        ours.extend(m.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
+        each.extend(strip(rounds, i as f64, |v| v(k)));
+        if let Some(s) = seed {
+            lo_pts.push((i as f64, s.1));
+            hi_pts.push((i as f64, s.2));
+        }
+    }
+    let chart = Chart::bar(
+        "Thread activation (µs, median)",
+        "primitive",
+        "µs",
+        categories,
+    )
+    .with(Series::new("ours", ours, Provenance::Measured).with_rounds(each))
+    .with(Series::from_xy("paper (low)", lo_pts, Provenance::Paper))
+    .with(Series::from_xy("paper (high)", hi_pts, Provenance::Paper));
+    (table, chart)
 }
 
 /// An activation's µs in one round: the lock-free figure is a round trip, so half of it is
@@ -563,5 +573,40 @@ mod tests {
         let p3 = products(&ctx, &claims);
         assert!(p3.iter().any(|x| x.3 == 3) && p3.len() > p.len());
         assert!(claims.iter().all(|c| gap(&ctx, c).is_none()));
+    }
+
+    #[test]
+    fn the_karatsuba_and_activation_charts_draw_the_rounds_behind_their_points() {
+        use crate::study::experiments::{assert_rounds_behind_points, varied_rounds};
+        let keys: Vec<String> = bits()
+            .into_iter()
+            .flat_map(|b| {
+                CHART.iter().map(move |m| {
+                    key(
+                        false,
+                        m,
+                        b,
+                        if matches!(*m, "gmp" | "kara-seq") {
+                            1
+                        } else {
+                            2
+                        },
+                    )
+                })
+            })
+            .collect();
+        assert_rounds_behind_points(&chart(&varied_rounds(&keys, 5)), 5);
+        let keys: Vec<String> = HANDOFF_US
+            .iter()
+            .map(|h| h.0.to_string())
+            .chain([gmp_key(4096), super::super::free_cores_key(2)])
+            .collect();
+        let (table, chart) = handoff_table_chart(&varied_rounds(&keys, 5));
+        assert_eq!(
+            table.rows.len(),
+            keys.len() - 1,
+            "the probe is no primitive"
+        );
+        assert_rounds_behind_points(&chart, 5);
     }
 }
