@@ -372,32 +372,42 @@ fn sweep_records(
 
 /// Statistics of the run whose wall time is closest to the median, warm-ups excluded.
 fn median_run(runs: &[PipelineStats], s: &Summary) -> PipelineStats {
-    let measured = &runs[runs.len() - s.runs..];
-    measured
-        .iter()
-        .min_by(|a, b| {
-            (a.wall_s - s.median)
-                .abs()
-                .total_cmp(&(b.wall_s - s.median).abs())
-        })
+    closest_to_median(runs, s.runs, s.median, |r| r.wall_s)
         .cloned()
         .unwrap_or_default()
 }
 
-/// The rounds, bottleneck and busy/wait columns of a pipeline's record, from its median run.
-fn fill_stage_columns(r: &mut PipelineBenchRecord, st: &PipelineStats) {
-    let compute: Vec<usize> = st
-        .stages
+/// Of the last `measured` runs (the warm-ups before them left out), the one whose wall time
+/// (`wall`) is closest to `median`.
+pub(crate) fn closest_to_median<T>(
+    runs: &[T],
+    measured: usize,
+    median: f64,
+    wall: impl Fn(&T) -> f64,
+) -> Option<&T> {
+    runs[runs.len().saturating_sub(measured)..]
         .iter()
-        .map(|x| x.rounds)
-        .filter(|&n| n > 0)
-        .collect();
-    let (lo, hi) = (compute.iter().min(), compute.iter().max());
-    r.rounds_per_stage = match (lo, hi) {
+        .min_by(|a, b| {
+            (wall(a) - median)
+                .abs()
+                .total_cmp(&(wall(b) - median).abs())
+        })
+}
+
+/// The `rounds_per_stage` column: the compute stages' round counts (stages without rounds left
+/// out) as `min-max`, one number when they are all equal, `-` when there are none.
+pub(crate) fn rounds_range(rounds: impl Iterator<Item = usize>) -> String {
+    let compute: Vec<usize> = rounds.filter(|&n| n > 0).collect();
+    match (compute.iter().min(), compute.iter().max()) {
         (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
         (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
         _ => "-".into(),
-    };
+    }
+}
+
+/// The rounds, bottleneck and busy/wait columns of a pipeline's record, from its median run.
+fn fill_stage_columns(r: &mut PipelineBenchRecord, st: &PipelineStats) {
+    r.rounds_per_stage = rounds_range(st.stages.iter().map(|x| x.rounds));
     let frac = |f: &dyn Fn(&crate::cipher::parallel::bf_pipeline::StageStats) -> f64| {
         let n = st.stages.len().max(1) as f64;
         st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
