@@ -66,24 +66,38 @@ fn core_choice(s: &str) -> Result<CoreChoice, String> {
 
 /// Measures, predicts, prints; returns the result for the JSON file.
 pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<Validation> {
+    let plan = validation_plan(chunks, size_bytes, args);
+    let (stages, runs) = (&args.calibrate_stages.0, args.runs);
+    let total = (chunks.len() * stages.len() + 1) * (runs + 1);
+    let progress = Progress::new(total as u64, "scc calibrate", args.quiet);
+    let v = validate(&plan, |done, _, label| {
+        progress.set_position(done as u64);
+        progress.set_message(label);
+    })?;
+    progress.finish_and_clear();
+    print_calibration(&v)?;
+    Ok(v)
+}
+
+/// The sweep and the calibration the options ask for.
+fn validation_plan(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> ValidationPlan {
     let CalibrateArgs {
         calibrate_stages: stages,
         capacity,
         runs,
         min_time,
         cores,
-        quiet,
         ..
     } = args;
-    let (stages, capacity, runs, min_time, cores, quiet) =
-        (&stages.0, *capacity, *runs, *min_time, *cores, *quiet);
+    let (stages, capacity, runs, min_time, cores) =
+        (&stages.0, *capacity, *runs, *min_time, *cores);
     let config = BenchConfig {
         warmup_runs: 1,
         min_runs: runs as u32,
         min_time,
         max_runs: (runs as u32).max(50),
     };
-    let plan = ValidationPlan {
+    ValidationPlan {
         chunks: chunks.to_vec(),
         stages: stages.to_vec(),
         size_bytes,
@@ -100,14 +114,11 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
             cores: cores.unwrap_or(CoreChoice::Logical),
         },
         seed: 2024,
-    };
-    let total = (chunks.len() * stages.len() + 1) * (runs + 1);
-    let progress = Progress::new(total as u64, "scc calibrate", quiet);
-    let v = validate(&plan, |done, _, label| {
-        progress.set_position(done as u64);
-        progress.set_message(label);
-    })?;
-    progress.finish_and_clear();
+    }
+}
+
+/// Prints the measured parameters, the predicted against measured table and the errors.
+fn print_calibration(v: &Validation) -> Result<()> {
     let m = &v.machine;
     say(format_args!(
         "calibration on this machine (measured here; {}):",
@@ -153,13 +164,13 @@ pub fn run(chunks: &[usize], size_bytes: usize, args: &CalibrateArgs) -> Result<
         "sequential Blowfish (encrypt + decrypt), measured in the same sweep: {:.6} s",
         v.sequential_s
     ));
-    say_raw(format_args!("{}", render(&rows(&v), ExportFormat::Table)?));
+    say_raw(format_args!("{}", render(&rows(v), ExportFormat::Table)?));
     say(format_args!(
         "error = predicted / measured - 1; mean |error| {:.0}%, max {:.0}% (model:scc with this machine's parameters)",
         v.mean_abs_error * 100.0,
         v.max_abs_error * 100.0
     ));
-    Ok(v)
+    Ok(())
 }
 
 #[derive(Serialize)]

@@ -5,9 +5,9 @@ use super::crsa::{CrsaOutcome, run as run_ranks};
 use super::error::{MpiError, MpiResult};
 use super::host::AllCpus;
 use super::record::{MpiFields, end_sweep, interleaved, serve_sweep};
-use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
+use crate::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use crate::bignum::{random_below, random_bits};
-use crate::modexp::crsa::{EngineConfig, pow_mod_batch_vartime};
+use crate::modexp::crsa::{BatchOutcome, EngineConfig, Topology, pow_mod_batch_vartime};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -112,11 +112,7 @@ fn inputs(plan: &CrsaPlan) -> (Integer, Integer, Vec<Integer>) {
     (modulus, exp, bases)
 }
 
-fn compare(
-    ours: &CrsaOutcome,
-    threads: &crate::modexp::crsa::BatchOutcome,
-    gmp: &[Integer],
-) -> MpiResult<()> {
+fn compare(ours: &CrsaOutcome, threads: &BatchOutcome, gmp: &[Integer]) -> MpiResult<()> {
     let what = if ours.values != gmp || ours.values != threads.values {
         "values"
     } else if ours.counts != threads.counts {
@@ -142,70 +138,151 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
     let place = super::crsa::Placement::new(topo.clone(), ranks.size())?;
     plan.config.validate()?;
     let (modulus, exp, bases) = inputs(plan);
-    let local: &[Integer] = if ranks.is_root() { &bases } else { &[] };
-    // One checked run before timing.
-    let ours = run_ranks(ranks, &plan.engine, local, plan.blocks, &exp, &modulus)?;
-    let mut reference = None;
-    let checked = match &ours {
-        Some(ours) => (|| {
-            let threads = {
-                let _all = AllCpus::new();
-                pow_mod_batch_vartime(&bases, &exp, &modulus, &plan.engine)?
-            };
-            let gmp: Vec<Integer> = bases
-                .iter()
-                .map(|b| Integer::from(b.pow_mod_ref(&exp, &modulus).expect("positive exponent")))
-                .collect();
-            compare(ours, &threads, &gmp)?;
-            reference = Some(threads);
-            Ok(())
-        })(),
-        None => Ok(()),
+    let work = Work {
+        ranks,
+        plan,
+        modulus: &modulus,
+        exp: &exp,
+        bases: &bases,
     };
-    ranks.agree(checked)?;
+    let (ours, reference) = work.checked()?;
     if !ranks.is_root() {
-        serve_sweep(ranks, |_| {
-            run_ranks(ranks, &plan.engine, &[], plan.blocks, &exp, &modulus).map(drop)
-        })?;
+        serve_sweep(ranks, |_| work.on_ranks(&[]).map(drop))?;
         return Ok(None);
     }
-    let bench = Bench::new(plan.config)?;
-    let outcome = interleaved(&bench, 2, |i| {
-        if i == 0 {
-            let _all = AllCpus::new();
-            let t = std::time::Instant::now();
-            pow_mod_batch_vartime(&bases, &exp, &modulus, &plan.engine)?;
-            return Ok(t.elapsed().as_secs_f64());
-        }
-        ranks.command_run(0);
-        let t = std::time::Instant::now();
-        let o = run_ranks(ranks, &plan.engine, &bases, plan.blocks, &exp, &modulus)?;
-        let secs = t.elapsed().as_secs_f64();
-        if o.map(|o| o.values) != reference.as_ref().map(|r| r.values.clone()) {
-            return Err(MpiError::Mismatch("CRSA over ranks: values changed".into()));
-        }
-        Ok(secs)
-    });
-    let measurements = end_sweep(ranks, outcome)?;
+    let measurements = work.time(reference.as_ref())?;
     let (Some(ours), Some(threads)) = (ours, reference) else {
         return Err(MpiError::Protocol("rank 0 lost its reference".into()));
-    };
-    let strategy = match (plan.engine.optimized, plan.engine.pipelined) {
-        (true, _) => "crsa-optimized",
-        (false, true) => "crsa-pipelined",
-        (false, false) => "crsa",
     };
     let mut per_rank = vec![0usize; ranks.size()];
     for r in topo.roles() {
         per_rank[place.rank_of(crate::modexp::crsa::Node::Pe(r.pe))] += 1;
     }
-    let base = measurements[0].summary.median;
-    let mulmods: u64 = threads.counts.iter().map(|c| c.mulmods()).sum();
-    let work_split = WorkSplit::of(&threads.counts);
-    let rec = |i: usize| -> MpiResult<CrsaMpiRecord> {
-        let s = &measurements[i].summary;
+    let done = Finished {
+        plan,
+        ranks,
+        topo: &topo,
+        threads: &threads,
+        cross_rank_messages: ours.cross_rank_messages,
+        pes_per_rank: per_rank.iter().copied().max().unwrap_or(0),
+        measurements: &measurements,
+    };
+    Ok(Some(vec![done.record(0), done.record(1)]))
+}
+
+/// The run's inputs on every rank.
+struct Work<'a> {
+    ranks: &'a Ranks,
+    plan: &'a CrsaPlan,
+    modulus: &'a Integer,
+    exp: &'a Integer,
+    bases: &'a [Integer],
+}
+
+impl Work<'_> {
+    /// The batch over the ranks (`local`: rank 0's bases, none on the others).
+    fn on_ranks(&self, local: &[Integer]) -> MpiResult<Option<CrsaOutcome>> {
+        let plan = self.plan;
+        run_ranks(
+            self.ranks,
+            &plan.engine,
+            local,
+            plan.blocks,
+            self.exp,
+            self.modulus,
+        )
+    }
+
+    /// The thread engine's batch, on every CPU.
+    fn on_threads(&self) -> crate::error::Result<BatchOutcome> {
+        let _all = AllCpus::new();
+        pow_mod_batch_vartime(self.bases, self.exp, self.modulus, &self.plan.engine)
+    }
+
+    /// One checked run before timing: rank 0 gets the ranks' outcome and the thread engine's,
+    /// compared with each other and with GMP; every rank agrees on the verdict.
+    fn checked(&self) -> MpiResult<(Option<CrsaOutcome>, Option<BatchOutcome>)> {
+        let local: &[Integer] = if self.ranks.is_root() {
+            self.bases
+        } else {
+            &[]
+        };
+        let ours = self.on_ranks(local)?;
+        let mut reference = None;
+        let checked = match &ours {
+            Some(ours) => (|| {
+                let threads = self.on_threads()?;
+                let gmp: Vec<Integer> = self
+                    .bases
+                    .iter()
+                    .map(|b| {
+                        Integer::from(
+                            b.pow_mod_ref(self.exp, self.modulus)
+                                .expect("positive exponent"),
+                        )
+                    })
+                    .collect();
+                compare(ours, &threads, &gmp)?;
+                reference = Some(threads);
+                Ok(())
+            })(),
+            None => Ok(()),
+        };
+        self.ranks.agree(checked)?;
+        Ok((ours, reference))
+    }
+
+    /// Rank 0: the thread engine (run 0) and the ranks (run 1), interleaved, each ranks' run's
+    /// values checked against the reference.
+    fn time(&self, reference: Option<&BatchOutcome>) -> MpiResult<Vec<Sampled>> {
+        let bench = Bench::new(self.plan.config)?;
+        let outcome = interleaved(&bench, 2, |i| {
+            if i == 0 {
+                let _all = AllCpus::new();
+                let t = std::time::Instant::now();
+                pow_mod_batch_vartime(self.bases, self.exp, self.modulus, &self.plan.engine)?;
+                return Ok(t.elapsed().as_secs_f64());
+            }
+            self.ranks.command_run(0);
+            let t = std::time::Instant::now();
+            let o = self.on_ranks(self.bases)?;
+            let secs = t.elapsed().as_secs_f64();
+            if o.map(|o| o.values) != reference.map(|r| r.values.clone()) {
+                return Err(MpiError::Mismatch("CRSA over ranks: values changed".into()));
+            }
+            Ok(secs)
+        });
+        end_sweep(self.ranks, outcome)
+    }
+}
+
+/// What the records are made of, on rank 0.
+struct Finished<'a> {
+    plan: &'a CrsaPlan,
+    ranks: &'a Ranks,
+    topo: &'a Topology,
+    /// The thread engine's checked outcome.
+    threads: &'a BatchOutcome,
+    /// The ranks' messages per run.
+    cross_rank_messages: u64,
+    /// Most PEs on one rank.
+    pes_per_rank: usize,
+    measurements: &'a [Sampled],
+}
+
+impl Finished<'_> {
+    /// Run `i`'s record: 0 the thread engine, 1 the ranks.
+    fn record(&self, i: usize) -> CrsaMpiRecord {
+        let (plan, topo) = (self.plan, self.topo);
+        let strategy = match (plan.engine.optimized, plan.engine.pipelined) {
+            (true, _) => "crsa-optimized",
+            (false, true) => "crsa-pipelined",
+            (false, false) => "crsa",
+        };
+        let base = self.measurements[0].summary.median;
+        let s = &self.measurements[i].summary;
         let mpi = i == 1;
-        Ok(CrsaMpiRecord {
+        CrsaMpiRecord {
             strategy: strategy.into(),
             cubes: topo.cubes(),
             pes: topo.pe_count(),
@@ -214,22 +291,17 @@ pub fn run(ranks: &Ranks, plan: &CrsaPlan) -> MpiResult<Option<Vec<CrsaMpiRecord
             timing: TimingFields::new(s, Vec::new(), TimingColumns::RANGE),
             blocks_per_s: plan.blocks as f64 / s.median,
             speedup: base / s.median,
-            mulmods,
-            pes_per_rank: if mpi {
-                per_rank.iter().copied().max().unwrap_or(0)
-            } else {
-                1
-            },
-            cross_rank_messages: if mpi { ours.cross_rank_messages } else { 0 },
+            mulmods: self.threads.counts.iter().map(|c| c.mulmods()).sum(),
+            pes_per_rank: if mpi { self.pes_per_rank } else { 1 },
+            cross_rank_messages: if mpi { self.cross_rank_messages } else { 0 },
             verified: true,
             mpi: if mpi {
-                MpiFields::mpi(ranks)
+                MpiFields::mpi(self.ranks)
             } else {
-                MpiFields::threads(ranks)
+                MpiFields::threads(self.ranks)
             },
             note: s.note().unwrap_or_default(),
-            work_split: work_split.clone(),
-        })
-    };
-    Ok(Some(vec![rec(0)?, rec(1)?]))
+            work_split: WorkSplit::of(&self.threads.counts),
+        }
+    }
 }

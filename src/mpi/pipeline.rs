@@ -89,36 +89,86 @@ pub fn run_once(
 ) -> MpiResult<(Vec<u8>, f64, StageStats)> {
     let stages = stages(layout, ranks.size())?;
     let me = &stages[ranks.rank()];
-    let mut st = StageStats {
+    let st = StageStats {
         name: me.name.clone(),
         rounds: me.ops.len(),
         ..StageStats::default()
     };
-    let chunks = total_bytes.div_ceil(chunk_bytes);
-    let words = chunk_bytes / 4;
-    let next = (ranks.rank() + 1) % ranks.size();
-    let prev = (ranks.rank() + ranks.size() - 1) % ranks.size();
-    let started = Instant::now();
-    let mut out = Window {
-        pending: Default::default(),
-        spare: Vec::new(),
+    let mut run = RankRun {
+        ranks,
+        bf,
+        me,
+        chunk_bytes,
+        total_bytes,
+        chunks: total_bytes.div_ceil(chunk_bytes),
+        words: chunk_bytes / 4,
+        next: (ranks.rank() + 1) % ranks.size(),
+        prev: (ranks.rank() + ranks.size() - 1) % ranks.size(),
+        st,
+        out: Window {
+            pending: Default::default(),
+            spare: Vec::new(),
+        },
     };
-    let post = |buf: Vec<u32>| PendingRecv::post(ranks.world(), prev, tag::CHUNK, buf, words);
+    let started = Instant::now();
     let mut output = Vec::new();
-    let mut posted = (chunks > 0).then(|| post(Vec::new()));
+    let posted = (run.chunks > 0).then(|| run.post(Vec::new()));
     if me.input {
         output.resize(total_bytes, 0);
+        run.ring_ends(data, &mut output, posted)?;
+    } else {
+        run.relay(posted);
+    }
+    for p in run.out.pending {
+        run.st.send_wait_s += p.finish_with(Backoff::busy()).1;
+    }
+    Ok((output, started.elapsed().as_secs_f64(), run.st))
+}
+
+/// One rank's part of a run: its stage, where its chunks come from and go, its sends in flight
+/// and its statistics.
+struct RankRun<'a> {
+    ranks: &'a Ranks,
+    bf: &'a Blowfish,
+    me: &'a RankStage,
+    chunk_bytes: usize,
+    total_bytes: usize,
+    chunks: usize,
+    /// Words per chunk.
+    words: usize,
+    next: usize,
+    prev: usize,
+    st: StageStats,
+    out: Window,
+}
+
+impl RankRun<'_> {
+    /// Posts the receive of the next chunk from the previous rank into `buf`.
+    fn post(&self, buf: Vec<u32>) -> PendingRecv<u32> {
+        PendingRecv::post(self.ranks.world(), self.prev, tag::CHUNK, buf, self.words)
+    }
+
+    /// Rank 0, both ends of the ring: converts and sends the input chunks while receiving the
+    /// results from the last rank into `output`, whichever is ready first.
+    fn ring_ends(
+        &mut self,
+        data: &[u8],
+        output: &mut [u8],
+        mut posted: Option<PendingRecv<u32>>,
+    ) -> MpiResult<()> {
+        let (chunks, chunk_bytes, total_bytes) = (self.chunks, self.chunk_bytes, self.total_bytes);
         let mut sent = 0;
         let mut received = 0;
         let mut backoff = Backoff::busy();
         while received < chunks {
             if posted.as_mut().is_some_and(|p| p.test()) {
                 let (w, _) = posted.take().expect("tested").finish_with(Backoff::busy());
-                st.recv_wait_s += backoff.waited();
+                self.st.recv_wait_s += backoff.waited();
                 received += 1;
                 // The next result's receive is posted before this one is converted.
                 if received < chunks {
-                    posted = Some(post(out.spare.pop().unwrap_or_default()));
+                    let buf = self.out.spare.pop().unwrap_or_default();
+                    posted = Some(self.post(buf));
                 }
                 let t = Instant::now();
                 let at = (received - 1) * chunk_bytes;
@@ -127,57 +177,59 @@ pub fn run_once(
                     return Err(MpiError::Protocol("chunk of the wrong size".into()));
                 }
                 words_to_bytes(&w, dst);
-                out.spare.push(w);
-                st.busy_s += t.elapsed().as_secs_f64();
+                self.out.spare.push(w);
+                self.st.busy_s += t.elapsed().as_secs_f64();
                 backoff = Backoff::busy();
                 continue;
             }
-            if sent < chunks && out.open() {
+            if sent < chunks && self.out.open() {
                 let t = Instant::now();
                 let at = sent * chunk_bytes;
                 let src = &data[at..(at + chunk_bytes).min(total_bytes)];
-                let mut w = out.spare.pop().unwrap_or_default();
+                let mut w = self.out.spare.pop().unwrap_or_default();
                 w.clear();
                 w.extend(src.chunks_exact(BLOCK).flat_map(|b| {
                     let (l, r) = crate::cipher::blowfish::split(b);
                     [l, r]
                 }));
-                for &op in &me.ops {
-                    apply(bf, op, &mut w);
+                for &op in &self.me.ops {
+                    apply(self.bf, op, &mut w);
                 }
-                st.busy_s += t.elapsed().as_secs_f64();
-                out.send(ranks, next, w, &mut st);
-                st.chunks += 1;
+                self.st.busy_s += t.elapsed().as_secs_f64();
+                self.out.send(self.ranks, self.next, w, &mut self.st);
+                self.st.chunks += 1;
                 sent += 1;
                 backoff = Backoff::busy();
                 continue;
             }
-            ranks_deadline(ranks, &backoff)?;
+            ranks_deadline(self.ranks, &backoff)?;
             backoff.pause();
         }
-    } else {
+        Ok(())
+    }
+
+    /// Any other rank: receives each chunk, applies its operations and passes it on.
+    fn relay(&mut self, mut posted: Option<PendingRecv<u32>>) {
+        let chunks = self.chunks;
         for c in 0..chunks {
             let (mut w, waited) = posted
                 .take()
                 .expect("a receive is posted for every chunk")
                 .finish_with(Backoff::busy());
-            st.recv_wait_s += waited;
+            self.st.recv_wait_s += waited;
             if c + 1 < chunks {
-                posted = Some(post(out.spare.pop().unwrap_or_default()));
+                let buf = self.out.spare.pop().unwrap_or_default();
+                posted = Some(self.post(buf));
             }
             let t = Instant::now();
-            for &op in &me.ops {
-                apply(bf, op, &mut w);
+            for &op in &self.me.ops {
+                apply(self.bf, op, &mut w);
             }
-            st.busy_s += t.elapsed().as_secs_f64();
-            out.send(ranks, next, w, &mut st);
-            st.chunks += 1;
+            self.st.busy_s += t.elapsed().as_secs_f64();
+            self.out.send(self.ranks, self.next, w, &mut self.st);
+            self.st.chunks += 1;
         }
     }
-    for p in out.pending {
-        st.send_wait_s += p.finish_with(Backoff::busy()).1;
-    }
-    Ok((output, started.elapsed().as_secs_f64(), st))
 }
 
 /// A stage's sends in flight and the buffers they gave back.

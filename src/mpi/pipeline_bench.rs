@@ -15,7 +15,7 @@ use crate::cipher::blowfish::{BLOCK, Blowfish};
 use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
 use crate::energy::meter::session::RunEnergy;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
-use crate::suites::cipher_pipeline::PipelineBenchRecord;
+use crate::suites::cipher_pipeline::{PipelineBenchRecord, closest_to_median, rounds_range};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -146,21 +146,7 @@ fn drive(
     meter: &mut RunMeter,
 ) -> MpiResult<Driven> {
     let n = 1 + 2 * plan.chunks.len();
-    let threads: Vec<BfPipeline<'_>> = plan
-        .chunks
-        .iter()
-        .map(|&chunk_bytes| {
-            BfPipeline::new(
-                bf,
-                PipelineConfig {
-                    layout: Layout::EncryptDecrypt,
-                    chunk_bytes,
-                    stages: ranks.size() + 2,
-                    capacity: 1,
-                },
-            )
-        })
-        .collect::<crate::Result<_>>()?;
+    let threads = thread_pipelines(ranks, plan, bf)?;
     let mut stats = vec![Vec::new(); n];
     let mut tallies = vec![EnergyTally::default(); n];
     let mut work = input.to_vec();
@@ -187,33 +173,9 @@ fn drive(
             stats[i].push((wall, st.stages));
             return Ok(wall);
         }
-        ranks.command_run(k as u32);
-        let (res, energy) = meter.measure(|| {
-            run_once(
-                ranks,
-                bf,
-                Layout::EncryptDecrypt,
-                plan.chunks[k],
-                input,
-                input.len(),
-            )
-        });
-        let (out, wall, own) = res?;
-        let mut per_rank = Vec::new();
-        let mut readings = Vec::new();
-        for msg in report(ranks, own, &energy).unwrap_or_default() {
-            let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
-                .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
-            per_rank.push(st);
-            readings.push(e);
-        }
-        if out != input {
-            return Err(MpiError::Protocol(
-                "pipeline output differs from its input".into(),
-            ));
-        }
+        let (wall, per_rank, energy) = ranks_run(ranks, plan, bf, input, k, meter)?;
         stats[i].push((wall, per_rank));
-        tallies[i].push(combine(&readings, wall));
+        tallies[i].push(energy);
         Ok(wall)
     })?;
     failures.check(
@@ -222,6 +184,68 @@ fn drive(
     );
     failures.result()?;
     Ok((summaries, stats, tallies))
+}
+
+/// The thread pipelines, one per chunk size, with as many compute stages as there are ranks.
+fn thread_pipelines<'a>(
+    ranks: &Ranks,
+    plan: &PipelinePlan,
+    bf: &'a Blowfish,
+) -> MpiResult<Vec<BfPipeline<'a>>> {
+    Ok(plan
+        .chunks
+        .iter()
+        .map(|&chunk_bytes| {
+            BfPipeline::new(
+                bf,
+                PipelineConfig {
+                    layout: Layout::EncryptDecrypt,
+                    chunk_bytes,
+                    stages: ranks.size() + 2,
+                    capacity: 1,
+                },
+            )
+        })
+        .collect::<crate::Result<_>>()?)
+}
+
+/// Rank 0: one commanded run over the ranks at chunk size `k`, its output checked: the wall
+/// time, every rank's statistics and the energy over ranks.
+fn ranks_run(
+    ranks: &Ranks,
+    plan: &PipelinePlan,
+    bf: &Blowfish,
+    input: &[u8],
+    k: usize,
+    meter: &mut RunMeter,
+) -> MpiResult<(f64, Vec<StageStats>, RunEnergy)> {
+    ranks.command_run(k as u32);
+    let (res, energy) = meter.measure(|| {
+        run_once(
+            ranks,
+            bf,
+            Layout::EncryptDecrypt,
+            plan.chunks[k],
+            input,
+            input.len(),
+        )
+    });
+    let (out, wall, own) = res?;
+    let mut per_rank = Vec::new();
+    let mut readings = Vec::new();
+    for msg in report(ranks, own, &energy).unwrap_or_default() {
+        let (st, e): (StageStats, RankEnergy) = serde_json::from_slice(&msg)
+            .map_err(|e| MpiError::Protocol(format!("bad report: {e}")))?;
+        per_rank.push(st);
+        readings.push(e);
+    }
+    if out != input {
+        return Err(MpiError::Protocol(
+            "pipeline output differs from its input".into(),
+        ));
+    }
+    let energy = combine(&readings, wall);
+    Ok((wall, per_rank, energy))
 }
 
 /// Every rank's statistics and energy of a run, gathered on rank 0.
@@ -252,6 +276,16 @@ fn serve(
     })
 }
 
+/// What every record of a sweep shares.
+struct Sweep<'a> {
+    ranks: &'a Ranks,
+    plan: &'a PipelinePlan,
+    size: usize,
+    hops: &'a [(Hop, Hop)],
+    /// The sequential median.
+    base: f64,
+}
+
 #[allow(clippy::too_many_arguments)]
 fn records(
     ranks: &Ranks,
@@ -262,84 +296,99 @@ fn records(
     tallies: &[EnergyTally],
     hops: &[(Hop, Hop)],
 ) -> Vec<PipelineMpiRecord> {
-    let base = summaries[0].median;
+    let sweep = Sweep {
+        ranks,
+        plan,
+        size,
+        hops,
+        base: summaries[0].median,
+    };
     let warmup = plan.config.warmup_runs as usize;
     summaries
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            let k = i.saturating_sub(1) / 2;
-            let is_mpi = i % 2 == 1;
             // Statistics of the run closest to the median (warm-ups excluded).
-            let runs = &stats[i];
-            let measured = &runs[runs.len().saturating_sub(s.runs)..];
-            let st: Vec<StageStats> = measured
-                .iter()
-                .min_by(|a, b| (a.0 - s.median).abs().total_cmp(&(b.0 - s.median).abs()))
+            let st: Vec<StageStats> = closest_to_median(&stats[i], s.runs, s.median, |r| r.0)
                 .map(|(_, st)| st.clone())
                 .unwrap_or_default();
-            let wall = s.median.max(f64::MIN_POSITIVE);
-            let n = st.len().max(1) as f64;
-            let mean = |f: fn(&StageStats) -> f64| {
-                if st.is_empty() {
-                    0.0
+            let is_mpi = i % 2 == 1;
+            let k = i.saturating_sub(1) / 2;
+            let hop = (i > 0).then(|| {
+                if is_mpi {
+                    sweep.hops[k].0
                 } else {
-                    st.iter().map(f).sum::<f64>() / n / wall
+                    sweep.hops[k].1
                 }
-            };
-            let bottleneck = st.iter().max_by(|a, b| a.busy_s.total_cmp(&b.busy_s));
-            let rounds: Vec<usize> = st.iter().map(|x| x.rounds).filter(|&r| r > 0).collect();
-            let (lo, hi) = (rounds.iter().min(), rounds.iter().max());
-            let stages = if i == 0 {
-                1
-            } else {
-                ranks.size() + usize::from(!is_mpi) * 2
-            };
+            });
             PipelineMpiRecord {
-                base: PipelineBenchRecord {
-                    alg: if i == 0 {
-                        "blowfish-ecb"
-                    } else {
-                        "bf-pipeline"
-                    }
-                    .into(),
-                    threads: if i == 0 { 1 } else { stages },
-                    stages,
-                    rounds_per_stage: match (lo, hi) {
-                        _ if i == 0 => "34".into(),
-                        (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
-                        (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
-                        _ => "-".into(),
-                    },
-                    size_bytes: size,
-                    chunk_bytes: (i > 0).then(|| plan.chunks[k]),
-                    timing: TimingFields::new(s, s.times.clone(), TimingColumns::RANGE),
-                    mb_per_s: size as f64 / s.median / 1e6,
-                    speedup: base / s.median,
-                    bottleneck: bottleneck.map_or("-".into(), |b| b.name.clone()),
-                    bottleneck_busy: bottleneck.map_or(1.0, |b| b.busy_s / wall),
-                    mean_busy: if i == 0 { 1.0 } else { mean(|x| x.busy_s) },
-                    mean_recv_wait: mean(|x| x.recv_wait_s),
-                    mean_send_wait: mean(|x| x.send_wait_s),
-                    oversubscribed: (if is_mpi {
-                        ranks.ranks_per_host()
-                    } else {
-                        stages
-                    }) > super::host::online_cpus(),
-                    verified: true,
-                    note: s.note().unwrap_or_default(),
-                },
+                base: sweep.base_record(i, s, &st),
                 mpi: if is_mpi {
                     MpiFields::mpi(ranks)
                 } else {
                     MpiFields::threads(ranks)
                 },
                 energy: tallies[i].fields(warmup, Some(size as f64)),
-                hop_us: (i > 0).then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.median_s),
-                hop_mean_us: (i > 0)
-                    .then(|| 1e6 * if is_mpi { hops[k].0 } else { hops[k].1 }.mean_s),
+                hop_us: hop.map(|h| 1e6 * h.median_s),
+                hop_mean_us: hop.map(|h| 1e6 * h.mean_s),
                 stage_stats: st,
             }
         })
         .collect()
+}
+
+impl Sweep<'_> {
+    /// Run `i`'s columns as `bench pipeline` writes them, from its median run's stages `st`.
+    fn base_record(&self, i: usize, s: &Sampled, st: &[StageStats]) -> PipelineBenchRecord {
+        let (ranks, size) = (self.ranks, self.size);
+        let k = i.saturating_sub(1) / 2;
+        let is_mpi = i % 2 == 1;
+        let wall = s.median.max(f64::MIN_POSITIVE);
+        let n = st.len().max(1) as f64;
+        let mean = |f: fn(&StageStats) -> f64| {
+            if st.is_empty() {
+                0.0
+            } else {
+                st.iter().map(f).sum::<f64>() / n / wall
+            }
+        };
+        let bottleneck = st.iter().max_by(|a, b| a.busy_s.total_cmp(&b.busy_s));
+        let stages = if i == 0 {
+            1
+        } else {
+            ranks.size() + usize::from(!is_mpi) * 2
+        };
+        PipelineBenchRecord {
+            alg: if i == 0 {
+                "blowfish-ecb"
+            } else {
+                "bf-pipeline"
+            }
+            .into(),
+            threads: if i == 0 { 1 } else { stages },
+            stages,
+            rounds_per_stage: if i == 0 {
+                "34".into()
+            } else {
+                rounds_range(st.iter().map(|x| x.rounds))
+            },
+            size_bytes: size,
+            chunk_bytes: (i > 0).then(|| self.plan.chunks[k]),
+            timing: TimingFields::new(s, s.times.clone(), TimingColumns::RANGE),
+            mb_per_s: size as f64 / s.median / 1e6,
+            speedup: self.base / s.median,
+            bottleneck: bottleneck.map_or("-".into(), |b| b.name.clone()),
+            bottleneck_busy: bottleneck.map_or(1.0, |b| b.busy_s / wall),
+            mean_busy: if i == 0 { 1.0 } else { mean(|x| x.busy_s) },
+            mean_recv_wait: mean(|x| x.recv_wait_s),
+            mean_send_wait: mean(|x| x.send_wait_s),
+            oversubscribed: (if is_mpi {
+                ranks.ranks_per_host()
+            } else {
+                stages
+            }) > super::host::online_cpus(),
+            verified: true,
+            note: s.note().unwrap_or_default(),
+        }
+    }
 }

@@ -123,6 +123,50 @@ pub fn run(
             "validation needs at least one chunk size and one stage count".into(),
         ));
     }
+    let configs = configurations(plan)?;
+    let load_before = load_average();
+    let machine = calibrate(&plan.calibration)?;
+    let key: Vec<u8> = (0..16u8)
+        .map(|i| i.wrapping_mul(29) ^ plan.seed as u8)
+        .collect();
+    let bf = Blowfish::new(&key)?;
+    let size = plan.size_bytes.div_ceil(BLOCK) * BLOCK;
+    let input: Vec<u8> = (0..size).map(|i| (i * 97 + 13) as u8).collect();
+    let pipelines = configs
+        .iter()
+        .map(|c| BfPipeline::new(&bf, *c))
+        .collect::<Result<Vec<_>>>()?;
+    let measurements = time_sweep(plan, &bf, &input, &pipelines, &mut progress)?;
+    let summaries =
+        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
+    let measured: Vec<(usize, usize, Summary)> = configs
+        .iter()
+        .zip(&summaries[1..])
+        .map(|(c, s)| (c.stages, c.chunk_bytes, *s))
+        .collect();
+    let sequential_s = summaries[0].median;
+    let points = compare(&machine, size, plan.capacity, sequential_s, &measured)?;
+    let errors: Vec<f64> = points.iter().map(|p| p.error.abs()).collect();
+    Ok(Validation {
+        sequential_s,
+        mean_abs_error: errors.iter().sum::<f64>() / errors.len().max(1) as f64,
+        max_abs_error: errors.iter().copied().fold(0.0, f64::max),
+        conditions: format!(
+            "{}; load average {} before, {} after; {} busy threads got {:.2} cores' worth; runs \
+             interleaved, medians",
+            MachineInfo::detect().one_line(),
+            load_before,
+            load_average(),
+            crate::bench::logical_cores(),
+            machine.effective_cores
+        ),
+        machine,
+        points,
+    })
+}
+
+/// The sweep's pipeline configurations, stage counts outermost, each checked.
+fn configurations(plan: &ValidationPlan) -> Result<Vec<PipelineConfig>> {
     let mut configs = Vec::new();
     for &stages in &plan.stages {
         for &chunk_bytes in &plan.chunks {
@@ -136,19 +180,19 @@ pub fn run(
             configs.push(c);
         }
     }
-    let load_before = load_average();
-    let machine = calibrate(&plan.calibration)?;
-    let key: Vec<u8> = (0..16u8)
-        .map(|i| i.wrapping_mul(29) ^ plan.seed as u8)
-        .collect();
-    let bf = Blowfish::new(&key)?;
-    let size = plan.size_bytes.div_ceil(BLOCK) * BLOCK;
-    let input: Vec<u8> = (0..size).map(|i| (i * 97 + 13) as u8).collect();
-    let pipelines = configs
-        .iter()
-        .map(|c| BfPipeline::new(&bf, *c))
-        .collect::<Result<Vec<_>>>()?;
-    let mut work = input.clone();
+    Ok(configs)
+}
+
+/// Times sequential Blowfish (run 0) and every pipeline, interleaved, then checks that the
+/// message came back whole.
+fn time_sweep(
+    plan: &ValidationPlan,
+    bf: &Blowfish,
+    input: &[u8],
+    pipelines: &[BfPipeline<'_>],
+    progress: &mut impl FnMut(usize, usize, &str),
+) -> Result<Vec<crate::bench::Measurement>> {
+    let mut work = input.to_vec();
     let bench = Bench::new(plan.config)?;
     let per = (plan.config.warmup_runs + plan.config.min_runs) as usize;
     let total = (pipelines.len() + 1) * per;
@@ -176,32 +220,7 @@ pub fn run(
     });
     failures.check("encrypt + decrypt round trip", work == input);
     failures.result()?;
-    let summaries =
-        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
-    let measured: Vec<(usize, usize, Summary)> = configs
-        .iter()
-        .zip(&summaries[1..])
-        .map(|(c, s)| (c.stages, c.chunk_bytes, *s))
-        .collect();
-    let sequential_s = summaries[0].median;
-    let points = compare(&machine, size, plan.capacity, sequential_s, &measured)?;
-    let errors: Vec<f64> = points.iter().map(|p| p.error.abs()).collect();
-    Ok(Validation {
-        sequential_s,
-        mean_abs_error: errors.iter().sum::<f64>() / errors.len().max(1) as f64,
-        max_abs_error: errors.iter().copied().fold(0.0, f64::max),
-        conditions: format!(
-            "{}; load average {} before, {} after; {} busy threads got {:.2} cores' worth; runs \
-             interleaved, medians",
-            MachineInfo::detect().one_line(),
-            load_before,
-            load_average(),
-            crate::bench::logical_cores(),
-            machine.effective_cores
-        ),
-        machine,
-        points,
-    })
+    Ok(measurements)
 }
 
 impl MachineParams {

@@ -164,6 +164,19 @@ struct Material {
 }
 
 impl Material {
+    /// The random key, IV and nonce, and the message, from the plan's seed.
+    fn new(plan: &CipherBenchPlan) -> (Material, Vec<u8>) {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+        let mut key = [0u8; 16];
+        let (mut iv, mut nonce) = ([0u8; BLOCK], [0u8; 16]);
+        rng.fill_bytes(&mut key);
+        rng.fill_bytes(&mut iv);
+        rng.fill_bytes(&mut nonce);
+        let mut input = vec![0u8; plan.buffer_bytes()];
+        rng.fill_bytes(&mut input);
+        (Material { key, iv, nonce }, input)
+    }
+
     /// Configuration `(a, threads)` keyed (the key schedule built here, outside any timing).
     fn cipher(&self, plan: &CipherBenchPlan, (a, threads): (Algorithm, usize)) -> Result<Cipher> {
         let spec = CipherSpec {
@@ -228,15 +241,7 @@ pub fn run(
     progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<CipherBenchRecord>> {
     plan.validate()?;
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
-    let mut key = [0u8; 16];
-    let (mut iv, mut nonce) = ([0u8; BLOCK], [0u8; 16]);
-    rng.fill_bytes(&mut key);
-    rng.fill_bytes(&mut iv);
-    rng.fill_bytes(&mut nonce);
-    let m = Material { key, iv, nonce };
-    let mut input = vec![0u8; plan.buffer_bytes()];
-    rng.fill_bytes(&mut input);
+    let (m, input) = Material::new(plan);
     let configs = plan.configurations();
     let ciphers = configs
         .iter()
@@ -284,8 +289,19 @@ pub fn run(
     );
     failures.result()?;
     progress(done, done, "done");
+    cipher_records(plan, &configs, &measurements, ticks)
+}
+
+/// One record per configuration: MB/s, speedups over the sequential form and over one thread,
+/// TSC cycles per byte at the median.
+fn cipher_records(
+    plan: &CipherBenchPlan,
+    configs: &[(Algorithm, usize)],
+    measurements: &[crate::bench::Measurement],
+    mut ticks: Vec<Vec<u64>>,
+) -> Result<Vec<CipherBenchRecord>> {
     let summaries =
-        crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
+        crate::bench::summaries(measurements).ok_or_else(|| Error::internal("no samples"))?;
     let median_of = |c: (Algorithm, usize)| {
         configs
             .iter()
@@ -297,7 +313,7 @@ pub fn run(
         .iter()
         .zip(&summaries)
         .zip(&mut ticks)
-        .zip(&measurements)
+        .zip(measurements)
         .map(|(((&(a, t), s), ticks), m)| {
             let base = a.sequential_form();
             let ratio = |other: Option<f64>| other.map_or(f64::NAN, |o| o / s.median);

@@ -175,43 +175,89 @@ pub fn run_with_folded(
     for c in &folded {
         c.validate()?;
     }
-    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
-    let mut key = [0u8; 16];
-    rng.fill_bytes(&mut key);
-    let bf = Blowfish::new(&key)?;
-    let mut input = vec![0u8; plan.size_bytes.div_ceil(BLOCK) * BLOCK];
-    rng.fill_bytes(&mut input);
-    let mut ecb = input.clone();
-    bf.encrypt_blocks(&mut ecb)?;
-    let configs = plan.configurations();
+    let message = Message::new(plan)?;
+    let pipelines = checked_pipelines(&message, &plan.configurations(), &folded)?;
+    let timed = time_sweep(plan, &message, &pipelines, &mut progress)?;
+    sweep_records(&pipelines, timed)
+}
+
+/// The random key's schedule, the message and its Blowfish ECB encryption.
+struct Message {
+    bf: Blowfish,
+    input: Vec<u8>,
+    ecb: Vec<u8>,
+}
+
+impl Message {
+    fn new(plan: &PipelineBenchPlan) -> Result<Self> {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
+        let mut key = [0u8; 16];
+        rng.fill_bytes(&mut key);
+        let bf = Blowfish::new(&key)?;
+        let mut input = vec![0u8; plan.size_bytes.div_ceil(BLOCK) * BLOCK];
+        rng.fill_bytes(&mut input);
+        let mut ecb = input.clone();
+        bf.encrypt_blocks(&mut ecb)?;
+        Ok(Message { bf, input, ecb })
+    }
+}
+
+/// Builds every pipeline and checks one untimed run of each against the message and its ECB
+/// encryption: the seed's layout through its tapped middle, the folded one by encrypting alone.
+fn checked_pipelines<'a>(
+    m: &'a Message,
+    configs: &[PipelineConfig],
+    folded: &[FoldedConfig],
+) -> Result<Vec<Piped<'a>>> {
+    let (bf, input, ecb) = (&m.bf, &m.input, &m.ecb);
     let mut pipelines = Vec::with_capacity(configs.len() + folded.len());
-    for c in &configs {
-        let p = BfPipeline::new(&bf, *c)?;
+    for c in configs {
+        let p = BfPipeline::new(bf, *c)?;
         let (mut out, mut mid) = (input.clone(), vec![0u8; input.len()]);
         p.run_tapped(&mut out, &mut mid)?;
-        if out != input || mid != ecb {
+        if out != *input || mid != *ecb {
             return Err(Error::internal(format!(
                 "pipeline {c:?} gave a wrong result"
             )));
         }
         pipelines.push(Piped::Seed(p));
     }
-    for c in &folded {
+    for c in folded {
         let mut out = input.clone();
-        FoldedPipeline::new(&bf, *c)?.run(&mut out)?;
+        FoldedPipeline::new(bf, *c)?.run(&mut out)?;
         let mut enc = input.clone();
         let only_encrypt = FoldedConfig {
             layout: Layout::Encrypt,
             ..*c
         };
-        FoldedPipeline::new(&bf, only_encrypt)?.run(&mut enc)?;
-        if out != input || enc != ecb {
+        FoldedPipeline::new(bf, only_encrypt)?.run(&mut enc)?;
+        if out != *input || enc != *ecb {
             return Err(Error::internal(format!(
                 "folded pipeline {c:?} gave a wrong result"
             )));
         }
-        pipelines.push(Piped::Folded(FoldedPipeline::new(&bf, *c)?));
+        pipelines.push(Piped::Folded(FoldedPipeline::new(bf, *c)?));
     }
+    Ok(pipelines)
+}
+
+/// What the timed sweep measured: every configuration's samples (the baseline first), each
+/// pipeline's per-run statistics, and the message bytes.
+struct Timed {
+    measurements: Vec<crate::bench::Measurement>,
+    stats: Vec<Vec<PipelineStats>>,
+    size: usize,
+}
+
+/// Times the sequential baseline and every pipeline, interleaved, then checks that the
+/// message came back whole.
+fn time_sweep(
+    plan: &PipelineBenchPlan,
+    m: &Message,
+    pipelines: &[Piped],
+    progress: &mut impl FnMut(usize, usize, &str),
+) -> Result<Timed> {
+    let (bf, input) = (&m.bf, &m.input);
     let mut work = input.clone();
     let bench = Bench::new(plan.config)?;
     let mut done = 0usize;
@@ -248,12 +294,29 @@ pub fn run_with_folded(
             progress(step.done, step.planned.unwrap_or(0), label);
         },
     );
-    failures.check("encrypt + decrypt round trip", work == input);
+    failures.check("encrypt + decrypt round trip", work == *input);
     failures.result()?;
     progress(done, done, "done");
+    Ok(Timed {
+        measurements,
+        stats,
+        size: work.len(),
+    })
+}
+
+/// One record per configuration (the baseline first) and the per-stage statistics of each
+/// pipeline's median run.
+fn sweep_records(
+    pipelines: &[Piped],
+    timed: Timed,
+) -> Result<(Vec<PipelineBenchRecord>, Vec<PipelineStats>)> {
+    let Timed {
+        measurements,
+        stats,
+        size,
+    } = timed;
     let summaries =
         crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
-    let size = work.len();
     let base = summaries[0].median;
     let record = |s: &Summary, times: &[Seconds], alg: &str, stages: usize| PipelineBenchRecord {
         alg: alg.into(),
@@ -287,17 +350,7 @@ pub fn run_with_folded(
         .zip(stats)
         .zip(&measurements[1..])
     {
-        // Statistics of the run whose wall time is closest to the median, warm-ups excluded.
-        let measured = &runs[runs.len() - s.runs..];
-        let st = measured
-            .iter()
-            .min_by(|a, b| {
-                (a.wall_s - s.median)
-                    .abs()
-                    .total_cmp(&(b.wall_s - s.median).abs())
-            })
-            .cloned()
-            .unwrap_or_default();
+        let st = median_run(&runs, s);
         let mut r = match p {
             Piped::Seed(p) => {
                 let mut r = record(s, &m.samples, "bf-pipeline", p.config().stages);
@@ -310,33 +363,62 @@ pub fn run_with_folded(
                 r
             }
         };
-        let compute: Vec<usize> = st
-            .stages
-            .iter()
-            .map(|x| x.rounds)
-            .filter(|&n| n > 0)
-            .collect();
-        let (lo, hi) = (compute.iter().min(), compute.iter().max());
-        r.rounds_per_stage = match (lo, hi) {
-            (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
-            (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
-            _ => "-".into(),
-        };
-        let frac = |f: &dyn Fn(&crate::cipher::parallel::bf_pipeline::StageStats) -> f64| {
-            let n = st.stages.len().max(1) as f64;
-            st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
-        };
-        if let Some(b) = st.bottleneck() {
-            r.bottleneck = b.name.clone();
-            r.bottleneck_busy = b.busy_s / st.wall_s.max(f64::MIN_POSITIVE);
-        }
-        r.mean_busy = st.mean_busy_fraction();
-        r.mean_recv_wait = frac(&|x| x.recv_wait_s);
-        r.mean_send_wait = frac(&|x| x.send_wait_s);
+        fill_stage_columns(&mut r, &st);
         records.push(r);
         medians.push(st);
     }
     Ok((records, medians))
+}
+
+/// Statistics of the run whose wall time is closest to the median, warm-ups excluded.
+fn median_run(runs: &[PipelineStats], s: &Summary) -> PipelineStats {
+    closest_to_median(runs, s.runs, s.median, |r| r.wall_s)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Of the last `measured` runs (the warm-ups before them left out), the one whose wall time
+/// (`wall`) is closest to `median`.
+pub(crate) fn closest_to_median<T>(
+    runs: &[T],
+    measured: usize,
+    median: f64,
+    wall: impl Fn(&T) -> f64,
+) -> Option<&T> {
+    runs[runs.len().saturating_sub(measured)..]
+        .iter()
+        .min_by(|a, b| {
+            (wall(a) - median)
+                .abs()
+                .total_cmp(&(wall(b) - median).abs())
+        })
+}
+
+/// The `rounds_per_stage` column: the compute stages' round counts (stages without rounds left
+/// out) as `min-max`, one number when they are all equal, `-` when there are none.
+pub(crate) fn rounds_range(rounds: impl Iterator<Item = usize>) -> String {
+    let compute: Vec<usize> = rounds.filter(|&n| n > 0).collect();
+    match (compute.iter().min(), compute.iter().max()) {
+        (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+        (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+        _ => "-".into(),
+    }
+}
+
+/// The rounds, bottleneck and busy/wait columns of a pipeline's record, from its median run.
+fn fill_stage_columns(r: &mut PipelineBenchRecord, st: &PipelineStats) {
+    r.rounds_per_stage = rounds_range(st.stages.iter().map(|x| x.rounds));
+    let frac = |f: &dyn Fn(&crate::cipher::parallel::bf_pipeline::StageStats) -> f64| {
+        let n = st.stages.len().max(1) as f64;
+        st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
+    };
+    if let Some(b) = st.bottleneck() {
+        r.bottleneck = b.name.clone();
+        r.bottleneck_busy = b.busy_s / st.wall_s.max(f64::MIN_POSITIVE);
+    }
+    r.mean_busy = st.mean_busy_fraction();
+    r.mean_recv_wait = frac(&|x| x.recv_wait_s);
+    r.mean_send_wait = frac(&|x| x.send_wait_s);
 }
 
 /// The folded configurations: encrypt+decrypt, every group count, every chunk of the plan.

@@ -2,10 +2,10 @@
 //! machines ([`crate::modexp::crsa::pow_mod_batch_vartime`]), interleaved run by run, after the
 //! pipelined results are checked against GMP; beside the measured ratio, the schedule's ideal
 //! one and the paper's Nc + 3.
-use crate::bench::{Bench, BenchConfig, Seconds, logical_cores};
+use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
 use crate::bignum::{random_below, random_bits};
 use crate::error::{Error, Result};
-use crate::modexp::crsa::{EngineConfig, pow_mod_batch_vartime, schedule};
+use crate::modexp::crsa::{BatchOutcome, EngineConfig, pow_mod_batch_vartime, schedule};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -74,43 +74,12 @@ pub fn throughput(
         optimized,
         pipelined: false,
     };
-    let piped = EngineConfig {
-        pipelined: true,
-        ..main
+    let batch = Batch {
+        bases: &bases,
+        exp,
+        modulus: &modulus,
     };
-    let check = pow_mod_batch_vartime(&bases, exp, &modulus, &piped)?;
-    for (b, got) in bases.iter().zip(&check.values) {
-        let want = b
-            .clone()
-            .pow_mod(exp, &modulus)
-            .map_err(|_| Error::internal("GMP could not compute the reference"))?;
-        if *got != want {
-            return Err(Error::internal("CRSA disagrees with GMP"));
-        }
-    }
-    let bench = Bench::new(*config)?;
-    let failures = std::cell::RefCell::new(crate::bench::Failures::new());
-    // One timed batch; its values are checked against the verified ones after the clock stops.
-    let time = |cfg: &EngineConfig, what: &str| -> Seconds {
-        let t = Instant::now();
-        let out = pow_mod_batch_vartime(&bases, exp, &modulus, cfg);
-        let took = t.elapsed().as_secs_f64();
-        let mut failures = failures.borrow_mut();
-        if let Some(out) = failures.note(what, out) {
-            failures.check(what, out.values == check.values);
-        }
-        took
-    };
-    let mut run_main = || time(&main, "main CRSA");
-    let mut run_piped = || time(&piped, "pipelined CRSA");
-    let measured = bench.run_interleaved(&mut [&mut run_main, &mut run_piped]);
-    failures.into_inner().result()?;
-    let (Some(ms), Some(ps)) = (
-        measured.first().and_then(|x| x.summary()),
-        measured.get(1).and_then(|x| x.summary()),
-    ) else {
-        return Err(Error::internal("no timed runs"));
-    };
+    let (ms, ps) = batch.time_both(&main, config)?;
     let topo = main.topology()?;
     let sched = schedule(&topo, exp)?;
     let per_s = |s: Seconds| {
@@ -139,6 +108,64 @@ pub fn throughput(
         logical_cores: logical_cores(),
         oversubscribed: threads > logical_cores(),
     })
+}
+
+/// One batch of blocks under one modulus and exponent.
+struct Batch<'a> {
+    bases: &'a [Integer],
+    exp: &'a Integer,
+    modulus: &'a Integer,
+}
+
+impl Batch<'_> {
+    /// The batch through `cfg`, each value checked against GMP.
+    fn checked(&self, cfg: &EngineConfig) -> Result<BatchOutcome> {
+        let check = pow_mod_batch_vartime(self.bases, self.exp, self.modulus, cfg)?;
+        for (b, got) in self.bases.iter().zip(&check.values) {
+            let want = b
+                .clone()
+                .pow_mod(self.exp, self.modulus)
+                .map_err(|_| Error::internal("GMP could not compute the reference"))?;
+            if *got != want {
+                return Err(Error::internal("CRSA disagrees with GMP"));
+            }
+        }
+        Ok(check)
+    }
+
+    /// Checks the pipelined machine, then times it and `main` interleaved: the summaries of
+    /// main's and the pipelined machine's runs.
+    fn time_both(&self, main: &EngineConfig, config: &BenchConfig) -> Result<(Summary, Summary)> {
+        let piped = EngineConfig {
+            pipelined: true,
+            ..*main
+        };
+        let check = self.checked(&piped)?;
+        let bench = Bench::new(*config)?;
+        let failures = std::cell::RefCell::new(crate::bench::Failures::new());
+        // One timed batch; its values are checked against the verified ones after the clock stops.
+        let time = |cfg: &EngineConfig, what: &str| -> Seconds {
+            let t = Instant::now();
+            let out = pow_mod_batch_vartime(self.bases, self.exp, self.modulus, cfg);
+            let took = t.elapsed().as_secs_f64();
+            let mut failures = failures.borrow_mut();
+            if let Some(out) = failures.note(what, out) {
+                failures.check(what, out.values == check.values);
+            }
+            took
+        };
+        let mut run_main = || time(main, "main CRSA");
+        let mut run_piped = || time(&piped, "pipelined CRSA");
+        let measured = bench.run_interleaved(&mut [&mut run_main, &mut run_piped]);
+        failures.into_inner().result()?;
+        let (Some(ms), Some(ps)) = (
+            measured.first().and_then(|x| x.summary()),
+            measured.get(1).and_then(|x| x.summary()),
+        ) else {
+            return Err(Error::internal("no timed runs"));
+        };
+        Ok((ms, ps))
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
 pub use crate::modexp::operands;
-use crate::modexp::{Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
+use crate::modexp::{ModExp, Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -109,49 +109,14 @@ pub fn run_with_meter(
     meter: &mut RunMeter,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<ModexpRecord>> {
-    if plan.bits.iter().any(|&b| b < 2) || plan.bits.is_empty() {
-        return Err(Error::InvalidParameter(
-            "sizes must be at least 2 bits".into(),
-        ));
-    }
-    if plan.threads.is_empty() || plan.threads.contains(&0) {
-        return Err(Error::InvalidParameter(
-            "thread counts must be at least 1".into(),
-        ));
-    }
-    let mut names = plan.methods.clone();
-    for reference in ["gmp", "binary"] {
-        if !names.iter().any(|n| n == reference) {
-            names.insert(0, reference.to_string());
-        }
-    }
-    let chosen = names
-        .iter()
-        .map(|n| method(n))
-        .collect::<Result<Vec<_>>>()?;
+    let chosen = chosen_methods(plan)?;
     let bench = Bench::new(plan.config)?;
     let mut records = Vec::new();
     for (i, &bits) in plan.bits.iter().enumerate() {
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (b, e, m) = operands(bits, plan.seed);
         let expected = Integer::from(b.pow_mod_ref(&e, &m).expect("e >= 0"));
-        let mut configs = Vec::new();
-        for meth in &chosen {
-            let threads: &[usize] = if meth.is_parallel() {
-                &plan.threads
-            } else {
-                &[1]
-            };
-            for &t in threads {
-                configs.push((
-                    meth.as_ref(),
-                    Params {
-                        threads: t,
-                        ..plan.params.clone()
-                    },
-                ));
-            }
-        }
+        let configs = configurations(plan, &chosen);
         // Check every configuration once (also the warm-up of its code path).
         let mut outcomes: Vec<Outcome> = Vec::with_capacity(configs.len());
         for (meth, params) in &configs {
@@ -180,10 +145,84 @@ pub fn run_with_meter(
             took
         });
         failures.result()?;
+        let size = SizeRuns {
+            plan,
+            bits,
+            configs: &configs,
+            outcomes: &outcomes,
+            tallies: &tallies,
+        };
+        records.extend(size.records(&measurements)?);
+    }
+    progress(plan.bits.len(), plan.bits.len(), "done");
+    Ok(records)
+}
+
+/// Checks the sizes and thread counts; the plan's methods with the references (`binary`,
+/// `gmp`) put first where missing.
+fn chosen_methods(plan: &ModexpBenchPlan) -> Result<Vec<Box<dyn ModExp>>> {
+    if plan.bits.iter().any(|&b| b < 2) || plan.bits.is_empty() {
+        return Err(Error::InvalidParameter(
+            "sizes must be at least 2 bits".into(),
+        ));
+    }
+    if plan.threads.is_empty() || plan.threads.contains(&0) {
+        return Err(Error::InvalidParameter(
+            "thread counts must be at least 1".into(),
+        ));
+    }
+    let mut names = plan.methods.clone();
+    for reference in ["gmp", "binary"] {
+        if !names.iter().any(|n| n == reference) {
+            names.insert(0, reference.to_string());
+        }
+    }
+    names.iter().map(|n| method(n)).collect()
+}
+
+/// Every (method, parameters) pair: parallel methods at each of the plan's thread counts,
+/// sequential ones once with 1.
+fn configurations<'a>(
+    plan: &ModexpBenchPlan,
+    chosen: &'a [Box<dyn ModExp>],
+) -> Vec<(&'a dyn ModExp, Params)> {
+    let mut configs = Vec::new();
+    for meth in chosen {
+        let threads: &[usize] = if meth.is_parallel() {
+            &plan.threads
+        } else {
+            &[1]
+        };
+        for &t in threads {
+            configs.push((
+                meth.as_ref(),
+                Params {
+                    threads: t,
+                    ..plan.params.clone()
+                },
+            ));
+        }
+    }
+    configs
+}
+
+/// One size's configurations, their checked outcomes (operation counts) and energy tallies.
+struct SizeRuns<'a> {
+    plan: &'a ModexpBenchPlan,
+    bits: u32,
+    configs: &'a [(&'a dyn ModExp, Params)],
+    outcomes: &'a [Outcome],
+    tallies: &'a [EnergyTally],
+}
+
+impl SizeRuns<'_> {
+    /// One record per configuration, against `binary` and `gmp` at this size.
+    fn records(&self, measurements: &[crate::bench::Measurement]) -> Result<Vec<ModexpRecord>> {
+        let (plan, bits) = (self.plan, self.bits);
         let summaries =
-            crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;
+            crate::bench::summaries(measurements).ok_or_else(|| Error::internal("no samples"))?;
         let median_of = |name: &str| {
-            configs
+            self.configs
                 .iter()
                 .zip(&summaries)
                 .find(|((m, _), _)| m.name() == name)
@@ -191,12 +230,14 @@ pub fn run_with_meter(
                 .unwrap_or(f64::NAN)
         };
         let (t_binary, t_gmp) = (median_of("binary"), median_of("gmp"));
-        for (((((meth, params), s), o), tally), m) in configs
+        let mut records = Vec::new();
+        for (((((meth, params), s), o), tally), m) in self
+            .configs
             .iter()
             .zip(&summaries)
-            .zip(&outcomes)
-            .zip(&tallies)
-            .zip(&measurements)
+            .zip(self.outcomes)
+            .zip(self.tallies)
+            .zip(measurements)
         {
             let counted = !o.counts.is_empty();
             let energy = tally.fields(plan.config.warmup_runs as usize, None);
@@ -214,9 +255,8 @@ pub fn run_with_meter(
                 seed_claim: seed_claim(meth.name(), bits).unwrap_or("").to_string(),
             });
         }
+        Ok(records)
     }
-    progress(plan.bits.len(), plan.bits.len(), "done");
-    Ok(records)
 }
 
 /// All method names, for `--methods` defaults.

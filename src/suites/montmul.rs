@@ -78,54 +78,17 @@ pub fn run(
     plan: &MontmulPlan,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Vec<MontmulRecord>> {
-    if plan.count == 0 {
-        return Err(Error::InvalidParameter("--count must be positive".into()));
-    }
-    if let Some(b) = plan
-        .backends
-        .iter()
-        .find_map(|b| b.unavailable_reason().map(|w| (b, w)))
-    {
-        return Err(Error::InvalidParameter(format!(
-            "the {} backend cannot run here: {}",
-            b.0, b.1
-        )));
-    }
+    check_plan(plan)?;
     let bench = Bench::new(plan.config)?;
     let tsc = Tsc::detect();
     let tsc_hz = tsc.map(|t| t.ticks_per_second(0.02));
     let mut records = Vec::new();
     for (i, &bits) in plan.bits.iter().enumerate() {
         progress(i, plan.bits.len(), &format!("{bits}-bit moduli"));
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed ^ u64::from(bits));
-        let mut modulus = || {
-            let mut m = crate::bignum::random_bits(&mut rng, bits);
-            m.set_bit(bits - 1, true);
-            m.set_bit(0, true);
-            m
-        };
-        let (ma, mb) = (modulus(), modulus());
-        let x = Integer::from(&ma >> 1);
-        let mut configs = Vec::new();
-        for &b in &plan.backends {
-            let pair = [CtModulus::new(&ma, b)?, CtModulus::new(&mb, b)?];
-            // The chain must give x^(2^count), as GMP says.
-            let want = Integer::from(
-                x.pow_mod_ref(&(Integer::from(1) << plan.count as u32), &ma)
-                    .expect("odd"),
-            );
-            let xl = mpn::padded(&x, pair[0].limbs());
-            if mpn::to_integer(&pair[0].square_chain(&xl, plan.count)) != want {
-                return Err(Error::internal(format!(
-                    "the {b} kernel's squarings differ from GMP"
-                )));
-            }
-            configs.push((b, false, pair.clone(), xl.clone()));
-            configs.push((b, true, pair, xl));
-        }
+        let configs = checked_chains(plan, bits)?;
         let ticks = std::cell::RefCell::new(vec![Vec::new(); configs.len()]);
         let ms = bench.run_interleaved_by(configs.len(), |j| {
-            let (_, dual, pair, xl) = &configs[j];
+            let Chain { dual, pair, xl, .. } = &configs[j];
             let t0 = tsc.map(|t| t.now());
             let started = Instant::now();
             if *dual {
@@ -143,15 +106,109 @@ pub fn run(
             }
             took
         });
-        let warm = plan.config.warmup_runs as usize;
-        for (j, ((b, dual, _, _), m)) in configs.iter().zip(&ms).enumerate() {
-            let products = plan.count * if *dual { 2 } else { 1 };
+        let timed = TimedChains {
+            plan,
+            bits,
+            tsc_hz,
+            configs: &configs,
+            ticks: &ticks.borrow(),
+        };
+        records.extend(timed.records(&ms)?);
+        records.extend(openssl_estimate(plan, bits, tsc_hz));
+    }
+    progress(plan.bits.len(), plan.bits.len(), "done");
+    Ok(records)
+}
+
+/// Refuses a zero count and a backend that cannot run here.
+fn check_plan(plan: &MontmulPlan) -> Result<()> {
+    if plan.count == 0 {
+        return Err(Error::InvalidParameter("--count must be positive".into()));
+    }
+    if let Some(b) = plan
+        .backends
+        .iter()
+        .find_map(|b| b.unavailable_reason().map(|w| (b, w)))
+    {
+        return Err(Error::InvalidParameter(format!(
+            "the {} backend cannot run here: {}",
+            b.0, b.1
+        )));
+    }
+    Ok(())
+}
+
+/// One timed configuration: a backend's chain on one modulus or on two at once.
+struct Chain {
+    backend: Backend,
+    dual: bool,
+    pair: [CtModulus; 2],
+    xl: Vec<u64>,
+}
+
+/// Two random moduli of `bits` bits and, per backend, the single and dual chains, each
+/// backend's squarings checked against GMP first.
+fn checked_chains(plan: &MontmulPlan, bits: u32) -> Result<Vec<Chain>> {
+    let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed ^ u64::from(bits));
+    let mut modulus = || {
+        let mut m = crate::bignum::random_bits(&mut rng, bits);
+        m.set_bit(bits - 1, true);
+        m.set_bit(0, true);
+        m
+    };
+    let (ma, mb) = (modulus(), modulus());
+    let x = Integer::from(&ma >> 1);
+    let mut configs = Vec::new();
+    for &b in &plan.backends {
+        let pair = [CtModulus::new(&ma, b)?, CtModulus::new(&mb, b)?];
+        // The chain must give x^(2^count), as GMP says.
+        let want = Integer::from(
+            x.pow_mod_ref(&(Integer::from(1) << plan.count as u32), &ma)
+                .expect("odd"),
+        );
+        let xl = mpn::padded(&x, pair[0].limbs());
+        if mpn::to_integer(&pair[0].square_chain(&xl, plan.count)) != want {
+            return Err(Error::internal(format!(
+                "the {b} kernel's squarings differ from GMP"
+            )));
+        }
+        configs.push(Chain {
+            backend: b,
+            dual: false,
+            pair: pair.clone(),
+            xl: xl.clone(),
+        });
+        configs.push(Chain {
+            backend: b,
+            dual: true,
+            pair,
+            xl,
+        });
+    }
+    Ok(configs)
+}
+
+/// One modulus size's chains and the TSC ticks of their runs.
+struct TimedChains<'a> {
+    plan: &'a MontmulPlan,
+    bits: u32,
+    tsc_hz: Option<f64>,
+    configs: &'a [Chain],
+    ticks: &'a [Vec<f64>],
+}
+
+impl TimedChains<'_> {
+    /// The measured records, per product of one modulus.
+    fn records(&self, ms: &[crate::bench::Measurement]) -> Result<Vec<MontmulRecord>> {
+        let warm = self.plan.config.warmup_runs as usize;
+        let mut records = Vec::new();
+        for (j, (c, m)) in self.configs.iter().zip(ms).enumerate() {
+            let products = self.plan.count * if c.dual { 2 } else { 1 };
             let per: Vec<f64> = m.samples.iter().map(|s| s / products as f64).collect();
             let summary = crate::bench::Summary::from_samples(&per)
                 .ok_or_else(|| Error::internal("no samples"))?;
-            let t = ticks.borrow();
-            let tsc_per = tsc_hz.map(|_| {
-                let mut v: Vec<f64> = t[j]
+            let tsc_per = self.tsc_hz.map(|_| {
+                let mut v: Vec<f64> = self.ticks[j]
                     .iter()
                     .skip(warm)
                     .map(|x| x / products as f64)
@@ -160,9 +217,9 @@ pub fn run(
                 v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
             });
             records.push(MontmulRecord {
-                bits,
-                backend: b.name().to_string(),
-                mode: if *dual { "dual" } else { "single" }.to_string(),
+                bits: self.bits,
+                backend: c.backend.name().to_string(),
+                mode: if c.dual { "dual" } else { "single" }.to_string(),
                 ns_per_product: summary.median * 1e9,
                 timing: TimingFields::new(&summary, per, TimingColumns::RANGE),
                 tsc_per_product: tsc_per,
@@ -170,29 +227,33 @@ pub fn run(
                 source: "measured".to_string(),
             });
         }
-        if plan.openssl_seconds > 0 {
-            let rsa = 2 * bits;
-            if let Some(sign) = super::openssl::openssl_sign_seconds(rsa, plan.openssl_seconds) {
-                let products = openssl_products(rsa);
-                let per = sign / products;
-                let summary = crate::bench::Summary::from_samples(&[per]).expect("one sample");
-                records.push(MontmulRecord {
-                    bits,
-                    backend: "openssl".to_string(),
-                    mode: "estimate".to_string(),
-                    ns_per_product: per * 1e9,
-                    timing: TimingFields::new(&summary, vec![per], TimingColumns::RANGE),
-                    tsc_per_product: tsc_hz.map(|hz| per * hz),
-                    products: products as usize,
-                    source: format!(
-                        "estimate: openssl speed rsa{rsa} sign time / {products:.0} products of one sign"
-                    ),
-                });
-            }
-        }
+        Ok(records)
     }
-    progress(plan.bits.len(), plan.bits.len(), "done");
-    Ok(records)
+}
+
+/// OpenSSL's per-product estimate at this modulus size, when asked for and `openssl speed`
+/// gave a sign time.
+fn openssl_estimate(plan: &MontmulPlan, bits: u32, tsc_hz: Option<f64>) -> Option<MontmulRecord> {
+    if plan.openssl_seconds == 0 {
+        return None;
+    }
+    let rsa = 2 * bits;
+    let sign = super::openssl::openssl_sign_seconds(rsa, plan.openssl_seconds)?;
+    let products = openssl_products(rsa);
+    let per = sign / products;
+    let summary = crate::bench::Summary::from_samples(&[per]).expect("one sample");
+    Some(MontmulRecord {
+        bits,
+        backend: "openssl".to_string(),
+        mode: "estimate".to_string(),
+        ns_per_product: per * 1e9,
+        timing: TimingFields::new(&summary, vec![per], TimingColumns::RANGE),
+        tsc_per_product: tsc_hz.map(|hz| per * hz),
+        products: products as usize,
+        source: format!(
+            "estimate: openssl speed rsa{rsa} sign time / {products:.0} products of one sign"
+        ),
+    })
 }
 
 #[cfg(test)]

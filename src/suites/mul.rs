@@ -13,7 +13,7 @@
 //! the first thing to read before blaming (or crediting) a parallel method.
 use crate::bench::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
 use crate::bench::{
-    Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
+    Bench, BenchConfig, Measurement, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
 };
 use crate::error::{Error, Result};
 use crate::mul::{
@@ -184,11 +184,7 @@ fn measure_all(
         .collect::<Result<Vec<_>>>()?;
     let bench = Bench::new(plan.config)?;
     if plan.config.warmup_runs > 0 {
-        let (a, b) = operands(plan.bits[0], plan.seed);
-        let started = Instant::now();
-        while started.elapsed().as_secs_f64() < GLOBAL_WARMUP_S {
-            black_box(Integer::from(&a * &b));
-        }
+        global_warmup(plan);
     }
     let mut records = Vec::new();
     let most = plan.threads.iter().copied().max().unwrap_or(1);
@@ -197,45 +193,105 @@ fn measure_all(
     for (i, &bits) in plan.bits.iter().enumerate() {
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (a, b) = operands(bits, plan.seed);
-        let expected = Integer::from(&a * &b);
-        for m in &multipliers {
-            if m.mul(&a, &b) != expected {
-                return Err(Error::internal(format!(
-                    "{} ({} threads) gave a product different from GMP's at \
-                     {bits} bits",
-                    m.name(),
-                    m.threads()
-                )));
-            }
-        }
+        check_products(&multipliers, &a, &b, bits)?;
         let reps: Vec<u64> = multipliers
             .iter()
             .map(|m| calibrate(m.as_ref(), &a, &b, plan.batch_s))
             .collect();
-        let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = multipliers
-            .iter()
-            .zip(&reps)
-            .map(|(m, &n)| {
-                let (a, b) = (&a, &b);
-                Box::new(move || {
-                    let started = Instant::now();
-                    for _ in 0..n {
-                        black_box(m.mul(a, b));
-                    }
-                    started.elapsed().as_secs_f64()
-                }) as Box<dyn FnMut() -> Seconds + '_>
-            })
-            .collect();
-        let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
-            .iter_mut()
-            .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
-            .collect();
         let before = capacity();
-        let measurements = bench.run_interleaved(&mut refs);
+        let measurements = time_batches(&bench, &multipliers, &reps, &a, &b);
         let capacity = before.zip(capacity()).map(|(x, y)| (x + y) / 2.0);
+        let size = SizeBatches {
+            plan,
+            cores,
+            bits,
+            configs: &configs,
+            multipliers: &multipliers,
+            reps: &reps,
+            capacity,
+        };
+        records.extend(size.records(&measurements)?);
+    }
+    progress(plan.bits.len(), plan.bits.len(), "done");
+    Ok(records)
+}
+
+/// GMP products for [`GLOBAL_WARMUP_S`] before the first measurement.
+fn global_warmup(plan: &MulBenchPlan) {
+    let (a, b) = operands(plan.bits[0], plan.seed);
+    let started = Instant::now();
+    while started.elapsed().as_secs_f64() < GLOBAL_WARMUP_S {
+        black_box(Integer::from(&a * &b));
+    }
+}
+
+/// Every multiplier's product of `a` and `b` must be GMP's.
+fn check_products(
+    multipliers: &[Box<dyn Multiplier>],
+    a: &Integer,
+    b: &Integer,
+    bits: u32,
+) -> Result<()> {
+    let expected = Integer::from(a * b);
+    for m in multipliers {
+        if m.mul(a, b) != expected {
+            return Err(Error::internal(format!(
+                "{} ({} threads) gave a product different from GMP's at \
+                 {bits} bits",
+                m.name(),
+                m.threads()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Times every multiplier's batch of `reps` products, interleaved.
+fn time_batches(
+    bench: &Bench,
+    multipliers: &[Box<dyn Multiplier>],
+    reps: &[u64],
+    a: &Integer,
+    b: &Integer,
+) -> Vec<Measurement> {
+    let mut closures: Vec<Box<dyn FnMut() -> Seconds + '_>> = multipliers
+        .iter()
+        .zip(reps)
+        .map(|(m, &n)| {
+            Box::new(move || {
+                let started = Instant::now();
+                for _ in 0..n {
+                    black_box(m.mul(a, b));
+                }
+                started.elapsed().as_secs_f64()
+            }) as Box<dyn FnMut() -> Seconds + '_>
+        })
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut() -> Seconds> = closures
+        .iter_mut()
+        .map(|c| c.as_mut() as &mut dyn FnMut() -> Seconds)
+        .collect();
+    bench.run_interleaved(&mut refs)
+}
+
+/// One size's multipliers, their batch lengths and the parallel capacity around them.
+struct SizeBatches<'a> {
+    plan: &'a MulBenchPlan,
+    cores: usize,
+    bits: u32,
+    configs: &'a [(&'static str, usize)],
+    multipliers: &'a [Box<dyn Multiplier>],
+    reps: &'a [u64],
+    capacity: Option<f64>,
+}
+
+impl SizeBatches<'_> {
+    /// One record per configuration, times per product, against GMP and `kara-seq`.
+    fn records(&self, measurements: &[Measurement]) -> Result<Vec<MulBenchRecord>> {
+        let plan = self.plan;
         let summaries = measurements
             .iter()
-            .zip(&reps)
+            .zip(self.reps)
             .map(|(m, &n)| {
                 m.summary()
                     .map(|s| per_item(&s, n))
@@ -243,20 +299,23 @@ fn measure_all(
             })
             .collect::<Result<Vec<_>>>()?;
         let gmp = summaries[0].median;
-        let seq = configs
+        let seq = self
+            .configs
             .iter()
             .position(|&(m, _)| m == "kara-seq")
             .map(|i| summaries[i].median);
-        for ((((&(method, _), s), &n), m), measured) in configs
+        let mut records = Vec::new();
+        for ((((&(method, _), s), &n), m), measured) in self
+            .configs
             .iter()
             .zip(&summaries)
-            .zip(&reps)
-            .zip(&multipliers)
-            .zip(&measurements)
+            .zip(self.reps)
+            .zip(self.multipliers)
+            .zip(measurements)
         {
             records.push(MulBenchRecord {
                 method: method.to_string(),
-                bits,
+                bits: self.bits,
                 threads: m.threads(),
                 timing: TimingFields::new(
                     s,
@@ -267,16 +326,15 @@ fn measure_all(
                 vs_gmp: s.median / gmp,
                 vs_kara_seq: seq.map(|q| s.median / q),
                 depth: if method == "gmp" { 0 } else { plan.kara.depth },
-                oversubscribed: m.threads() > cores,
+                oversubscribed: m.threads() > self.cores,
                 pinned: plan.kara.pin && is_parallel(method),
                 verified: true,
-                capacity,
+                capacity: self.capacity,
                 note: s.note().unwrap_or_default(),
             });
         }
+        Ok(records)
     }
-    progress(plan.bits.len(), plan.bits.len(), "done");
-    Ok(records)
 }
 
 /// A batch's times divided by its length: the times of one item.

@@ -118,22 +118,7 @@ pub fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
         .enumerate()
         .filter_map(|(k, f)| f.map(|f| (k, f)))
         .collect();
-    let mut per_op: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
-    let mut failure = None;
-    bench.run_interleaved_by(forms.len(), |i| {
-        let started = Instant::now();
-        match (forms[i].1.sample)() {
-            Ok(s) => per_op[i].push(s),
-            Err(e) => failure = Some(e),
-        }
-        started.elapsed().as_secs_f64()
-    });
-    if let Some(e) = failure {
-        return Err(match e {
-            Error::Internal(m) => Error::Internal(format!("{id}: {m}")),
-            e => e,
-        });
-    }
+    let per_op = sample_forms(id, &mut forms, bench)?;
     let warm = bench.config().warmup_runs as usize;
     let times: Vec<&[f64]> = per_op.iter().map(|v| &v[warm.min(v.len())..]).collect();
     let rounds = times.iter().map(|t| t.len()).min().unwrap_or(0);
@@ -151,39 +136,8 @@ pub fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
     // The ceiling's base: the sequential form, or the peer where parcrypt has none (GMP's
     // product): what the copies run.
     let cap = pair(s.or(p), c);
-    let checks: Vec<String> = targets
-        .iter()
-        .map(|&(what, at_least)| {
-            let r = match what {
-                "peer/seq" => ps,
-                "peer/par" => pq,
-                _ => sq,
-            };
-            let v = r.map_or("not measured", |r| verdict(&r, at_least));
-            // A parallel target above what independent copies reach cannot be met here,
-            // however the work is split: say so, with the measured ceiling.
-            let beyond = match (what, cap) {
-                ("peer/par" | "seq/par", Some(cap))
-                    if v != "reached"
-                        && cap.ci95().is_some_and(|iv| {
-                            Rule::AtLeast { min: at_least }.test(&[iv]) == Test::Outside
-                        }) =>
-                {
-                    format!(" (above this machine's ceiling {:.2})", cap.median)
-                }
-                _ => String::new(),
-            };
-            format!("{what} >= {at_least}: {v}{beyond}")
-        })
-        .collect();
+    let checks = target_checks(&targets, [ps, pq, sq], cap);
     let name = |i: Option<usize>| i.map(|i| forms[i].1.name.clone());
-    let lo_hi = |r: Option<Summary>| {
-        (
-            r.map(|r| r.median),
-            r.and_then(|r| r.ci95_low),
-            r.and_then(|r| r.ci95_high),
-        )
-    };
     let (ps_m, ps_l, ps_h) = lo_hi(ps);
     let (pq_m, pq_l, pq_h) = lo_hi(pq);
     let (sq_m, sq_l, sq_h) = lo_hi(sq);
@@ -213,8 +167,74 @@ pub fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
         ceiling_ratio_low: cap_l,
         ceiling_ratio_high: cap_h,
         rounds,
-        targets: checks.join("; "),
+        targets: checks,
     })
+}
+
+/// Runs a row's forms interleaved: every form's seconds per operation, one per round (warm-ups
+/// included). A form's failure fails the row, an internal one named with the row's id.
+fn sample_forms(id: &str, forms: &mut [(usize, Form<'_>)], bench: &Bench) -> Result<Vec<Vec<f64>>> {
+    let mut per_op: Vec<Vec<f64>> = vec![Vec::new(); forms.len()];
+    let mut failure = None;
+    bench.run_interleaved_by(forms.len(), |i| {
+        let started = Instant::now();
+        match (forms[i].1.sample)() {
+            Ok(s) => per_op[i].push(s),
+            Err(e) => failure = Some(e),
+        }
+        started.elapsed().as_secs_f64()
+    });
+    if let Some(e) = failure {
+        return Err(match e {
+            Error::Internal(m) => Error::Internal(format!("{id}: {m}")),
+            e => e,
+        });
+    }
+    Ok(per_op)
+}
+
+/// The targets' verdicts, `; `-separated, from the ratios peer/seq, peer/par and seq/par; a
+/// parallel target the ceiling `cap` shows out of reach says so.
+fn target_checks(
+    targets: &[(&'static str, f64)],
+    [ps, pq, sq]: [Option<Summary>; 3],
+    cap: Option<Summary>,
+) -> String {
+    let checks: Vec<String> = targets
+        .iter()
+        .map(|&(what, at_least)| {
+            let r = match what {
+                "peer/seq" => ps,
+                "peer/par" => pq,
+                _ => sq,
+            };
+            let v = r.map_or("not measured", |r| verdict(&r, at_least));
+            // A parallel target above what independent copies reach cannot be met here,
+            // however the work is split: say so, with the measured ceiling.
+            let beyond = match (what, cap) {
+                ("peer/par" | "seq/par", Some(cap))
+                    if v != "reached"
+                        && cap.ci95().is_some_and(|iv| {
+                            Rule::AtLeast { min: at_least }.test(&[iv]) == Test::Outside
+                        }) =>
+                {
+                    format!(" (above this machine's ceiling {:.2})", cap.median)
+                }
+                _ => String::new(),
+            };
+            format!("{what} >= {at_least}: {v}{beyond}")
+        })
+        .collect();
+    checks.join("; ")
+}
+
+/// A ratio's median and 95 % interval ends.
+fn lo_hi(r: Option<Summary>) -> (Option<f64>, Option<f64>, Option<f64>) {
+    (
+        r.map(|r| r.median),
+        r.and_then(|r| r.ci95_low),
+        r.and_then(|r| r.ci95_high),
+    )
 }
 
 /// What [`run`] gives: one record per row, and the parallel capacity probed before and after

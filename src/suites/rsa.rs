@@ -191,9 +191,7 @@ pub fn run_with_meter(
         .iter()
         .map(|e| format!("{} thr {}", e.threads(), e.spec()))
         .collect();
-    // Per configuration: did every batch match SeRSA, the last batch's thread statistics, and
-    // the energy of every batch (warm-ups first).
-    let mut outcomes: Vec<(bool, RunStats, EnergyTally)> =
+    let mut outcomes: Vec<Outcome> =
         vec![(true, RunStats::default(), EnergyTally::default()); configs.len()];
     let mut done = 0;
     let measurements = bench.run_interleaved_steps(
@@ -216,10 +214,26 @@ pub fn run_with_meter(
         },
     );
     progress(done + 1, done + 1, "done");
+    batch_records(key, plan, &configs, &outcomes, &measurements)
+}
+
+/// Per configuration: did every batch match SeRSA, the last batch's thread statistics, and the
+/// energy of every batch (warm-ups first).
+type Outcome = (bool, RunStats, EnergyTally);
+
+/// One record per configuration, each checked to have matched SeRSA in every batch; the first
+/// configuration is the baseline of the speedups.
+fn batch_records(
+    key: &RsaPrivateKey,
+    plan: &RsaBenchPlan,
+    configs: &[(usize, ScheduleSpec)],
+    outcomes: &[Outcome],
+    measurements: &[crate::bench::Measurement],
+) -> Result<Vec<RsaBenchRecord>> {
     let mut records: Vec<RsaBenchRecord> = Vec::with_capacity(configs.len());
     let batch_bytes = (plan.messages * (key.public().bits() as usize).div_ceil(8)) as f64;
     for ((&(threads, spec), (verified, stats, tally)), measurement) in
-        configs.iter().zip(&outcomes).zip(&measurements)
+        configs.iter().zip(outcomes).zip(measurements)
     {
         if !verified {
             return Err(Error::internal(format!(

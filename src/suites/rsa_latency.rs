@@ -139,7 +139,7 @@ pub fn run_with_meter(
         constant_time,
         kernels,
         openssl_seconds,
-        seed,
+        seed: _,
         config,
     } = what;
     check_methods(names)?;
@@ -148,12 +148,56 @@ pub fn run_with_meter(
     }
     let bench = Bench::new(config)?;
     let mut records = Vec::new();
+    let configs = method_kernels(names, constant_time, kernels);
+    for (i, &b) in bits.iter().enumerate() {
+        progress(i, bits.len(), &format!("{b}-bit keys"));
+        let keys = SizeKeys::new(b, what)?;
+        keys.check(&configs)?;
+        let mut tallies = vec![EnergyTally::default(); configs.len()];
+        let mut failures = crate::bench::Failures::new();
+        let ms = bench.run_interleaved_by(configs.len(), |i| {
+            let ((took, out), energy) = meter.measure(|| {
+                let started = Instant::now();
+                let out = std::hint::black_box(keys.op(&configs[i]));
+                (started.elapsed().as_secs_f64(), out)
+            });
+            failures.check(&configs[i].0, out == keys.m);
+            tallies[i].push(energy);
+            took
+        });
+        failures.result()?;
+        let openssl = (openssl_seconds > 0)
+            .then(|| openssl_sign_seconds(b, openssl_seconds))
+            .flatten();
+        let timed = SizeTimed {
+            bits: b,
+            configs: &configs,
+            ms: &ms,
+            tallies: &tallies,
+            openssl,
+            warmup_runs: config.warmup_runs as usize,
+        };
+        records.extend(timed.records(&keys)?);
+    }
+    progress(bits.len(), bits.len(), "done");
+    Ok(records)
+}
+
+/// A method and the kernel it runs with (`None`: `mpz_powm`, variable-time).
+type MethodKernel = (String, Option<PrivateKernel>);
+
+/// Every (method, kernel) pair, sequential CRT first if it was not asked for; `plain` and the
+/// variable-time forms have no kernel.
+fn method_kernels(
+    names: &[String],
+    constant_time: bool,
+    kernels: &[PrivateKernel],
+) -> Vec<MethodKernel> {
     let mut names: Vec<String> = names.to_vec();
     if !names.iter().any(|n| n == "crt") {
         names.insert(0, "crt".into());
     }
-    // Every (method, kernel) pair; `plain` and the variable-time forms have no kernel.
-    let configs: Vec<(String, Option<PrivateKernel>)> = names
+    names
         .iter()
         .flat_map(|n| {
             if constant_time && n != "plain" {
@@ -165,10 +209,25 @@ pub fn run_with_meter(
                 vec![(n.clone(), None)]
             }
         })
-        .collect();
-    for (i, &b) in bits.iter().enumerate() {
-        progress(i, bits.len(), &format!("{b}-bit keys"));
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed ^ u64::from(b));
+        .collect()
+}
+
+/// One modulus size's keys (two-prime, three-prime, four-prime), each again with every kernel
+/// chosen, a random message and its encryption under each key.
+struct SizeKeys {
+    key2: RsaPrivateKey,
+    key3: MultiPrimeKey,
+    key4: MultiPrimeKey,
+    keyed: Vec<(PrivateKernel, RsaPrivateKey, MultiPrimeKey, MultiPrimeKey)>,
+    m: Integer,
+    c2: Integer,
+    c3: Integer,
+    c4: Integer,
+}
+
+impl SizeKeys {
+    fn new(b: u32, what: &Latency<'_>) -> Result<Self> {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(what.seed ^ u64::from(b));
         let key2 = RsaPrivateKey::generate(b, &Integer::from(DEFAULT_E), &mut rng)?;
         let key3 = MultiPrimeKey::generate(b, 3, &mut rng)?;
         let key4 = MultiPrimeKey::generate(b, 4, &mut rng)?;
@@ -180,110 +239,136 @@ pub fn run_with_meter(
         let (c3, c4) = (key3.encrypt(&m), key4.encrypt(&m));
         // The keys with each kernel chosen (an unavailable one is an error here).
         let mut keyed = Vec::new();
-        for k in kernels.iter().filter(|_| constant_time) {
+        for k in what.kernels.iter().filter(|_| what.constant_time) {
             let (mut k3, mut k4) = (key3.clone(), key4.clone());
             k3.set_kernel(*k)?;
             k4.set_kernel(*k)?;
             keyed.push((*k, key2.clone().with_kernel(*k)?, k3, k4));
         }
-        let keys_of =
-            |k: Option<PrivateKernel>| match k.and_then(|k| keyed.iter().find(|x| x.0 == k)) {
-                Some((_, a, b, c)) => (a, b, c),
-                None => (&key2, &key3, &key4),
-            };
-        let op = |(name, kernel): &(String, Option<PrivateKernel>)| -> Integer {
-            let (k2, k3, k4) = keys_of(*kernel);
-            let (op_crt, op_par) = if kernel.is_some() {
-                (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
-            } else {
-                (PrivateOp::CrtVartime, PrivateOp::CrtParallelVartime)
-            };
-            let ct = kernel.is_some();
-            match name.as_str() {
-                "plain" => decrypt_unchecked(k2, &c2, PrivateOp::PlainVartime),
-                "crt" => decrypt_unchecked(k2, &c2, op_crt),
-                "crt-parallel" => decrypt_unchecked(k2, &c2, op_par),
-                "multiprime-3-seq" => k3.decrypt(&c3, false, ct),
-                "multiprime-3" => k3.decrypt(&c3, true, ct),
-                "multiprime-4-seq" => k4.decrypt(&c4, false, ct),
-                _ => k4.decrypt(&c4, true, ct),
-            }
+        Ok(SizeKeys {
+            key2,
+            key3,
+            key4,
+            keyed,
+            m,
+            c2,
+            c3,
+            c4,
+        })
+    }
+
+    fn keys_of(
+        &self,
+        k: Option<PrivateKernel>,
+    ) -> (&RsaPrivateKey, &MultiPrimeKey, &MultiPrimeKey) {
+        match k.and_then(|k| self.keyed.iter().find(|x| x.0 == k)) {
+            Some((_, a, b, c)) => (a, b, c),
+            None => (&self.key2, &self.key3, &self.key4),
+        }
+    }
+
+    /// One private-key operation of a method with its kernel.
+    fn op(&self, (name, kernel): &MethodKernel) -> Integer {
+        let (k2, k3, k4) = self.keys_of(*kernel);
+        let (op_crt, op_par) = if kernel.is_some() {
+            (PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel)
+        } else {
+            (PrivateOp::CrtVartime, PrivateOp::CrtParallelVartime)
         };
-        // What ran, for the record: the Montgomery backend, gmp-sec or gmp-powm.
-        let backend_of = |(name, kernel): &(String, Option<PrivateKernel>)| -> String {
-            let Some(k) = kernel else {
-                return GMP_POWM.to_string();
-            };
-            let (k2, k3, k4) = keys_of(Some(*k));
-            let crt = match name.as_str() {
-                "crt" | "crt-parallel" => k2.ct_crt(),
-                n if n.starts_with("multiprime-3") => k3.ct_crt(),
-                _ => k4.ct_crt(),
-            };
-            crt.map_or(PrivateKernel::GmpSec.name(), |c| c.backend().name())
-                .to_string()
+        let ct = kernel.is_some();
+        let (c2, c3, c4) = (&self.c2, &self.c3, &self.c4);
+        match name.as_str() {
+            "plain" => decrypt_unchecked(k2, c2, PrivateOp::PlainVartime),
+            "crt" => decrypt_unchecked(k2, c2, op_crt),
+            "crt-parallel" => decrypt_unchecked(k2, c2, op_par),
+            "multiprime-3-seq" => k3.decrypt(c3, false, ct),
+            "multiprime-3" => k3.decrypt(c3, true, ct),
+            "multiprime-4-seq" => k4.decrypt(c4, false, ct),
+            _ => k4.decrypt(c4, true, ct),
+        }
+    }
+
+    /// What ran, for the record: the Montgomery backend, gmp-sec or gmp-powm.
+    fn backend_of(&self, (name, kernel): &MethodKernel) -> String {
+        let Some(k) = kernel else {
+            return GMP_POWM.to_string();
         };
-        for cfg in &configs {
-            if op(cfg) != m {
+        let (k2, k3, k4) = self.keys_of(Some(*k));
+        let crt = match name.as_str() {
+            "crt" | "crt-parallel" => k2.ct_crt(),
+            n if n.starts_with("multiprime-3") => k3.ct_crt(),
+            _ => k4.ct_crt(),
+        };
+        crt.map_or(PrivateKernel::GmpSec.name(), |c| c.backend().name())
+            .to_string()
+    }
+
+    /// Checks one untimed operation of every configuration.
+    fn check(&self, configs: &[MethodKernel]) -> Result<()> {
+        for cfg in configs {
+            if self.op(cfg) != self.m {
                 return Err(Error::internal(format!(
                     "{} ({:?}) decrypted wrongly",
                     cfg.0, cfg.1
                 )));
             }
         }
-        let mut tallies = vec![EnergyTally::default(); configs.len()];
-        let mut failures = crate::bench::Failures::new();
-        let ms = bench.run_interleaved_by(configs.len(), |i| {
-            let ((took, out), energy) = meter.measure(|| {
-                let started = Instant::now();
-                let out = std::hint::black_box(op(&configs[i]));
-                (started.elapsed().as_secs_f64(), out)
-            });
-            failures.check(&configs[i].0, out == m);
-            tallies[i].push(energy);
-            took
-        });
-        failures.result()?;
-        let openssl = (openssl_seconds > 0)
-            .then(|| openssl_sign_seconds(b, openssl_seconds))
-            .flatten();
+        Ok(())
+    }
+}
+
+/// What one modulus size's timed runs gave.
+struct SizeTimed<'a> {
+    bits: u32,
+    configs: &'a [MethodKernel],
+    ms: &'a [crate::bench::Measurement],
+    tallies: &'a [EnergyTally],
+    openssl: Option<Seconds>,
+    warmup_runs: usize,
+}
+
+impl SizeTimed<'_> {
+    /// One record per configuration; sequential CRT with the same kernel is the baseline.
+    fn records(&self, keys: &SizeKeys) -> Result<Vec<LatencyRecord>> {
+        let b = self.bits;
         let summaries =
-            crate::bench::summaries(&ms).ok_or_else(|| Error::internal("no samples"))?;
-        for (j, (((cfg, s), tally), mm)) in configs
+            crate::bench::summaries(self.ms).ok_or_else(|| Error::internal("no samples"))?;
+        let mut records = Vec::new();
+        for (j, (((cfg, s), tally), mm)) in self
+            .configs
             .iter()
             .zip(&summaries)
-            .zip(&tallies)
-            .zip(&ms)
+            .zip(self.tallies)
+            .zip(self.ms)
             .enumerate()
         {
-            // Sequential CRT with the same kernel is the baseline.
-            let t_crt = configs
+            let t_crt = self
+                .configs
                 .iter()
                 .position(|c| c.0 == "crt" && c.1 == cfg.1)
                 .map_or(summaries[j].median, |p| summaries[p].median);
             let n = &cfg.0;
             let threads = method_threads(n);
             let block = f64::from(b.div_ceil(8));
-            let energy = tally.fields(config.warmup_runs as usize, Some(block));
+            let energy = tally.fields(self.warmup_runs, Some(block));
             records.push(LatencyRecord {
                 method: n.clone(),
                 bits: b,
                 threads,
                 constant_time: cfg.1.is_some(),
                 kernel: Some(cfg.1.map_or(GMP_POWM, |k| k.name()).to_string()),
-                backend: Some(backend_of(cfg)),
+                backend: Some(keys.backend_of(cfg)),
                 timing: TimingFields::new(s, mm.samples.clone(), TimingColumns::RANGE),
                 ops_per_s: 1.0 / s.median,
                 speedup_vs_crt: t_crt / s.median,
-                openssl_sign_s: openssl,
-                vs_openssl: openssl.map(|o| s.median / o),
+                openssl_sign_s: self.openssl,
+                vs_openssl: self.openssl.map(|o| s.median / o),
                 oversubscribed: crate::bench::oversubscribed(threads),
                 energy,
             });
         }
+        Ok(records)
     }
-    progress(bits.len(), bits.len(), "done");
-    Ok(records)
 }
 
 #[cfg(test)]

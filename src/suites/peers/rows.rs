@@ -217,7 +217,6 @@ fn product_bits(id: &str) -> u32 {
 
 /// Row `id` over `data` (from [`data`]), its forms checked against their references.
 pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
-    let (t, batch) = (s.threads, s.batch_s);
     let mut row = Row {
         id,
         work: String::new(),
@@ -229,91 +228,125 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         targets: Vec::new(),
     };
     match data {
-        Data::Product(a, b, m) => {
-            let bits = product_bits(id);
-            if m.mul(a, b) != Integer::from(a * b) {
-                return Err(Error::Internal(format!(
-                    "par-gmp differs from mpz_mul at {bits} bits"
-                )));
-            }
-            row.work = format!("product, {bits} bits");
-            let m = &**m;
-            row.peer = Some(form("GMP mpz_mul", 1, move || {
-                Ok(per_op(batch, || drop(black_box(Integer::from(a * b)))))
-            }));
-            row.par = Some(form("par-gmp", t, move || {
-                Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
-            }));
-            row.ceiling = Some(copies(
-                "mpz_mul",
-                t,
-                batch,
-                || Ok(()),
-                move |_| drop(black_box(Integer::from(a * b))),
-            ));
-            let at_least = match bits {
-                32768 => Some(1.25),
-                65536 => Some(1.5),
-                b if b >= 1 << 20 => Some(1.7),
-                _ => None,
-            };
-            row.targets.extend(at_least.map(|x| ("peer/par", x)));
-        }
-        Data::Modexp(b, e, m) => {
-            let bits = m.significant_bits();
-            row.work = format!("modexp, {bits}-bit modulus and exponent");
-            let want = Integer::from(b.pow_mod_ref(e, m).expect("e >= 0"));
-            let par = Params {
-                threads: t,
-                ..Params::default()
-            };
-            for (name, p) in [
-                ("sliding", Params::default()),
-                ("window-parmul", par.clone()),
-            ] {
-                if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
-                    return Err(Error::Internal(format!("{name} differs from mpz_powm")));
-                }
-            }
-            row.peer = Some(form("GMP mpz_powm", 1, move || {
-                Ok(per_op(batch, || {
-                    drop(black_box(Integer::from(b.pow_mod_ref(e, m).expect("e"))))
-                }))
-            }));
-            let seq = method("sliding")?;
-            row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
-                let p = Params::default();
-                Ok(per_op(batch, || {
-                    drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
-                }))
-            }));
-            row.ceiling = Some(copies(
-                "sliding",
-                t,
-                batch,
-                || method("sliding"),
-                move |seq| {
-                    drop(black_box(pow_mod_vartime(
-                        seq.as_ref(),
-                        b,
-                        e,
-                        m,
-                        &Params::default(),
-                    )))
-                },
-            ));
-            let pm = method("window-parmul")?;
-            row.par = Some(form("window-parmul", t, move || {
-                Ok(per_op(batch, || {
-                    drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
-                }))
-            }));
-            row.targets.push(("peer/par", 1.0));
-        }
+        Data::Product(a, b, m) => product_row(&mut row, s, a, b, &**m)?,
+        Data::Modexp(b, e, m) => modexp_row(&mut row, s, b, e, m)?,
         Data::Rsa(key, c) => rsa_row(&mut row, s, key, c)?,
-        Data::Cipher(key, nonce, buf, bf) => cipher_row(&mut row, s, key, nonce, buf, bf)?,
+        Data::Cipher(key, nonce, buf, bf) => {
+            let c = Cipher {
+                key,
+                nonce,
+                buf,
+                bf,
+                t: s.threads,
+                batch: s.batch_s,
+                secs: s.openssl_seconds,
+                len: buf.borrow().len(),
+            };
+            c.row(&mut row)?
+        }
     }
     Ok(row)
+}
+
+/// The product rows: GMP's `mpz_mul` against par-gmp.
+fn product_row<'a>(
+    row: &mut Row<'a>,
+    s: &Setup,
+    a: &'a Integer,
+    b: &'a Integer,
+    m: &'a dyn Multiplier,
+) -> Result<()> {
+    let (t, batch) = (s.threads, s.batch_s);
+    let bits = product_bits(row.id);
+    if m.mul(a, b) != Integer::from(a * b) {
+        return Err(Error::Internal(format!(
+            "par-gmp differs from mpz_mul at {bits} bits"
+        )));
+    }
+    row.work = format!("product, {bits} bits");
+    row.peer = Some(form("GMP mpz_mul", 1, move || {
+        Ok(per_op(batch, || drop(black_box(Integer::from(a * b)))))
+    }));
+    row.par = Some(form("par-gmp", t, move || {
+        Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
+    }));
+    row.ceiling = Some(copies(
+        "mpz_mul",
+        t,
+        batch,
+        || Ok(()),
+        move |_| drop(black_box(Integer::from(a * b))),
+    ));
+    let at_least = match bits {
+        32768 => Some(1.25),
+        65536 => Some(1.5),
+        b if b >= 1 << 20 => Some(1.7),
+        _ => None,
+    };
+    row.targets.extend(at_least.map(|x| ("peer/par", x)));
+    Ok(())
+}
+
+/// The modexp rows: GMP's `mpz_powm` against the sliding window (sequential) and the window
+/// with parallel products.
+fn modexp_row<'a>(
+    row: &mut Row<'a>,
+    s: &Setup,
+    b: &'a Integer,
+    e: &'a Integer,
+    m: &'a Integer,
+) -> Result<()> {
+    let (t, batch) = (s.threads, s.batch_s);
+    let bits = m.significant_bits();
+    row.work = format!("modexp, {bits}-bit modulus and exponent");
+    let want = Integer::from(b.pow_mod_ref(e, m).expect("e >= 0"));
+    let par = Params {
+        threads: t,
+        ..Params::default()
+    };
+    for (name, p) in [
+        ("sliding", Params::default()),
+        ("window-parmul", par.clone()),
+    ] {
+        if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
+            return Err(Error::Internal(format!("{name} differs from mpz_powm")));
+        }
+    }
+    row.peer = Some(form("GMP mpz_powm", 1, move || {
+        Ok(per_op(batch, || {
+            drop(black_box(Integer::from(b.pow_mod_ref(e, m).expect("e"))))
+        }))
+    }));
+    let seq = method("sliding")?;
+    row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
+        let p = Params::default();
+        Ok(per_op(batch, || {
+            drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
+        }))
+    }));
+    row.ceiling = Some(copies(
+        "sliding",
+        t,
+        batch,
+        || method("sliding"),
+        move |seq| {
+            drop(black_box(pow_mod_vartime(
+                seq.as_ref(),
+                b,
+                e,
+                m,
+                &Params::default(),
+            )))
+        },
+    ));
+    let pm = method("window-parmul")?;
+    row.par = Some(form("window-parmul", t, move || {
+        Ok(per_op(batch, || {
+            drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
+        }))
+    }));
+    row.targets.push(("peer/par", 1.0));
+    Ok(())
 }
 
 /// The RSA rows: OpenSSL's sign against the constant-time CRT with the chosen kernel, the
@@ -377,133 +410,171 @@ pub fn rsa_targets(backend: &str, bits: u32) -> Vec<(&'static str, f64)> {
     }
 }
 
-/// The cipher rows: RC4 / PARC4, Blowfish ECB / PBlock, Blowfish CBC, the folded pipeline.
-fn cipher_row<'a>(
-    row: &mut Row<'a>,
-    s: &Setup,
+/// A cipher row's data and how it is run.
+struct Cipher<'a> {
     key: &'a [u8],
     nonce: &'a [u8; parc4::NONCE_LEN],
     buf: &'a RefCell<Vec<u8>>,
     bf: &'a Blowfish,
-) -> Result<()> {
-    let (t, batch, secs) = (s.threads, s.batch_s, s.openssl_seconds);
-    let len = buf.borrow().len();
-    row.bytes = Some(len);
-    // Each copy of the ceiling works on its own buffer, cloned from the row's only where a
-    // ceiling is measured.
-    let proto = || buf.borrow().clone();
-    let ecb_copies = |proto: Vec<u8>| {
+    /// Threads, seconds per in-process sample, seconds per `openssl speed` sample.
+    t: usize,
+    batch: f64,
+    secs: u32,
+    /// Bytes per operation.
+    len: usize,
+}
+
+impl<'a> Cipher<'a> {
+    /// The cipher rows: RC4 / PARC4, Blowfish ECB / PBlock, Blowfish CBC, the folded pipeline.
+    fn row(&self, row: &mut Row<'a>) -> Result<()> {
+        row.bytes = Some(self.len);
+        match row.id {
+            "rc4" => self.rc4_row(row),
+            "bf-ecb" => self.ecb_row(row),
+            "bf-cbc" => {
+                self.cbc_row(row);
+                Ok(())
+            }
+            _ => self.pipeline_row(row),
+        }
+    }
+
+    /// A copy of the row's buffer: each copy of the ceiling works on its own, cloned only where
+    /// a ceiling is measured.
+    fn proto(&self) -> Vec<u8> {
+        self.buf.borrow().clone()
+    }
+
+    /// `t` copies of Blowfish ECB at once.
+    fn ecb_copies(&self, proto: Vec<u8>) -> Form<'a> {
+        let bf = self.bf;
         copies(
             "blowfish-ecb",
-            t,
-            batch,
+            self.t,
+            self.batch,
             move || Ok(proto.clone()),
             move |b: &mut Vec<u8>| drop(bf.encrypt_blocks(b)),
         )
-    };
-    let peer = |name: &'static str, evp: &'static str| {
+    }
+
+    /// Sequential Blowfish ECB on the row's buffer.
+    fn ecb_seq(&self) -> Form<'a> {
+        let (bf, buf, batch) = (self.bf, self.buf, self.batch);
+        form("blowfish-ecb", 1, move || {
+            Ok(per_op(batch, || {
+                drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
+            }))
+        })
+    }
+
+    /// `openssl speed -evp evp`, as seconds per operation of the row's size.
+    fn peer(&self, name: &'static str, evp: &'static str) -> Form<'a> {
+        let (len, secs) = (self.len, self.secs);
         form(name, 1, move || {
             let bps = openssl_cipher_bytes_per_s(evp, 16384, secs)
                 .ok_or_else(|| no_result(&format!("-evp {evp}")))?;
             Ok(len as f64 / bps)
         })
-    };
-    match row.id {
-        "rc4" => {
-            row.work = format!("RC4, one stream of {len} B (parallel: PARC4)");
-            let p4 = Parc4::new(key, nonce, parc4::DEFAULT_BLOCK, t)?;
-            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
-            p4.apply(0, &mut x);
-            p4.apply_sequential(0, &mut y);
-            if x != y {
-                return Err(Error::Internal(
-                    "PARC4 differs from its sequential form".into(),
-                ));
-            }
-            row.peer = Some(peer("OpenSSL RC4 (openssl speed)", "rc4"));
-            row.seq = Some(form("rc4", 1, move || {
-                let mut rc4 = Rc4::new(key)?;
-                Ok(per_op(batch, || rc4.apply_keystream(&mut buf.borrow_mut())))
-            }));
-            row.par = Some(form("parc4", t, move || {
-                Ok(per_op(batch, || p4.apply(0, &mut buf.borrow_mut())))
-            }));
-            row.ceiling = Some(copies(
-                "rc4",
-                t,
-                batch,
-                {
-                    let proto = proto();
-                    move || Ok((Rc4::new(key)?, proto.clone()))
-                },
-                |(rc4, b): &mut (Rc4, Vec<u8>)| rc4.apply_keystream(b),
-            ));
-            row.targets.extend([("peer/seq", 1.0), ("seq/par", 1.9)]);
-        }
-        "bf-ecb" => {
-            row.work = format!("Blowfish-ECB encryption, {len} B");
-            let pb = PBlock::new(bf, t)?;
-            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
-            pb.encrypt_ecb(&mut x)?;
-            bf.encrypt_blocks(&mut y)?;
-            if x != y {
-                return Err(Error::Internal("PBlock differs from Blowfish ECB".into()));
-            }
-            row.peer = Some(peer("OpenSSL BF-ECB (openssl speed)", "bf-ecb"));
-            row.seq = Some(form("blowfish-ecb", 1, move || {
-                Ok(per_op(batch, || {
-                    drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
-                }))
-            }));
-            row.par = Some(form("pblock-ecb", t, move || {
-                Ok(per_op(batch, || {
-                    drop(pb.encrypt_ecb(&mut buf.borrow_mut()))
-                }))
-            }));
-            row.ceiling = Some(ecb_copies(proto()));
-        }
-        "bf-cbc" => {
-            row.work = format!("Blowfish-CBC encryption (sequential), {len} B");
-            row.peer = Some(peer("OpenSSL BF-CBC (openssl speed)", "bf-cbc"));
-            row.seq = Some(form("blowfish-cbc", 1, move || {
-                let mut chain = [0u8; 8];
-                Ok(per_op(batch, || {
-                    drop(modes::cbc_encrypt_in_place(
-                        bf,
-                        &mut chain,
-                        &mut buf.borrow_mut(),
-                    ))
-                }))
-            }));
-        }
-        _ => {
-            // The folded pipeline (issue 11 item 5): `t` stage groups, `t` threads in all,
-            // the calling thread running the first group; no input or output threads.
-            let config = FoldedConfig {
-                chunk_bytes: 64 * 1024,
-                ..FoldedConfig::new(Layout::Encrypt, t)
-            };
-            row.work = format!("Blowfish-ECB, {len} B: pipeline, {t} folded stages, 64 KiB chunks");
-            let pipe = FoldedPipeline::new(bf, config)?;
-            let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
-            pipe.run(&mut x)?;
-            bf.encrypt_blocks(&mut y)?;
-            if x != y {
-                return Err(Error::Internal(
-                    "the pipeline differs from Blowfish ECB".into(),
-                ));
-            }
-            row.seq = Some(form("blowfish-ecb", 1, move || {
-                Ok(per_op(batch, || {
-                    drop(bf.encrypt_blocks(&mut buf.borrow_mut()))
-                }))
-            }));
-            row.par = Some(form("bf-pipeline (folded)", t, move || {
-                Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
-            }));
-            row.ceiling = Some(ecb_copies(proto()));
-            row.targets.push(("seq/par", 1.7));
-        }
     }
-    Ok(())
+
+    fn rc4_row(&self, row: &mut Row<'a>) -> Result<()> {
+        let (key, buf, t, batch, len) = (self.key, self.buf, self.t, self.batch, self.len);
+        row.work = format!("RC4, one stream of {len} B (parallel: PARC4)");
+        let p4 = Parc4::new(key, self.nonce, parc4::DEFAULT_BLOCK, t)?;
+        let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+        p4.apply(0, &mut x);
+        p4.apply_sequential(0, &mut y);
+        if x != y {
+            return Err(Error::Internal(
+                "PARC4 differs from its sequential form".into(),
+            ));
+        }
+        row.peer = Some(self.peer("OpenSSL RC4 (openssl speed)", "rc4"));
+        row.seq = Some(form("rc4", 1, move || {
+            let mut rc4 = Rc4::new(key)?;
+            Ok(per_op(batch, || rc4.apply_keystream(&mut buf.borrow_mut())))
+        }));
+        row.par = Some(form("parc4", t, move || {
+            Ok(per_op(batch, || p4.apply(0, &mut buf.borrow_mut())))
+        }));
+        row.ceiling = Some(copies(
+            "rc4",
+            t,
+            batch,
+            {
+                let proto = self.proto();
+                move || Ok((Rc4::new(key)?, proto.clone()))
+            },
+            |(rc4, b): &mut (Rc4, Vec<u8>)| rc4.apply_keystream(b),
+        ));
+        row.targets.extend([("peer/seq", 1.0), ("seq/par", 1.9)]);
+        Ok(())
+    }
+
+    fn ecb_row(&self, row: &mut Row<'a>) -> Result<()> {
+        let (bf, buf, batch) = (self.bf, self.buf, self.batch);
+        row.work = format!("Blowfish-ECB encryption, {} B", self.len);
+        let pb = PBlock::new(bf, self.t)?;
+        let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+        pb.encrypt_ecb(&mut x)?;
+        bf.encrypt_blocks(&mut y)?;
+        if x != y {
+            return Err(Error::Internal("PBlock differs from Blowfish ECB".into()));
+        }
+        row.peer = Some(self.peer("OpenSSL BF-ECB (openssl speed)", "bf-ecb"));
+        row.seq = Some(self.ecb_seq());
+        row.par = Some(form("pblock-ecb", self.t, move || {
+            Ok(per_op(batch, || {
+                drop(pb.encrypt_ecb(&mut buf.borrow_mut()))
+            }))
+        }));
+        row.ceiling = Some(self.ecb_copies(self.proto()));
+        Ok(())
+    }
+
+    fn cbc_row(&self, row: &mut Row<'a>) {
+        let (bf, buf, batch) = (self.bf, self.buf, self.batch);
+        row.work = format!("Blowfish-CBC encryption (sequential), {} B", self.len);
+        row.peer = Some(self.peer("OpenSSL BF-CBC (openssl speed)", "bf-cbc"));
+        row.seq = Some(form("blowfish-cbc", 1, move || {
+            let mut chain = [0u8; 8];
+            Ok(per_op(batch, || {
+                drop(modes::cbc_encrypt_in_place(
+                    bf,
+                    &mut chain,
+                    &mut buf.borrow_mut(),
+                ))
+            }))
+        }));
+    }
+
+    /// The folded pipeline (issue 11 item 5): `t` stage groups, `t` threads in all, the
+    /// calling thread running the first group; no input or output threads.
+    fn pipeline_row(&self, row: &mut Row<'a>) -> Result<()> {
+        let (bf, buf, t, batch) = (self.bf, self.buf, self.t, self.batch);
+        let config = FoldedConfig {
+            chunk_bytes: 64 * 1024,
+            ..FoldedConfig::new(Layout::Encrypt, t)
+        };
+        row.work = format!(
+            "Blowfish-ECB, {} B: pipeline, {t} folded stages, 64 KiB chunks",
+            self.len
+        );
+        let pipe = FoldedPipeline::new(bf, config)?;
+        let (mut x, mut y) = (buf.borrow().to_vec(), buf.borrow().to_vec());
+        pipe.run(&mut x)?;
+        bf.encrypt_blocks(&mut y)?;
+        if x != y {
+            return Err(Error::Internal(
+                "the pipeline differs from Blowfish ECB".into(),
+            ));
+        }
+        row.seq = Some(self.ecb_seq());
+        row.par = Some(form("bf-pipeline (folded)", t, move || {
+            Ok(per_op(batch, || drop(pipe.run(&mut buf.borrow_mut()))))
+        }));
+        row.ceiling = Some(self.ecb_copies(self.proto()));
+        row.targets.push(("seq/par", 1.7));
+        Ok(())
+    }
 }
