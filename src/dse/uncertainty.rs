@@ -192,21 +192,46 @@ pub fn explore_rounds(
     let n = rounds.seconds.len();
     let work = rounds.fit_all();
     let evaluations = explore(&work, presets, nodes)?;
+    let shapes = shapes(presets)?;
+    let seed = 0x5EED_D5E0 + n as u64;
+    let replicates: Vec<Workload> = bootstrap_resamples(n, BOOTSTRAP_RESAMPLES, seed)
+        .map(|idx| rounds.fit(&idx))
+        .collect();
+    let fit = fit(rounds, &work, &replicates, seed);
+    let retime = |w: &Workload| retimed(&evaluations, w, &shapes);
+    let replicate_evals: Vec<Vec<Evaluation>> = replicates.iter().map(retime).collect();
+    let inside_evals: Vec<(f64, Vec<Evaluation>)> = inside(&replicates, &work, fit.serial_fraction)
+        .iter()
+        .map(|w| (w.serial_fraction, retime(w)))
+        .collect();
+    let recommendations = Objective::ALL
+        .into_iter()
+        .filter_map(|o| recommend(o, &evaluations, &replicate_evals, &inside_evals))
+        .collect();
+    Ok(Explored {
+        workload: work,
+        fit,
+        evaluations,
+        recommendations,
+    })
+}
+
+/// Each preset's (cores, threads per core), by its name.
+fn shapes(presets: &[String]) -> Result<HashMap<String, (usize, usize)>> {
     let mut shapes = HashMap::new();
     for name in presets {
         let p = preset(name, None)?;
         shapes.insert(p.name.clone(), (p.cores, p.threads_per_core));
     }
-    let seed = 0x5EED_D5E0 + n as u64;
-    let replicates: Vec<Workload> = bootstrap_resamples(n, BOOTSTRAP_RESAMPLES, seed)
-        .map(|idx| rounds.fit(&idx))
-        .collect();
+    Ok(shapes)
+}
+
+/// The fit of `work` to every round with its intervals over the bootstrap `replicates`, and
+/// the free-core probe's median with its interval (resampled from `seed` + 1).
+fn fit(rounds: &WorkloadRounds, work: &Workload, replicates: &[Workload], seed: u64) -> Fit {
+    let n = rounds.seconds.len();
     let most = work.speedups.last().map_or(1, |p| p.0);
     let speedup_of = |w: &Workload| w.speedups.last().map_or(f64::NAN, |p| p.1);
-    let serial_fraction = Interval::of(
-        work.serial_fraction,
-        replicates.iter().map(|w| w.serial_fraction).collect(),
-    );
     let free_cores = (most > 1).then(|| {
         let median = |idx: &[usize]| {
             let mut v: Vec<f64> = idx.iter().map(|&r| rounds.free_cores[r]).collect();
@@ -227,93 +252,99 @@ pub fn explore_rounds(
         Some(f) if f.high >= FREE_CORES_NEEDED => Cores::Unclear,
         Some(_) => Cores::Busy,
     };
-    let fit = Fit {
+    Fit {
         rounds: n,
         t1_s: Interval::of(work.t1_s, replicates.iter().map(|w| w.t1_s).collect()),
         speedup: Interval::of(
-            speedup_of(&work),
+            speedup_of(work),
             replicates.iter().map(speedup_of).collect(),
         ),
         threads: most,
-        serial_fraction,
+        serial_fraction: Interval::of(
+            work.serial_fraction,
+            replicates.iter().map(|w| w.serial_fraction).collect(),
+        ),
         free_cores,
         cores,
-    };
-    // The replicates inside the serial fraction's interval, and its two ends (with the
-    // point's one-thread time): the workloads a recommendation must survive.
+    }
+}
+
+/// The replicates inside the serial fraction's interval `s`, and its two ends (with the
+/// point's one-thread time): the workloads a recommendation must survive.
+fn inside(replicates: &[Workload], work: &Workload, s: Interval) -> Vec<Workload> {
     let mut inside: Vec<Workload> = replicates
         .iter()
-        .filter(|w| serial_fraction.contains(w.serial_fraction))
+        .filter(|w| s.contains(w.serial_fraction))
         .cloned()
         .collect();
-    for s in [serial_fraction.low, serial_fraction.high] {
+    for end in [s.low, s.high] {
         inside.push(Workload {
-            serial_fraction: s,
+            serial_fraction: end,
             ..work.clone()
         });
     }
-    let replicate_evals: Vec<Vec<Evaluation>> = replicates
+    inside
+}
+
+/// The best of `evaluations` for `o`, with its figure's interval over the replicates'
+/// evaluations and the winners over the evaluations inside the serial fraction's interval
+/// (`None` when nothing is evaluated).
+fn recommend(
+    o: Objective,
+    evaluations: &[Evaluation],
+    replicate_evals: &[Vec<Evaluation>],
+    inside_evals: &[(f64, Vec<Evaluation>)],
+) -> Option<Recommendation> {
+    let chosen = best(evaluations, o, |_| true)?;
+    let figures: Vec<f64> = replicate_evals
         .iter()
-        .map(|w| retimed(&evaluations, w, &shapes))
+        .filter_map(|ev| best(ev, o, |_| true).map(|b| figure(o, b)))
         .collect();
-    let inside_evals: Vec<(f64, Vec<Evaluation>)> = inside
-        .iter()
-        .map(|w| (w.serial_fraction, retimed(&evaluations, w, &shapes)))
-        .collect();
-    let mut recommendations = Vec::new();
-    for o in Objective::ALL {
-        let Some(chosen) = best(&evaluations, o, |_| true) else {
+    let chosen_name = config_name(chosen);
+    let winners = winners(o, inside_evals, &chosen_name);
+    Some(Recommendation {
+        objective: o,
+        best: chosen.clone(),
+        figure: Interval::of(figure(o, chosen), figures),
+        unit: unit(o).into(),
+        decided: winners.iter().all(|w| w.config == chosen_name),
+        winners,
+    })
+}
+
+/// Every configuration best for `o` at some serial fraction of `inside_evals`, with the
+/// fractions it wins at and its share; `chosen`'s first, then by share.
+fn winners(o: Objective, inside_evals: &[(f64, Vec<Evaluation>)], chosen: &str) -> Vec<Winner> {
+    let mut winners: Vec<Winner> = Vec::new();
+    for (s, ev) in inside_evals {
+        let Some(b) = best(ev, o, |_| true) else {
             continue;
         };
-        let figures: Vec<f64> = replicate_evals
-            .iter()
-            .filter_map(|ev| best(ev, o, |_| true).map(|b| figure(o, b)))
-            .collect();
-        let mut winners: Vec<Winner> = Vec::new();
-        for (s, ev) in &inside_evals {
-            let Some(b) = best(ev, o, |_| true) else {
-                continue;
-            };
-            let name = config_name(b);
-            match winners.iter_mut().find(|w| w.config == name) {
-                Some(w) => {
-                    w.s_low = w.s_low.min(*s);
-                    w.s_high = w.s_high.max(*s);
-                    w.share += 1.0;
-                }
-                None => winners.push(Winner {
-                    config: name,
-                    s_low: *s,
-                    s_high: *s,
-                    share: 1.0,
-                }),
+        let name = config_name(b);
+        match winners.iter_mut().find(|w| w.config == name) {
+            Some(w) => {
+                w.s_low = w.s_low.min(*s);
+                w.s_high = w.s_high.max(*s);
+                w.share += 1.0;
             }
+            None => winners.push(Winner {
+                config: name,
+                s_low: *s,
+                s_high: *s,
+                share: 1.0,
+            }),
         }
-        let total: f64 = winners.iter().map(|w| w.share).sum();
-        for w in &mut winners {
-            w.share /= total.max(1.0);
-        }
-        let chosen_name = config_name(chosen);
-        winners.sort_by(|a, b| {
-            (b.config == chosen_name)
-                .cmp(&(a.config == chosen_name))
-                .then(b.share.total_cmp(&a.share))
-        });
-        recommendations.push(Recommendation {
-            objective: o,
-            best: chosen.clone(),
-            figure: Interval::of(figure(o, chosen), figures),
-            unit: unit(o).into(),
-            decided: winners.iter().all(|w| w.config == chosen_name),
-            winners,
-        });
     }
-    Ok(Explored {
-        workload: work,
-        fit,
-        evaluations,
-        recommendations,
-    })
+    let total: f64 = winners.iter().map(|w| w.share).sum();
+    for w in &mut winners {
+        w.share /= total.max(1.0);
+    }
+    winners.sort_by(|a, b| {
+        (b.config == chosen)
+            .cmp(&(a.config == chosen))
+            .then(b.share.total_cmp(&a.share))
+    });
+    winners
 }
 
 #[cfg(test)]

@@ -141,64 +141,7 @@ impl Record {
     fn read(self, line: usize) -> Result<PowerRow, String> {
         let at = |what: String| format!("data/seed000_power_tables.csv row {line}: {what}");
         let printed = self.printed();
-        let mut corrections = Vec::new();
-        if !self.corrected.trim().is_empty() {
-            let kind_of = |k: &str| match k {
-                "illegible" => Ok(CorrectionKind::Illegible),
-                "inconsistent" => Ok(CorrectionKind::Inconsistent),
-                k => Err(at(format!(
-                    "correction_kind '{k}' is neither 'illegible' nor 'inconsistent'"
-                ))),
-            };
-            // One kind for every corrected cell, or one per cell in the same order.
-            let kinds = self
-                .correction_kind
-                .split_whitespace()
-                .map(kind_of)
-                .collect::<Result<Vec<_>, _>>()?;
-            let pairs: Vec<&str> = self.corrected.split_whitespace().collect();
-            if kinds.is_empty() || (kinds.len() != 1 && kinds.len() != pairs.len()) {
-                return Err(at(format!(
-                    "correction_kind '{}' gives neither one kind nor one per corrected cell",
-                    self.correction_kind
-                )));
-            }
-            if self.correction_reason.trim().is_empty() {
-                return Err(at("a correction without its reason".into()));
-            }
-            for (n, pair) in pairs.iter().enumerate() {
-                let kind = kinds[n.min(kinds.len() - 1)];
-                let (name, value) = pair
-                    .split_once('=')
-                    .ok_or_else(|| at(format!("'{pair}' is not field=value")))?;
-                let i = FIELDS
-                    .iter()
-                    .position(|f| *f == name)
-                    .ok_or_else(|| at(format!("'{name}' is not a value column")))?;
-                let reading: f64 = value
-                    .parse()
-                    .map_err(|_| at(format!("'{value}' is not a number")))?;
-                if kind == CorrectionKind::Inconsistent && printed[i].is_none() {
-                    return Err(at(format!(
-                        "{name} is blank, so its correction is 'illegible', not 'inconsistent'"
-                    )));
-                }
-                if printed[i] == Some(reading) {
-                    return Err(at(format!("{name} is corrected to the value it prints")));
-                }
-                corrections.push(Correction {
-                    field: FIELDS[i],
-                    printed: printed[i],
-                    reading,
-                    kind,
-                    reason: self.correction_reason.clone(),
-                });
-            }
-        } else if !self.correction_kind.is_empty() || !self.correction_reason.is_empty() {
-            return Err(at(
-                "a correction kind or reason without a corrected value".into()
-            ));
-        }
+        let corrections = self.corrections(&printed, &at)?;
         let mut v = [0.0; 7];
         for (i, f) in FIELDS.iter().enumerate() {
             v[i] = corrections
@@ -208,27 +151,7 @@ impl Record {
                 .or(printed[i])
                 .ok_or_else(|| at(format!("{f} is blank and has no reading in 'corrected'")))?;
         }
-        let note = if corrections.is_empty() {
-            String::new()
-        } else {
-            let cells = corrections
-                .iter()
-                .map(|c| {
-                    format!(
-                        "{} {} read as {} ({})",
-                        c.field,
-                        c.printed.map_or("blank".into(), |p| format!("printed {p}")),
-                        c.reading,
-                        match c.kind {
-                            CorrectionKind::Illegible => "illegible",
-                            CorrectionKind::Inconsistent => "inconsistent",
-                        }
-                    )
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!("{cells}: {}", self.correction_reason)
-        };
+        let note = correction_note(&corrections, &self.correction_reason);
         Ok(PowerRow {
             processor: self.processor,
             table: self.table,
@@ -247,6 +170,110 @@ impl Record {
             corrections,
         })
     }
+
+    /// The cells the record corrects, checked against the `printed` cells; `at` words an
+    /// error with the record's line.
+    fn corrections(
+        &self,
+        printed: &[Option<f64>; 7],
+        at: &dyn Fn(String) -> String,
+    ) -> Result<Vec<Correction>, String> {
+        if self.corrected.trim().is_empty() {
+            if !self.correction_kind.is_empty() || !self.correction_reason.is_empty() {
+                return Err(at(
+                    "a correction kind or reason without a corrected value".into()
+                ));
+            }
+            return Ok(Vec::new());
+        }
+        let pairs: Vec<&str> = self.corrected.split_whitespace().collect();
+        let kinds = self.correction_kinds(pairs.len(), at)?;
+        if self.correction_reason.trim().is_empty() {
+            return Err(at("a correction without its reason".into()));
+        }
+        let mut corrections = Vec::new();
+        for (n, pair) in pairs.iter().enumerate() {
+            let kind = kinds[n.min(kinds.len() - 1)];
+            let (name, value) = pair
+                .split_once('=')
+                .ok_or_else(|| at(format!("'{pair}' is not field=value")))?;
+            let i = FIELDS
+                .iter()
+                .position(|f| *f == name)
+                .ok_or_else(|| at(format!("'{name}' is not a value column")))?;
+            let reading: f64 = value
+                .parse()
+                .map_err(|_| at(format!("'{value}' is not a number")))?;
+            if kind == CorrectionKind::Inconsistent && printed[i].is_none() {
+                return Err(at(format!(
+                    "{name} is blank, so its correction is 'illegible', not 'inconsistent'"
+                )));
+            }
+            if printed[i] == Some(reading) {
+                return Err(at(format!("{name} is corrected to the value it prints")));
+            }
+            corrections.push(Correction {
+                field: FIELDS[i],
+                printed: printed[i],
+                reading,
+                kind,
+                reason: self.correction_reason.clone(),
+            });
+        }
+        Ok(corrections)
+    }
+
+    /// The kinds of the `cells` corrected cells: one for every cell, or one per cell in the
+    /// same order.
+    fn correction_kinds(
+        &self,
+        cells: usize,
+        at: &dyn Fn(String) -> String,
+    ) -> Result<Vec<CorrectionKind>, String> {
+        let kind_of = |k: &str| match k {
+            "illegible" => Ok(CorrectionKind::Illegible),
+            "inconsistent" => Ok(CorrectionKind::Inconsistent),
+            k => Err(at(format!(
+                "correction_kind '{k}' is neither 'illegible' nor 'inconsistent'"
+            ))),
+        };
+        let kinds = self
+            .correction_kind
+            .split_whitespace()
+            .map(kind_of)
+            .collect::<Result<Vec<_>, _>>()?;
+        if kinds.is_empty() || (kinds.len() != 1 && kinds.len() != cells) {
+            return Err(at(format!(
+                "correction_kind '{}' gives neither one kind nor one per corrected cell",
+                self.correction_kind
+            )));
+        }
+        Ok(kinds)
+    }
+}
+
+/// For people: the cells read otherwise than printed and `reason` (empty when none).
+fn correction_note(corrections: &[Correction], reason: &str) -> String {
+    if corrections.is_empty() {
+        return String::new();
+    }
+    let cells = corrections
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {} read as {} ({})",
+                c.field,
+                c.printed.map_or("blank".into(), |p| format!("printed {p}")),
+                c.reading,
+                match c.kind {
+                    CorrectionKind::Illegible => "illegible",
+                    CorrectionKind::Inconsistent => "inconsistent",
+                }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("{cells}: {reason}")
 }
 
 /// Parses a CSV in the data file's format.

@@ -183,7 +183,26 @@ pub fn html(study: &StudyResults) -> Result<String> {
     env.add_template("report.html", TEMPLATE)
         .map_err(|e| Error::Export(format!("report template: {e}")))?;
     let f = Findings::of(study);
-    let seeds: Vec<Value> = SEEDS
+    let verdicts: Vec<&str> = Verdict::ALL.iter().map(|v| v.label()).collect();
+    let tmpl = env
+        .get_template("report.html")
+        .map_err(|e| Error::Export(e.to_string()))?;
+    tmpl.render(context! {
+        run => run_line(study), machine => machine_lines(study), cpu => study.machine.cpu_model,
+        papers => paper_lines(study, &f), against => f.against.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+        undecided => vec![
+            context! { id => "inconclusive", heading => "Inconclusive", g => cause_groups(&f.inconclusive) },
+            context! { id => "not-testable", heading => "Not testable here", g => cause_groups(&f.not_testable) },
+        ],
+        verdicts => verdicts, counts => count_cells(&f), rules => RULES_TEXT, groups => verdict_groups(study),
+        seeds => seed_sections(study), resumed => study.resumed,
+    })
+    .map_err(|e| Error::Export(format!("report: {e}")))
+}
+
+/// One section per seed paper with experiments in `study`: the paper and its experiments.
+fn seed_sections(study: &StudyResults) -> Vec<Value> {
+    SEEDS
         .iter()
         .filter_map(|seed| {
             let exps: Vec<Value> = experiments_of(study, seed)
@@ -198,9 +217,13 @@ pub fn html(study: &StudyResults) -> Result<String> {
                 }
             })
         })
-        .collect();
-    let papers: Vec<Value> = f
-        .papers
+        .collect()
+}
+
+/// Each paper's line in the findings: the paper, its verdicts' counts and whether the page
+/// has a section for it.
+fn paper_lines(study: &StudyResults, f: &Findings) -> Vec<Value> {
+    f.papers
         .iter()
         .map(|l| {
             context! {
@@ -209,9 +232,13 @@ pub fn html(study: &StudyResults) -> Result<String> {
                 has_section => study.experiments.iter().any(|e| e.seed == l.paper.seed),
             }
         })
-        .collect();
-    let counts: Vec<Value> = f
-        .counts
+        .collect()
+}
+
+/// The counts table: per kind of claim, the number of claims with each verdict and the
+/// anchor of their group.
+fn count_cells(f: &Findings) -> Vec<Value> {
+    f.counts
         .iter()
         .map(|(kind, n)| {
             let cells: Vec<Value> = Verdict::ALL
@@ -221,8 +248,12 @@ pub fn html(study: &StudyResults) -> Result<String> {
                 .collect();
             context! { kind => kind.name(), cells => cells }
         })
-        .collect();
-    let groups: Vec<Value> = Kind::ALL
+        .collect()
+}
+
+/// The claims grouped by kind and verdict (groups with none left out).
+fn verdict_groups(study: &StudyResults) -> Vec<Value> {
+    Kind::ALL
         .iter()
         .flat_map(|&k| Verdict::ALL.iter().map(move |&v| (k, v)))
         .filter_map(|(k, v)| {
@@ -239,37 +270,24 @@ pub fn html(study: &StudyResults) -> Result<String> {
                 }
             })
         })
+        .collect()
+}
+
+/// Undecided claims grouped by cause, with their total and how they split.
+fn cause_groups(groups: &[findings::Group]) -> Value {
+    let list: Vec<Value> = groups
+        .iter()
+        .map(|g| {
+            context! {
+                anchor => g.anchor, label => findings::capitalised(g.cause.label()),
+                claims => g.claims.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+            }
+        })
         .collect();
-    let groups_value = |groups: &[findings::Group]| -> Value {
-        let list: Vec<Value> = groups
-            .iter()
-            .map(|g| {
-                context! {
-                    anchor => g.anchor, label => findings::capitalised(g.cause.label()),
-                    claims => g.claims.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
-                }
-            })
-            .collect();
-        context! {
-            groups => list, total => findings::total(groups),
-            split => findings::capitalised(&findings::split(groups)),
-        }
-    };
-    let verdicts: Vec<&str> = Verdict::ALL.iter().map(|v| v.label()).collect();
-    let tmpl = env
-        .get_template("report.html")
-        .map_err(|e| Error::Export(e.to_string()))?;
-    tmpl.render(context! {
-        run => run_line(study), machine => machine_lines(study), cpu => study.machine.cpu_model,
-        papers => papers, against => f.against.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
-        undecided => vec![
-            context! { id => "inconclusive", heading => "Inconclusive", g => groups_value(&f.inconclusive) },
-            context! { id => "not-testable", heading => "Not testable here", g => groups_value(&f.not_testable) },
-        ],
-        verdicts => verdicts, counts => counts, rules => RULES_TEXT, groups => groups,
-        seeds => seeds, resumed => study.resumed,
-    })
-    .map_err(|e| Error::Export(format!("report: {e}")))
+    context! {
+        groups => list, total => findings::total(groups),
+        split => findings::capitalised(&findings::split(groups)),
+    }
 }
 
 /// An SVG for the page, or the error in its place.

@@ -405,113 +405,163 @@ pub fn explain(claim: &Claim, evidence: &Evidence) -> String {
     } else {
         format!("{}. ", evidence.how)
     };
-    let rule = claim.rule.describe(&claim.unit);
-    let ours = evidence
-        .estimates
-        .iter()
-        .map(|e| e.text(&claim.unit))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let cores = |f: Option<Estimate>| f.map_or("an unmeasured fraction".into(), |f| f.text(""));
-    let mut text = match &reason {
-        Reason::ByConstruction => format!("By construction: {}", claim.note),
-        Reason::NotTestable => format!("Not testable: {}", claim.note),
-        Reason::NoFigure | Reason::NotRunInProfile if evidence.unavailable.is_some() => format!(
-            "Not testable here: {}",
-            evidence.unavailable.clone().unwrap_or_default()
-        ),
-        Reason::NeedsThreads(n) => match &evidence.unavailable {
-            Some(why) => format!("Not testable here: {why}"),
-            None if evidence.threads < 2 => format!(
-                "A parallel claim is judged on runs with at least 2 threads; this evidence has {}",
-                evidence.threads
-            ),
-            None => format!(
-                "Not testable here: the evidence ran {n} threads on {} logical CPUs, so they only time-shared them (our figure, not deciding: {ours})",
-                evidence.cpus
-            ),
-        },
-        Reason::NoFigure | Reason::NotRunInProfile => {
-            if claim.rule.arity() != evidence.estimates.len() {
-                format!(
-                    "The rule needs {} figure(s), the evidence has {}",
-                    claim.rule.arity(),
-                    evidence.estimates.len()
-                )
-            } else {
-                format!("No finite figure to judge ({ours})")
-            }
-        }
-        Reason::EvidenceMismatch => format!(
-            "Not judged: a {} claim needs {} evidence, and this is {:?} evidence with {} rounds (a fault in the experiment)",
-            claim.kind.name(),
-            claim.kind.name(),
-            evidence.source,
-            evidence.runs
-        ),
-        Reason::CoresBusy => format!(
-            "Load could have caused this result, and the machine's cores were busy: {} threads of independent work ran at {} of the ideal throughput in these rounds, below the {} needed (our figure, not deciding: {ours} against {rule})",
-            evidence.threads,
-            cores(evidence.free_cores),
-            MIN_FREE_CORES
-        ),
-        Reason::CoresUnclear => format!(
-            "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed (our figure: {ours} against {rule})",
-            evidence.threads,
-            cores(evidence.free_cores),
-            MIN_FREE_CORES
-        ),
-        Reason::ExactInside => format!("Our exact figure ({ours}) satisfies {rule}"),
-        Reason::ExactOutside => format!("Our exact figure ({ours}) violates {rule}"),
-        Reason::IntervalInside => format!("The whole 95 % interval ({ours}) satisfies {rule}"),
-        Reason::IntervalOutside => format!("The whole 95 % interval ({ours}) violates {rule}"),
-        Reason::IntervalStraddles => format!(
-            "The 95 % interval ({ours}) straddles {rule}: this run cannot tell; more rounds or a quieter machine might"
-        ),
-        Reason::WithinNoise => format!(
-            "The 95 % interval ({ours}) lies within the noise band of {rule}: the two sides differ by less than this machine reproduces, so the ordering is neither shown nor refuted (more rounds would not change that)"
-        ),
-        Reason::ModelRangeInside => {
-            format!("The model's whole range over its assumptions ({ours}) satisfies {rule}")
-        }
-        Reason::ModelRangeOutside => {
-            format!("The model's whole range over its assumptions ({ours}) violates {rule}")
-        }
-        Reason::ModelRangeStraddles => format!(
-            "The model's range over its assumptions ({ours}) straddles {rule}: the assumptions, not a measurement, leave it open"
-        ),
-        Reason::PaperConsistent => format!("The paper's numbers give {ours}, which meets {rule}"),
-        Reason::PaperInconsistent => format!("The paper's numbers give {ours}, which fails {rule}"),
+    let words = Words {
+        claim,
+        evidence,
+        rule: claim.rule.describe(&claim.unit),
+        ours: evidence
+            .estimates
+            .iter()
+            .map(|e| e.text(&claim.unit))
+            .collect::<Vec<_>>()
+            .join(", "),
     };
-    if claim.parallel
-        && matches!(reason, Reason::IntervalInside | Reason::IntervalOutside)
-        && claim.rule.stands_under_load(
-            claim.rule.test(
-                &evidence
-                    .estimates
-                    .iter()
-                    .map(|e| (e.low, e.high))
-                    .collect::<Vec<_>>(),
-            ),
-            &evidence
-                .estimates
-                .iter()
-                .map(|e| (e.low, e.high))
-                .collect::<Vec<_>>(),
-            claim.load,
-        )
-        && evidence.free_cores.is_none_or(|f| f.low < MIN_FREE_CORES)
-    {
-        text.push_str(&format!(
-            "; load can only {} this figure, so the result stands whatever the free-core probe read ({})",
-            if claim.load == Load::Lowers { "lower" } else { "raise" },
-            cores(evidence.free_cores)
-        ));
+    let mut text = words
+        .judged(&reason)
+        .unwrap_or_else(|| words.not_judged(&reason));
+    if let Some(load) = words.load_note(&reason) {
+        text.push_str(&load);
     }
     if let Some(a) = &evidence.assumption {
         text.push_str(&format!("; the assumption that moves it most: {a}"));
     }
     format!("{how}{text}.")
+}
+
+/// What [`explain`] words a reason with: the claim, its evidence, the rule and our figures
+/// as text.
+struct Words<'a> {
+    claim: &'a Claim,
+    evidence: &'a Evidence,
+    rule: String,
+    ours: String,
+}
+
+impl Words<'_> {
+    /// The free-core probe's figure as text.
+    fn cores(&self) -> String {
+        self.evidence
+            .free_cores
+            .map_or("an unmeasured fraction".into(), |f| f.text(""))
+    }
+
+    /// The sentence for a reason that judged the figures against the rule (`None` for the
+    /// others).
+    fn judged(&self, reason: &Reason) -> Option<String> {
+        let (ours, rule) = (&self.ours, &self.rule);
+        Some(match reason {
+            Reason::ExactInside => format!("Our exact figure ({ours}) satisfies {rule}"),
+            Reason::ExactOutside => format!("Our exact figure ({ours}) violates {rule}"),
+            Reason::IntervalInside => format!("The whole 95 % interval ({ours}) satisfies {rule}"),
+            Reason::IntervalOutside => format!("The whole 95 % interval ({ours}) violates {rule}"),
+            Reason::IntervalStraddles => format!(
+                "The 95 % interval ({ours}) straddles {rule}: this run cannot tell; more rounds or a quieter machine might"
+            ),
+            Reason::WithinNoise => format!(
+                "The 95 % interval ({ours}) lies within the noise band of {rule}: the two sides differ by less than this machine reproduces, so the ordering is neither shown nor refuted (more rounds would not change that)"
+            ),
+            Reason::ModelRangeInside => {
+                format!("The model's whole range over its assumptions ({ours}) satisfies {rule}")
+            }
+            Reason::ModelRangeOutside => {
+                format!("The model's whole range over its assumptions ({ours}) violates {rule}")
+            }
+            Reason::ModelRangeStraddles => format!(
+                "The model's range over its assumptions ({ours}) straddles {rule}: the assumptions, not a measurement, leave it open"
+            ),
+            Reason::PaperConsistent => {
+                format!("The paper's numbers give {ours}, which meets {rule}")
+            }
+            Reason::PaperInconsistent => {
+                format!("The paper's numbers give {ours}, which fails {rule}")
+            }
+            _ => return None,
+        })
+    }
+
+    /// The sentence for a reason that kept the figures from being judged (empty for those
+    /// [`Words::judged`] words).
+    fn not_judged(&self, reason: &Reason) -> String {
+        let (claim, evidence, ours, rule) = (self.claim, self.evidence, &self.ours, &self.rule);
+        match reason {
+            Reason::ByConstruction => format!("By construction: {}", claim.note),
+            Reason::NotTestable => format!("Not testable: {}", claim.note),
+            Reason::NoFigure | Reason::NotRunInProfile if evidence.unavailable.is_some() => {
+                format!(
+                    "Not testable here: {}",
+                    evidence.unavailable.clone().unwrap_or_default()
+                )
+            }
+            Reason::NeedsThreads(n) => match &evidence.unavailable {
+                Some(why) => format!("Not testable here: {why}"),
+                None if evidence.threads < 2 => format!(
+                    "A parallel claim is judged on runs with at least 2 threads; this evidence has {}",
+                    evidence.threads
+                ),
+                None => format!(
+                    "Not testable here: the evidence ran {n} threads on {} logical CPUs, so they only time-shared them (our figure, not deciding: {ours})",
+                    evidence.cpus
+                ),
+            },
+            Reason::NoFigure | Reason::NotRunInProfile => {
+                if claim.rule.arity() != evidence.estimates.len() {
+                    format!(
+                        "The rule needs {} figure(s), the evidence has {}",
+                        claim.rule.arity(),
+                        evidence.estimates.len()
+                    )
+                } else {
+                    format!("No finite figure to judge ({ours})")
+                }
+            }
+            Reason::EvidenceMismatch => format!(
+                "Not judged: a {} claim needs {} evidence, and this is {:?} evidence with {} rounds (a fault in the experiment)",
+                claim.kind.name(),
+                claim.kind.name(),
+                evidence.source,
+                evidence.runs
+            ),
+            Reason::CoresBusy => format!(
+                "Load could have caused this result, and the machine's cores were busy: {} threads of independent work ran at {} of the ideal throughput in these rounds, below the {} needed (our figure, not deciding: {ours} against {rule})",
+                evidence.threads,
+                self.cores(),
+                MIN_FREE_CORES
+            ),
+            Reason::CoresUnclear => format!(
+                "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed (our figure: {ours} against {rule})",
+                evidence.threads,
+                self.cores(),
+                MIN_FREE_CORES
+            ),
+            _ => String::new(),
+        }
+    }
+
+    /// For a parallel claim whose whole interval decided it and that load can only move
+    /// against its verdict, the clause saying the result stands whatever the probe read.
+    fn load_note(&self, reason: &Reason) -> Option<String> {
+        let (claim, evidence) = (self.claim, self.evidence);
+        let ends = || {
+            evidence
+                .estimates
+                .iter()
+                .map(|e| (e.low, e.high))
+                .collect::<Vec<_>>()
+        };
+        let stands = claim.parallel
+            && matches!(reason, Reason::IntervalInside | Reason::IntervalOutside)
+            && claim
+                .rule
+                .stands_under_load(claim.rule.test(&ends()), &ends(), claim.load)
+            && evidence.free_cores.is_none_or(|f| f.low < MIN_FREE_CORES);
+        stands.then(|| {
+            format!(
+                "; load can only {} this figure, so the result stands whatever the free-core probe read ({})",
+                if claim.load == Load::Lowers { "lower" } else { "raise" },
+                self.cores()
+            )
+        })
+    }
 }
 
 #[cfg(test)]

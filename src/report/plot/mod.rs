@@ -56,7 +56,38 @@ pub(crate) struct Frame {
 
 impl Frame {
     fn new(chart: &Chart) -> Self {
-        let bars = chart.kind != ChartKind::Line;
+        let y = Self::value_axis(chart);
+        if chart.kind != ChartKind::Line {
+            return Self::bar_frame(chart, y);
+        }
+        let xs: Vec<f64> = chart
+            .series
+            .iter()
+            .flat_map(|s| s.points.iter().filter(|p| p.y.is_finite()).map(|p| p.x))
+            .chain(chart.references.iter().filter(|r| r.on_x).map(|r| r.value))
+            .collect();
+        let y = y.thin(f64::from(PLOT_H) - 70.0, false);
+        let left = left_for(&y);
+        let x = axis::x_axis(&xs, chart.log_x);
+        let frame = Self {
+            horizontal: false,
+            bars: false,
+            x,
+            y,
+            categories: vec![],
+            label_every: 1,
+            height: PLOT_H,
+            left,
+            ..Self::EMPTY
+        }
+        .with_refs(chart);
+        let x = frame.x.clone().thin(frame.plot_w(), true);
+        Self { x, ..frame }
+    }
+
+    /// The value axis over every value drawn (a stacked chart's sums per category, from 0)
+    /// and the horizontal reference lines, before thinning its ticks.
+    fn value_axis(chart: &Chart) -> Axis {
         let stacked = chart.kind == ChartKind::Stacked;
         let mut values: Vec<f64> = Vec::new();
         if stacked {
@@ -83,78 +114,55 @@ impl Frame {
         } else {
             chart.value_axis
         };
-        let y = axis::value_axis(&values, mode, !stacked);
-        if bars {
-            let n = chart.categories.len().max(1);
-            let x = Axis {
-                log: false,
-                lo: -0.5,
-                hi: n as f64 - 0.5,
-                ticks: (0..n).map(|i| i as f64).collect(),
-            };
-            let widest = chart
-                .categories
-                .iter()
-                .map(|c| text_px(c))
-                .fold(0.0, f64::max);
-            let slot = (f64::from(W) - 110.0) / n as f64;
-            // Many short names stand up and name every k-th category; long ones lie down.
-            let horizontal = widest + 8.0 > slot && widest > SHORT_PX;
-            let label_every = ((widest + 8.0) / slot).ceil().max(1.0) as usize;
-            if horizontal {
-                let band = (chart.series.len() as u32 * 9 + 12).max(24);
-                let y = y.thin(f64::from(W) - widest - 80.0, true);
-                return Self {
-                    horizontal,
-                    bars,
-                    x,
-                    y,
-                    categories: chart.categories.clone(),
-                    label_every: 1,
-                    height: n as u32 * band + 70,
-                    left: (widest as u32 + 40).min(W / 2),
-                    ..Self::EMPTY
-                }
-                .with_refs(chart);
-            }
-            let y = y.thin(f64::from(PLOT_H) - 70.0, false);
-            let left = left_for(&y);
-            return Self {
-                horizontal,
-                bars,
-                x,
-                y,
-                categories: chart.categories.clone(),
-                label_every,
-                height: PLOT_H,
-                left,
+        axis::value_axis(&values, mode, !stacked)
+    }
+
+    /// A bar chart's frame with value axis `y`: bars standing up, or lying down where the
+    /// category names are too long to stand under them.
+    fn bar_frame(chart: &Chart, y: Axis) -> Self {
+        let n = chart.categories.len().max(1);
+        let x = Axis {
+            log: false,
+            lo: -0.5,
+            hi: n as f64 - 0.5,
+            ticks: (0..n).map(|i| i as f64).collect(),
+        };
+        let widest = chart
+            .categories
+            .iter()
+            .map(|c| text_px(c))
+            .fold(0.0, f64::max);
+        let slot = (f64::from(W) - 110.0) / n as f64;
+        // Many short names stand up and name every k-th category; long ones lie down.
+        let horizontal = widest + 8.0 > slot && widest > SHORT_PX;
+        let label_every = ((widest + 8.0) / slot).ceil().max(1.0) as usize;
+        let frame = if horizontal {
+            let band = (chart.series.len() as u32 * 9 + 12).max(24);
+            Self {
+                y: y.thin(f64::from(W) - widest - 80.0, true),
+                label_every: 1,
+                height: n as u32 * band + 70,
+                left: (widest as u32 + 40).min(W / 2),
                 ..Self::EMPTY
             }
-            .with_refs(chart);
-        }
-        let xs: Vec<f64> = chart
-            .series
-            .iter()
-            .flat_map(|s| s.points.iter().filter(|p| p.y.is_finite()).map(|p| p.x))
-            .chain(chart.references.iter().filter(|r| r.on_x).map(|r| r.value))
-            .collect();
-        let y = y.thin(f64::from(PLOT_H) - 70.0, false);
-        let left = left_for(&y);
-        let x = axis::x_axis(&xs, chart.log_x);
-        let frame = Self {
-            horizontal: false,
-            bars,
+        } else {
+            let y = y.thin(f64::from(PLOT_H) - 70.0, false);
+            Self {
+                left: left_for(&y),
+                y,
+                label_every,
+                height: PLOT_H,
+                ..Self::EMPTY
+            }
+        };
+        Self {
+            horizontal,
+            bars: true,
             x,
-            y,
-            categories: vec![],
-            label_every: 1,
-            height: PLOT_H,
-            left,
-            ..Self::EMPTY
+            categories: chart.categories.clone(),
+            ..frame
         }
-        .with_refs(chart);
-        let x = frame.x.clone().thin(frame.plot_w(), true);
-        Self { x, ..frame }
+        .with_refs(chart)
     }
 
     /// A frame with nothing in it, for `..` in the constructors.

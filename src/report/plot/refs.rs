@@ -138,15 +138,7 @@ pub fn draw(
     chart: &Chart,
     frame: &Frame,
 ) -> Result<()> {
-    let style = ShapeStyle::from(&REFERENCE).stroke_width(1);
-    let font = ("sans-serif", font_size(TEXT_PX))
-        .into_font()
-        .color(&REFERENCE);
-    let base = area.get_base_pixel();
-    let px = |cc: &Ctx, p: (f64, f64)| {
-        let (x, y) = cc.backend_coord(&p);
-        (x - base.0, y - base.1)
-    };
+    let pen = Pen::new(area);
     // Side labels: wanted at their line's height, then moved apart.
     let mut side: Vec<(usize, i32, i32)> = Vec::new();
     for (k, l) in frame.refs.iter().enumerate() {
@@ -163,24 +155,11 @@ pub fn draw(
         } else {
             ((a, v), (b, v))
         };
-        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, style))
+        cc.draw_series(DashedLineSeries::new([p, q], 8, 5, pen.style))
             .map_err(err)?;
-        let (qx, qy) = px(cc, q);
+        let (qx, qy) = pen.px(cc, q);
         if l.vertical {
-            // Above the plot, centred on the line, in its row.
-            let width = text_w(&l.lines[0], TEXT_PX);
-            let (start, _) = span((f64::from(qx), width));
-            let y = qy - 4 - LINE * frame.ref_rows[k] as i32;
-            area.draw(&Text::new(
-                l.lines[0].clone(),
-                (start as i32, y),
-                font.clone().pos(Pos::new(HPos::Left, VPos::Bottom)),
-            ))
-            .map_err(err)?;
-            if frame.ref_rows[k] > 0 {
-                area.draw(&PathElement::new(vec![(qx, qy), (qx, y - 2)], style))
-                    .map_err(err)?;
-            }
+            pen.top_label(&l.lines[0], frame.ref_rows[k], (qx, qy))?;
         } else {
             side.push((k, qx, qy));
         }
@@ -188,36 +167,92 @@ pub fn draw(
     if side.is_empty() {
         return Ok(());
     }
-    let (top, bottom) = {
-        let (_, y0) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.hi)));
-        let (_, y1) = px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.lo)));
-        (y0.min(y1), y0.max(y1))
-    };
-    let heights: Vec<i32> = side
-        .iter()
-        .map(|&(k, _, _)| LINE * frame.refs[k].lines.len() as i32)
-        .collect();
-    let ys: Vec<i32> = side.iter().map(|s| s.2).collect();
-    let tops = side_tops(&ys, &heights, top - 6, bottom + 6);
-    for (i, &(k, qx, qy)) in side.iter().enumerate() {
-        let x = qx + 10;
-        if (tops[i] + heights[i] / 2 - qy).abs() > 3 {
-            area.draw(&PathElement::new(
-                vec![(qx, qy), (x - 2, tops[i] + heights[i] / 2)],
-                style,
-            ))
-            .map_err(err)?;
-        }
-        for (j, line) in frame.refs[k].lines.iter().enumerate() {
-            area.draw(&Text::new(
-                line.clone(),
-                (x, tops[i] + LINE * j as i32),
-                font.clone().pos(Pos::new(HPos::Left, VPos::Top)),
-            ))
-            .map_err(err)?;
+    pen.side_labels(cc, frame, &side)
+}
+
+/// What the reference lines' names are drawn with: the area, the lines' style and the font.
+struct Pen<'p, 'b> {
+    area: &'p DrawingArea<SVGBackend<'b>, Shift>,
+    style: ShapeStyle,
+    font: TextStyle<'static>,
+}
+
+impl Pen<'_, '_> {
+    fn new<'p, 'b>(area: &'p DrawingArea<SVGBackend<'b>, Shift>) -> Pen<'p, 'b> {
+        Pen {
+            area,
+            style: ShapeStyle::from(&REFERENCE).stroke_width(1),
+            font: ("sans-serif", font_size(TEXT_PX))
+                .into_font()
+                .color(&REFERENCE),
         }
     }
-    Ok(())
+
+    /// Data point `p` in the area's pixels.
+    fn px(&self, cc: &Ctx, p: (f64, f64)) -> (i32, i32) {
+        let base = self.area.get_base_pixel();
+        let (x, y) = cc.backend_coord(&p);
+        (x - base.0, y - base.1)
+    }
+
+    /// A vertical line's name above the plot, centred on the line's top `(qx, qy)`, in
+    /// `row` (0 nearest the plot; above it, with a leader line down to the line).
+    fn top_label(&self, name: &str, row: usize, (qx, qy): (i32, i32)) -> Result<()> {
+        let width = text_w(name, TEXT_PX);
+        let (start, _) = span((f64::from(qx), width));
+        let y = qy - 4 - LINE * row as i32;
+        self.area
+            .draw(&Text::new(
+                name.to_string(),
+                (start as i32, y),
+                self.font.clone().pos(Pos::new(HPos::Left, VPos::Bottom)),
+            ))
+            .map_err(err)?;
+        if row > 0 {
+            self.area
+                .draw(&PathElement::new(vec![(qx, qy), (qx, y - 2)], self.style))
+                .map_err(err)?;
+        }
+        Ok(())
+    }
+
+    /// The horizontal lines' names in the gutter right of the plot: `side` holds each one's
+    /// label index and the right end of its line; names are moved apart and get a leader
+    /// line where they moved.
+    fn side_labels(&self, cc: &Ctx, frame: &Frame, side: &[(usize, i32, i32)]) -> Result<()> {
+        let (top, bottom) = {
+            let (_, y0) = self.px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.hi)));
+            let (_, y1) = self.px(cc, (frame.x.to(frame.x.lo), frame.y.to(frame.y.lo)));
+            (y0.min(y1), y0.max(y1))
+        };
+        let heights: Vec<i32> = side
+            .iter()
+            .map(|&(k, _, _)| LINE * frame.refs[k].lines.len() as i32)
+            .collect();
+        let ys: Vec<i32> = side.iter().map(|s| s.2).collect();
+        let tops = side_tops(&ys, &heights, top - 6, bottom + 6);
+        for (i, &(k, qx, qy)) in side.iter().enumerate() {
+            let x = qx + 10;
+            if (tops[i] + heights[i] / 2 - qy).abs() > 3 {
+                self.area
+                    .draw(&PathElement::new(
+                        vec![(qx, qy), (x - 2, tops[i] + heights[i] / 2)],
+                        self.style,
+                    ))
+                    .map_err(err)?;
+            }
+            for (j, line) in frame.refs[k].lines.iter().enumerate() {
+                self.area
+                    .draw(&Text::new(
+                        line.clone(),
+                        (x, tops[i] + LINE * j as i32),
+                        self.font.clone().pos(Pos::new(HPos::Left, VPos::Top)),
+                    ))
+                    .map_err(err)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

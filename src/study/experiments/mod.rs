@@ -239,6 +239,13 @@ pub fn reported(claims: &[(&str, &str)]) -> Vec<crate::study::Fed> {
         .collect()
 }
 
+/// A paper-check's evidence: `values` worked out exactly from the paper's own numbers, as
+/// `how` says.
+pub fn paper_check(id: &str, values: &[f64], how: &str) -> crate::study::Fed {
+    let exact = values.iter().map(|x| Estimate::exact(*x)).collect();
+    crate::study::fed(id, Evidence::arithmetic(exact, how))
+}
+
 /// The evidence for a claim needing `needed` hardware threads when this machine has fewer
 /// (not testable, reason `needs-N-threads`); `None` when it has enough.
 pub fn needs_threads(ctx: &Context, needed: usize) -> Option<Evidence> {

@@ -5,7 +5,7 @@ use super::seed000_model::model;
 use super::seed000_tables::{NODES, PROCESSORS, corners};
 use super::{int, num, text};
 use crate::claims::seed000::{
-    CLOCK_PAIRS, I3_TEXT_ENERGY_J, TABLE8, TABLE8_SAVINGS, printed_decimals,
+    CLOCK_PAIRS, ClockPair, I3_TEXT_ENERGY_J, TABLE8, TABLE8_SAVINGS, printed_decimals,
 };
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
@@ -200,35 +200,62 @@ fn table8() -> Result<Table8> {
 /// energy lines, from Tables 4–7 as printed and the text's figures.
 fn clock_evidence() -> Result<Vec<Fed>> {
     let mut v = Vec::new();
-    for p in CLOCK_PAIRS {
-        let (lo, hi) = (
-            at22(p.processor, p.low_mhz)?,
-            at22(p.processor, p.high_mhz)?,
-        );
-        let mut inputs = total_cells(lo).to_vec();
-        inputs.extend(total_cells(hi));
-        let up = corners(&inputs, |x| ((x[2] + x[3]) / (x[0] + x[1]) - 1.0) * 100.0);
-        let read = (hi.p_total_w() / lo.p_total_w() - 1.0) * 100.0;
-        v.push(fed(
-            &format!("seed000-s53-{}-power", p.preset),
-            Evidence::arithmetic(
-                vec![up],
-                &format!(
-                    "Tables 4–7 as printed at 22 nm, {} against {} MHz",
-                    p.high_mhz, p.low_mhz
-                ),
-            )
-            .text(format!(
-                "{}{}",
-                up.text("%"),
-                if (read - up.value).abs() > 1e-9 {
-                    format!("; {read:.2} % with the data file's reading ({})", hi.note)
-                } else {
-                    String::new()
-                }
-            )),
-        ));
+    for p in &CLOCK_PAIRS {
+        v.push(power_rise(p)?);
     }
+    v.push(time_outweighs_power());
+    let i7 = CLOCK_PAIRS[3];
+    let (lo, hi) = (
+        at22(i7.processor, i7.low_mhz)?,
+        at22(i7.processor, i7.high_mhz)?,
+    );
+    v.push(abstract_power(lo, hi));
+    v.push(abstract_energy(lo));
+    Ok(v)
+}
+
+/// The printed total-power cells of `lo` and then of `hi`.
+fn both_totals(lo: &PowerRow, hi: &PowerRow) -> Vec<(f64, f64)> {
+    let mut inputs = total_cells(lo).to_vec();
+    inputs.extend(total_cells(hi));
+    inputs
+}
+
+/// Section 5.3's power rise of pair `p` (one processor at 22 nm, a lower and a higher
+/// clock), from Tables 4–7 as printed.
+fn power_rise(p: &ClockPair) -> Result<Fed> {
+    let (lo, hi) = (
+        at22(p.processor, p.low_mhz)?,
+        at22(p.processor, p.high_mhz)?,
+    );
+    let up = corners(&both_totals(lo, hi), |x| {
+        ((x[2] + x[3]) / (x[0] + x[1]) - 1.0) * 100.0
+    });
+    let read = (hi.p_total_w() / lo.p_total_w() - 1.0) * 100.0;
+    Ok(fed(
+        &format!("seed000-s53-{}-power", p.preset),
+        Evidence::arithmetic(
+            vec![up],
+            &format!(
+                "Tables 4–7 as printed at 22 nm, {} against {} MHz",
+                p.high_mhz, p.low_mhz
+            ),
+        )
+        .text(format!(
+            "{}{}",
+            up.text("%"),
+            if (read - up.value).abs() > 1e-9 {
+                format!("; {read:.2} % with the data file's reading ({})", hi.note)
+            } else {
+                String::new()
+            }
+        )),
+    ))
+}
+
+/// Energy at the highest clock over the lowest, from section 5.3's power rises and time
+/// changes.
+fn time_outweighs_power() -> Fed {
     let parts: Vec<Estimate> = CLOCK_PAIRS
         .iter()
         .map(|p| {
@@ -243,7 +270,7 @@ fn clock_evidence() -> Result<Vec<Fed>> {
         .map(|(p, e)| format!("{} ×{:.3}", p.preset, e.value))
         .collect::<Vec<_>>()
         .join(", ");
-    v.push(fed(
+    fed(
         "seed000-s53-time-outweighs-power",
         Evidence::arithmetic(
             parts,
@@ -252,16 +279,15 @@ fn clock_evidence() -> Result<Vec<Fed>> {
         .text(format!(
             "energy at the highest clock over the lowest: {shown}"
         )),
-    ));
-    let i7 = CLOCK_PAIRS[3];
-    let (lo, hi) = (
-        at22(i7.processor, i7.low_mhz)?,
-        at22(i7.processor, i7.high_mhz)?,
-    );
-    let mut inputs = total_cells(lo).to_vec();
-    inputs.extend(total_cells(hi));
-    let saving = corners(&inputs, |x| (1.0 - (x[0] + x[1]) / (x[2] + x[3])) * 100.0);
-    v.push(fed(
+    )
+}
+
+/// The abstract's power saving: the Core i7 at 22 nm, 1200 (`lo`) against 2400 MHz (`hi`).
+fn abstract_power(lo: &PowerRow, hi: &PowerRow) -> Fed {
+    let saving = corners(&both_totals(lo, hi), |x| {
+        (1.0 - (x[0] + x[1]) / (x[2] + x[3])) * 100.0
+    });
+    fed(
         "seed000-abstract-power",
         Evidence::arithmetic(vec![saving], "Table 7 as printed, Core i7 at 22 nm, 1200 against 2400 MHz")
             .text(format!(
@@ -270,8 +296,13 @@ fn clock_evidence() -> Result<Vec<Fed>> {
                 (1.0 - lo.p_total_w() / hi.p_total_w()) * 100.0,
                 (hi.printed_total_w() / lo.printed_total_w() - 1.0) * 100.0
             )),
-    ));
-    let t8 = TABLE8[3];
+    )
+}
+
+/// The abstract's energy saving: Table 8's Core i7 at 2400 MHz against Table 7's power at
+/// 1200 MHz (`lo`) for the time section 5.3 gives.
+fn abstract_energy(lo: &PowerRow) -> Fed {
+    let (t8, i7) = (TABLE8[3], CLOCK_PAIRS[3]);
     let mut inputs = vec![
         printed(t8.energy_j),
         printed(t8.time_s),
@@ -282,12 +313,11 @@ fn clock_evidence() -> Result<Vec<Fed>> {
         let t_low = x[1] / (1.0 + x[2] / 100.0);
         (1.0 - x[0] / ((x[3] + x[4]) * t_low)) * 100.0
     });
-    v.push(fed(
+    fed(
         "seed000-abstract-energy",
         Evidence::arithmetic(vec![energy], "Table 8's 341.5776 J at 2400 MHz against Table 7's 1200 MHz power × 17.94 s / (1 − 49.9 %)")
             .text(format!("{} less energy at 2400 MHz", energy.text("%"))),
-    ));
-    Ok(v)
+    )
 }
 
 /// Section 5.3's comparisons of Table 8's rows (and of the Core i5 figure of its text).

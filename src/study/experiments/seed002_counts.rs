@@ -167,76 +167,87 @@ impl Experiment for Counts {
 }
 
 fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
-    let k = TABLE1_K;
-    let kf = f64::from(k);
-    let exps = random_exponents(k);
-    let main = |nc| Topology::new(nc, false);
-    let opt = |nc| Topology::new(nc, true);
-    let row = |q: &str| {
-        rows.iter()
-            .find(|r| r.quantity.starts_with(q))
-            .and_then(|r| r.ours)
-    };
-    let worst = row("optimized CRSA worst, e = X·2^t − 1: critical path");
-    let kept = pes.iter().filter(|p| p.optimized.is_some()).count();
-    let topo2 = (main(2)?, opt(2)?);
-    let eff = {
-        let e = &exps[0];
-        let (m, o) = (schedule(&topo2.0, e)?, schedule(&topo2.1, e)?);
-        m.latency_steps as f64 / o.latency_steps as f64 * topo2.0.pe_count() as f64
-            / topo2.1.pe_count() as f64
-    };
-    let bin = |e: &Integer| binary_mulmods(e) as f64;
-    let bin_mean = exps.iter().map(bin).sum::<f64>() / exps.len() as f64;
-    let crsa_mean = mean_over(&topo2.1, &exps, |s| s.latency_steps as f64)?;
-    // CRT: binary on each 512-bit half with a 512-bit exponent, 1.5·(k/2 − 1) MulMods on
-    // average each; a half-size MulMod costs ¼ (schoolbook) to ⅓ (Karatsuba-like) of a full one.
-    let crt_half = 2.0 * 1.5 * (kf / 2.0 - 1.0);
-    let vs_crt = |cost: f64| crsa_mean / (crt_half * cost);
-    let (x_sum_err, cube_sums) = (
-        (1..=4)
-            .map(|nc| {
-                let closed = (1u64 << (nc + 1)) - (nc as u64 + 3);
-                Estimate::exact(paper_sum(nc) as f64 - closed as f64)
+    Figures::new(rows, pes)?.evidence()
+}
+
+/// What the count claims are judged on, worked out once: the count table's worst case, the
+/// PE table at Nc = 2, the two topologies at Nc = 2 and the means over random exponents.
+struct Figures<'a> {
+    pes: &'a [crsa::PeRow],
+    /// The count table's optimized-CRSA worst case.
+    worst: Option<f64>,
+    /// The main and the optimized topology at Nc = 2.
+    topo2: (Topology, Topology),
+    /// Critical paths of the main over the optimized schedule, times their PEs' ratio.
+    eff: f64,
+    /// Binary's mean MulMods over the random exponents.
+    bin_mean: f64,
+    /// The optimized CRSA's mean critical path at Nc = 2 over the random exponents.
+    crsa_mean: f64,
+    /// S/P of the main CRSA at each Nc of [`NC_SWEEP`].
+    efficiency: Vec<f64>,
+}
+
+/// Binary's MulMods for exponent `e`.
+fn binary_count(e: &Integer) -> f64 {
+    binary_mulmods(e) as f64
+}
+
+impl<'a> Figures<'a> {
+    fn new(rows: &[crsa::Row], pes: &'a [crsa::PeRow]) -> Result<Self> {
+        let exps = random_exponents(TABLE1_K);
+        let topo2 = (Topology::new(2, false)?, Topology::new(2, true)?);
+        let eff = {
+            let e = &exps[0];
+            let (m, o) = (schedule(&topo2.0, e)?, schedule(&topo2.1, e)?);
+            m.latency_steps as f64 / o.latency_steps as f64 * topo2.0.pe_count() as f64
+                / topo2.1.pe_count() as f64
+        };
+        let bin_mean = exps.iter().map(binary_count).sum::<f64>() / exps.len() as f64;
+        let crsa_mean = mean_over(&topo2.1, &exps, |s| s.latency_steps as f64)?;
+        let mut efficiency = Vec::new();
+        for &nc in &NC_SWEEP {
+            let t = Topology::new(nc, false)?;
+            let s = bin_mean / mean_over(&t, &exps, |s| s.latency_steps as f64)?;
+            efficiency.push(s / t.pe_count() as f64);
+        }
+        let worst = rows
+            .iter()
+            .find(|r| {
+                r.quantity
+                    .starts_with("optimized CRSA worst, e = X·2^t − 1: critical path")
             })
-            .collect::<Vec<_>>(),
-        {
-            let sum =
-                |ids: &[usize]| ids.iter().map(|&i| paper::PE_MULMODS_NC2[i]).sum::<u64>() as f64;
-            let (first, last) = (sum(&[0, 2, 4, 5, 6, 7]), sum(&[8, 10, 12, 13, 14, 15]));
-            vec![
-                Estimate::exact(first),
-                Estimate::exact(last),
-                Estimate::exact(first + last - (10.0 * TABLE1_NC as f64 - 5.0)),
-            ]
-        },
-    );
-    let divisible =
-        |t: &Topology| -> Result<Schedule> { schedule(t, &(Integer::from(t.power()) << 10)) };
-    let mut hc_mulmods = Vec::new();
-    for nc in 1..=4 {
-        hc_mulmods.push(Estimate::exact(
-            divisible(&opt(nc)?)?.hypercube_mulmods as f64,
-        ));
+            .and_then(|r| r.ours);
+        Ok(Self {
+            pes,
+            worst,
+            topo2,
+            eff,
+            bin_mean,
+            crsa_mean,
+            efficiency,
+        })
     }
-    let mut hc_time = Vec::new();
-    for nc in 1..=3 {
-        hc_time.push(Estimate::exact(
-            divisible(&opt(nc)?)?.hypercube_steps as f64,
-        ));
-    }
-    let mut efficiency = Vec::new();
-    for &nc in &NC_SWEEP {
-        let t = main(nc)?;
-        let s = bin_mean / mean_over(&t, &exps, |s| s.latency_steps as f64)?;
-        efficiency.push(s / t.pe_count() as f64);
-    }
-    let printed_2k2 = 2.0 * kf * kf;
-    let bielecki = corners(&[half_digit(paper::TABLE1_BIELECKI / 1e307, 4)], |x| {
-        (printed_2k2 / (x[0] * 1e307)).log10()
-    });
-    let x_ours = topo2.0.power() as f64;
-    Ok(vec![
+
+    fn evidence(&self) -> Result<Vec<Fed>> {
+        let (k, kf) = (TABLE1_K, f64::from(TABLE1_K));
+        let (pes, topo2, eff, worst) = (self.pes, &self.topo2, self.eff, self.worst);
+        let (bin_mean, crsa_mean, efficiency) = (self.bin_mean, self.crsa_mean, &self.efficiency);
+        let kept = pes.iter().filter(|p| p.optimized.is_some()).count();
+        let bin = binary_count;
+        // CRT: binary on each 512-bit half with a 512-bit exponent, 1.5·(k/2 − 1) MulMods on
+        // average each; a half-size MulMod costs ¼ (schoolbook) to ⅓ (Karatsuba-like) of a full one.
+        let crt_half = 2.0 * 1.5 * (kf / 2.0 - 1.0);
+        let vs_crt = |cost: f64| crsa_mean / (crt_half * cost);
+        let printed_2k2 = 2.0 * kf * kf;
+        let bielecki = corners(&[half_digit(paper::TABLE1_BIELECKI / 1e307, 4)], |x| {
+            (printed_2k2 / (x[0] * 1e307)).log10()
+        });
+        let x_ours = topo2.0.power() as f64;
+        let hc_mulmods = hypercube(1..=4, |s| s.hypercube_mulmods as f64)?;
+        let hc_time = hypercube(1..=3, |s| s.hypercube_steps as f64)?;
+        let nc1 = Topology::new(1, false)?.power();
+        Ok(vec![
         fed("seed002-s2-topology", Evidence::report("src/modexp/crsa/topology.rs, engine.rs")
             .text(format!("{} PEs at Nc = 2 in {} levels; every value crosses one hypercube edge", topo2.0.pe_count(), topo2.0.levels()))),
         fed("seed002-s2-pe-counts", Evidence::report("pe_table(2)")
@@ -252,12 +263,12 @@ fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
             "binary's MulMods (k − 1 squarings, one multiplication per further set bit), counted")),
         fed("seed002-s4-x-pes", arithmetic(exact(paper::paper_x(2)), "24·2^Nc − 12Nc − 26 at Nc = 2")
             .text(format!("{} against 16 PEs (12 optimized)", paper::paper_x(2)))),
-        fed("seed002-s4-x-algebra", arithmetic(x_sum_err, "the sum term by term (3, 7, 15, …) against 2^(Nc+1) − (Nc + 3)")),
+        fed("seed002-s4-x-algebra", arithmetic(x_sum_err(), "the sum term by term (3, 7, 15, …) against 2^(Nc+1) − (Nc + 3)")),
         fed("seed002-s4-x", counted_evidence(exact(x_ours), "the exponent the hypercube's products give, PE by PE, with the paper's per-PE counts")
-            .text(format!("{x_ours} at Nc = 2 (paper {}); equal at Nc = 1 ({} = {})", paper::paper_x(2), main(1)?.power(), paper::paper_x(1)))),
+            .text(format!("{x_ours} at Nc = 2 (paper {}); equal at Nc = 1 ({} = {})", paper::paper_x(2), nc1, paper::paper_x(1)))),
         fed("seed002-s4-eta-misprint", arithmetic(exact((kf - 1.0) * paper::paper_x(2).log2() + 5.0 * 2.0 - 1.0),
             "(k − 1)·log2(46) + 5Nc − 1 at k = 1024, Nc = 2, as printed")),
-        fed("seed002-s4-cube-sums", arithmetic(cube_sums, "the paper's per-PE counts, summed")),
+        fed("seed002-s4-cube-sums", arithmetic(cube_sums(), "the paper's per-PE counts, summed")),
         fed("seed002-s4-hypercube-mulmods", counted_evidence(hc_mulmods, "the optimized hypercube's MulMods per block with X | e")),
         fed("seed002-s4-hypercube-time", counted_evidence(hc_time, "the optimized hypercube's critical path with X | e")),
         fed("seed002-table1-bielecki", arithmetic(vec![bielecki], "log10(2·1024² / 4.4942e+307)")
@@ -278,10 +289,49 @@ fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
             vec![Estimate::new(vs_crt(0.3), vs_crt(1.0 / 3.0), vs_crt(0.25))],
             &format!("CRSA's critical path ({crsa_mean:.1} MulMods, mean of 1000 random exponents) over CRT's {crt_half:.0} half-size MulMods weighted by their cost"),
             "the cost of a 512-bit MulMod against a 1024-bit one: ¼ (schoolbook) to ⅓ (Karatsuba-like); 0.3 at the point value")),
-        fed("seed002-fig4b-more-pes", counted_evidence(order_ratios(&efficiency),
+        fed("seed002-fig4b-more-pes", counted_evidence(order_ratios(efficiency),
             "S/P with S = binary's MulMods / the main CRSA's critical path (means over 1000 random 1024-bit exponents), P = 8Nc")
             .text(format!("S/P = {}", efficiency.iter().zip(NC_SWEEP).map(|(e, n)| format!("{e:.4} at Nc = {n}")).collect::<Vec<_>>().join(", ")))),
     ])
+    }
+}
+
+/// The paper's sum term by term against its closed form, at Nc = 1 to 4.
+fn x_sum_err() -> Vec<Estimate> {
+    (1..=4)
+        .map(|nc| {
+            let closed = (1u64 << (nc + 1)) - (nc as u64 + 3);
+            Estimate::exact(paper_sum(nc) as f64 - closed as f64)
+        })
+        .collect()
+}
+
+/// The paper's per-PE counts summed over the first and the last cube, and their sum less
+/// 10Nc − 5.
+fn cube_sums() -> Vec<Estimate> {
+    let sum = |ids: &[usize]| ids.iter().map(|&i| paper::PE_MULMODS_NC2[i]).sum::<u64>() as f64;
+    let (first, last) = (sum(&[0, 2, 4, 5, 6, 7]), sum(&[8, 10, 12, 13, 14, 15]));
+    vec![
+        Estimate::exact(first),
+        Estimate::exact(last),
+        Estimate::exact(first + last - (10.0 * TABLE1_NC as f64 - 5.0)),
+    ]
+}
+
+/// `f` of the optimized hypercube's schedule at each Nc of `ncs`, for an exponent X divides.
+fn hypercube(
+    ncs: std::ops::RangeInclusive<usize>,
+    f: impl Fn(&Schedule) -> f64,
+) -> Result<Vec<Estimate>> {
+    let mut v = Vec::new();
+    for nc in ncs {
+        let t = Topology::new(nc, true)?;
+        v.push(Estimate::exact(f(&schedule(
+            &t,
+            &(Integer::from(t.power()) << 10),
+        )?)));
+    }
+    Ok(v)
 }
 
 /// The unit of a row of the count table, from the quantity it names: most rows count

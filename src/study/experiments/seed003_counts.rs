@@ -2,7 +2,7 @@
 //! operands (the work split the slides describe: fewer products, balanced comb threads,
 //! unbalanced slices), and the slides' own arithmetic (their summaries against the figures
 //! they summarise, derived figures against their inputs).
-use super::{int, text};
+use super::{int, paper_check, text};
 use crate::claims::num;
 use crate::claims::seed003::checks::{
     self, CONCLUSION_MUL, Count, Counted, I7_PAIRS, NEWER_HW_SIZES, ONDEMAND_8192_R6_3THR_PRINTED,
@@ -234,6 +234,167 @@ fn printed_configs() -> Vec<(Setup, f64)> {
         .collect()
 }
 
+/// Every paper-check's figures, from the slides' numbers as registered.
+fn paper_evidence() -> Vec<Fed> {
+    let printed = Printed::new();
+    let mut v = vec![
+        fed(
+            "seed003-count-table-unused",
+            Evidence::report("by construction: 128 digits, 254 table entries"),
+        ),
+        paper_check("seed003-check-karatsuba-exponent", &[3f64.log2()], "log2 3"),
+    ];
+    v.extend(modexp_checks(&printed));
+    v.push(paper_check(
+        "seed003-check-spawn-vs-product",
+        &spawn_over_product(),
+        "the cheapest activation over GMPmul from the table",
+    ));
+    v.extend(karatsuba_checks());
+    v.push(paper_check(
+        "seed003-check-conclusion-modexp",
+        &["slice", "mary-ondemand", "mary-precomp"].map(|m| printed.best(m, |_| true)),
+        "each method's best printed figure",
+    ));
+    v.push(conclusion_mul());
+    v
+}
+
+/// The exponentiation slides' printed gains: their best figures and their configurations.
+struct Printed {
+    configs: Vec<(Setup, f64)>,
+}
+
+impl Printed {
+    fn new() -> Self {
+        Printed {
+            configs: printed_configs(),
+        }
+    }
+
+    /// The best printed gain of method `m` over the sizes `at` accepts: its best figures
+    /// and its slides' configurations.
+    fn best(&self, m: &str, at: impl Fn(u32) -> bool) -> f64 {
+        MODEXP_BEST
+            .iter()
+            .filter(|b| b.0 == m && at(b.1))
+            .map(|b| b.2)
+            .chain(
+                self.configs
+                    .iter()
+                    .filter(|(s, _)| s.method == m && at(s.bits))
+                    .map(|c| c.1),
+            )
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    /// The best printed on-demand gain at `bits`.
+    fn ondemand_best(&self, bits: u32) -> f64 {
+        self.best("mary-ondemand", |b| b == bits)
+    }
+
+    /// The best 2^4-ary gain printed on the precomputation slides.
+    fn r4_best(&self) -> f64 {
+        self.configs
+            .iter()
+            .filter(|(s, _)| s.method == "mary-precomp" && s.window == Some(4))
+            .map(|c| c.1)
+            .fold(f64::INFINITY, f64::min)
+    }
+}
+
+/// The exponentiation slides' summaries against their figures.
+fn modexp_checks(printed: &Printed) -> Vec<Fed> {
+    let other_sizes = [4096u32, 8192, 16384, 32768]
+        .iter()
+        .map(|b| printed.ondemand_best(*b))
+        .fold(f64::NEG_INFINITY, f64::max);
+    let slice_gaps = SLICE_WRAPUP.map(|(b, p)| {
+        p - MODEXP_BEST
+            .iter()
+            .find(|x| x.0 == "slice" && x.1 == b)
+            .map_or(f64::NAN, |x| x.2)
+    });
+    let twice = (ONDEMAND_8192_R6_3THR_PRINTED[0] - ONDEMAND_8192_R6_3THR_PRINTED[1]).abs();
+    vec![
+        paper_check(
+            "seed003-check-mary-wrapup",
+            &[printed.best("mary-precomp", |_| true)],
+            "the largest gain printed on the precomputation slides",
+        ),
+        paper_check(
+            "seed003-check-precomp-r4-max",
+            &[printed.r4_best()],
+            "the largest 2^4-ary gain printed on the precomputation slides",
+        ),
+        paper_check(
+            "seed003-check-ondemand-wrapup",
+            &[printed.ondemand_best(1024), other_sizes],
+            "each size's best on-demand figure as printed",
+        ),
+        ondemand_best_threads(printed),
+        paper_check(
+            "seed003-check-ondemand-8192-twice",
+            &[twice],
+            "|−27 − (−25)|",
+        ),
+        paper_check(
+            "seed003-check-slice-wrapup",
+            &slice_gaps,
+            "wrap-up less results slide",
+        ),
+    ]
+}
+
+/// How many of each size's best on-demand configurations use a thread count the wrap-up
+/// does not name.
+fn ondemand_best_threads(printed: &Printed) -> Fed {
+    let on_slide: Vec<&(Setup, f64)> = printed
+        .configs
+        .iter()
+        .filter(|(s, p)| s.method == "mary-ondemand" && *p == printed.ondemand_best(s.bits))
+        .collect();
+    let off_threads = on_slide
+        .iter()
+        .filter(|(s, _)| !ONDEMAND_WRAPUP_THREADS.contains(&s.threads))
+        .count() as f64;
+    let listed = on_slide
+        .iter()
+        .map(|(s, p)| {
+            format!(
+                "{} bits 2^{}-ary {} thr {} %",
+                s.bits,
+                s.window.unwrap_or(0),
+                s.threads,
+                num(*p)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    paper_check(
+        "seed003-check-ondemand-best-threads",
+        &[off_threads],
+        &format!("best on-demand configurations per size: {listed}"),
+    )
+}
+
+/// The cheapest activations over GMP's product from the hand-off table.
+fn spawn_over_product() -> [f64; 2] {
+    let activation = |n: &str| {
+        HANDOFF_US
+            .iter()
+            .find(|h| h.0 == n)
+            .map_or(f64::NAN, |h| h.1)
+    };
+    let gmp_us = |b| karatsuba_us("gmp", b).unwrap_or(f64::NAN);
+    [
+        activation("spawn") / gmp_us(4096),
+        activation("spawn+join") / gmp_us(8192),
+    ]
+}
+
+/// A registered parallel-Karatsuba change (vs GMP, vs karaMul) of `method` at `bits` on
+/// `machine`.
 fn kara(method: &str, bits: u32, machine: &str) -> Option<(Option<f64>, Option<f64>)> {
     KARATSUBA_PARALLEL
         .iter()
@@ -241,44 +402,52 @@ fn kara(method: &str, bits: u32, machine: &str) -> Option<(Option<f64>, Option<f
         .map(|r| (r.2, r.3))
 }
 
-/// Every paper-check's figures, from the slides' numbers as registered.
-fn paper_evidence() -> Vec<Fed> {
-    let exact = |v: &[f64]| v.iter().map(|x| Estimate::exact(*x)).collect::<Vec<_>>();
-    let configs = printed_configs();
-    // The best printed gain of a method over the sizes `at` accepts: its best figures and
-    // its slides' configurations.
-    let best_of = |m: &str, at: &dyn Fn(u32) -> bool| {
-        MODEXP_BEST
-            .iter()
-            .filter(|b| b.0 == m && at(b.1))
-            .map(|b| b.2)
-            .chain(
-                configs
-                    .iter()
-                    .filter(|(s, _)| s.method == m && at(s.bits))
-                    .map(|c| c.1),
-            )
-            .fold(f64::INFINITY, f64::min)
-    };
-    let r4_best = configs
-        .iter()
-        .filter(|(s, _)| s.method == "mary-precomp" && s.window == Some(4))
-        .map(|c| c.1)
-        .fold(f64::INFINITY, f64::min);
-    let ondemand_best = |bits: u32| best_of("mary-ondemand", &|b| b == bits);
-    let on_slide: Vec<&(Setup, f64)> = configs
-        .iter()
-        .filter(|(s, p)| s.method == "mary-ondemand" && *p == ondemand_best(s.bits))
-        .collect();
-    let off_threads = on_slide
-        .iter()
-        .filter(|(s, _)| !ONDEMAND_WRAPUP_THREADS.contains(&s.threads))
-        .count() as f64;
-    let other_sizes = [4096u32, 8192, 16384, 32768]
-        .iter()
-        .map(|b| ondemand_best(*b))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let i7_pairs: Vec<Estimate> = I7_PAIRS
+/// A fraction as whole percent.
+fn pct(x: f64) -> f64 {
+    (x * 100.0).round()
+}
+
+/// The largest of `v` (−∞ when empty).
+fn most(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+/// The smallest of `v` (∞ when empty).
+fn least(v: &[f64]) -> f64 {
+    v.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+/// The Karatsuba slides' summaries against their tables.
+fn karatsuba_checks() -> Vec<Fed> {
+    vec![
+        fed(
+            "seed003-check-kara-i7-table",
+            Evidence::arithmetic(
+                i7_pairs(),
+                "(1 + change vs GMP) / (1 + change vs karaMul), with ±0.5 % printing",
+            ),
+        ),
+        paper_check(
+            "seed003-check-kara-newer-hw",
+            &newer_hw(),
+            "i7-6800K's change less E5-2650 v2's, in points",
+        ),
+        paper_check(
+            "seed003-check-kara-wrapup-seq",
+            &wrapup_seq(),
+            "the slides' gains over karaMul",
+        ),
+        paper_check(
+            "seed003-check-kara-wrapup-gmp",
+            &wrapup_gmp(),
+            "the slides' changes against GMP",
+        ),
+    ]
+}
+
+/// Each i7-2600 pair's GMPmul over karaMul, from their two printed changes.
+fn i7_pairs() -> Vec<Estimate> {
+    I7_PAIRS
         .iter()
         .map(|(m, b)| {
             let (g, s) = kara(m, *b, I7_2600).unwrap_or((None, None));
@@ -289,8 +458,12 @@ fn paper_evidence() -> Vec<Fed> {
                 (1.0 + g + 0.005) / (1.0 + s - 0.005),
             )
         })
-        .collect();
-    let newer: Vec<f64> = NEWER_HW_SIZES
+        .collect()
+}
+
+/// The i7-6800K's changes less the E5-2650 v2's, in points: against karaMul, then GMP.
+fn newer_hw() -> Vec<f64> {
+    NEWER_HW_SIZES
         .iter()
         .flat_map(|b| {
             let (g6, s6) = kara("kara-lockfree", *b, I7_6800K).unwrap_or((None, None));
@@ -300,159 +473,66 @@ fn paper_evidence() -> Vec<Fed> {
             };
             [d(s6, s5), d(g6, g5)]
         })
-        .collect();
-    let pct = |x: Option<f64>| x.map_or(f64::NAN, |x| (x * 100.0).round());
-    let lockfree_seq = |machine: &str| -> Vec<f64> {
-        KARATSUBA_PARALLEL
-            .iter()
-            .filter(|r| r.4 == machine && r.0 == "kara-lockfree")
-            .filter_map(|r| r.3.map(|x| (x * 100.0).round()))
-            .collect()
-    };
+        .collect()
+}
+
+/// The lock-free Karatsuba's gains over karaMul at 4096 bits (largest, smallest) and the
+/// smallest of all the slides' gains over karaMul.
+fn wrapup_seq() -> Vec<f64> {
     let at4096: Vec<f64> = [I7_2600, E5_2650, I7_6800K]
         .iter()
-        .filter_map(|m| {
-            kara("kara-lockfree", 4096, m)
-                .and_then(|x| x.1)
-                .map(|x| (x * 100.0).round())
-        })
+        .filter_map(|m| kara("kara-lockfree", 4096, m).and_then(|x| x.1).map(pct))
         .collect();
     let all_seq: Vec<f64> = KARATSUBA_PARALLEL
         .iter()
-        .filter_map(|r| r.3.map(|x| (x * 100.0).round()))
+        .filter_map(|r| r.3.map(pct))
         .collect();
+    vec![most(&at4096), least(&at4096), least(&all_seq)]
+}
+
+/// The lock-free Karatsuba's change against GMP at 8192 bits on each machine, and the
+/// smallest beyond 8192 bits.
+fn wrapup_gmp() -> Vec<f64> {
     let beyond_gmp = KARATSUBA_PARALLEL
         .iter()
         .filter(|r| r.1 > 8192)
-        .filter_map(|r| r.2.map(|x| (x * 100.0).round()))
+        .filter_map(|r| r.2.map(pct))
         .fold(f64::INFINITY, f64::min);
-    let k6800_seq = lockfree_seq(I7_6800K);
-    let k6800_gains: Vec<f64> = KARATSUBA_PARALLEL
+    let at8192 = |m: &str| {
+        kara("kara-lockfree", 8192, m)
+            .and_then(|x| x.0)
+            .map_or(f64::NAN, pct)
+    };
+    vec![
+        at8192(I7_2600),
+        at8192(E5_2650),
+        at8192(I7_6800K),
+        beyond_gmp,
+    ]
+}
+
+/// The i7-6800K slide's gains over karaMul and its losses against GMP, as the conclusion
+/// quotes them.
+fn conclusion_mul() -> Fed {
+    let seq: Vec<f64> = KARATSUBA_PARALLEL
+        .iter()
+        .filter(|r| r.4 == I7_6800K && r.0 == "kara-lockfree")
+        .filter_map(|r| r.3.map(pct))
+        .collect();
+    let gains: Vec<f64> = KARATSUBA_PARALLEL
         .iter()
         .filter(|r| r.4 == I7_6800K)
-        .filter_map(|r| r.2.map(|x| (x * 100.0).round()))
+        .filter_map(|r| r.2.map(pct))
         .filter(|x| *x < 0.0)
         .collect();
-    let max = |v: &[f64]| v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    let min = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-    let activation = |n: &str| {
-        HANDOFF_US
-            .iter()
-            .find(|h| h.0 == n)
-            .map_or(f64::NAN, |h| h.1)
-    };
-    let gmp_us = |b| karatsuba_us("gmp", b).unwrap_or(f64::NAN);
-    let slide = |id: &str, e: Vec<Estimate>, how: &str| fed(id, Evidence::arithmetic(e, how));
-    vec![
-        fed(
-            "seed003-count-table-unused",
-            Evidence::report("by construction: 128 digits, 254 table entries"),
+    paper_check(
+        "seed003-check-conclusion-mul",
+        &[most(&seq), least(&seq), most(&gains), least(&gains)],
+        &format!(
+            "the i7-6800K slide (the conclusion quotes {:?})",
+            CONCLUSION_MUL
         ),
-        slide(
-            "seed003-check-karatsuba-exponent",
-            exact(&[3f64.log2()]),
-            "log2 3",
-        ),
-        slide(
-            "seed003-check-mary-wrapup",
-            exact(&[best_of("mary-precomp", &|_| true)]),
-            "the largest gain printed on the precomputation slides",
-        ),
-        slide(
-            "seed003-check-precomp-r4-max",
-            exact(&[r4_best]),
-            "the largest 2^4-ary gain printed on the precomputation slides",
-        ),
-        slide(
-            "seed003-check-ondemand-wrapup",
-            exact(&[ondemand_best(1024), other_sizes]),
-            "each size's best on-demand figure as printed",
-        ),
-        slide(
-            "seed003-check-ondemand-best-threads",
-            exact(&[off_threads]),
-            &format!(
-                "best on-demand configurations per size: {}",
-                on_slide
-                    .iter()
-                    .map(|(s, p)| format!(
-                        "{} bits 2^{}-ary {} thr {} %",
-                        s.bits,
-                        s.window.unwrap_or(0),
-                        s.threads,
-                        num(*p)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-        ),
-        slide(
-            "seed003-check-ondemand-8192-twice",
-            exact(&[(ONDEMAND_8192_R6_3THR_PRINTED[0] - ONDEMAND_8192_R6_3THR_PRINTED[1]).abs()]),
-            "|−27 − (−25)|",
-        ),
-        slide(
-            "seed003-check-slice-wrapup",
-            exact(&SLICE_WRAPUP.map(|(b, p)| {
-                p - MODEXP_BEST
-                    .iter()
-                    .find(|x| x.0 == "slice" && x.1 == b)
-                    .map_or(f64::NAN, |x| x.2)
-            })),
-            "wrap-up less results slide",
-        ),
-        slide(
-            "seed003-check-spawn-vs-product",
-            exact(&[
-                activation("spawn") / gmp_us(4096),
-                activation("spawn+join") / gmp_us(8192),
-            ]),
-            "the cheapest activation over GMPmul from the table",
-        ),
-        slide(
-            "seed003-check-kara-i7-table",
-            i7_pairs,
-            "(1 + change vs GMP) / (1 + change vs karaMul), with ±0.5 % printing",
-        ),
-        slide(
-            "seed003-check-kara-newer-hw",
-            exact(&newer),
-            "i7-6800K's change less E5-2650 v2's, in points",
-        ),
-        slide(
-            "seed003-check-kara-wrapup-seq",
-            exact(&[max(&at4096), min(&at4096), min(&all_seq)]),
-            "the slides' gains over karaMul",
-        ),
-        slide(
-            "seed003-check-kara-wrapup-gmp",
-            exact(&[
-                pct(kara("kara-lockfree", 8192, I7_2600).and_then(|x| x.0)),
-                pct(kara("kara-lockfree", 8192, E5_2650).and_then(|x| x.0)),
-                pct(kara("kara-lockfree", 8192, I7_6800K).and_then(|x| x.0)),
-                beyond_gmp,
-            ]),
-            "the slides' changes against GMP",
-        ),
-        slide(
-            "seed003-check-conclusion-modexp",
-            exact(&["slice", "mary-ondemand", "mary-precomp"].map(|m| best_of(m, &|_| true))),
-            "each method's best printed figure",
-        ),
-        slide(
-            "seed003-check-conclusion-mul",
-            exact(&[
-                max(&k6800_seq),
-                min(&k6800_seq),
-                max(&k6800_gains),
-                min(&k6800_gains),
-            ]),
-            &format!(
-                "the i7-6800K slide (the conclusion quotes {:?})",
-                CONCLUSION_MUL
-            ),
-        ),
-    ]
+    )
 }
 
 #[cfg(test)]

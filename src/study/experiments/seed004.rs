@@ -3,8 +3,8 @@
 //! against PBlock, PARC4 and PARC4-I (Tables 2–3, Figs. 3–6). Each round encrypts the buffer
 //! once with every cipher; speedups and energy ratios are paired per round.
 use super::{
-    free_cores, free_cores_sample, int, measured, needs_threads, num, opt, probe_threads,
-    quality_note, round_config, runs_text, text,
+    free_cores, free_cores_sample, int, measured, needs_threads, num, opt, paper_check,
+    probe_threads, quality_note, reported, round_config, runs_text, text,
 };
 use crate::cipher::{Algorithm, Direction};
 use crate::claims::seed004::{
@@ -18,7 +18,7 @@ use crate::error::Result;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
-    Provenance, Series, Table, fed, settled,
+    Provenance, Quality, Series, Table, fed, settled,
 };
 use crate::suites::cipher::CipherBenchPlan;
 
@@ -187,74 +187,21 @@ impl Experiment for Ciphers {
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);
         let models = Models::new(threads)?;
-        let fx = models.assumed;
-        let profile = ctx.profile;
         let evidence = |r: &Rounds| cipher_evidence(ctx, r, &models, threads);
         let rounds = sampling::measure(
             &ctx.plan,
             |i| round(ctx, threads, i),
             |r| settled(&evidence(r)),
         )?;
-        let bytes = size(profile);
-        let mut table = Table::new(&[
-            "alg",
-            "threads",
-            "mb_per_s",
-            "paper_laptop_mb_per_s",
-            "paper_desktop_mb_per_s",
-            "model_default_uj_per_b",
-            "model_calibrated_uj_per_b",
-            "paper_laptop_uj_per_b",
-            "paper_desktop_uj_per_b",
-        ]);
+        let bytes = size(ctx.profile);
         let names: Vec<String> = ALGORITHMS.iter().map(|a| a.name().to_string()).collect();
-        let (mut mb, mut paper_mb, mut e_def, mut e_cal, mut paper_uj) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        let mut mb_rounds = Vec::new();
-        for (i, a) in names.iter().enumerate() {
-            let par = is_parallel(a);
-            let t = rounds.median(a);
-            let mbs = t.map(|e| {
-                Estimate::new(
-                    bytes as f64 / e.value / 1e6,
-                    bytes as f64 / e.high / 1e6,
-                    bytes as f64 / e.low / 1e6,
-                )
-            });
-            let p = tables_2_3(a);
-            let (ud, uc) = t.map_or((f64::NAN, f64::NAN), |e| {
-                (
-                    fx.uj_per_byte(e.value, bytes, false, par),
-                    fx.uj_per_byte(e.value, bytes, true, par),
-                )
-            });
-            // The same at the ends of the static-power range (µJ/B grows with it).
-            let span = |calibrated: bool| {
-                t.map(|e| models.span(|m| m.uj_per_byte(e.value, bytes, calibrated, par)))
-            };
-            table.push(vec![
-                text(a),
-                int(if par { threads } else { 1 }),
-                measured(mbs, "MB/s"),
-                opt(p.map(|p| p.1)),
-                opt(p.map(|p| p.3)),
-                num(ud),
-                num(uc),
-                opt(p.map(|p| p.0)),
-                opt(p.map(|p| p.2)),
-            ]);
-            mb.extend(mbs.map(|e| Point::with_ci(i as f64, e.value, e.low, e.high)));
-            mb_rounds.extend(
-                rounds
-                    .each(|v| bytes as f64 / v(a) / 1e6)
-                    .into_iter()
-                    .map(|y| (i as f64, y)),
-            );
-            paper_mb.extend(p.map(|p| (i as f64, p.3)));
-            paper_uj.extend(p.map(|p| (i as f64, p.2)));
-            e_def.extend(span(false).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
-            e_cal.extend(span(true).map(|(v, lo, hi)| Point::with_ci(i as f64, v, lo, hi)));
-        }
+        let data = Measured {
+            rounds: &rounds,
+            models: &models,
+            threads,
+            bytes,
+        };
+        let Tabulated { table, series } = data.tabulate(&names);
         let quality = rounds.quality();
         let result = ExperimentResult::new(
             self.id(),
@@ -264,58 +211,10 @@ impl Experiment for Ciphers {
             Provenance::Modelled(
                 "MB/s measured here; µJ/B modelled with the FX-8320 preset".into(),
             ),
-            format!(
-                "{} MiB encrypted by each cipher; parallel forms on {threads} threads; every output verified against the \
-                 sequential cipher. Energy per byte: the FX-8320 preset's power at its default and calibrated states with the \
-                 busy cores, times our time scaled by the clock ratio — modelled, since this machine has neither RAPL nor \
-                 cpufreq; each energy figure spans the static-power assumption ({}–{} W, the preset assuming 25 W), on which \
-                 the energy claims are judged. The paper's µJ/B are Joulemeter's application power on its desktop. RC4 and \
-                 Blowfish are broken or outdated and studied here only. {}",
-                bytes >> 20,
-                STATIC_W_RANGE.0,
-                STATIC_W_RANGE.1,
-                quality_note(&quality, &runs_text(REPEATS))
-            ),
+            description(bytes, threads, &quality),
         )
         .with_table(table)
-        .with_charts(vec![
-                Chart::bar(
-                    "Tables 2–3 — throughput (MB/s)",
-                    "algorithm",
-                    "MB/s",
-                    names.clone(),
-                )
-                .with(
-                    Series::new("ours (measured)", mb, Provenance::Measured).with_rounds(mb_rounds),
-                )
-                .with(Series::from_xy(
-                    "paper, desktop",
-                    paper_mb,
-                    Provenance::Paper,
-                )),
-                Chart::bar(
-                    "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
-                    "algorithm",
-                    "µJ/B",
-                    names,
-                )
-                .with(Series::new(
-                    "model, default state",
-                    e_def,
-                    Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
-                ))
-                .with(Series::new(
-                    "model, calibrated state",
-                    e_cal,
-                    Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
-                ))
-                .with(Series::from_xy(
-                    "paper, desktop default (Tables 2–3)",
-                    paper_uj,
-                    Provenance::Paper,
-                ))
-                .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
-            ])
+        .with_charts(charts(names, series))
         .with_quality(quality);
         Ok(Output {
             result,
@@ -324,17 +223,230 @@ impl Experiment for Ciphers {
     }
 }
 
+/// The experiment's text: what was encrypted, how energy is modelled, and the rounds.
+fn description(bytes: usize, threads: usize, quality: &Quality) -> String {
+    format!(
+        "{} MiB encrypted by each cipher; parallel forms on {threads} threads; every output verified against the \
+         sequential cipher. Energy per byte: the FX-8320 preset's power at its default and calibrated states with the \
+         busy cores, times our time scaled by the clock ratio — modelled, since this machine has neither RAPL nor \
+         cpufreq; each energy figure spans the static-power assumption ({}–{} W, the preset assuming 25 W), on which \
+         the energy claims are judged. The paper's µJ/B are Joulemeter's application power on its desktop. RC4 and \
+         Blowfish are broken or outdated and studied here only. {}",
+        bytes >> 20,
+        STATIC_W_RANGE.0,
+        STATIC_W_RANGE.1,
+        quality_note(quality, &runs_text(REPEATS))
+    )
+}
+
+/// The measured rounds with what turns their times into rows: the model, the threads and
+/// the bytes each cipher encrypted.
+struct Measured<'a> {
+    rounds: &'a Rounds,
+    models: &'a Models,
+    threads: usize,
+    bytes: usize,
+}
+
+/// The experiment's table and its charts' points, one per algorithm (x = its index).
+struct Tabulated {
+    table: Table,
+    series: ChartPoints,
+}
+
+/// The charts' points: measured MB/s (median and rounds), the paper's MB/s and µJ/B, and
+/// the model's µJ/B at the default and calibrated states.
+#[derive(Default)]
+struct ChartPoints {
+    mb: Vec<Point>,
+    mb_rounds: Vec<(f64, f64)>,
+    paper_mb: Vec<(f64, f64)>,
+    paper_uj: Vec<(f64, f64)>,
+    e_def: Vec<Point>,
+    e_cal: Vec<Point>,
+}
+
+impl Measured<'_> {
+    /// The table and the charts' points for the algorithms `names`.
+    fn tabulate(&self, names: &[String]) -> Tabulated {
+        let mut t = Tabulated {
+            table: Table::new(&[
+                "alg",
+                "threads",
+                "mb_per_s",
+                "paper_laptop_mb_per_s",
+                "paper_desktop_mb_per_s",
+                "model_default_uj_per_b",
+                "model_calibrated_uj_per_b",
+                "paper_laptop_uj_per_b",
+                "paper_desktop_uj_per_b",
+            ]),
+            series: ChartPoints::default(),
+        };
+        for (i, a) in names.iter().enumerate() {
+            self.push(&mut t, i, a);
+        }
+        t
+    }
+
+    /// Algorithm `a`'s row and points (x = `i`).
+    fn push(&self, t: &mut Tabulated, i: usize, a: &str) {
+        let (bytes, fx) = (self.bytes, &self.models.assumed);
+        let par = is_parallel(a);
+        let m = self.rounds.median(a);
+        let mbs = m.map(|e| {
+            Estimate::new(
+                bytes as f64 / e.value / 1e6,
+                bytes as f64 / e.high / 1e6,
+                bytes as f64 / e.low / 1e6,
+            )
+        });
+        let p = tables_2_3(a);
+        let (ud, uc) = m.map_or((f64::NAN, f64::NAN), |e| {
+            (
+                fx.uj_per_byte(e.value, bytes, false, par),
+                fx.uj_per_byte(e.value, bytes, true, par),
+            )
+        });
+        // The same at the ends of the static-power range (µJ/B grows with it).
+        let span = |calibrated: bool| {
+            m.map(|e| {
+                self.models
+                    .span(|f| f.uj_per_byte(e.value, bytes, calibrated, par))
+            })
+        };
+        t.table.push(vec![
+            text(a),
+            int(if par { self.threads } else { 1 }),
+            measured(mbs, "MB/s"),
+            opt(p.map(|p| p.1)),
+            opt(p.map(|p| p.3)),
+            num(ud),
+            num(uc),
+            opt(p.map(|p| p.0)),
+            opt(p.map(|p| p.2)),
+        ]);
+        let (s, x) = (&mut t.series, i as f64);
+        s.mb.extend(mbs.map(|e| Point::with_ci(x, e.value, e.low, e.high)));
+        s.mb_rounds.extend(
+            self.rounds
+                .each(|v| bytes as f64 / v(a) / 1e6)
+                .into_iter()
+                .map(|y| (x, y)),
+        );
+        s.paper_mb.extend(p.map(|p| (x, p.3)));
+        s.paper_uj.extend(p.map(|p| (x, p.2)));
+        s.e_def
+            .extend(span(false).map(|(v, lo, hi)| Point::with_ci(x, v, lo, hi)));
+        s.e_cal
+            .extend(span(true).map(|(v, lo, hi)| Point::with_ci(x, v, lo, hi)));
+    }
+}
+
+/// The throughput chart and the energy-per-byte chart over the algorithms `names`.
+fn charts(names: Vec<String>, s: ChartPoints) -> Vec<Chart> {
+    vec![
+        Chart::bar(
+            "Tables 2–3 — throughput (MB/s)",
+            "algorithm",
+            "MB/s",
+            names.clone(),
+        )
+        .with(Series::new("ours (measured)", s.mb, Provenance::Measured).with_rounds(s.mb_rounds))
+        .with(Series::from_xy(
+            "paper, desktop",
+            s.paper_mb,
+            Provenance::Paper,
+        )),
+        Chart::bar(
+            "Tables 2–3, Figs. 3–6 — energy per byte, default against calibrated state (FX-8320 model) and the paper's",
+            "algorithm",
+            "µJ/B",
+            names,
+        )
+        .with(Series::new(
+            "model, default state",
+            s.e_def,
+            Provenance::Modelled("FX-8320 default state, static power 0–40 W".into()),
+        ))
+        .with(Series::new(
+            "model, calibrated state",
+            s.e_cal,
+            Provenance::Modelled("FX-8320 calibrated state, static power 0–40 W".into()),
+        ))
+        .with(Series::from_xy(
+            "paper, desktop default (Tables 2–3)",
+            s.paper_uj,
+            Provenance::Paper,
+        ))
+        .note("The model's bars run from the preset's assumed 25 W of static power, with whiskers over 0–40 W; the paper's figures are Joulemeter's application power at the desktop's default clock (it prints no per-byte figure for the calibrated state)."),
+    ]
+}
+
 fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -> Vec<Fed> {
-    let mut v = Vec::new();
-    let cores = free_cores(ctx, r, threads);
-    let (k_low, k_low_min, k_low_max) = models.span(Fx::k_low);
-    let (k_def, k_def_min, k_def_max) = models.span(Fx::k_default);
+    let pairs = Pairs {
+        ctx,
+        r,
+        models,
+        threads,
+        cores: free_cores(ctx, r, threads),
+    };
     let clock = models.assumed.calibrated.2 / models.assumed.default.2;
+    let mut v = Vec::new();
     let mut same = Vec::new();
     for (seq, par, _) in LOW_CLOCK_SAVING_PCT {
         // t(parallel) / t(sequential), paired per round.
         let tr = r.ratio(par, seq);
-        let speed = match needs_threads(ctx, 2) {
+        v.extend(pairs.evidence(par, tr));
+        same.extend(tr.map(|e| Estimate::new(clock / e.value, clock / e.high, clock / e.low)));
+    }
+    v.push(fed("seed004-same-performance", Evidence::modelled(same,
+        &format!("our paired speedup × the clock ratio {clock:.3} (calibrated over default), time ∝ 1/clock"))
+        .on_threads(threads).free_cores(pairs.cores)));
+    let (up, up_min, up_max) = models.span(Fx::k_sequential_low);
+    v.push(fed(
+        "seed004-low-clock-energy-up",
+        Evidence::modelled_range(
+            vec![Estimate::new(up, up_min, up_max)],
+            "one busy core at the calibrated state against the default, per byte (time ∝ 1/clock)",
+            STATIC_ASSUMPTION,
+        ),
+    ));
+    v.extend(sequential_evidence(r));
+    v.extend(reported(&[
+        ("seed004-parc4i-prga-steps", "fixed by the code"),
+        ("seed004-power-v2f", "fixed by the code"),
+        (
+            "seed004-low-clock-slower",
+            "encoded in the t5270 and fx-8320 presets",
+        ),
+        (
+            "seed004-platforms",
+            "encoded in the t5270 and fx-8320 presets",
+        ),
+    ]));
+    v.extend(paper_checks());
+    v
+}
+
+/// What the evidence of a sequential/parallel pair is made from: the rounds, the model and
+/// the threads with the free cores measured beside them.
+struct Pairs<'a> {
+    ctx: &'a Context,
+    r: &'a Rounds,
+    models: &'a Models,
+    threads: usize,
+    cores: Option<Estimate>,
+}
+
+impl Pairs<'_> {
+    /// The speedup, low-clock saving and default-state energy of parallel cipher `par`,
+    /// from `tr`, its time over its sequential cipher's.
+    fn evidence(&self, par: &str, tr: Option<Estimate>) -> [Fed; 3] {
+        let (r, threads, cores) = (self.r, self.threads, self.cores);
+        let (k_low, k_low_min, k_low_max) = self.models.span(Fx::k_low);
+        let (k_def, k_def_min, k_def_max) = self.models.span(Fx::k_default);
+        let speed = match needs_threads(self.ctx, 2) {
             Some(gap) => gap,
             None => Evidence::measured(
                 tr.map(|e| Estimate::new(1.0 / e.value, 1.0 / e.high, 1.0 / e.low))
@@ -349,8 +461,6 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -
             )
             .free_cores(cores),
         };
-        v.push(fed(&format!("seed004-speed-{par}"), speed));
-        same.extend(tr.map(|e| Estimate::new(clock / e.value, clock / e.high, clock / e.low)));
         // E(par, calibrated) / E(seq, default) is the time ratio times k_low, which the
         // static power moves: the range takes the worst and best of both.
         let saving = tr.map(|e| {
@@ -360,99 +470,171 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -
                 100.0 * (1.0 - k_low_min * e.low),
             )
         });
-        v.push(fed(&format!("seed004-low-clock-{par}"), Evidence::modelled_range(saving.into_iter().collect(),
-            &format!("power of the calibrated state with {threads} busy cores against the default state with one ({k_low_min:.3}–{k_low_max:.3} per unit of time ratio over the static power, {k_low:.3} as assumed), × our paired time ratio scaled ∝ 1/f"),
-            STATIC_ASSUMPTION)
-            .on_threads(threads).free_cores(cores)));
         let ratio =
             tr.map(|e| Estimate::new(k_def * e.value, k_def_min * e.low, k_def_max * e.high));
-        v.push(fed(&format!("seed004-default-energy-{par}"), Evidence::modelled_range(ratio.into_iter().collect(),
-            &format!("default-state power with {threads} busy cores against one ({k_def_min:.3}–{k_def_max:.3} over the static power, {k_def:.3} as assumed: the speedup must stay below it for the claim to hold), × our paired time ratio"),
-            STATIC_ASSUMPTION)
-            .on_threads(threads).free_cores(cores)));
+        [
+            fed(&format!("seed004-speed-{par}"), speed),
+            fed(&format!("seed004-low-clock-{par}"), Evidence::modelled_range(saving.into_iter().collect(),
+                &format!("power of the calibrated state with {threads} busy cores against the default state with one ({k_low_min:.3}–{k_low_max:.3} per unit of time ratio over the static power, {k_low:.3} as assumed), × our paired time ratio scaled ∝ 1/f"),
+                STATIC_ASSUMPTION)
+                .on_threads(threads).free_cores(cores)),
+            fed(&format!("seed004-default-energy-{par}"), Evidence::modelled_range(ratio.into_iter().collect(),
+                &format!("default-state power with {threads} busy cores against one ({k_def_min:.3}–{k_def_max:.3} over the static power, {k_def:.3} as assumed: the speedup must stay below it for the claim to hold), × our paired time ratio"),
+                STATIC_ASSUMPTION)
+                .on_threads(threads).free_cores(cores)),
+        ]
     }
-    v.push(fed("seed004-same-performance", Evidence::modelled(same,
-        &format!("our paired speedup × the clock ratio {clock:.3} (calibrated over default), time ∝ 1/clock"))
-        .on_threads(threads).free_cores(cores)));
-    let (up, up_min, up_max) = models.span(Fx::k_sequential_low);
-    v.push(fed(
-        "seed004-low-clock-energy-up",
-        Evidence::modelled_range(
-            vec![Estimate::new(up, up_min, up_max)],
-            "one busy core at the calibrated state against the default, per byte (time ∝ 1/clock)",
-            STATIC_ASSUMPTION,
-        ),
-    ));
-    // Sequential orderings measured on the same rounds.
+}
+
+/// The sequential ciphers' orderings, measured on the same rounds.
+fn sequential_evidence(r: &Rounds) -> [Fed; 2] {
     let seq_speed = |slow: &str, fast: &str| r.ratio(slow, fast);
     let measured_seq = |est: Vec<Option<Estimate>>, how: &str| {
         Evidence::measured(est.into_iter().flatten().collect(), r.len(), 1, how)
     };
-    v.push(fed(
-        "seed004-rc4a-faster",
-        measured_seq(
-            vec![seq_speed("rc4", "rc4a")],
-            "RC4 time over RC4A time per paired round",
+    [
+        fed(
+            "seed004-rc4a-faster",
+            measured_seq(
+                vec![seq_speed("rc4", "rc4a")],
+                "RC4 time over RC4A time per paired round",
+            ),
         ),
-    ));
-    v.push(fed(
-        "seed004-stream-faster",
-        measured_seq(
-            vec![
-                seq_speed("blowfish-ecb", "rc4"),
-                seq_speed("blowfish-ecb", "rc4a"),
-            ],
-            "Blowfish time over the stream cipher's per paired round",
+        fed(
+            "seed004-stream-faster",
+            measured_seq(
+                vec![
+                    seq_speed("blowfish-ecb", "rc4"),
+                    seq_speed("blowfish-ecb", "rc4a"),
+                ],
+                "Blowfish time over the stream cipher's per paired round",
+            ),
         ),
-    ));
-    for id in ["seed004-parc4i-prga-steps", "seed004-power-v2f"] {
-        v.push(fed(id, Evidence::report("fixed by the code")));
-    }
-    for id in ["seed004-low-clock-slower", "seed004-platforms"] {
-        v.push(fed(
-            id,
-            Evidence::report("encoded in the t5270 and fx-8320 presets"),
-        ));
-    }
-    v.extend(paper_checks());
-    v
+    ]
 }
 
 /// The paper's numbers against each other.
 fn paper_checks() -> Vec<Fed> {
-    let exact = |v: &[f64]| v.iter().map(|x| Estimate::exact(*x)).collect::<Vec<_>>();
-    let row = |a: &str| tables_2_3(a).unwrap_or((f64::NAN, f64::NAN, f64::NAN, f64::NAN));
-    let (bf, pb) = (row("blowfish-ecb"), row("pblock-ecb"));
-    let ghz = |platform: &str, state: &str| {
-        TABLE_1
-            .iter()
-            .find(|t| t.0 == platform && t.1 == state)
-            .map_or(f64::NAN, |t| t.2)
-    };
-    let volts = |platform: &str, state: &str| {
-        TABLE_1
-            .iter()
-            .find(|t| t.0 == platform && t.1 == state)
-            .map_or(f64::NAN, |t| t.3)
-    };
-    let fig2_gap = FIG2_ROWS
+    let (bf, pb) = (paper_row("blowfish-ecb"), paper_row("pblock-ecb"));
+    let (mbps, watts) = FIG4_PBLOCK_LOW_CLOCK;
+    let clock_ratio = |p: &str| table_1(p, "calibrated").0 / table_1(p, "default").0;
+    let fig2_sum = FIG2_ROWS.iter().filter_map(|r| r.5).sum::<f64>();
+    let checks: [(&str, Vec<f64>, &str); 12] = [
+        (
+            "seed004-check-speedup-text",
+            vec![pb.1 / bf.1, pb.3 / bf.3],
+            "Table 2: PBlock MB/s over Blowfish MB/s",
+        ),
+        (
+            "seed004-check-calibrated-clock",
+            vec![clock_ratio("laptop"), clock_ratio("desktop")],
+            "Table 1's clocks",
+        ),
+        (
+            "seed004-check-laptop-clock",
+            vec![table_1("laptop", "default").0],
+            "Table 1",
+        ),
+        (
+            "seed004-check-desktop-2300-volts",
+            vec![table_1("desktop", "calibrated").1],
+            "Table 1",
+        ),
+        (
+            "seed004-check-fig4-energy",
+            vec![watts / mbps / pb.2],
+            "7.1125 J/s ÷ 1.18 MB/s = µJ/B, over Table 2's",
+        ),
+        (
+            "seed004-check-fig4-performance",
+            vec![mbps / bf.3],
+            "1.18 MB/s over Table 2's Blowfish (desktop)",
+        ),
+        (
+            "seed004-check-frequency-energy",
+            LOW_CLOCK_SAVING_PCT.map(|p| p.2).to_vec(),
+            "the conclusion's savings",
+        ),
+        (
+            "seed004-check-fig2-columns",
+            vec![fig2_gap()],
+            "Fig. 2, row by row",
+        ),
+        (
+            "seed004-check-fig2-sum",
+            vec![fig2_sum],
+            "Fig. 2's application column",
+        ),
+        (
+            "seed004-check-platform2-superior",
+            platform2_superior(),
+            "Tables 2–3, algorithm by algorithm",
+        ),
+        (
+            "seed004-check-default-ordering",
+            default_ordering(),
+            "Tables 2–3, pair by pair",
+        ),
+        (
+            "seed004-check-block-stream",
+            block_stream(),
+            "Tables 2–3: least block over most stream µJ/B, least stream over most block MB/s",
+        ),
+    ];
+    checks
+        .iter()
+        .map(|(id, values, how)| paper_check(id, values, how))
+        .collect()
+}
+
+/// Tables 2–3's row for algorithm `a` (NaN where it has none).
+fn paper_row(a: &str) -> (f64, f64, f64, f64) {
+    tables_2_3(a).unwrap_or((f64::NAN, f64::NAN, f64::NAN, f64::NAN))
+}
+
+/// Table 1's (GHz, volts) of `platform` in `state` (NaN where it has none).
+fn table_1(platform: &str, state: &str) -> (f64, f64) {
+    TABLE_1
+        .iter()
+        .find(|t| t.0 == platform && t.1 == state)
+        .map_or((f64::NAN, f64::NAN), |t| (t.2, t.3))
+}
+
+/// The largest gap between Fig. 2's total and the sum of its columns, over its rows.
+fn fig2_gap() -> f64 {
+    FIG2_ROWS
         .iter()
         .map(|(t, cpu, mon, disk, base, _)| (t - (cpu + mon + disk + base)).abs())
-        .fold(0.0, f64::max);
-    let fig2_sum: f64 = FIG2_ROWS.iter().filter_map(|r| r.5).sum();
+        .fold(0.0, f64::max)
+}
+
+/// The most desktop over laptop µJ/B and the least desktop over laptop MB/s.
+fn platform2_superior() -> Vec<f64> {
     let (mut uj, mut mbs) = (f64::NEG_INFINITY, f64::INFINITY);
     for (_, lu, lm, du, dm) in TABLES_2_3 {
         uj = uj.max(du / lu);
         mbs = mbs.min(dm / lm);
     }
+    vec![uj, mbs]
+}
+
+/// The least parallel over sequential µJ/B and MB/s, over the pairs and both platforms.
+fn default_ordering() -> Vec<f64> {
     let (mut par_uj, mut par_mb) = (f64::INFINITY, f64::INFINITY);
     for (seq, par, _) in LOW_CLOCK_SAVING_PCT {
-        let (s, p) = (row(seq), row(par));
+        let (s, p) = (paper_row(seq), paper_row(par));
         par_uj = par_uj.min(p.0 / s.0).min(p.2 / s.2);
         par_mb = par_mb.min(p.1 / s.1).min(p.3 / s.3);
     }
+    vec![par_uj, par_mb]
+}
+
+/// The least block cipher's µJ/B over the most stream cipher's, then the least stream
+/// cipher's MB/s over the most block cipher's, on the laptop and the desktop.
+fn block_stream() -> Vec<f64> {
+    type Column = fn(&(&str, f64, f64, f64, f64)) -> f64;
     let is_block = |a: &str| a.starts_with("blowfish") || a.starts_with("pblock");
-    let over = |block: bool, f: fn(&(&str, f64, f64, f64, f64)) -> f64, most: bool| {
+    let over = |block: bool, f: Column, most: bool| {
         let v = TABLES_2_3.iter().filter(|r| is_block(r.0) == block).map(f);
         if most {
             v.fold(f64::NEG_INFINITY, f64::max)
@@ -460,79 +642,12 @@ fn paper_checks() -> Vec<Fed> {
             v.fold(f64::INFINITY, f64::min)
         }
     };
-    type Column = fn(&(&str, f64, f64, f64, f64)) -> f64;
     let (lu, lm, du, dm): (Column, Column, Column, Column) = (|r| r.1, |r| r.2, |r| r.3, |r| r.4);
-    let (mbps, watts) = FIG4_PBLOCK_LOW_CLOCK;
-    let check = |id: &str, e: Vec<Estimate>, how: &str| fed(id, Evidence::arithmetic(e, how));
     vec![
-        check(
-            "seed004-check-speedup-text",
-            exact(&[pb.1 / bf.1, pb.3 / bf.3]),
-            "Table 2: PBlock MB/s over Blowfish MB/s",
-        ),
-        check(
-            "seed004-check-calibrated-clock",
-            exact(&[
-                ghz("laptop", "calibrated") / ghz("laptop", "default"),
-                ghz("desktop", "calibrated") / ghz("desktop", "default"),
-            ]),
-            "Table 1's clocks",
-        ),
-        check(
-            "seed004-check-laptop-clock",
-            exact(&[ghz("laptop", "default")]),
-            "Table 1",
-        ),
-        check(
-            "seed004-check-desktop-2300-volts",
-            exact(&[volts("desktop", "calibrated")]),
-            "Table 1",
-        ),
-        check(
-            "seed004-check-fig4-energy",
-            exact(&[watts / mbps / pb.2]),
-            "7.1125 J/s ÷ 1.18 MB/s = µJ/B, over Table 2's",
-        ),
-        check(
-            "seed004-check-fig4-performance",
-            exact(&[mbps / bf.3]),
-            "1.18 MB/s over Table 2's Blowfish (desktop)",
-        ),
-        check(
-            "seed004-check-frequency-energy",
-            exact(&LOW_CLOCK_SAVING_PCT.map(|p| p.2)),
-            "the conclusion's savings",
-        ),
-        check(
-            "seed004-check-fig2-columns",
-            exact(&[fig2_gap]),
-            "Fig. 2, row by row",
-        ),
-        check(
-            "seed004-check-fig2-sum",
-            exact(&[fig2_sum]),
-            "Fig. 2's application column",
-        ),
-        check(
-            "seed004-check-platform2-superior",
-            exact(&[uj, mbs]),
-            "Tables 2–3, algorithm by algorithm",
-        ),
-        check(
-            "seed004-check-default-ordering",
-            exact(&[par_uj, par_mb]),
-            "Tables 2–3, pair by pair",
-        ),
-        check(
-            "seed004-check-block-stream",
-            exact(&[
-                over(true, lu, false) / over(false, lu, true),
-                over(true, du, false) / over(false, du, true),
-                over(false, lm, false) / over(true, lm, true),
-                over(false, dm, false) / over(true, dm, true),
-            ]),
-            "Tables 2–3: least block over most stream µJ/B, least stream over most block MB/s",
-        ),
+        over(true, lu, false) / over(false, lu, true),
+        over(true, du, false) / over(false, du, true),
+        over(false, lm, false) / over(true, lm, true),
+        over(false, dm, false) / over(true, dm, true),
     ]
 }
 
