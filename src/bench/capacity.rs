@@ -78,14 +78,19 @@ pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool)
 pub const FREE_CORES_NEEDED: f64 = 0.9;
 
 /// The free-core probe beside a measurement: `threads` threads of independent
-/// [`CAPACITY_BITS`]-bit GMP products against one thread (about 5 ms a side), as a fraction of
-/// the ideal throughput: 1.0 when every thread had a free core; 1.0 for one thread.
+/// [`CAPACITY_BITS`]-bit GMP products against one thread ([`CAPACITY_S`] a side, as the
+/// Karatsuba benchmark's probe), as a fraction of the ideal throughput: 1.0 when every thread
+/// had a free core; 1.0 for one thread.
+///
+/// With 5 ms a side, one scheduler tick (4 ms at 250 Hz) or a thread's start-up weighed on a
+/// reading as much as a busy core: over the 19 rounds of the study's hand-off experiment on a
+/// quiet 2-vCPU VM the probe read 0.896 [0.71, 0.99], and 0.9 is needed.
 pub fn free_cores(threads: usize) -> f64 {
     let t = threads.max(1);
     if t == 1 {
         return 1.0;
     }
-    parallel_capacity(t, CAPACITY_BITS, 0.005, false) / t as f64
+    parallel_capacity(t, CAPACITY_BITS, CAPACITY_S, false) / t as f64
 }
 
 #[cfg(test)]
