@@ -141,6 +141,7 @@ impl Claim {
     }
 
     /// The rule and why its tolerance is what it is.
+    ///
     /// A rule with a noise band ([`above_one`], [`below_one`]) gets [`ORDER_NOISE_WHY`]
     /// after the tolerance, so every such claim says where its band comes from.
     pub fn rule(mut self, rule: Rule, tolerance: impl Into<String>) -> Self {

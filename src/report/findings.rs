@@ -1,8 +1,8 @@
 //! What the report opens with, worked out once for both report.md and report.html: the papers
 //! with their claims counted, every claim that does not hold or is inconsistent, every
 //! inconclusive one grouped by why (its interval straddles the rule or lies within an
-//! ordering's noise band, the cores were busy or unclear, a model's range straddles it), and the counts per kind and verdict, each with the
-//! anchor of the list of the claims it counts.
+//! ordering's noise band, the cores were busy or unclear, a model's range straddles it), and
+//! the counts per kind and verdict, each with the anchor of the list of the claims it counts.
 use super::papers::{PAPERS, Paper};
 use crate::results::{ClaimResult, Kind, Reason, StudyResults, Verdict, short};
 

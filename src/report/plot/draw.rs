@@ -242,7 +242,7 @@ pub(super) fn rounds_off_scale(chart: &Chart, frame: &Frame) -> bool {
         .iter()
         .flat_map(|s| &s.rounds)
         .filter_map(|&(_, y)| value(frame, y))
-        .any(|v| !ends.contains(&v) && v != ends.end)
+        .any(|v| v < ends.start || v > ends.end)
 }
 
 /// Diagonal hatching inside the rectangle with pixel corners `a` and `b`: how a bar of the

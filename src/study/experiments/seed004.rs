@@ -328,12 +328,8 @@ impl Measured<'_> {
         ]);
         let (s, x) = (&mut t.series, i as f64);
         s.mb.extend(mbs.map(|e| Point::with_ci(x, e.value, e.low, e.high)));
-        s.mb_rounds.extend(
-            self.rounds
-                .each(|v| bytes as f64 / v(a) / 1e6)
-                .into_iter()
-                .map(|y| (x, y)),
-        );
+        s.mb_rounds
+            .extend(super::strip(self.rounds, x, |v| bytes as f64 / v(a) / 1e6));
         s.paper_mb.extend(p.map(|p| (x, p.3)));
         s.paper_uj.extend(p.map(|p| (x, p.2)));
         s.e_def
