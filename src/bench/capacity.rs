@@ -9,6 +9,7 @@
 use super::Seconds;
 use rug::Integer;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Operand size of the [`parallel_capacity`] probes the benchmark makes.
@@ -93,6 +94,92 @@ pub fn free_cores(threads: usize) -> f64 {
     parallel_capacity(t, CAPACITY_BITS, CAPACITY_S, false) / t as f64
 }
 
+/// Bytes the [`cross_core_us`] probe moves each way per round trip: about what one 16384-bit
+/// Karatsuba split hands between its threads (operand halves out, a half product back).
+pub const CROSS_CORE_BYTES: usize = 8192;
+/// Seconds one [`cross_core_us`] probe takes.
+pub const CROSS_CORE_S: Seconds = 0.005;
+
+/// The fastest [`cross_core_us`] reading of this process so far, as `f64` bits: the level at
+/// which the two CPUs share a cache.
+static NEAREST: AtomicU64 = AtomicU64::new(u64::MAX);
+
+/// How long moving data between two cores takes right now: two threads on two CPUs pass a
+/// [`CROSS_CORE_BYTES`] buffer back and forth, each writing every word before handing it over;
+/// the median µs of one round trip over 5 blocks of about `seconds / 5`. NaN on a machine
+/// with one logical CPU.
+///
+/// A parallel product or pipeline pays this every time its threads exchange operands. On a
+/// virtual machine it is not fixed: the hypervisor moves the virtual CPUs between physical
+/// cores, and when they stop sharing a cache the round trip grows several times (measured on
+/// a 2-vCPU KVM guest on an AMD EPYC host: 0.49 µs, then 2.28 µs from one second to the next,
+/// for minutes), which slows every form that hands data across — a 16384-bit `kara-lockfree`
+/// product went from 8.2 to 14.4 µs on CPUs pinned apart — while independent work on each core
+/// (what [`free_cores`] measures) runs as fast as before.
+pub fn cross_core_us(seconds: Seconds) -> f64 {
+    if crate::parallel::logical_cores() < 2 {
+        return f64::NAN;
+    }
+    let words: Vec<AtomicU64> = (0..CROSS_CORE_BYTES / 8)
+        .map(|_| AtomicU64::new(0))
+        .collect();
+    // Odd: the buffer is the other side's; even: the caller's; u64::MAX: stop.
+    let turn = AtomicU64::new(0);
+    let touch = || {
+        for w in &words {
+            w.store(w.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
+        }
+    };
+    // Spin without `pause` or `yield` (see `crate::parallel::pool`): on a KVM guest a `pause`
+    // loop can deschedule the vCPU, which is not what this measures.
+    let wait_for = |want: u64| loop {
+        let t = turn.load(Ordering::Acquire);
+        if t == want || t == u64::MAX {
+            return t;
+        }
+        std::hint::black_box(());
+    };
+    let mut blocks = Vec::with_capacity(5);
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let mut k = 1;
+            while wait_for(k) != u64::MAX {
+                touch();
+                turn.store(k + 1, Ordering::Release);
+                k += 2;
+            }
+        });
+        let mut k = 0u64;
+        for _ in 0..5 {
+            let started = Instant::now();
+            let mut trips = 0u64;
+            while started.elapsed().as_secs_f64() < seconds / 5.0 {
+                for _ in 0..16 {
+                    touch();
+                    turn.store(k + 1, Ordering::Release);
+                    wait_for(k + 2);
+                    k += 2;
+                }
+                trips += 16;
+            }
+            blocks.push(started.elapsed().as_secs_f64() * 1e6 / trips as f64);
+        }
+        turn.store(u64::MAX, Ordering::Release);
+    });
+    blocks.sort_by(f64::total_cmp);
+    let us = blocks[blocks.len() / 2];
+    NEAREST.fetch_min(us.to_bits(), Ordering::Relaxed);
+    us
+}
+
+/// The fastest [`cross_core_us`] reading of this process so far (infinite before the first).
+pub fn nearest_cross_core_us() -> f64 {
+    match NEAREST.load(Ordering::Relaxed) {
+        u64::MAX => f64::INFINITY,
+        bits => f64::from_bits(bits),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +194,16 @@ mod tests {
         // far from it (timings are judged in benchmarks, not here).
         let one = parallel_capacity(1, 2048, 0.001, false);
         assert!(one.is_finite() && one > 0.0, "{one}");
+    }
+
+    #[test]
+    fn the_cross_core_probe_reads_a_positive_round_trip_and_keeps_the_fastest() {
+        let us = cross_core_us(0.002);
+        if crate::parallel::logical_cores() < 2 {
+            assert!(us.is_nan());
+            return;
+        }
+        assert!(us.is_finite() && us > 0.0, "{us}");
+        assert!(nearest_cross_core_us() <= us);
     }
 }

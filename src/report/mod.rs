@@ -146,9 +146,10 @@ fn experiments_of<'a>(
 fn quality_line(e: &ExperimentResult) -> String {
     match &e.quality {
         Some(q) => format!(
-            "how sure: {} paired rounds ({} re-measured), median interval ±{:.1} %{}",
+            "how sure: {} paired rounds ({} re-measured{}), median interval ±{:.1} %{}",
             q.rounds,
             q.extra_rounds,
+            q.set_aside_text(),
             q.spread_pct,
             if q.noisy { ", noisy" } else { "" }
         ),
@@ -403,6 +404,7 @@ mod tests {
                     extra_rounds: 2,
                     spread_pct: 12.5,
                     noisy: true,
+                    ..Quality::default()
                 }),
                 elapsed_s: 1.0,
             }],

@@ -220,6 +220,35 @@ pub struct Quality {
     pub spread_pct: f64,
     /// Some configuration's interval is wider than ±10 % of its median.
     pub noisy: bool,
+    /// Rounds measured and set aside because the cross-core probe beside them read the CPUs
+    /// apart (the study's `sampling::FAR`); not in `rounds`.
+    #[serde(default)]
+    pub set_aside_rounds: usize,
+    /// The median µs of the cross-core probe (8 KB there and back between two threads) over
+    /// the rounds kept, for experiments that run parallel forms.
+    #[serde(default)]
+    pub cross_core_us: Option<f64>,
+    /// The same over the rounds set aside.
+    #[serde(default)]
+    pub set_aside_us: Option<f64>,
+}
+
+impl Quality {
+    /// "; 3 more set aside: moving 8 KB between the CPUs and back took 2.3 µs in them against
+    /// 0.49 µs in the rounds kept (the CPUs no longer shared a cache)", or "" when no round
+    /// was set aside.
+    pub fn set_aside_text(&self) -> String {
+        if self.set_aside_rounds == 0 {
+            return String::new();
+        }
+        let us = |x: Option<f64>| x.map_or("?".to_string(), |v| format!("{v:.2}"));
+        format!(
+            "; {} more set aside: moving 8 KB between the CPUs and back took {} µs in them against {} µs in the rounds kept (the CPUs no longer shared a cache)",
+            self.set_aside_rounds,
+            us(self.set_aside_us),
+            us(self.cross_core_us)
+        )
+    }
 }
 
 /// Everything one experiment produced for people (its claims are judged apart).

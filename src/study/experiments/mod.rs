@@ -257,10 +257,11 @@ pub fn needs_threads(ctx: &Context, needed: usize) -> Option<Evidence> {
 /// `runs` (e.g. "3 interleaved runs") per configuration.
 pub fn quality_note(q: &Quality, runs: &str) -> String {
     format!(
-        "{} paired rounds ({} re-measured for inconclusive claims), each keeping the fastest of {runs} per \
+        "{} paired rounds ({} re-measured for inconclusive claims{}), each keeping the fastest of {runs} per \
          configuration; median 95 % interval ±{:.1} % of the median{}.",
         q.rounds,
         q.extra_rounds,
+        q.set_aside_text(),
         q.spread_pct,
         if q.noisy {
             "; noisy: some configuration's interval is wider than ±10 %"

@@ -376,6 +376,7 @@ fn quality(rows: &[Row]) -> Quality {
         extra_rounds: 0,
         spread_pct: spreads[spreads.len() / 2],
         noisy: spreads.iter().any(|&s| s > 10.0),
+        ..Quality::default()
     }
 }
 
