@@ -5,9 +5,10 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::capacity::CAPACITY_BITS;
+use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES};
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
 use parcrypt::mul::{METHODS, is_parallel, seed};
+use parcrypt::study::sampling::FAR;
 use parcrypt::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
 use parcrypt::suites::mul_handoff::HandoffRecord;
 
@@ -79,6 +80,7 @@ struct MulRow {
     seed_vs_gmp: Option<f64>,
     seed_vs_seq: Option<f64>,
     capacity: Option<f64>,
+    x_core_us: Option<f64>,
     flags: String,
 }
 
@@ -151,6 +153,7 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 seed_vs_gmp: s.and_then(|s| s.vs_gmp).map(|f| round(1.0 + f)),
                 seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
                 capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
+                x_core_us: r.cross_core_us.map(|c| (c * 100.0).round() / 100.0),
                 flags: flags(r.oversubscribed, &r.timing),
             }
         })
@@ -168,6 +171,13 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
             "capacity: throughput of the most threads of the run each doing independent \
              {CAPACITY_BITS}-bit GMP products, against one thread (ideal = threads), probed \
              just before and after each size: what the machine really gave in parallel."
+        ),
+        format!(
+            "x_core_us: µs to move {CROSS_CORE_BYTES} bytes between two threads and back, the \
+             slower of probes just before and after each size. It jumps several times over when \
+             the CPUs stop sharing a cache (a hypervisor moving virtual CPUs does this for \
+             seconds to minutes), and then every parallel form is slower, though capacity reads \
+             the same."
         ),
         "seed_us: the seed's µs per product on an i7-2600 (1 thread); seed_vs_gmp/seed_vs_seq: \
          its time ratios with 3 threads (i7-2600 for std::async/std::thread/inf-threads, Xeon \
@@ -215,6 +225,9 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
             ));
         }
     }
+    if let Some(warning) = cross_core_warning(records) {
+        notes.push(warning);
+    }
     let cpus = logical_cores();
     if cpus <= 2 {
         notes.push(format!(
@@ -229,6 +242,33 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
     );
     notes.extend(statistics_notes(records.iter().map(|r| &r.timing)));
     notes
+}
+
+/// A warning when the cross-core probe read more than `FAR` times its fastest level at some
+/// size: the CPUs stopped sharing a cache during the run.
+fn cross_core_warning(records: &[MulBenchRecord]) -> Option<String> {
+    let readings: Vec<(u32, f64)> = records
+        .iter()
+        .filter_map(|r| Some((r.bits, r.cross_core_us?)))
+        .collect();
+    let (_, fastest) = readings
+        .iter()
+        .copied()
+        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let mut far: Vec<String> = readings
+        .iter()
+        .filter(|(_, us)| *us > FAR * fastest)
+        .map(|(bits, us)| format!("{bits} bits ({us:.2} µs)"))
+        .collect();
+    far.dedup();
+    (!far.is_empty()).then(|| {
+        format!(
+            "warning: the cross-core probe read over {FAR} times its fastest level ({fastest:.2} µs) \
+             around {}: the CPUs did not share a cache there, so parallel figures at those sizes \
+             are slower than this machine gives otherwise; run again.",
+            far.join(", ")
+        )
+    })
 }
 
 /// The columns shown on screen for `bench handoff`.

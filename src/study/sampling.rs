@@ -342,21 +342,35 @@ impl Resample<'_> {
 /// `(key, value)` pairs; after `min_rounds`, more rounds run while `settled` says no and
 /// the extra time and the round cap allow another.
 ///
-/// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading after
-/// it; one that reads beyond [`FAR`] is set aside and another run in its place (see
-/// [`FAR`]). `i` counts every round run, set aside or not.
+/// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
+/// slower of a probe just before it (from the second round on) and one just after. A round
+/// that reads beyond [`FAR`] is set aside and another run in its place (see [`FAR`]). `i`
+/// counts every round run, set aside or not.
 pub fn measure(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
 ) -> Result<Rounds> {
     use crate::bench::capacity::{CROSS_CORE_S, cross_core_us, nearest_cross_core_us};
+    // Known after the first round: whether rounds run parallel forms (and get probed before
+    // as well as after, so a state that ends or starts inside the round is seen).
+    let mut parallel = false;
     measure_by(
         plan,
         |i| {
+            let before = if parallel {
+                cross_core_us(CROSS_CORE_S)
+            } else {
+                f64::NAN
+            };
             let mut v = round(i)?;
-            if probes_parallel(&v) && !v.iter().any(|(k, _)| k == CROSS_CORE) {
-                v.push((CROSS_CORE.to_string(), cross_core_us(CROSS_CORE_S)));
+            parallel = probes_parallel(&v);
+            if parallel && !v.iter().any(|(k, _)| k == CROSS_CORE) {
+                let after = cross_core_us(CROSS_CORE_S);
+                v.push((
+                    CROSS_CORE.to_string(),
+                    if before > after { before } else { after },
+                ));
             }
             Ok(v)
         },

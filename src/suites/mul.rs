@@ -11,7 +11,9 @@
 //! Around each size the run probes [`parallel_capacity`]: how much throughput the machine
 //! actually gave to several threads at that moment. On a shared or quota-limited machine it is
 //! the first thing to read before blaming (or crediting) a parallel method.
-use crate::bench::capacity::{CAPACITY_BITS, CAPACITY_S, parallel_capacity};
+use crate::bench::capacity::{
+    CAPACITY_BITS, CAPACITY_S, CROSS_CORE_S, cross_core_us, parallel_capacity,
+};
 use crate::bench::{
     Bench, BenchConfig, Measurement, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
 };
@@ -75,6 +77,10 @@ pub struct MulBenchRecord {
     /// [`parallel_capacity`] for the most threads of the run, the mean of a probe just before
     /// and one just after this size was measured (`None` when every run had 1 thread).
     pub capacity: Option<f64>,
+    /// [`cross_core_us`] just before and just after this size was measured, the slower
+    /// reading (`None` when every run had 1 thread): several times its usual level when the
+    /// CPUs stopped sharing a cache, which slows every parallel form.
+    pub cross_core_us: Option<f64>,
     /// Statistical warning, empty if none.
     pub note: String,
 }
@@ -198,9 +204,11 @@ fn measure_all(
             .iter()
             .map(|m| calibrate(m.as_ref(), &a, &b, plan.batch_s))
             .collect();
-        let before = capacity();
+        let cross_core = || (most > 1).then(|| cross_core_us(CROSS_CORE_S));
+        let before = (capacity(), cross_core());
         let measurements = time_batches(&bench, &multipliers, &reps, &a, &b);
-        let capacity = before.zip(capacity()).map(|(x, y)| (x + y) / 2.0);
+        let capacity = before.0.zip(capacity()).map(|(x, y)| (x + y) / 2.0);
+        let cross_core_us = before.1.zip(cross_core()).map(|(x, y)| x.max(y));
         let size = SizeBatches {
             plan,
             cores,
@@ -209,6 +217,7 @@ fn measure_all(
             multipliers: &multipliers,
             reps: &reps,
             capacity,
+            cross_core_us,
         };
         records.extend(size.records(&measurements)?);
     }
@@ -283,6 +292,7 @@ struct SizeBatches<'a> {
     multipliers: &'a [Box<dyn Multiplier>],
     reps: &'a [u64],
     capacity: Option<f64>,
+    cross_core_us: Option<f64>,
 }
 
 impl SizeBatches<'_> {
@@ -330,6 +340,7 @@ impl SizeBatches<'_> {
                 pinned: plan.kara.pin && is_parallel(method),
                 verified: true,
                 capacity: self.capacity,
+                cross_core_us: self.cross_core_us,
                 note: s.note().unwrap_or_default(),
             });
         }
@@ -473,6 +484,7 @@ mod tests {
             pinned: false,
             verified: true,
             capacity: None,
+            cross_core_us: None,
             note: String::new(),
         };
         let recs = [
