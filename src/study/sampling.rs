@@ -58,6 +58,9 @@ pub struct Plan {
     pub extra_budget: f64,
     /// … and at most this many seconds.
     pub max_extra_s: f64,
+    /// Set aside rounds whose cross-core probe read the CPUs apart ([`FAR`]): for experiments
+    /// whose parallel forms hand data between threads ([`Plan::handing_data`]).
+    pub set_aside_far: bool,
 }
 
 impl Plan {
@@ -74,13 +77,26 @@ impl Plan {
                 max_rounds: 24,
                 extra_budget: 1.0,
                 max_extra_s: 40.0,
+                set_aside_far: false,
             },
             Profile::Full => Plan {
                 min_rounds: 12,
                 max_rounds: 30,
                 extra_budget: 1.0,
                 max_extra_s: 600.0,
+                set_aside_far: false,
             },
+        }
+    }
+
+    /// The same plan for an experiment whose parallel forms hand data between threads
+    /// (pipelines, split products, hand-offs): its rounds measured with the CPUs apart are set
+    /// aside (see [`FAR`]). Where each thread works on its own data (PaRSA's messages), a
+    /// round is kept whatever the probe reads, and the probe's level is reported beside it.
+    pub fn handing_data(self) -> Self {
+        Plan {
+            set_aside_far: true,
+            ..self
         }
     }
 
@@ -404,7 +420,11 @@ fn measure_by(
         )));
     }
     let mut rounds = Rounds::new();
-    let limit = plan.min_rounds;
+    let limit = if plan.set_aside_far {
+        plan.min_rounds
+    } else {
+        0
+    };
     let started = Instant::now();
     let mut i = 0;
     while rounds.len() < plan.min_rounds {
@@ -500,6 +520,7 @@ mod tests {
             max_rounds: 6,
             extra_budget: 1e9,
             max_extra_s: 1e9,
+            set_aside_far: false,
         };
         let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
         assert_eq!((r.len(), r.extra), (3, 0));
@@ -532,6 +553,7 @@ mod tests {
             max_rounds: 4,
             extra_budget: 0.0,
             max_extra_s: 0.0,
+            set_aside_far: true,
         };
         let none_elsewhere = || f64::INFINITY;
         // Rounds 1 and 2 ran with the CPUs apart: moving the buffer took 2.3 µs, not 0.5.
@@ -584,6 +606,20 @@ mod tests {
         // … at most min_rounds of them; then rounds are kept as measured.
         assert_eq!((r.len(), r.set_aside), (4, 4));
         assert_eq!(r.get("a").unwrap(), &[4.0, 5.0, 6.0, 7.0]);
+        // Nor where the threads work on their own data: the rounds are kept, the level noted.
+        let own_data = Plan {
+            set_aside_far: false,
+            ..plan
+        };
+        let r = measure_by(
+            &own_data,
+            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), 2.3)]),
+            |_| true,
+            || 0.5,
+        )
+        .unwrap();
+        assert_eq!((r.len(), r.set_aside), (4, 0));
+        assert_eq!(r.quality().cross_core_us, Some(2.3));
         // Without a probe nothing is set aside.
         let r = measure_by(
             &plan,
@@ -607,6 +643,7 @@ mod tests {
             max_rounds: 3,
             extra_budget: 0.0,
             max_extra_s: 0.0,
+            set_aside_far: false,
         };
         let r = measure(
             &plan,

@@ -201,7 +201,7 @@ impl Experiment for Pipeline {
         let mut stage_times = StageTimes::new(&charted.iter().map(|c| c.0).collect::<Vec<_>>());
         let mut ciphers = Ciphers::new()?;
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| round(ctx, i, &mut stage_times, &mut ciphers),
             |r| settled(&timing_evidence(ctx, r)),
         )?;

@@ -186,7 +186,7 @@ impl Experiment for Times {
         let bits: Vec<u32> = sizes.iter().map(|s| s.0).collect();
         let evidence = |r: &Rounds| times_evidence(r, &bits);
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| times_round(&cases, i),
             |r| settled(&evidence(r)),
         )?;

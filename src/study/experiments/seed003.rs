@@ -241,7 +241,7 @@ impl Experiment for ParallelModexp {
         );
         let evidence = |r: &Rounds| modexp_evidence(ctx, r, &claims);
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| round(&cases, &probes, i),
             |r| settled(&evidence(r)),
         )?;

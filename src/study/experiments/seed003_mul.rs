@@ -204,7 +204,7 @@ impl Experiment for Karatsuba {
         );
         let evidence = |r: &Rounds| kara_evidence(ctx, r, &claims);
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| mul_round(profile, &plans, &probes, i),
             |r| settled(&evidence(r)),
         )?;
@@ -420,7 +420,7 @@ impl Experiment for Handoff {
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| handoff_round(profile, i),
             |r| settled(&handoff_evidence(ctx, r)),
         )?;

@@ -189,7 +189,7 @@ impl Experiment for Ciphers {
         let models = Models::new(threads)?;
         let evidence = |r: &Rounds| cipher_evidence(ctx, r, &models, threads);
         let rounds = sampling::measure(
-            &ctx.plan,
+            &ctx.plan.handing_data(),
             |i| round(ctx, threads, i),
             |r| settled(&evidence(r)),
         )?;
