@@ -78,6 +78,18 @@ pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool)
 /// study's verdicts and `dse` use the same line).
 pub const FREE_CORES_NEEDED: f64 = 0.9;
 
+/// A study round whose free-core probe ([`free_cores`]) reads below this was measured
+/// while a core was taken (by other work, or by the host: two vCPUs on one physical core read
+/// 0.60): it is set aside and measured again, at most as many times per experiment as its
+/// plan's first rounds, together with rounds measured with the CPUs apart (past that, rounds
+/// are kept as measured and the free-core gate judges them; see `study::sampling`).
+///
+/// Quiet rounds on the 2-vCPU guest read 0.90–0.99; over 90 s of seed 004's cipher round
+/// repeated, the rounds that read 0.60–0.73 had PBlock's 2-thread speedup at 1.1–1.56 against
+/// 1.92–2.0 in the rest, and such rounds, kept, had moved three modelled energy claims between
+/// inconclusive and their verdict in one run of a quiet pair.
+pub const DISTURBED: f64 = 0.75;
+
 /// The free-core probe beside a measurement: `threads` threads of independent
 /// [`CAPACITY_BITS`]-bit GMP products against one thread ([`CAPACITY_S`] a side, as the
 /// Karatsuba benchmark's probe), as a fraction of the ideal throughput: 1.0 when every thread

@@ -220,33 +220,51 @@ pub struct Quality {
     pub spread_pct: f64,
     /// Some configuration's interval is wider than ±10 % of its median.
     pub noisy: bool,
-    /// Rounds measured and set aside because the cross-core probe beside them read the CPUs
-    /// apart (the study's `sampling::FAR`); not in `rounds`.
+    /// Rounds measured and set aside because the probes beside them read the CPUs apart (the
+    /// study's `sampling::FAR`) or a core taken (`sampling::DISTURBED`); not in `rounds`.
     #[serde(default)]
     pub set_aside_rounds: usize,
+    /// Of those, the rounds set aside for a core taken.
+    #[serde(default)]
+    pub set_aside_busy: usize,
     /// The median µs of the cross-core probe (8 KB there and back between two threads) over
     /// the rounds kept, for experiments that run parallel forms.
     #[serde(default)]
     pub cross_core_us: Option<f64>,
-    /// The same over the rounds set aside.
+    /// The same over the rounds set aside with the CPUs apart.
     #[serde(default)]
     pub set_aside_us: Option<f64>,
 }
 
 impl Quality {
-    /// "; 3 more set aside: moving 8 KB between the CPUs and back took 2.3 µs in them against
-    /// 0.49 µs in the rounds kept (the CPUs no longer shared a cache)", or "" when no round
-    /// was set aside.
+    /// "; 3 more set aside: 2 with the CPUs apart (moving 8 KB between them and back took
+    /// 3.1 µs, against 0.67 µs in the rounds kept), 1 with a core taken (the free-core probe
+    /// read below 0.75)", or "" when no round was set aside.
     pub fn set_aside_text(&self) -> String {
         if self.set_aside_rounds == 0 {
             return String::new();
         }
         let us = |x: Option<f64>| x.map_or("?".to_string(), |v| format!("{v:.2}"));
+        let apart = self.set_aside_rounds.saturating_sub(self.set_aside_busy);
+        let mut why = Vec::new();
+        if apart > 0 {
+            why.push(format!(
+                "{apart} with the CPUs apart (moving 8 KB between them and back took {} µs, against {} µs in the rounds kept)",
+                us(self.set_aside_us),
+                us(self.cross_core_us)
+            ));
+        }
+        if self.set_aside_busy > 0 {
+            why.push(format!(
+                "{} with a core taken (the free-core probe read below {})",
+                self.set_aside_busy,
+                crate::bench::capacity::DISTURBED
+            ));
+        }
         format!(
-            "; {} more set aside: moving 8 KB between the CPUs and back took {} µs in them against {} µs in the rounds kept (the CPUs no longer shared a cache)",
+            "; {} more set aside: {}",
             self.set_aside_rounds,
-            us(self.set_aside_us),
-            us(self.cross_core_us)
+            why.join(", ")
         )
     }
 }

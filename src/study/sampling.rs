@@ -34,17 +34,23 @@ pub const CROSS_CORE: &str = "probe:cross-core-us";
 
 /// A round whose cross-core probe reads more than this many times the fastest reading seen
 /// (in the process, or in the experiment's rounds) was measured while the CPUs did not share a
-/// cache: it is set aside and measured again, at most [`Plan::min_rounds`] times per
-/// experiment (past that, rounds are kept as measured).
+/// cache: in an experiment whose parallel forms hand data between threads
+/// ([`Plan::handing_data`]) it is set aside and measured again, at most [`Plan::min_rounds`]
+/// times per experiment together with [`DISTURBED`] rounds (past that, rounds are kept as
+/// measured).
 ///
-/// On the 2-vCPU KVM guest this was set on, the probe has two levels, 0.49 and 2.28 µs
-/// (×4.7), as the hypervisor moves the vCPUs; within a level it varies by ±20 %. In the slow
-/// level every form that hands data between threads loses: `kara-lockfree` at 16384 bits went
-/// from 0.92 to 1.4–1.75 × GMP's time for 8 rounds in a row in one quick study, and not once in
-/// the next, which turned four claims inconclusive in one run only. The paper those claims
-/// come from ran its threads on one physical processor, sharing its cache, so such rounds do
-/// not test them.
+/// On the 2-vCPU KVM guest this was set on, the probe reads one of three levels as the
+/// hypervisor moves the vCPUs, each for seconds to minutes: 0.44 µs (both on one physical
+/// core's two hardware threads; the free-core probe then reads 0.60), 0.65–0.70 µs (two cores
+/// sharing a cache) and 3.0–3.2 µs (apart). In the last, every form that hands data between
+/// threads loses: `kara-lockfree` at 16384 bits went from 0.92 to 1.4–1.75 × GMP's time for 8
+/// rounds in a row in one quick study, and not once in the next, which turned four claims
+/// inconclusive in one run only, while the free-core probe read the machine free. The paper
+/// those claims come from ran its threads on one physical processor, sharing its cache, so
+/// such rounds do not test them.
 pub const FAR: f64 = 2.0;
+
+pub use crate::bench::capacity::DISTURBED;
 
 /// How many rounds to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -121,9 +127,12 @@ pub struct Rounds {
     rounds: usize,
     /// Rounds run after the first judgement (re-measuring).
     pub extra: usize,
-    /// Rounds set aside because their cross-core probe read beyond [`FAR`].
+    /// Rounds set aside: measured with the CPUs apart ([`FAR`]) or a core taken
+    /// ([`DISTURBED`]).
     pub set_aside: usize,
-    /// The cross-core readings of the rounds set aside.
+    /// Of those, the rounds set aside because their free-core probe read below [`DISTURBED`].
+    pub set_aside_busy: usize,
+    /// The cross-core readings of the rounds set aside with the CPUs apart.
     set_aside_us: Vec<f64>,
     /// The fastest cross-core reading among all rounds pushed, set aside or kept.
     nearest_us: Option<f64>,
@@ -184,23 +193,42 @@ impl Rounds {
         self.values.retain(|_| *it.next().unwrap_or(&true));
     }
 
-    /// Adds a round unless its cross-core probe read beyond [`FAR`] times the fastest reading
-    /// (of `elsewhere` and of every round pushed here) and fewer than `limit` rounds were set
-    /// aside so far; says whether it was kept.
-    fn push_unless_far(&mut self, round: Vec<(String, f64)>, limit: usize, elsewhere: f64) -> bool {
+    /// Whether the last round's free-core probe read a core taken (below [`DISTURBED`]).
+    fn last_busy(&self) -> bool {
+        let prefix = format!("{PROBE}free-cores/");
+        self.keys.iter().zip(&self.values).any(|(k, v)| {
+            k.starts_with(&prefix) && v.last().is_some_and(|x| x.is_finite() && *x < DISTURBED)
+        })
+    }
+
+    /// Adds a round unless, with fewer than `limit` rounds set aside so far, its free-core
+    /// probe read a core taken, or (`far` set) its cross-core probe read beyond [`FAR`] times
+    /// the fastest reading (of `elsewhere` and of every round pushed here); says whether it
+    /// was kept.
+    fn push_unless_disturbed(
+        &mut self,
+        round: Vec<(String, f64)>,
+        limit: usize,
+        far: bool,
+        elsewhere: f64,
+    ) -> bool {
         self.push(round);
-        let Some(us) = self.last_cross_core() else {
+        let apart = self.last_cross_core().filter(|&us| {
+            let nearest = self.nearest_us.map_or(us, |n| n.min(us));
+            self.nearest_us = Some(nearest);
+            far && us > FAR * nearest.min(elsewhere)
+        });
+        let busy = self.last_busy();
+        if self.set_aside >= limit || (apart.is_none() && !busy) {
             return true;
-        };
-        let nearest = self.nearest_us.map_or(us, |n| n.min(us));
-        self.nearest_us = Some(nearest);
-        if self.set_aside < limit && us > FAR * nearest.min(elsewhere) {
-            self.pop();
-            self.set_aside += 1;
-            self.set_aside_us.push(us);
-            return false;
         }
-        true
+        self.pop();
+        self.set_aside += 1;
+        match apart {
+            Some(us) => self.set_aside_us.push(us),
+            None => self.set_aside_busy += 1,
+        }
+        false
     }
 
     /// Rounds so far.
@@ -310,6 +338,7 @@ impl Rounds {
             spread_pct: spread * 100.0,
             noisy: widths.iter().any(|w| *w > NOISY),
             set_aside_rounds: self.set_aside,
+            set_aside_busy: self.set_aside_busy,
             cross_core_us: self
                 .get(CROSS_CORE)
                 .map(|v| median(v.iter().copied().filter(|x| x.is_finite()).collect())),
@@ -360,8 +389,9 @@ impl Resample<'_> {
 ///
 /// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
 /// slower of a probe just before it (from the second round on) and one just after. A round
-/// that reads beyond [`FAR`] is set aside and another run in its place (see [`FAR`]). `i`
-/// counts every round run, set aside or not.
+/// whose free-core probe reads below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
+/// cross-core reading is beyond [`FAR`], is set aside and another run in its place. `i` counts
+/// every round run, set aside or not.
 pub fn measure(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
@@ -420,15 +450,11 @@ fn measure_by(
         )));
     }
     let mut rounds = Rounds::new();
-    let limit = if plan.set_aside_far {
-        plan.min_rounds
-    } else {
-        0
-    };
+    let limit = plan.min_rounds;
     let started = Instant::now();
     let mut i = 0;
     while rounds.len() < plan.min_rounds {
-        rounds.push_unless_far(round(i)?, limit, elsewhere());
+        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere());
         i += 1;
     }
     let first = started.elapsed().as_secs_f64();
@@ -440,7 +466,7 @@ fn measure_by(
         && extra_started.elapsed().as_secs_f64() + per_round <= budget
         && !settled(&rounds)
     {
-        if rounds.push_unless_far(round(i)?, limit, elsewhere()) {
+        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere()) {
             rounds.extra += 1;
         }
         i += 1;
@@ -547,7 +573,7 @@ mod tests {
     }
 
     #[test]
-    fn rounds_measured_with_the_cpus_apart_are_set_aside_and_measured_again() {
+    fn rounds_measured_with_the_cpus_apart_or_a_core_taken_are_set_aside_and_measured_again() {
         let plan = Plan {
             min_rounds: 4,
             max_rounds: 4,
@@ -620,6 +646,30 @@ mod tests {
         .unwrap();
         assert_eq!((r.len(), r.set_aside), (4, 0));
         assert_eq!(r.quality().cross_core_us, Some(2.3));
+        // A round whose free-core probe read a core taken is set aside in any plan.
+        let free = format!("{PROBE}free-cores/2");
+        let r = measure_by(
+            &own_data,
+            |i| {
+                let f = if i == 0 { 0.6 } else { 0.97 };
+                Ok(vec![
+                    ("a".into(), i as f64),
+                    (free.clone(), f),
+                    (CROSS_CORE.into(), 0.5),
+                ])
+            },
+            |_| true,
+            || 0.5,
+        )
+        .unwrap();
+        assert_eq!((r.len(), r.set_aside, r.set_aside_busy), (4, 1, 1));
+        assert_eq!(r.get("a").unwrap(), &[1.0, 2.0, 3.0, 4.0]);
+        let text = r.quality().set_aside_text();
+        assert!(
+            text.contains("1 more set aside: 1 with a core taken"),
+            "{text}"
+        );
+        assert!(!text.contains("apart"), "{text}");
         // Without a probe nothing is set aside.
         let r = measure_by(
             &plan,
