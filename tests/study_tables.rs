@@ -62,6 +62,7 @@ fn every_tables_numeric_columns_hold_numbers_with_units() {
         max_rounds: 2,
         extra_budget: 0.0,
         max_extra_s: 0.0,
+        set_aside_far: false,
     };
     let mut problems = Vec::new();
     let mut measured_columns = 0;
