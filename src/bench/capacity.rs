@@ -118,8 +118,8 @@ static NEAREST: AtomicU64 = AtomicU64::new(u64::MAX);
 
 /// How long moving data between two cores takes right now: two threads on two CPUs pass a
 /// [`CROSS_CORE_BYTES`] buffer back and forth, each writing every word before handing it over;
-/// the median µs of one round trip over 5 blocks of about `seconds / 5`. NaN on a machine
-/// with one logical CPU.
+/// the median µs of one round trip over 5 blocks of about `seconds / 5`. NaN where the process
+/// may use only one logical CPU.
 ///
 /// A parallel product or pipeline pays this every time its threads exchange operands. On a
 /// virtual machine it is not fixed: the hypervisor moves the virtual CPUs between physical
@@ -129,9 +129,17 @@ static NEAREST: AtomicU64 = AtomicU64::new(u64::MAX);
 /// product went from 8.2 to 14.4 µs on CPUs pinned apart — while independent work on each core
 /// (what [`free_cores`] measures) runs as fast as before.
 pub fn cross_core_us(seconds: Seconds) -> f64 {
-    if crate::parallel::logical_cores() < 2 {
+    use crate::parallel::affinity::{available_cpus, pin_current_thread};
+    if available_cpus().max(crate::parallel::logical_cores()) < 2 {
         return f64::NAN;
     }
+    // A caller pinned to one CPU (`bench mul --pin` pins its timing thread) would hand that
+    // mask to the other side: that side pins itself to the next CPU instead.
+    // SAFETY: sched_getcpu has no preconditions.
+    let next_cpu = (crate::parallel::logical_cores() < 2)
+        .then(|| usize::try_from(unsafe { libc::sched_getcpu() }).ok())
+        .flatten()
+        .map(|cpu| cpu + 1);
     let words: Vec<AtomicU64> = (0..CROSS_CORE_BYTES / 8)
         .map(|_| AtomicU64::new(0))
         .collect();
@@ -154,6 +162,9 @@ pub fn cross_core_us(seconds: Seconds) -> f64 {
     let mut blocks = Vec::with_capacity(5);
     std::thread::scope(|s| {
         s.spawn(|| {
+            if let Some(cpu) = next_cpu {
+                pin_current_thread(cpu);
+            }
             let mut k = 1;
             while wait_for(k) != u64::MAX {
                 touch();
@@ -211,11 +222,19 @@ mod tests {
     #[test]
     fn the_cross_core_probe_reads_a_positive_round_trip_and_keeps_the_fastest() {
         let us = cross_core_us(0.002);
-        if crate::parallel::logical_cores() < 2 {
+        if crate::parallel::affinity::available_cpus() < 2 {
             assert!(us.is_nan());
             return;
         }
         assert!(us.is_finite() && us > 0.0, "{us}");
         assert!(nearest_cross_core_us() <= us);
+        // From a thread pinned to one CPU, as `bench mul --pin` times.
+        let pinned = std::thread::spawn(|| {
+            crate::parallel::affinity::pin_current_thread(0);
+            cross_core_us(0.002)
+        })
+        .join()
+        .unwrap();
+        assert!(pinned.is_finite() && pinned > 0.0, "{pinned}");
     }
 }
