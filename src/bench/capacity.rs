@@ -112,6 +112,29 @@ pub const CROSS_CORE_BYTES: usize = 8192;
 /// Seconds one [`cross_core_us`] probe takes.
 pub const CROSS_CORE_S: Seconds = 0.005;
 
+/// A round whose cross-core probe reads more than this many times the fastest reading seen
+/// (in the process, or in the experiment's rounds) was measured while the CPUs did not share a
+/// cache ([`cores_apart`]): in a study experiment whose parallel forms hand data between
+/// threads it is set aside and measured again, together with [`DISTURBED`] rounds (see
+/// `study::sampling`); `bench mul` warns of it.
+///
+/// On the 2-vCPU KVM guest this was set on, the probe reads one of three levels as the
+/// hypervisor moves the vCPUs, each for seconds to minutes: 0.44 µs (both on one physical
+/// core's two hardware threads; the free-core probe then reads 0.60), 0.65–0.70 µs (two cores
+/// sharing a cache) and 3.0–3.2 µs (apart). In the last, every form that hands data between
+/// threads loses: `kara-lockfree` at 16384 bits went from 0.92 to 1.4–1.75 × GMP's time for 8
+/// rounds in a row in one quick study, and not once in the next, which turned four claims
+/// inconclusive in one run only, while the free-core probe read the machine free. The paper
+/// those claims come from ran its threads on one physical processor, sharing its cache, so
+/// such rounds do not test them.
+pub const FAR: f64 = 2.0;
+
+/// Whether a cross-core reading of `us` means the CPUs were apart, against the fastest
+/// reading `nearest`: more than [`FAR`] times it.
+pub fn cores_apart(us: f64, nearest: f64) -> bool {
+    us > FAR * nearest
+}
+
 /// The fastest [`cross_core_us`] reading of this process so far, as `f64` bits: the level at
 /// which the two CPUs share a cache.
 static NEAREST: AtomicU64 = AtomicU64::new(u64::MAX);

@@ -5,10 +5,9 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES};
+use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart};
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
 use parcrypt::mul::{METHODS, is_parallel, seed};
-use parcrypt::study::sampling::FAR;
 use parcrypt::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
 use parcrypt::suites::mul_handoff::HandoffRecord;
 
@@ -257,7 +256,7 @@ fn cross_core_warning(records: &[MulBenchRecord]) -> Option<String> {
         .min_by(|a, b| a.1.total_cmp(&b.1))?;
     let mut far: Vec<String> = readings
         .iter()
-        .filter(|(_, us)| *us > FAR * fastest)
+        .filter(|&&(_, us)| cores_apart(us, fastest))
         .map(|(bits, us)| format!("{bits} bits ({us:.2} µs)"))
         .collect();
     far.dedup();

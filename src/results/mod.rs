@@ -249,7 +249,8 @@ impl Quality {
         let mut why = Vec::new();
         if apart > 0 {
             why.push(format!(
-                "{apart} with the CPUs apart (moving 8 KB between them and back took {} µs, against {} µs in the rounds kept)",
+                "{apart} with the CPUs apart (moving {} KB between them and back took {} µs, against {} µs in the rounds kept)",
+                crate::bench::capacity::CROSS_CORE_BYTES / 1024,
                 us(self.set_aside_us),
                 us(self.cross_core_us)
             ));

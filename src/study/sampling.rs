@@ -10,6 +10,7 @@
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
 //! first rounds took) and a round cap.
 use super::judge::Estimate;
+use crate::bench::capacity::cores_apart;
 use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
@@ -22,6 +23,9 @@ pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
 /// are left out of [`Rounds::quality`].
 pub const PROBE: &str = "probe:";
 
+/// The free-core probe's keys: this, then the thread count (`probe:free-cores/2`).
+pub const FREE_CORES: &str = "probe:free-cores/";
+
 /// Bootstrap resamples per interval.
 pub const RESAMPLES: usize = crate::bench::stats::BOOTSTRAP_RESAMPLES;
 /// A configuration whose median's interval is wider than this (relative half-width) is noisy.
@@ -32,25 +36,7 @@ pub const NOISY: f64 = 0.10;
 /// more.
 pub const CROSS_CORE: &str = "probe:cross-core-us";
 
-/// A round whose cross-core probe reads more than this many times the fastest reading seen
-/// (in the process, or in the experiment's rounds) was measured while the CPUs did not share a
-/// cache: in an experiment whose parallel forms hand data between threads
-/// ([`Plan::handing_data`]) it is set aside and measured again, at most [`Plan::min_rounds`]
-/// times per experiment together with [`DISTURBED`] rounds (past that, rounds are kept as
-/// measured).
-///
-/// On the 2-vCPU KVM guest this was set on, the probe reads one of three levels as the
-/// hypervisor moves the vCPUs, each for seconds to minutes: 0.44 µs (both on one physical
-/// core's two hardware threads; the free-core probe then reads 0.60), 0.65–0.70 µs (two cores
-/// sharing a cache) and 3.0–3.2 µs (apart). In the last, every form that hands data between
-/// threads loses: `kara-lockfree` at 16384 bits went from 0.92 to 1.4–1.75 × GMP's time for 8
-/// rounds in a row in one quick study, and not once in the next, which turned four claims
-/// inconclusive in one run only, while the free-core probe read the machine free. The paper
-/// those claims come from ran its threads on one physical processor, sharing its cache, so
-/// such rounds do not test them.
-pub const FAR: f64 = 2.0;
-
-pub use crate::bench::capacity::DISTURBED;
+pub use crate::bench::capacity::{DISTURBED, FAR};
 
 /// How many rounds to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -166,45 +152,10 @@ impl Rounds {
         }
     }
 
-    /// The last round's cross-core reading, if it has one.
-    fn last_cross_core(&self) -> Option<f64> {
-        self.get(CROSS_CORE)
-            .and_then(|v| v.last().copied())
-            .filter(|x| x.is_finite())
-    }
-
-    /// Takes the last round back out (keys that only it had go with it).
-    fn pop(&mut self) {
-        if self.rounds == 0 {
-            return;
-        }
-        self.rounds -= 1;
-        for v in &mut self.values {
-            v.truncate(self.rounds);
-        }
-        let keep: Vec<bool> = self
-            .values
-            .iter()
-            .map(|v| v.iter().any(|x| !x.is_nan()))
-            .collect();
-        let mut it = keep.iter();
-        self.keys.retain(|_| *it.next().unwrap_or(&true));
-        let mut it = keep.iter();
-        self.values.retain(|_| *it.next().unwrap_or(&true));
-    }
-
-    /// Whether the last round's free-core probe read a core taken (below [`DISTURBED`]).
-    fn last_busy(&self) -> bool {
-        let prefix = format!("{PROBE}free-cores/");
-        self.keys.iter().zip(&self.values).any(|(k, v)| {
-            k.starts_with(&prefix) && v.last().is_some_and(|x| x.is_finite() && *x < DISTURBED)
-        })
-    }
-
     /// Adds a round unless, with fewer than `limit` rounds set aside so far, its free-core
-    /// probe read a core taken, or (`far` set) its cross-core probe read beyond [`FAR`] times
-    /// the fastest reading (of `elsewhere` and of every round pushed here); says whether it
-    /// was kept.
+    /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart
+    /// against the fastest reading (of `elsewhere` and of every round offered here); says
+    /// whether it was kept.
     fn push_unless_disturbed(
         &mut self,
         round: Vec<(String, f64)>,
@@ -212,17 +163,21 @@ impl Rounds {
         far: bool,
         elsewhere: f64,
     ) -> bool {
-        self.push(round);
-        let apart = self.last_cross_core().filter(|&us| {
+        let us = round
+            .iter()
+            .find(|(k, _)| k == CROSS_CORE)
+            .map(|&(_, v)| v)
+            .filter(|x| x.is_finite());
+        let apart = us.filter(|&us| {
             let nearest = self.nearest_us.map_or(us, |n| n.min(us));
             self.nearest_us = Some(nearest);
-            far && us > FAR * nearest.min(elsewhere)
+            far && cores_apart(us, nearest.min(elsewhere))
         });
-        let busy = self.last_busy();
+        let busy = free_core_readings(&round).any(|(_, f)| f.is_finite() && f < DISTURBED);
         if self.set_aside >= limit || (apart.is_none() && !busy) {
+            self.push(round);
             return true;
         }
-        self.pop();
         self.set_aside += 1;
         match apart {
             Some(us) => self.set_aside_us.push(us),
@@ -423,15 +378,17 @@ pub fn measure(
     )
 }
 
+/// A round's free-core readings, each with its thread count.
+fn free_core_readings(round: &[(String, f64)]) -> impl Iterator<Item = (usize, f64)> + '_ {
+    round
+        .iter()
+        .filter_map(|(k, v)| Some((k.strip_prefix(FREE_CORES)?.parse().ok()?, *v)))
+}
+
 /// Whether a round probes free cores for 2 threads or more (its experiment runs parallel
 /// forms).
 fn probes_parallel(round: &[(String, f64)]) -> bool {
-    let prefix = format!("{PROBE}free-cores/");
-    round.iter().any(|(k, _)| {
-        k.strip_prefix(&prefix)
-            .and_then(|t| t.parse::<usize>().ok())
-            .is_some_and(|t| t >= 2)
-    })
+    free_core_readings(round).any(|(t, _)| t >= 2)
 }
 
 /// [`measure`] with the process's fastest cross-core reading given by `elsewhere`.
@@ -645,7 +602,7 @@ mod tests {
         assert_eq!((r.len(), r.set_aside), (4, 0));
         assert_eq!(r.quality().cross_core_us, Some(2.3));
         // A round whose free-core probe read a core taken is set aside in any plan.
-        let free = format!("{PROBE}free-cores/2");
+        let free = format!("{FREE_CORES}2");
         let r = measure_by(
             &own_data,
             |i| {
@@ -682,9 +639,9 @@ mod tests {
     #[test]
     fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
         let round = |k: &str| vec![(k.to_string(), 1.0)];
-        assert!(probes_parallel(&round(&format!("{PROBE}free-cores/2"))));
-        assert!(probes_parallel(&round(&format!("{PROBE}free-cores/36"))));
-        assert!(!probes_parallel(&round(&format!("{PROBE}free-cores/1"))));
+        assert!(probes_parallel(&round(&format!("{FREE_CORES}2"))));
+        assert!(probes_parallel(&round(&format!("{FREE_CORES}36"))));
+        assert!(!probes_parallel(&round(&format!("{FREE_CORES}1"))));
         assert!(!probes_parallel(&round("8192/gmp/t1")));
         let plan = Plan {
             min_rounds: 3,
@@ -693,12 +650,7 @@ mod tests {
             max_extra_s: 0.0,
             set_aside_far: false,
         };
-        let r = measure(
-            &plan,
-            |_| Ok(round(&format!("{PROBE}free-cores/2"))),
-            |_| true,
-        )
-        .unwrap();
+        let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
         let readings = r.get(CROSS_CORE).map(<[f64]>::len);
         if crate::parallel::logical_cores() >= 2 {
             assert_eq!(readings, Some(3));

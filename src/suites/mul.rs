@@ -196,6 +196,7 @@ fn measure_all(
     let most = plan.threads.iter().copied().max().unwrap_or(1);
     let pin = plan.kara.pin;
     let capacity = || (most > 1).then(|| parallel_capacity(most, CAPACITY_BITS, CAPACITY_S, pin));
+    let cross_core = || (most > 1).then(|| cross_core_us(CROSS_CORE_S));
     for (i, &bits) in plan.bits.iter().enumerate() {
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (a, b) = operands(bits, plan.seed);
@@ -204,7 +205,6 @@ fn measure_all(
             .iter()
             .map(|m| calibrate(m.as_ref(), &a, &b, plan.batch_s))
             .collect();
-        let cross_core = || (most > 1).then(|| cross_core_us(CROSS_CORE_S));
         let before = (capacity(), cross_core());
         let measurements = time_batches(&bench, &multipliers, &reps, &a, &b);
         let capacity = before.0.zip(capacity()).map(|(x, y)| (x + y) / 2.0);

@@ -83,7 +83,7 @@ pub fn fastest(samples: &[f64]) -> f64 {
 
 /// The rounds' key of the free-core probe for `threads` threads.
 pub fn free_cores_key(threads: usize) -> String {
-    format!("{}free-cores/{threads}", sampling::PROBE)
+    format!("{}{threads}", sampling::FREE_CORES)
 }
 
 /// A free-core probe for a round: `threads` threads of independent GMP products against one
