@@ -18,7 +18,7 @@ pub mod seed003;
 pub mod seed004;
 
 use crate::results::Kind;
-pub use crate::results::{Load, Rule, Test, num};
+pub use crate::results::{Assumption, Confirms, Load, Rule, Test, num};
 use std::sync::OnceLock;
 
 /// The relative noise band of an ordering between two timings measured here: a ratio must
@@ -92,6 +92,22 @@ pub struct Claim {
     pub plausible: Vec<(f64, f64)>,
     /// Why the plausible range is what it is.
     pub plausible_why: String,
+    /// One of the paper's headline claims: its abstract or conclusion states it. The report
+    /// opens with these.
+    pub headline: bool,
+    /// For a paper-check: the id of the one defect of the paper it rests on (a garbled cell,
+    /// a pair of printed figures that disagree). Paper-checks with the same id are one
+    /// finding; ids are unique within a paper.
+    pub defect: Option<&'static str>,
+    /// For a judged claim: whether its verdict confirms the paper's figure or only the
+    /// ordering it implies (`None` until set; paper-checks confirm nothing of ours).
+    pub confirms: Option<Confirms>,
+    /// For a claim that confirms an ordering: what of the paper's statement is not tested
+    /// here, in words the report prints ("the paper's −40 % at 4 threads").
+    pub untested: Option<String>,
+    /// For a modelled claim: each input that replaces the paper's setting with one of ours,
+    /// and the range the claim is judged over (it covers the paper's setting).
+    pub assumptions: Vec<Assumption>,
 }
 
 impl Claim {
@@ -124,7 +140,63 @@ impl Claim {
             paper_values: Vec::new(),
             plausible: Vec::new(),
             plausible_why: String::new(),
+            headline: false,
+            defect: None,
+            confirms: None,
+            untested: None,
+            assumptions: Vec::new(),
         }
+    }
+
+    /// One of the paper's headline claims (its abstract or conclusion states it).
+    pub fn headline(mut self) -> Self {
+        self.headline = true;
+        self
+    }
+
+    /// A paper-check resting on the paper's defect `id` (shared by every check on the same
+    /// cell or pair of printed figures).
+    pub fn defect(mut self, id: &'static str) -> Self {
+        self.defect = Some(id);
+        self
+    }
+
+    /// The verdict confirms the paper's figure (at its setting, or one that preserves it).
+    pub fn confirms_figure(mut self) -> Self {
+        self.confirms = Some(Confirms::Figure);
+        self.untested = None;
+        self
+    }
+
+    /// The verdict confirms only the ordering the paper's figure implies, at a scaled
+    /// setting; `untested` says what is not tested here ("the paper's −40 % at 4 threads").
+    pub fn confirms_ordering(mut self, untested: impl Into<String>) -> Self {
+        self.confirms = Some(Confirms::Ordering);
+        self.untested = Some(untested.into());
+        self
+    }
+
+    /// A model input that replaces the paper's setting: `ours` is the point the model takes,
+    /// `range` the span the claim is judged over, `paper` the paper's own setting (where it
+    /// gives one; the range must include it).
+    pub fn assumption(
+        mut self,
+        name: &str,
+        unit: &str,
+        ours: f64,
+        range: (f64, f64),
+        paper: Option<f64>,
+        why: &str,
+    ) -> Self {
+        self.assumptions.push(Assumption {
+            name: name.into(),
+            unit: unit.into(),
+            ours,
+            range,
+            paper,
+            why: why.into(),
+        });
+        self
     }
 
     /// The paper's figure(s).
@@ -346,6 +418,41 @@ mod tests {
                     c.paper
                 );
             }
+        }
+    }
+
+    /// No refutation from an assumption: every range a model is judged over holds our point
+    /// and the paper's own setting where the paper gives one; only modelled claims assume.
+    #[test]
+    fn assumption_ranges_cover_the_papers_setting() {
+        for c in all() {
+            for a in &c.assumptions {
+                assert!(
+                    a.covers_its_points(),
+                    "{}: '{}' is judged over {:?}, which leaves out ours ({}) or the paper's ({:?})",
+                    c.id,
+                    a.name,
+                    a.range,
+                    a.ours,
+                    a.paper
+                );
+                assert!(!a.why.is_empty(), "{}: '{}' says not why", c.id, a.name);
+            }
+            assert!(
+                c.assumptions.is_empty() || c.kind == Kind::Modelled,
+                "{}: only a modelled claim assumes",
+                c.id
+            );
+            assert!(
+                c.defect.is_none() || c.kind == Kind::PaperCheck,
+                "{}: only a paper-check rests on a defect",
+                c.id
+            );
+            assert!(
+                c.confirms.is_none() || matches!(c.kind, Kind::Measured | Kind::Modelled),
+                "{}: only a judged claim confirms",
+                c.id
+            );
         }
     }
 

@@ -361,6 +361,11 @@ mod tests {
             why: "because".into(),
             beside: Some("1 thread: 0.9 ×".into()),
             experiment: "seed000-x".into(),
+            headline: false,
+            defect: None,
+            confirms: None,
+            untested: None,
+            assumptions: Vec::new(),
         }
     }
 

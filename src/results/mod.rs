@@ -157,6 +157,56 @@ pub struct Part {
     pub unit: String,
 }
 
+/// What a judged claim's verdict confirms of the paper's statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Confirms {
+    /// The paper's figure itself, at the paper's setting or one that preserves it.
+    Figure,
+    /// Only the ordering the figure implies (A faster than B), at a scaled setting (2 threads
+    /// against a bound derived from the paper's 4, say): the figure is not tested here.
+    Ordering,
+}
+
+impl Confirms {
+    /// "figure" or "ordering".
+    pub fn name(self) -> &'static str {
+        match self {
+            Confirms::Figure => "figure",
+            Confirms::Ordering => "ordering",
+        }
+    }
+}
+
+/// An input of a model that replaces the paper's setting with one of ours (a core count, a
+/// temperature, a platform effect): the claim is judged on the model's output over the whole
+/// `range`, which must include the paper's own setting where the paper gives one, so no
+/// verdict rests on our choice of a point inside it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Assumption {
+    /// What is assumed ("parallel efficiency at the paper's 8 cores").
+    pub name: String,
+    /// Its unit ("", "K", "×").
+    pub unit: String,
+    /// The value the model takes as its point estimate.
+    pub ours: f64,
+    /// The range the claim is judged over (low, high).
+    pub range: (f64, f64),
+    /// The paper's own setting, where the paper gives one (must lie in `range`).
+    pub paper: Option<f64>,
+    /// Why the range is what it is, in a sentence.
+    pub why: String,
+}
+
+impl Assumption {
+    /// Whether the range holds our point and the paper's setting (where given).
+    pub fn covers_its_points(&self) -> bool {
+        let (lo, hi) = self.range;
+        let inside = |v: f64| lo <= v && v <= hi;
+        lo <= hi && inside(self.ours) && self.paper.is_none_or(inside)
+    }
+}
+
 /// One claim of a paper, judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResult {
@@ -202,6 +252,25 @@ pub struct ClaimResult {
     pub beside: Option<String>,
     /// The experiment that produced the evidence.
     pub experiment: String,
+    /// One of the paper's headline claims (stated in its abstract or conclusion).
+    #[serde(default)]
+    pub headline: bool,
+    /// For a paper-check: the one defect of the paper it rests on (a garbled cell, a pair
+    /// of printed figures that disagree); paper-checks with the same id are one finding.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub defect: Option<String>,
+    /// For a judged claim: whether its verdict confirms the paper's figure or only the
+    /// ordering it implies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub confirms: Option<Confirms>,
+    /// For a claim that confirms an ordering: what of the paper's statement is not tested
+    /// here ("the paper's −40 % at 4 threads").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub untested: Option<String>,
+    /// For a modelled claim: the inputs that replace the paper's setting, with the ranges it
+    /// was judged over.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub assumptions: Vec<Assumption>,
 }
 
 fn no_rule() -> Rule {

@@ -446,6 +446,11 @@ mod tests {
             why: "w".into(),
             beside: None,
             experiment: "seed000-x".into(),
+            headline: false,
+            defect: None,
+            confirms: None,
+            untested: None,
+            assumptions: Vec::new(),
         }
     }
 

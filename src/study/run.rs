@@ -78,6 +78,11 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
         why: judge::explain(c, e),
         beside: e.beside.clone(),
         experiment: experiment.into(),
+        headline: c.headline,
+        defect: c.defect.map(String::from),
+        confirms: c.confirms,
+        untested: c.untested.clone(),
+        assumptions: c.assumptions.clone(),
     }
 }
 
