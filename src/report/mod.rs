@@ -433,7 +433,9 @@ mod tests {
             md.contains("0.95 × [0.9, 0.99] (8 rounds, 2 threads)"),
             "{md}"
         );
-        assert!(md.contains("8 paired rounds (2 re-measured), median interval ±12.5 %, noisy"));
+        assert!(md.contains(
+            "8 paired rounds (2 re-measured; none set aside), median interval ±12.5 %, noisy"
+        ));
         assert!(md.contains("Beside, not deciding: 1 thread: 0.9 ×."));
         let html = html(&study()).unwrap();
         assert!(html.contains(r#"class="verdict inconsistent""#));

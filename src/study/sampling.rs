@@ -8,9 +8,14 @@
 //!
 //! [`measure`] runs at least `min_rounds` rounds, then, while some claim the rounds feed is
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
-//! first rounds took) and a round cap.
+//! first rounds took) and a round cap. Rounds measured with a core taken or the CPUs apart
+//! are set aside and measured again, but kept apart ([`Rounds::with_set_aside`]): every
+//! experiment builds its evidence through [`evidence`], which checks each claim's evidence
+//! against the same evidence with those rounds kept, so setting rounds aside cannot choose a
+//! verdict (the judge makes one that changes inconclusive).
+use super::experiment::Fed;
 use super::judge::Estimate;
-use crate::bench::capacity::cores_apart;
+use crate::bench::capacity::{cores_apart, near_level};
 use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
@@ -120,8 +125,13 @@ pub struct Rounds {
     pub set_aside_busy: usize,
     /// The cross-core readings of the rounds set aside with the CPUs apart.
     set_aside_us: Vec<f64>,
-    /// The fastest cross-core reading among all rounds pushed, set aside or kept.
-    nearest_us: Option<f64>,
+    /// The cross-core readings of every round offered, set aside or kept, in order.
+    readings: Vec<f64>,
+    /// The line above which the last round offered read the CPUs apart (µs): [`FAR`] times
+    /// the [`near_level`] of the readings so far.
+    far_above_us: Option<f64>,
+    /// The rounds set aside, each with the number of rounds kept before it.
+    aside: Vec<(usize, Vec<(String, f64)>)>,
 }
 
 impl Rounds {
@@ -153,25 +163,33 @@ impl Rounds {
     }
 
     /// Adds a round unless, with fewer than `limit` rounds set aside so far, its free-core
-    /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart
-    /// against the fastest reading (of `elsewhere` and of every round offered here); says
-    /// whether it was kept.
+    /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart: more
+    /// than [`FAR`] times the machine's level, the [`near_level`] of the readings `elsewhere`
+    /// in the process before these rounds and of every round offered here, this one included.
+    /// A round set aside is kept apart ([`Rounds::with_set_aside`]). Says whether it was kept.
     fn push_unless_disturbed(
         &mut self,
         round: Vec<(String, f64)>,
         limit: usize,
         far: bool,
-        elsewhere: f64,
+        elsewhere: &[f64],
     ) -> bool {
         let us = round
             .iter()
             .find(|(k, _)| k == CROSS_CORE)
             .map(|&(_, v)| v)
             .filter(|x| x.is_finite());
+        if let Some(us) = us {
+            self.readings.push(us);
+        }
         let apart = us.filter(|&us| {
-            let nearest = self.nearest_us.map_or(us, |n| n.min(us));
-            self.nearest_us = Some(nearest);
-            far && cores_apart(us, nearest.min(elsewhere))
+            if !far {
+                return false;
+            }
+            let pool: Vec<f64> = elsewhere.iter().chain(&self.readings).copied().collect();
+            let level = near_level(&pool);
+            self.far_above_us = level.map(|l| l * FAR);
+            level.is_some_and(|l| cores_apart(us, l))
         });
         let busy = free_core_readings(&round).any(|(_, f)| f.is_finite() && f < DISTURBED);
         if self.set_aside >= limit || (apart.is_none() && !busy) {
@@ -183,7 +201,33 @@ impl Rounds {
             Some(us) => self.set_aside_us.push(us),
             None => self.set_aside_busy += 1,
         }
+        self.aside.push((self.rounds, round));
         false
+    }
+
+    /// These rounds with the rounds set aside put back where they were measured: what the
+    /// evidence would be had nothing been set aside ([`evidence`] builds it on both). Nothing
+    /// is set aside in the result.
+    pub fn with_set_aside(&self) -> Rounds {
+        let mut all = Rounds::new();
+        let mut aside = self.aside.iter().peekable();
+        for i in 0..=self.rounds {
+            while let Some((_, round)) = aside.next_if(|(at, _)| *at == i) {
+                all.push(round.clone());
+            }
+            if i < self.rounds {
+                all.push(
+                    self.keys
+                        .iter()
+                        .zip(&self.values)
+                        .map(|(k, v)| (k.clone(), v[i]))
+                        .collect(),
+                );
+            }
+        }
+        all.extra = self.extra;
+        all.readings = self.readings.clone();
+        all
     }
 
     /// Rounds so far.
@@ -299,6 +343,7 @@ impl Rounds {
                 .map(|v| median(v.iter().copied().filter(|x| x.is_finite()).collect())),
             set_aside_us: (!self.set_aside_us.is_empty())
                 .then(|| median(self.set_aside_us.clone())),
+            far_above_us: self.far_above_us,
         }
     }
 }
@@ -345,14 +390,18 @@ impl Resample<'_> {
 /// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
 /// slower of a probe just before it (from the second round on) and one just after. A round
 /// whose free-core probe reads below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
-/// cross-core reading is beyond [`FAR`], is set aside and another run in its place. `i` counts
-/// every round run, set aside or not.
+/// cross-core reading is beyond [`FAR`] times the machine's level (the [`near_level`] of the
+/// process's readings and the rounds'), is set aside, kept apart, and another run in its
+/// place. `i` counts every round run, set aside or not.
 pub fn measure(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
 ) -> Result<Rounds> {
-    use crate::bench::capacity::{CROSS_CORE_S, cross_core_us, nearest_cross_core_us};
+    use crate::bench::capacity::{CROSS_CORE_S, cross_core_readings, cross_core_us};
+    // The process's readings before these rounds: with this experiment's own, they set the
+    // machine's level against which a round reads the CPUs apart.
+    let elsewhere = cross_core_readings();
     // Known after the first round: whether rounds run parallel forms (and get probed before
     // as well as after, so a state that ends or starts inside the round is seen).
     let mut parallel = false;
@@ -374,7 +423,7 @@ pub fn measure(
             Ok(v)
         },
         settled,
-        nearest_cross_core_us,
+        &elsewhere,
     )
 }
 
@@ -391,12 +440,12 @@ fn probes_parallel(round: &[(String, f64)]) -> bool {
     free_core_readings(round).any(|(t, _)| t >= 2)
 }
 
-/// [`measure`] with the process's fastest cross-core reading given by `elsewhere`.
+/// [`measure`] with the process's earlier cross-core readings given by `elsewhere`.
 fn measure_by(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
-    elsewhere: impl Fn() -> f64,
+    elsewhere: &[f64],
 ) -> Result<Rounds> {
     if plan.min_rounds == 0 || plan.max_rounds < plan.min_rounds {
         return Err(Error::InvalidParameter(format!(
@@ -409,7 +458,7 @@ fn measure_by(
     let started = Instant::now();
     let mut i = 0;
     while rounds.len() < plan.min_rounds {
-        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere());
+        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
         i += 1;
     }
     let first = started.elapsed().as_secs_f64();
@@ -421,12 +470,31 @@ fn measure_by(
         && extra_started.elapsed().as_secs_f64() + per_round <= budget
         && !settled(&rounds)
     {
-        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere()) {
+        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere) {
             rounds.extra += 1;
         }
         i += 1;
     }
     Ok(rounds)
+}
+
+/// The evidence `f` builds from `rounds`, every claim's checked against the evidence `f`
+/// builds from the same rounds with the set-aside ones kept ([`Rounds::with_set_aside`],
+/// in [`crate::study::Evidence::with_set_aside`]): the judge takes a definite verdict only
+/// when both give it (reason `set-aside-decides` otherwise). Every experiment that measures
+/// rounds builds its evidence through this (a test holds them to it).
+pub fn evidence(rounds: &Rounds, f: impl Fn(&Rounds) -> Vec<Fed>) -> Vec<Fed> {
+    let mut kept = f(rounds);
+    if rounds.set_aside == 0 {
+        return kept;
+    }
+    let all = f(&rounds.with_set_aside());
+    for fed in &mut kept {
+        if let Some(other) = all.iter().find(|o| o.claim == fed.claim) {
+            fed.evidence.with_set_aside = Some(Box::new(other.evidence.clone()));
+        }
+    }
+    kept
 }
 
 #[cfg(test)]
@@ -527,63 +595,57 @@ mod tests {
         assert!(measure(&bad, |_| Ok(vec![]), |_| true).is_err());
     }
 
-    #[test]
-    fn rounds_measured_with_the_cpus_apart_or_a_core_taken_are_set_aside_and_measured_again() {
-        let plan = Plan {
-            min_rounds: 4,
-            max_rounds: 4,
+    /// A plan of `n` rounds, no extra ones, setting rounds with the CPUs apart aside.
+    fn apart_plan(n: usize) -> Plan {
+        Plan {
+            min_rounds: n,
+            max_rounds: n,
             extra_budget: 0.0,
             max_extra_s: 0.0,
             set_aside_far: true,
-        };
-        let none_elsewhere = || f64::INFINITY;
-        // Rounds 1 and 2 ran with the CPUs apart: moving the buffer took 2.3 µs, not 0.5.
-        let far = |i: usize| i == 1 || i == 2;
-        let r = measure_by(
-            &plan,
-            |i| {
-                let us = if far(i) { 2.3 } else { 0.5 };
-                Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), us)])
-            },
+        }
+    }
+
+    /// Rounds of `plan` whose cross-core probe reads `us(i)` in round `i` (a fake probe),
+    /// with the process's earlier readings `elsewhere`; key "a" holds the round's number.
+    fn probed(plan: &Plan, us: impl Fn(usize) -> f64, elsewhere: &[f64]) -> Rounds {
+        measure_by(
+            plan,
+            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), us(i))]),
             |_| true,
-            none_elsewhere,
+            elsewhere,
         )
-        .unwrap();
+        .unwrap()
+    }
+
+    #[test]
+    fn rounds_measured_with_the_cpus_apart_or_a_core_taken_are_set_aside_and_measured_again() {
+        let plan = apart_plan(4);
+        // Rounds 1 and 2 ran with the CPUs apart: moving the buffer took 2.3 µs, not 0.5, the
+        // level of the process's earlier readings and of the rounds here.
+        let quiet = [0.5; 6];
+        let r = probed(&plan, |i| if i == 1 || i == 2 { 2.3 } else { 0.5 }, &quiet);
         assert_eq!(r.len(), 4);
         assert_eq!(r.set_aside, 2);
         assert_eq!(r.get("a").unwrap(), &[0.0, 3.0, 4.0, 5.0]);
         let q = r.quality();
         assert_eq!(q.set_aside_rounds, 2);
         assert_eq!((q.cross_core_us, q.set_aside_us), (Some(0.5), Some(2.3)));
+        assert_eq!(q.far_above_us, Some(1.0));
+        let text = q.set_aside_text();
         assert!(
-            q.set_aside_text().contains("2 more set aside"),
-            "{}",
-            q.set_aside_text()
+            text.contains("2 more set aside (33 % of the 6 run)"),
+            "{text}"
         );
-        // Within a factor FAR of the fastest reading, rounds are kept: the probe's own noise
-        // sets nothing aside.
-        let r = measure_by(
-            &plan,
-            |i| {
-                Ok(vec![
-                    ("a".into(), i as f64),
-                    (CROSS_CORE.into(), [0.5, 0.9, 0.6, 0.99][i % 4]),
-                ])
-            },
-            |_| true,
-            none_elsewhere,
-        )
-        .unwrap();
+        assert!(text.contains("the line: 1.00 µs"), "{text}");
+        // Within a factor FAR of the level, rounds are kept: the probe's own noise sets
+        // nothing aside.
+        let r = probed(&plan, |i| [0.5, 0.9, 0.6, 0.99][i % 4], &[]);
         assert_eq!((r.len(), r.set_aside), (4, 0));
-        assert_eq!(r.quality().set_aside_text(), "");
-        // A faster reading elsewhere in the process sets aside rounds that are all slow here…
-        let r = measure_by(
-            &plan,
-            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), 2.3)]),
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
+        assert_eq!(r.quality().set_aside_text(), "; none set aside");
+        // The process read the CPUs near all along, and every round here reads them apart: they
+        // are set aside…
+        let r = probed(&plan, |_| 2.3, &[0.5; 20]);
         // … at most min_rounds of them; then rounds are kept as measured.
         assert_eq!((r.len(), r.set_aside), (4, 4));
         assert_eq!(r.get("a").unwrap(), &[4.0, 5.0, 6.0, 7.0]);
@@ -592,13 +654,7 @@ mod tests {
             set_aside_far: false,
             ..plan
         };
-        let r = measure_by(
-            &own_data,
-            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), 2.3)]),
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
+        let r = probed(&own_data, |_| 2.3, &[0.5; 20]);
         assert_eq!((r.len(), r.set_aside), (4, 0));
         assert_eq!(r.quality().cross_core_us, Some(2.3));
         // A round whose free-core probe read a core taken is set aside in any plan.
@@ -614,14 +670,14 @@ mod tests {
                 ])
             },
             |_| true,
-            || 0.5,
+            &[0.5],
         )
         .unwrap();
         assert_eq!((r.len(), r.set_aside, r.set_aside_busy), (4, 1, 1));
         assert_eq!(r.get("a").unwrap(), &[1.0, 2.0, 3.0, 4.0]);
         let text = r.quality().set_aside_text();
         assert!(
-            text.contains("1 more set aside: 1 with a core taken"),
+            text.contains("1 more set aside (20 % of the 5 run): 1 with a core taken"),
             "{text}"
         );
         assert!(!text.contains("apart"), "{text}");
@@ -630,10 +686,138 @@ mod tests {
             &plan,
             |i| Ok(vec![("a".into(), i as f64)]),
             |_| true,
-            || 0.5,
+            &[0.5],
         )
         .unwrap();
         assert_eq!((r.len(), r.set_aside), (4, 0));
+    }
+
+    #[test]
+    fn a_lucky_fast_reading_no_longer_sets_every_round_aside() {
+        // The Zen 4 VM: a quiet round trip reads 1.58–1.77 µs. One lucky 0.78 µs reading,
+        // earlier in the process or in this experiment's first round, used to be the level,
+        // and every ordinary round read "apart" against it.
+        let zen4 = |i: usize| [1.6, 1.58, 1.77, 1.72, 1.6, 1.59, 1.62, 1.6, 1.61, 1.6][i % 10];
+        let plan = apart_plan(10);
+        let r = probed(&plan, zen4, &[0.78]);
+        assert_eq!((r.len(), r.set_aside), (10, 0));
+        let r = probed(&plan, |i| if i == 0 { 0.78 } else { zen4(i) }, &[]);
+        assert_eq!((r.len(), r.set_aside), (10, 0));
+        let line = r.quality().far_above_us.unwrap();
+        assert!(
+            line > 3.0,
+            "the line is twice the usual 1.6 µs, not 1.56: {line}"
+        );
+    }
+
+    #[test]
+    fn two_clusters_of_readings_are_separated() {
+        // No earlier readings: four rounds near (0.66–0.70 µs), then four apart (3.0–3.2), then
+        // near again. Once the near cluster holds three readings, the apart ones are told
+        // from it, even as they become as many.
+        let us = |i: usize| [0.66, 0.68, 0.7, 0.67, 3.1, 3.0, 3.2, 3.05, 0.69, 0.68][i.min(9)];
+        let r = probed(&apart_plan(6), us, &[]);
+        assert_eq!(r.set_aside, 4);
+        assert_eq!(r.get("a").unwrap(), &[0.0, 1.0, 2.0, 3.0, 8.0, 9.0]);
+        let q = r.quality();
+        assert_eq!(q.set_aside_us, Some(3.075));
+        assert!((1.3..1.45).contains(&q.far_above_us.unwrap()), "{q:?}");
+        // The rounds set aside are kept, and put back where they were measured.
+        let all = r.with_set_aside();
+        assert_eq!(all.set_aside, 0);
+        assert_eq!(
+            all.get("a").unwrap(),
+            &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+        );
+        assert_eq!(all.get(CROSS_CORE).unwrap()[4], 3.1);
+        // Apart from the start with no earlier reading: there is no other level yet, so the
+        // first rounds are kept; the near ones that follow are the lower cluster from then on.
+        let r = probed(&apart_plan(6), |i| if i < 2 { 3.1 } else { 0.68 }, &[]);
+        assert_eq!((r.len(), r.set_aside), (6, 0));
+    }
+
+    /// A claim "a / b ≤ 1" (a measured ordering) for the judge, as registered claims are built.
+    fn at_most_one() -> crate::claims::Claim {
+        crate::claims::Claim::new(
+            "seed003-test",
+            "seed003",
+            "seed003-test",
+            "Fig. 0",
+            "a beats b",
+        )
+        .paper("a is faster")
+        .metric("a / b", "×")
+        .rule(crate::claims::Rule::AtMost { max: 1.0 }, "an ordering")
+        .measured()
+    }
+
+    /// Rounds where a / b reads `kept` while the CPUs share a cache and `apart` (3.1 µs on the
+    /// probe) in rounds 2, 4, 6, 8, 10, 12, 14 and 16, with their evidence for [`at_most_one`].
+    fn flipping(kept: f64, apart: f64) -> Vec<Fed> {
+        let far = |i: usize| i % 2 == 0 && (2..=16).contains(&i);
+        let r = measure_by(
+            &apart_plan(10),
+            |i| {
+                let wobble = 1.0 + 0.01 * (i % 3) as f64;
+                let (ratio, us) = if far(i) { (apart, 3.1) } else { (kept, 0.66) };
+                Ok(vec![
+                    ("a".into(), ratio * wobble),
+                    ("b".into(), 1.0),
+                    (CROSS_CORE.into(), us),
+                ])
+            },
+            |_| true,
+            &[0.66; 8],
+        )
+        .unwrap();
+        assert_eq!((r.len(), r.set_aside), (10, 8));
+        evidence(&r, |r| {
+            let e = r.ratio("a", "b").unwrap();
+            vec![crate::study::fed(
+                "seed003-test",
+                crate::study::Evidence::measured(vec![e], r.len(), 1, "a over b"),
+            )]
+        })
+    }
+
+    #[test]
+    fn a_verdict_that_changes_with_the_set_aside_rounds_kept_is_inconclusive() {
+        use crate::results::{Reason, Verdict};
+        use crate::study::judge::{assess, explain};
+        let c = at_most_one();
+        // Kept rounds: a takes 0.8 of b's time, which holds; the 8 rounds set aside with the
+        // CPUs apart read 1.5, and with them kept the interval straddles 1.
+        let fed = flipping(0.8, 1.5);
+        let e = &fed[0].evidence;
+        let all = e
+            .with_set_aside
+            .as_deref()
+            .expect("checked with the rounds set aside");
+        assert_eq!(all.runs, 18);
+        let kept = crate::study::Evidence {
+            with_set_aside: None,
+            ..e.clone()
+        };
+        assert_eq!(assess(&c, &kept), (Verdict::Holds, Reason::IntervalInside));
+        assert_ne!(assess(&c, all).0, Verdict::Holds);
+        assert_eq!(
+            assess(&c, e),
+            (Verdict::Inconclusive, Reason::SetAsideDecides)
+        );
+        let why = explain(&c, e);
+        assert!(why.contains("Setting rounds aside decides"), "{why}");
+        assert!(why.contains("on the 10 rounds kept, holds"), "{why}");
+        assert!(why.contains("with the 8 set aside kept as well"), "{why}");
+        // Rounds set aside that read as the kept ones do change nothing: the verdict stands.
+        let fed = flipping(0.8, 0.82);
+        assert!(fed[0].evidence.with_set_aside.is_some());
+        assert_eq!(
+            assess(&c, &fed[0].evidence),
+            (Verdict::Holds, Reason::IntervalInside)
+        );
+        // Nor does an inconclusive verdict become anything else.
+        let fed = flipping(1.0, 0.5);
+        assert_ne!(assess(&c, &fed[0].evidence).1, Reason::SetAsideDecides);
     }
 
     #[test]

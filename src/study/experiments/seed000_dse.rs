@@ -96,7 +96,7 @@ impl Experiment for Dse {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: evidence(ctx, &evals, &rounds, threads),
+            evidence: sampling::evidence(&rounds, |r| evidence(ctx, &evals, r, threads)),
         })
     }
 }
