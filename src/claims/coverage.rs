@@ -188,7 +188,7 @@ mod tests {
                 .flat_map(|p| &p.ids)
                 .collect();
             let headline: Vec<_> = all()
-                .into_iter()
+                .iter()
                 .filter(|c| c.seed == seed && c.headline)
                 .collect();
             assert!(!headline.is_empty(), "{seed}: no headline claim");
