@@ -92,7 +92,7 @@ pub struct Evidence {
     #[serde(default)]
     pub assumption: Option<String>,
     /// The same claim's evidence from the same rounds with those set aside kept (a core
-    /// taken, the CPUs apart; see `study::sampling::evidence`), where rounds were set aside:
+    /// taken, the CPUs apart; see `experiment::set_aside_checked`), where rounds were set aside:
     /// a definite verdict stands only when this evidence gives it too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with_set_aside: Option<Box<Evidence>>,

@@ -10,10 +10,9 @@
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
 //! first rounds took) and a round cap. Rounds measured with a core taken or the CPUs apart
 //! are set aside and measured again, but kept apart ([`Rounds::with_set_aside`]): every
-//! experiment builds its evidence through [`evidence`], which checks each claim's evidence
-//! against the same evidence with those rounds kept, so setting rounds aside cannot choose a
-//! verdict (the judge makes one that changes inconclusive).
-use super::experiment::Fed;
+//! experiment builds its evidence through `experiment::set_aside_checked`, which checks each
+//! claim's evidence against the same evidence with those rounds kept, so setting rounds aside
+//! cannot choose a verdict (the judge makes one that changes inconclusive).
 use super::judge::Estimate;
 use crate::bench::capacity::{cores_apart, near_level};
 use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
@@ -206,8 +205,8 @@ impl Rounds {
     }
 
     /// These rounds with the rounds set aside put back where they were measured: what the
-    /// evidence would be had nothing been set aside ([`evidence`] builds it on both). Nothing
-    /// is set aside in the result.
+    /// evidence would be had nothing been set aside (`experiment::set_aside_checked` builds it
+    /// on both). Nothing is set aside in the result.
     pub fn with_set_aside(&self) -> Rounds {
         let mut all = Rounds::new();
         let mut aside = self.aside.iter().peekable();
@@ -440,8 +439,9 @@ fn probes_parallel(round: &[(String, f64)]) -> bool {
     free_core_readings(round).any(|(t, _)| t >= 2)
 }
 
-/// [`measure`] with the process's earlier cross-core readings given by `elsewhere`.
-fn measure_by(
+/// [`measure`] with the process's earlier cross-core readings given by `elsewhere` (tests
+/// give them, with a fake probe in the rounds).
+pub(crate) fn measure_by(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
@@ -476,24 +476,6 @@ fn measure_by(
         i += 1;
     }
     Ok(rounds)
-}
-
-/// The evidence `f` builds from `rounds`, each claim's with the evidence `f` builds with the
-/// set-aside rounds kept beside it (`Evidence::with_set_aside`): the judge takes a definite
-/// verdict only when both give it (`set-aside-decides` otherwise). Every experiment that
-/// measures rounds builds its evidence through this (a test holds them to it).
-pub fn evidence(rounds: &Rounds, f: impl Fn(&Rounds) -> Vec<Fed>) -> Vec<Fed> {
-    let mut kept = f(rounds);
-    if rounds.set_aside == 0 {
-        return kept;
-    }
-    let all = f(&rounds.with_set_aside());
-    for fed in &mut kept {
-        if let Some(other) = all.iter().find(|o| o.claim == fed.claim) {
-            fed.evidence.with_set_aside = Some(Box::new(other.evidence.clone()));
-        }
-    }
-    kept
 }
 
 #[cfg(test)]

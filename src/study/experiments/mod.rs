@@ -283,7 +283,7 @@ pub fn runs_text(n: u32) -> String {
 #[cfg(test)]
 mod tests {
     /// Every experiment that measures rounds builds its evidence through
-    /// `sampling::evidence`, which checks each verdict with the set-aside rounds kept: a file
+    /// `set_aside_checked`, which checks each verdict with the set-aside rounds kept: a file
     /// that calls `sampling::measure` calls it as often.
     #[test]
     fn every_experiment_that_measures_rounds_checks_its_evidence_with_the_set_aside_ones() {
@@ -296,11 +296,11 @@ mod tests {
             }
             let text = std::fs::read_to_string(&path).unwrap();
             let measures = text.matches("sampling::measure(").count();
-            let checked = text.matches("sampling::evidence(").count();
+            let checked = text.matches("crate::study::set_aside_checked(").count();
             measuring += usize::from(measures > 0);
             assert!(
                 checked >= measures,
-                "{}: {measures} sampling::measure, {checked} sampling::evidence",
+                "{}: {measures} sampling::measure, {checked} set_aside_checked",
                 path.display()
             );
         }

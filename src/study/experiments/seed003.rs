@@ -273,7 +273,7 @@ impl Experiment for ParallelModexp {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: sampling::evidence(&rounds, evidence),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }

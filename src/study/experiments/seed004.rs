@@ -218,7 +218,7 @@ impl Experiment for Ciphers {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: sampling::evidence(&rounds, evidence),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }
