@@ -5,7 +5,11 @@
 //! side-scrolling box); no two text boxes of a chart may intersect, no label may sit on a data
 //! marker or run past the chart's edge, and no chart text may be smaller than 12 px. A full-page screenshot is saved under
 //! target/report-browser/. Two more tests plant an overlapping label and a clipped verdict
-//! column and check that the probe reports each.
+//! column and check that the probe reports each. The report opens with what was reproduced:
+//! on the first screen (1400 × 1000) the first paper's headline block comes first, above every
+//! other finding by its position on the page, with all its verdicts in view, and at 800 px
+//! its first verdict; screenshots of both first screens are saved beside the others (a test
+//! plants the headline block below the rest and checks that the probe sees it).
 //!
 //! Without Chromium the tests fail under CI (the environment variable `CI` set, as CI services
 //! do) and otherwise say "skipped" on the terminal (past the harness' capture).
@@ -133,6 +137,24 @@ const PROBE: &str = r#"<script>
     root.dataset.columns = JSON.stringify(columns);
     root.dataset.overlaps = JSON.stringify(overlaps);
     root.dataset.small = JSON.stringify(small);
+    // The first paper's headline block, where it is on the page (scrolled to the top), against
+    // every other block of the findings but its own paper's heading.
+    const block = document.querySelector('#findings .headline');
+    const papers = [...document.querySelectorAll('#findings .paper')];
+    const first = { paper: papers.length ? papers[0].id : null, height: innerHeight };
+    if (block) {
+      const mine = block.closest('.paper');
+      const b = block.getBoundingClientRect();
+      const others = [...document.querySelectorAll('#findings h3, #findings h4, #findings details, #findings ul')]
+        .filter(e => !block.contains(e) && !(e.tagName === 'H3' && e.parentElement === mine));
+      Object.assign(first, {
+        block: mine ? mine.id : null,
+        top: b.top + scrollY,
+        verdicts: [...block.querySelectorAll('li .verdict')].map(v => v.getBoundingClientRect().bottom + scrollY),
+        others: Math.min(...others.map(e => e.getBoundingClientRect().top + scrollY)),
+      });
+    }
+    root.dataset.first = JSON.stringify(first);
   }, 100));
 })();
 </script>"#;
@@ -304,6 +326,11 @@ fn long_claim() -> ClaimResult {
             "8 threads on 2 CPUs: 49.38 % [49.12, 49.8]; {long}"
         )),
         experiment: "seed000-fixture".into(),
+        headline: true,
+        defect: None,
+        confirms: None,
+        untested: None,
+        assumptions: Vec::new(),
     }
 }
 
@@ -349,16 +376,31 @@ fn judged_claims() -> Vec<ClaimResult> {
         },
     );
     paper_check.paper_values = vec![563.091];
+    paper_check.defect = Some("593-vs-563".into());
+    let mut again = paper_check.clone();
+    again.id = "seed000-fixture-paper-again".into();
+    let mut ordering = with(
+        "seed000-fixture-holds",
+        Kind::Measured,
+        Verdict::Holds,
+        Reason::IntervalInside,
+        scalar(1.95, 1.92, 1.98),
+        Rule::AtLeast { min: 1.1 },
+    );
+    ordering.confirms = Some(parcrypt::results::Confirms::Ordering);
+    ordering.untested = Some("the paper's 3.5× at 4 threads is not tested here".into());
+    let mut unclear = with(
+        "seed000-fixture-unclear",
+        Kind::Measured,
+        Verdict::Inconclusive,
+        Reason::CoresUnclear,
+        scalar(1.02, 1.01, 1.03),
+        Rule::AtMost { max: 1.0 },
+    );
+    unclear.headline = false;
     vec![
         base.clone(),
-        with(
-            "seed000-fixture-holds",
-            Kind::Measured,
-            Verdict::Holds,
-            Reason::IntervalInside,
-            scalar(1.95, 1.92, 1.98),
-            Rule::AtLeast { min: 1.1 },
-        ),
+        ordering,
         with(
             "seed000-fixture-gap",
             Kind::Measured,
@@ -367,14 +409,7 @@ fn judged_claims() -> Vec<ClaimResult> {
             scalar(0.4, 0.39, 0.42),
             Rule::AtLeast { min: 31.6 },
         ),
-        with(
-            "seed000-fixture-unclear",
-            Kind::Measured,
-            Verdict::Inconclusive,
-            Reason::CoresUnclear,
-            scalar(1.02, 1.01, 1.03),
-            Rule::AtMost { max: 1.0 },
-        ),
+        unclear,
         with(
             "seed000-fixture-parts",
             Kind::Modelled,
@@ -395,6 +430,7 @@ fn judged_claims() -> Vec<ClaimResult> {
             },
         ),
         paper_check,
+        again,
     ]
 }
 
@@ -474,17 +510,42 @@ struct Probe {
     overlaps: Vec<String>,
     /// Chart texts under 12 px.
     small: Vec<String>,
+    /// Where the first paper's headline block is.
+    first: First,
+}
+
+/// Where the findings' first headline block is on the page, scrolled to the top (px).
+#[derive(Debug, serde::Deserialize)]
+struct First {
+    /// The id of the first paper's block of findings (`findings-seed000`).
+    paper: Option<String>,
+    /// The id of the paper block holding the first headline block.
+    block: Option<String>,
+    /// The window's height.
+    height: f64,
+    /// The headline block's top.
+    top: Option<f64>,
+    /// The bottom of each of its verdicts.
+    verdicts: Option<Vec<f64>>,
+    /// The top of the highest other block of the findings.
+    others: Option<f64>,
 }
 
 /// Opens `html` (with the probe) at 800 × 600 px in a profile of its own, named `name`.
 fn probe(exe: &Path, html: &str, name: &str) -> Probe {
+    probe_at(exe, html, name, (800, 600))
+}
+
+/// Opens `html` (with the probe) in a window of `size` px in a profile of its own, named
+/// `name`.
+fn probe_at(exe: &Path, html: &str, name: &str, size: (u32, u32)) -> Probe {
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
     std::fs::create_dir_all(&out).unwrap();
     let probed = html.replacen("<head>", &format!("<head>{PROBE}"), 1);
     let file = out.join(format!("{name}.html"));
     std::fs::write(&file, probed).unwrap();
     let dom = run(chromium(exe, &out.join(format!("profile-{name}")))
-        .arg("--window-size=800,600")
+        .arg(format!("--window-size={},{}", size.0, size.1))
         .arg("--dump-dom")
         .arg(&file));
     let list = |key: &str| -> Vec<String> {
@@ -504,6 +565,8 @@ fn probe(exe: &Path, html: &str, name: &str) -> Probe {
         columns: list("data-columns"),
         overlaps: list("data-overlaps"),
         small: list("data-small"),
+        first: serde_json::from_str(&attribute(&dom, "data-first").expect("the probe ran"))
+            .unwrap(),
     }
 }
 
@@ -635,5 +698,123 @@ fn the_probe_finds_a_clipped_verdict_column() {
             .any(|c| c.contains("verdict cut off by a scrolling box")),
         "the clipped verdict column went unseen: {:#?}",
         p.columns
+    );
+}
+
+/// The report under test: `PARCRYPT_REPORT_DIR`'s report.html, or the fixture's.
+fn report_under_test(name: &str) -> (PathBuf, String) {
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
+    let dir = match std::env::var_os("PARCRYPT_REPORT_DIR") {
+        Some(d) => PathBuf::from(d),
+        None => {
+            fixture_html(name);
+            out.join(name)
+        }
+    };
+    let html = std::fs::read_to_string(dir.join("report.html")).unwrap();
+    (dir.join("report.html"), html)
+}
+
+/// What is wrong with the first screen `p` saw: the first paper's headline block must be
+/// there, above every other block of the findings by its position, and (`all` set) every one
+/// of its verdicts in view, else its first.
+fn first_screen_problems(p: &Probe, all: bool) -> Vec<String> {
+    let f = &p.first;
+    let mut wrong = Vec::new();
+    let (Some(top), Some(verdicts), Some(others)) = (f.top, &f.verdicts, f.others) else {
+        return vec![format!("no headline block in the findings: {f:?}")];
+    };
+    if f.block != f.paper {
+        wrong.push(format!(
+            "the first headline block is {:?}'s, the first paper is {:?}",
+            f.block, f.paper
+        ));
+    }
+    if top >= others {
+        wrong.push(format!(
+            "the headline block starts at {top} px, below another finding at {others} px"
+        ));
+    }
+    if verdicts.is_empty() {
+        wrong.push("the headline block has no verdict".into());
+    }
+    let shown: Vec<f64> = if all {
+        verdicts.clone()
+    } else {
+        verdicts.iter().take(1).copied().collect()
+    };
+    if let Some(b) = shown.iter().copied().find(|&b| b > f.height) {
+        wrong.push(format!(
+            "a headline verdict ends at {b} px, past the first screen's {} px",
+            f.height
+        ));
+    }
+    wrong
+}
+
+#[test]
+fn the_first_screen_shows_the_first_papers_headline_verdicts() {
+    let Some(exe) = browser() else {
+        return;
+    };
+    let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
+    let (file, html) = report_under_test("first-screen");
+    // In the page's order too: what was reproduced, the first paper, its headline block.
+    let findings = html.find("<section id=\"findings\"").expect("findings");
+    let headline = html.find("class=\"headline\"").expect("a headline block");
+    assert!(
+        findings < headline,
+        "the headline block is outside the findings"
+    );
+    for (width, all) in [(1400, true), (800, false)] {
+        let p = probe_at(&exe, &html, &format!("first-screen-{width}"), (width, 1000));
+        let wrong = first_screen_problems(&p, all);
+        assert!(wrong.is_empty(), "at {width} × 1000: {wrong:#?}");
+        let shot = out.join(format!("first-screen-{width}.png"));
+        let _ = std::fs::remove_file(&shot);
+        run(chromium(&exe, &out.join(format!("profile-shot-{width}")))
+            .arg(format!("--screenshot={}", shot.display()))
+            .arg(format!("--window-size={width},1000"))
+            .arg(&file));
+        assert!(
+            std::fs::metadata(&shot).is_ok_and(|m| m.len() > 10_000),
+            "no screenshot at {width} px"
+        );
+        eprintln!(
+            "report_browser: at {width} × 1000 the headline block of {:?} starts at {:?} px, its verdicts end at {:?}, the next finding at {:?}; screenshot {}",
+            p.first.block,
+            p.first.top,
+            p.first.verdicts,
+            p.first.others,
+            shot.display()
+        );
+    }
+}
+
+#[test]
+fn the_probe_finds_a_headline_block_pushed_below_the_other_findings() {
+    let Some(exe) = browser() else {
+        return;
+    };
+    let html = fixture_html("planted-headline");
+    // The DOM order stays; the headline block is drawn after the rest of its paper's findings.
+    let planted = html.replacen(
+        "</style>",
+        ".findings .paper { display: flex; flex-direction: column; } .findings .paper .headline { order: 9; }</style>",
+        1,
+    );
+    let p = probe_at(&exe, &planted, "planted-headline", (1400, 1000));
+    let wrong = first_screen_problems(&p, true);
+    assert!(
+        wrong.iter().any(|w| w.contains("below another finding")),
+        "the moved headline block went unseen: {wrong:#?} ({:?})",
+        p.first
+    );
+    assert!(
+        first_screen_problems(
+            &probe_at(&exe, &html, "unplanted-headline", (1400, 1000)),
+            true
+        )
+        .is_empty()
     );
 }

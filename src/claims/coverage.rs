@@ -171,6 +171,42 @@ mod tests {
         }
     }
 
+    /// A headline claim is one the paper's abstract or conclusion states: its coverage file
+    /// lists it against an Abstract or Conclusion place. Every paper has some, and each is
+    /// judged (a by-construction or not-testable claim says nothing of the paper's result).
+    #[test]
+    fn headline_claims_judge_what_the_abstract_or_conclusion_states() {
+        use crate::results::Kind;
+        for (seed, text) in FILES {
+            let places = places(text).unwrap();
+            let stated: Vec<&String> = places
+                .iter()
+                .filter(|p| {
+                    let place = p.place.to_lowercase();
+                    place.contains("abstract") || place.contains("conclusion")
+                })
+                .flat_map(|p| &p.ids)
+                .collect();
+            let headline: Vec<_> = all()
+                .iter()
+                .filter(|c| c.seed == seed && c.headline)
+                .collect();
+            assert!(!headline.is_empty(), "{seed}: no headline claim");
+            for c in headline {
+                assert!(
+                    stated.contains(&&c.id),
+                    "{}: a headline claim, but {seed}'s coverage file lists it at no Abstract or Conclusion place",
+                    c.id
+                );
+                assert!(
+                    matches!(c.kind, Kind::Measured | Kind::Modelled | Kind::PaperCheck),
+                    "{}: a headline claim must be judged",
+                    c.id
+                );
+            }
+        }
+    }
+
     #[test]
     fn the_parser_reads_ids_reasons_and_escaped_bars_and_refuses_bare_rows() {
         let text = "| place | the paper says | covered by |\n|---|---|---|\n\

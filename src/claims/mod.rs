@@ -154,6 +154,12 @@ impl Claim {
         self
     }
 
+    /// [`Claim::headline`] where `yes`: for claims built in a loop, of which the abstract or
+    /// conclusion states only some.
+    pub fn headline_if(self, yes: bool) -> Self {
+        if yes { self.headline() } else { self }
+    }
+
     /// A paper-check resting on the paper's defect `id` (shared by every check on the same
     /// cell or pair of printed figures).
     pub fn defect(mut self, id: &'static str) -> Self {

@@ -136,6 +136,7 @@ pub fn claims() -> Vec<Claim> {
             .rule(Rule::AtMost { max: 1.0 }, "\"maximum one hop\"; the numbering is the SCC's (core = 2·(6y + x) + z), which the order's own detour 25 → 36 … 39 → 26 follows to stay one hop")
             .paper_check(),
         c("seed001-fig8-best-chunk", "Fig. 8", "The best chunk size is 8 KB — for the 36-stage pipeline, one core per stage")
+            .headline()
             .paper(BEST_CHUNK_PAPER)
             .paper_values(&[8.0])
             .metric("36-stage pipeline time at 8 KB over the least time at a smaller chunk, and at a larger one (paired rounds)", "×")
@@ -143,6 +144,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(0.3, 3.0), (0.3, 3.0)], "on a machine with one CPU per stage the 8 KB time can lie anywhere from a third to three times its neighbours', as hand-off cost against fill-and-drain moves the optimum")
             .parallel(),
         c("seed001-fig8-best-chunk-folded", "Fig. 8", "The best chunk size is 8 KB — for the rounds folded into one stage group per core")
+            .headline()
             .paper(BEST_CHUNK_PAPER)
             .paper_values(&[8.0])
             .metric("folded pipeline time (one group per logical CPU) at 8 KB over the least time at a smaller chunk, and at a larger one (paired rounds)", "×")
@@ -150,6 +152,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(0.5, 3.0), (0.5, 3.0)], "smaller chunks pay one ring hand-off (about a microsecond) per chunk and group, larger ones more fill and drain (one chunk's work per extra group): either side can win by up to a few times")
             .parallel(),
         c("seed001-fig8-best-chunk-scc", "Fig. 8", "The best chunk size is 8 KB — on the SCC the paper had, as modelled")
+            .headline()
             .paper(BEST_CHUNK_PAPER)
             .paper_values(&[8.0])
             .metric("modelled 36-stage time at 8 KB over the least modelled time at a smaller, and at a larger chunk of 1–64 KiB (powers of two) on the SCC; interval: the range over a ±50 % change of each model parameter", "×")
@@ -157,6 +160,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(0.3, 3.0), (0.3, 3.0)], "the model's hand-off and transfer parameters are assumed (no published values); over their plausible values either side can win by a few times")
             .modelled(MODEL),
         c("seed001-sv-speedup", "Section V, Fig. 9, Abstract", "The 36-core pipeline is 27× faster than sequential Blowfish")
+            .headline()
             .paper(format!("{SEQUENTIAL_S} s against {PIPELINED_S} s ({SPEEDUP}×)"))
             .paper_values(&[SEQUENTIAL_S, PIPELINED_S, SPEEDUP])
             .metric("sequential time / 36-stage pipeline time at 8 KB, one CPU per stage", "×")
@@ -164,6 +168,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(0.5, 34.0)], "34 round stages bound the gain at 34× (27.03× with the fill and drain of 128 chunks); hand-offs can eat all of it")
             .speedup(),
         c("seed001-sv-speedup-folded", "Section V, Fig. 9, Abstract", "Pipelining Blowfish's rounds over the cores gains in proportion to them: 27.14× on 36 cores, 75.4 % of linear — for the rounds folded into one stage group per core")
+            .headline()
             .paper(format!("{SPEEDUP}× on {STAGES} cores ({:.1} % of linear)", paper_efficiency_pct()))
             .paper_values(&[SPEEDUP, STAGES as f64])
             .metric("(sequential time / folded pipeline time at 8 KB) / groups, one group per logical CPU (at most 34), paired rounds", "%")
@@ -171,6 +176,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(20.0, 100.0)], "P groups cannot beat P× (fill and drain: at most 99.2 % at P = 2); ring hand-offs and uneven groups can cost most of it")
             .speedup(),
         c("seed001-sv-speedup-scc", "Section V, Fig. 9, Abstract", "The 36-core pipeline is 27× faster than sequential Blowfish — on the SCC the paper had, as modelled")
+            .headline()
             .paper(format!("{SEQUENTIAL_S} s against {PIPELINED_S} s ({SPEEDUP}×)"))
             .paper_values(&[SEQUENTIAL_S, PIPELINED_S, SPEEDUP])
             .metric("modelled sequential time / modelled 36-stage pipeline time at 8 KB chunks on the SCC; interval: the range over a ±50 % change of each model parameter", "×")
@@ -219,6 +225,7 @@ pub fn claims() -> Vec<Claim> {
             .rule(Rule::Diff { target: ENERGY_RATIO, tol: 0.005 }, "the rounding of the printed 15.82")
             .paper_check(),
         c("seed001-fig11-energy-scc", "Fig. 11, Abstract", "The pipeline uses close to 16× less energy — on the SCC the paper had, as modelled")
+            .headline()
             .paper(format!("{SEQUENTIAL_J} J against {PIPELINED_J} J ({ENERGY_RATIO}×)"))
             .paper_values(&[SEQUENTIAL_J, PIPELINED_J, ENERGY_RATIO])
             .metric("(Fig. 10's sequential watts × modelled sequential time) / (Fig. 10's pipeline watts × modelled pipeline time) at 8 KB chunks; interval: the range over a ±50 % change of each model parameter, the two wattages included", "×")

@@ -182,6 +182,7 @@ fn pipeline_claims() -> Vec<Claim> {
             .plausible(&[(0.9, 1.5), (0.9, 1.5)], "the gain is the critical path over the busiest unit; a cube lengthens the path by a few steps and shortens the coordinator's chain by a few")
             .modelled(schedule_model()),
         c("seed002-s2-all-busy", PIPELINE, "Section 2, Section II (Conclusion)", "With pipelining all PEs are in use all the time; no PE is idle")
+            .headline()
             .paper("all processor elements are in use all the time computing cipher texts")
             .metric("PEs' MulMods per block over (PEs × steps per block) in the full pipeline, 1024-bit exponent, Nc = 2", "%")
             .rule(Rule::AtLeast { min: 90.0 }, "\"all the time\": at least 90 % busy, leaving a tenth for hand-offs")
@@ -205,6 +206,7 @@ fn optimization_claims() -> Vec<Claim> {
             .paper_values(&[16.0, 12.0])
             .by_construction("the optimized topology is built without local PEs 1 and 3 of every cube (1, 3, 9 and 11 at Nc = 2; tests check they compute the same values as PEs 4 and 6), so the count is 6·Nc by design"),
         c("seed002-s3-efficiency", COUNTS, "Section 3, Fig. 4(b)", "Optimization raises efficiency from S/8Nc to S/6Nc (S/16 to S/12 at Nc = 2)")
+            .headline()
             .paper("E = S/8Nc → E_op = S/6Nc; S/16 → S/12")
             .paper_values(&[8.0, 6.0, 16.0, 12.0])
             .metric("efficiency of the optimized CRSA over the main one: (critical path main / optimized) × (PEs main / optimized), 1024-bit exponents, Nc = 2", "×")
@@ -327,6 +329,7 @@ fn table1_claims() -> Vec<Claim> {
             .rule(Rule::Diff { target: TABLE1_WORST_CRSA as f64, tol: 0.5 }, "the printed whole number, rounded")
             .paper_check(),
         c("seed002-table1-worst", COUNTS, "Table 1, Section 4", "Optimized CRSA needs fewer MulMods than binary in the worst case (k = 1024, Nc = 2)")
+            .headline()
             .paper(format!("binary {TABLE1_WORST_BINARY}, optimized CRSA {TABLE1_WORST_CRSA}"))
             .paper_values(&[TABLE1_WORST_BINARY as f64, TABLE1_WORST_CRSA as f64])
             .metric("MulMods on the critical path of our optimized CRSA schedule for the worst exponent", "MulMods")
@@ -334,6 +337,7 @@ fn table1_claims() -> Vec<Claim> {
             .plausible(&[(2030.0, 2060.0)], "the coordinator saves 2·log2 X ≈ 11 MulMods of binary's 2046 and the hypercube adds its critical path back")
             .modelled(schedule_model()),
         c("seed002-table1-average", COUNTS, "Table 1, Section 4", "Optimized CRSA needs fewer MulMods than binary on average (k = 1024, Nc = 2)")
+            .headline()
             .paper(format!("1.5(k − 1) against 1.5k − 1.5 log(24 × 2^Nc − 12Nc − 26) + 5Nc − 2.5; {k} bits"))
             .paper_values(&[1.5, 2.5])
             .metric("binary's MulMods − the critical path of our optimized CRSA, mean over 1000 random 1024-bit exponents", "MulMods")
@@ -357,6 +361,7 @@ fn table2_claims() -> Vec<Claim> {
         let ratio = t[2] / t[3];
         v.push(
             c(&format!("seed002-table2-{bits}"), TIMES, &format!("Table 2, {bits} bits, Abstract, Section 5"), "CRSA takes far less time than binary square-and-multiply")
+                .headline()
                 .paper(format!("binary {} s, CRSA {} s ({ratio:.0}×)", t[2], t[3]))
                 .paper_values(&[t[2], t[3]])
                 .metric("Table 2's binary time over its CRSA time (Nc = 1)", "×")

@@ -125,6 +125,7 @@ pub fn claims() -> Vec<Claim> {
         };
         let (laptop, desktop) = (r2(p.1 / s.1), r2(p.3 / s.3));
         v.push(c(&format!("seed004-speed-{par}"), "Tables 2–3", &format!("{par} is faster than {seq}"))
+            .headline()
             .paper(format!("{laptop:.2}× (laptop), {desktop:.2}× (desktop)"))
             .paper_values(&[laptop, desktop])
             .metric("MB/s of the parallel form on every logical CPU / MB/s of the sequential one, paired rounds", "×")
@@ -132,6 +133,7 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(0.3, 8.0)], "from a parallel form slower than the sequential one (start-up on a small buffer) to 8 cores' worth")
             .speedup());
         v.push(c(&format!("seed004-low-clock-{par}"), "Conclusion, Figs. 3–6", &format!("{par} at the low clock uses {saving} % less energy than {seq} at the default"))
+            .headline()
             .paper(format!("{saving} % less"))
             .paper_values(&[saving])
             .metric("1 − E(parallel, calibrated state, every logical CPU) / E(sequential, default state), per byte, over the static-power range", "%")
@@ -145,6 +147,7 @@ pub fn claims() -> Vec<Claim> {
                 "Tables 2–3 (µJ/B)",
                 &format!("At the default clock {par} needs more energy per byte than {seq}"),
             )
+            .headline()
             .paper(format!("{} against {} µJ/B (desktop), {} against {} (laptop)", p.2, s.2, p.0, s.0))
             .paper_values(&[p.2, s.2, p.0, s.0])
             .metric(
@@ -178,6 +181,7 @@ pub fn claims() -> Vec<Claim> {
         (rc4a.3 / bf.3 * 10.0).round() / 10.0,
     );
     v.push(c("seed004-stream-faster", "Conclusion", "Stream ciphers are faster than block ciphers")
+        .headline()
         .paper(format!("\"stream cyphers are faster than block cyphers\"; Tables 2–3: RC4 {rc4_bf}×, RC4A {rc4a_bf}× Blowfish (desktop)"))
         .paper_values(&[rc4_bf, rc4a_bf])
         .metric("Blowfish time / RC4 time and / RC4A time on the same buffer, paired rounds", "×")
@@ -288,6 +292,7 @@ fn checks() -> Vec<Claim> {
             .rule(each(&["µJ/B", "MB/s"], Rule::AtLeast { min: 1.0 }), "1: an ordering in every pair")
             .paper_check(),
         c("seed004-check-block-stream", "Conclusion", "Block ciphers spend more energy than stream ciphers, and stream ciphers are faster")
+            .headline()
             .paper("block cyphers spend more energy than stream cyphers during execution ... stream cyphers are faster than block cyphers")
             .metric("per platform: the least block µJ/B over the most stream µJ/B; the least stream MB/s over the most block MB/s (Tables 2–3)", "×")
             .rule(each(&["laptop µJ/B", "desktop µJ/B", "laptop MB/s", "desktop MB/s"], Rule::AtLeast { min: 1.0 }), "1: an ordering")

@@ -5,7 +5,7 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart};
+use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart, near_level};
 use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
 use parcrypt::mul::{METHODS, is_parallel, seed};
 use parcrypt::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
@@ -243,26 +243,24 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
     notes
 }
 
-/// A warning when the cross-core probe read more than `FAR` times its fastest level at some
-/// size: the CPUs stopped sharing a cache during the run.
+/// A warning when the cross-core probe read more than `FAR` times its usual level (the
+/// [`near_level`] of its readings) at some size: the CPUs stopped sharing a cache during the
+/// run.
 fn cross_core_warning(records: &[MulBenchRecord]) -> Option<String> {
     let readings: Vec<(u32, f64)> = records
         .iter()
         .filter_map(|r| Some((r.bits, r.cross_core_us?)))
         .collect();
-    let (_, fastest) = readings
-        .iter()
-        .copied()
-        .min_by(|a, b| a.1.total_cmp(&b.1))?;
+    let level = near_level(&readings.iter().map(|r| r.1).collect::<Vec<_>>())?;
     let mut far: Vec<String> = readings
         .iter()
-        .filter(|&&(_, us)| cores_apart(us, fastest))
+        .filter(|&&(_, us)| cores_apart(us, level))
         .map(|(bits, us)| format!("{bits} bits ({us:.2} µs)"))
         .collect();
     far.dedup();
     (!far.is_empty()).then(|| {
         format!(
-            "warning: the cross-core probe read over {FAR} times its fastest level ({fastest:.2} µs) \
+            "warning: the cross-core probe read over {FAR} times its usual level ({level:.2} µs) \
              around {}: the CPUs did not share a cache there, so parallel figures at those sizes \
              are slower than this machine gives otherwise; run again.",
             far.join(", ")

@@ -1,9 +1,11 @@
-//! What the report opens with, worked out once for both report.md and report.html: the papers
-//! with their claims counted, every claim that does not hold or is inconsistent, every
-//! inconclusive one grouped by why (its interval straddles the rule or lies within an
-//! ordering's noise band, the cores were busy or unclear, a model's range straddles it), and
-//! the counts per kind and verdict, each with the anchor of the list of the claims it counts.
-use super::papers::{PAPERS, Paper};
+//! What the report opens with, worked out once for both report.md and report.html: what was
+//! reproduced, paper by paper ([`super::reproduced`]: its headline claims, what does not hold,
+//! its own inconsistencies by defect, what is inconclusive and why: its interval straddles the
+//! rule or lies within an ordering's noise band, the cores were busy or unclear, a model's
+//! range straddles it, setting rounds aside decided it), the claims not testable here by
+//! cause, and the counts per kind and verdict, each with the anchor of the list of the claims
+//! it counts.
+use super::reproduced::PaperFindings;
 use crate::results::{ClaimResult, Kind, Reason, StudyResults, Verdict, short};
 
 /// Why a claim was not decided, as the findings group inconclusive and not-testable claims.
@@ -17,6 +19,8 @@ pub enum Cause {
     Cores,
     /// A model's range over its assumptions straddles the rule.
     ModelRange,
+    /// The verdict changes with the rounds set aside kept.
+    SetAside,
     /// The claim needs more hardware threads than the evidence ran on.
     NeedsThreads,
     /// No figure here: hardware, a missing tool, or sizes this profile does not run.
@@ -29,11 +33,12 @@ pub enum Cause {
 
 impl Cause {
     /// Every cause, in report order.
-    pub const ALL: [Cause; 8] = [
+    pub const ALL: [Cause; 9] = [
         Cause::Straddles,
         Cause::WithinNoise,
         Cause::Cores,
         Cause::ModelRange,
+        Cause::SetAside,
         Cause::NeedsThreads,
         Cause::NoFigure,
         Cause::Registered,
@@ -47,6 +52,7 @@ impl Cause {
             Some(Reason::WithinNoise) => Cause::WithinNoise,
             Some(Reason::CoresBusy | Reason::CoresUnclear) => Cause::Cores,
             Some(Reason::ModelRangeStraddles) => Cause::ModelRange,
+            Some(Reason::SetAsideDecides) => Cause::SetAside,
             Some(Reason::NeedsThreads(_)) => Cause::NeedsThreads,
             Some(Reason::NoFigure | Reason::NotRunInProfile) => Cause::NoFigure,
             Some(Reason::NotTestable) => Cause::Registered,
@@ -65,6 +71,9 @@ impl Cause {
                 "the cores were busy or their state unclear, and load could have caused the result"
             }
             Cause::ModelRange => "the model's range over its assumptions straddles the rule",
+            Cause::SetAside => {
+                "setting rounds aside would decide it: with them kept the verdict differs"
+            }
             Cause::NeedsThreads => "it needs more hardware threads than the evidence ran on",
             Cause::NoFigure => {
                 "no figure here (hardware, a missing tool, or sizes this profile does not run)"
@@ -83,6 +92,7 @@ impl Cause {
             Cause::WithinNoise => "within-noise",
             Cause::Cores => "cores",
             Cause::ModelRange => "model-range",
+            Cause::SetAside => "set-aside",
             Cause::NeedsThreads => "needs-threads",
             Cause::NoFigure => "no-figure",
             Cause::Registered => "registered",
@@ -134,39 +144,10 @@ pub fn split(groups: &[Group]) -> String {
         .join("; ")
 }
 
-/// One paper with its claims counted by verdict.
-pub struct PaperLine {
-    /// The paper.
-    pub paper: &'static Paper,
-    /// `(verdict, count)` for every verdict with a claim.
-    pub counts: Vec<(Verdict, usize)>,
-}
-
-impl PaperLine {
-    /// "12 claims: 3 holds, 1 does not hold, …".
-    pub fn counts_text(&self) -> String {
-        let total: usize = self.counts.iter().map(|(_, n)| n).sum();
-        let parts: Vec<String> = self
-            .counts
-            .iter()
-            .map(|(v, n)| format!("{n} {}", v.label()))
-            .collect();
-        format!(
-            "{total} claim{}: {}",
-            if total == 1 { "" } else { "s" },
-            parts.join(", ")
-        )
-    }
-}
-
 /// The findings of a study.
 pub struct Findings<'a> {
-    /// The papers that have claims in this study.
-    pub papers: Vec<PaperLine>,
-    /// Claims that do not hold or are inconsistent, in registry order.
-    pub against: Vec<&'a ClaimResult>,
-    /// Inconclusive claims by cause.
-    pub inconclusive: Vec<Group<'a>>,
+    /// Each paper with claims or experiments in this study: what was reproduced.
+    pub papers: Vec<PaperFindings<'a>>,
     /// Claims not testable here, by cause.
     pub not_testable: Vec<Group<'a>>,
     /// Per kind with claims: the count of each verdict.
@@ -176,42 +157,14 @@ pub struct Findings<'a> {
 impl<'a> Findings<'a> {
     /// The findings of `study`.
     pub fn of(study: &'a StudyResults) -> Self {
-        let papers = PAPERS
-            .iter()
-            .filter_map(|paper| {
-                let counts: Vec<(Verdict, usize)> = Verdict::ALL
-                    .iter()
-                    .map(|&v| {
-                        let n = study
-                            .claims
-                            .iter()
-                            .filter(|c| c.seed == paper.seed && c.verdict == v)
-                            .count();
-                        (v, n)
-                    })
-                    .filter(|(_, n)| *n > 0)
-                    .collect();
-                let has_experiments = study.experiments.iter().any(|e| e.seed == paper.seed);
-                (has_experiments || !counts.is_empty()).then_some(PaperLine { paper, counts })
-            })
-            .collect();
-        let against = study
-            .claims
-            .iter()
-            .filter(|c| matches!(c.verdict, Verdict::DoesNotHold | Verdict::Inconsistent))
-            .collect();
-        let inconclusive = by_cause(study, Verdict::Inconclusive);
-        let not_testable = by_cause(study, Verdict::NotTestable);
         let counts = Kind::ALL
             .iter()
             .map(|&k| (k, Verdict::ALL.iter().map(|&v| study.count(k, v)).collect()))
             .filter(|(_, n): &(Kind, Vec<usize>)| n.iter().any(|&x| x > 0))
             .collect();
         Self {
-            papers,
-            against,
-            inconclusive,
-            not_testable,
+            papers: PaperFindings::of(study),
+            not_testable: by_cause(study, Verdict::NotTestable),
             counts,
         }
     }

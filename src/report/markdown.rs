@@ -1,11 +1,14 @@
-//! report.md, in the order of report.html: the findings (the papers, what does not hold, what
-//! is inconclusive and why, the counts with links to the claims they count), the machine,
-//! every claim grouped by kind and verdict, then each paper's experiments. Anchors are
-//! explicit (`<a id>`), so that the links work wherever the Markdown is rendered.
+//! report.md, in the order of report.html: what was reproduced (for each paper its headline
+//! claims, what does not hold, its own inconsistencies by defect, what is inconclusive and
+//! why), what is not testable here, the counts with links to the claims they count and what
+//! the verdict words mean; then the machine, every claim grouped by kind and verdict, then
+//! each paper's experiments. Anchors are explicit (`<a id>`), so that the links work wherever
+//! the Markdown is rendered.
 use super::findings::{
     Findings, Group, capitalised, figure, group_anchor, reason_words, sentence, split, total,
 };
 use super::papers::paper;
+use super::reproduced::{GLOSSARY, PaperFindings, headline_text, verdict_words};
 use super::{
     SEEDS, experiments_of, machine_lines, ours_text, quality_line, run_line, seed_title, tolerance,
 };
@@ -35,40 +38,19 @@ pub fn markdown(study: &StudyResults) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "# parcrypt study report\n\n{}\n", run_line(study));
     findings(&mut s, &f);
-    let _ = writeln!(s, "\n{}\n", super::RULES_TEXT);
     machine(&mut s, study);
     claims_by_group(&mut s, study);
     seed_sections(&mut s, study);
     s
 }
 
-/// The findings: the papers with their counts, the claims that do not hold, the undecided
-/// ones by cause, and the verdicts by kind.
+/// The findings: what was reproduced, paper by paper; the claims not testable here by cause;
+/// the verdicts by kind; what the verdict words mean.
 fn findings(s: &mut String, f: &Findings) {
-    let _ = writeln!(s, "## Findings\n\n### The papers\n");
+    let _ = writeln!(s, "<a id=\"findings\"></a>\n## What was reproduced");
     for p in &f.papers {
-        let _ = writeln!(
-            s,
-            "- [{}](#{}) ({}) — {}. {}.",
-            p.paper.short,
-            p.paper.seed,
-            p.paper.seed,
-            p.paper.citation_md(),
-            p.counts_text()
-        );
+        paper_findings(s, p);
     }
-    let _ = writeln!(
-        s,
-        "\n### Does not hold or inconsistent ({})\n",
-        f.against.len()
-    );
-    if f.against.is_empty() {
-        let _ = writeln!(s, "None.");
-    }
-    for c in &f.against {
-        finding(s, c);
-    }
-    undecided(s, "Inconclusive", &f.inconclusive);
     undecided(s, "Not testable here", &f.not_testable);
     let _ = writeln!(s, "\n### Verdicts by kind\n");
     let _ = writeln!(
@@ -90,6 +72,83 @@ fn findings(s: &mut String, f: &Findings) {
             })
             .collect();
         let _ = writeln!(s, "| {} | {} |", kind.name(), cells.join(" | "));
+    }
+    let _ = writeln!(s, "\n{}\n", super::RULES_TEXT);
+    let _ = writeln!(s, "<a id=\"glossary\"></a>\n### What the verdicts mean\n");
+    for (word, means) in GLOSSARY {
+        let _ = writeln!(s, "- **{word}**: {means}.");
+    }
+    let _ = writeln!(s);
+}
+
+/// One paper: its counts, its headline claims, what does not hold, its defects, what is
+/// inconclusive.
+fn paper_findings(s: &mut String, p: &PaperFindings) {
+    let (seed, short) = (p.paper.seed, p.paper.short);
+    let _ = writeln!(
+        s,
+        "\n### [{short}](#{seed}) ({seed}) — {}.\n\n{}.\n",
+        p.counts_text(),
+        p.paper.citation_md()
+    );
+    let _ = writeln!(
+        s,
+        "<a id=\"{seed}-headline\"></a>\n#### Headline claims: what the abstract and conclusion state ({})\n",
+        p.headline.len()
+    );
+    if p.headline.is_empty() {
+        let _ = writeln!(s, "None registered.");
+    }
+    for c in &p.headline {
+        let _ = writeln!(
+            s,
+            "- **{}** — {} ([details](#{}))",
+            verdict_words(c),
+            headline_text(c),
+            c.id
+        );
+    }
+    if !p.does_not_hold.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n<a id=\"{seed}-does-not-hold\"></a>\n#### Measured and modelled claims that do not hold ({})\n",
+            p.does_not_hold.len()
+        );
+        for c in &p.does_not_hold {
+            finding(s, c);
+        }
+    }
+    if !p.defects.is_empty() {
+        let checks: usize = p.defects.iter().map(|d| d.inconsistent()).sum();
+        let _ = writeln!(
+            s,
+            "\n<a id=\"{seed}-defects\"></a>\n#### The paper's own inconsistencies: {} defect{} ({checks} inconsistent check{})\n",
+            p.defects.len(),
+            if p.defects.len() == 1 { "" } else { "s" },
+            if checks == 1 { "" } else { "s" }
+        );
+        for d in &p.defects {
+            let first = d.first();
+            let touched: Vec<String> = d
+                .claims
+                .iter()
+                .map(|c| format!("[{}](#{}) ({})", c.reference, c.id, c.verdict.label()))
+                .collect();
+            let _ = writeln!(
+                s,
+                "- <a id=\"{}\"></a>**inconsistent** — {} The paper's numbers give {}; rule {}. {}: {}.",
+                d.anchor,
+                sentence(&first.claim),
+                figure(first),
+                first.rule,
+                d.touches(),
+                touched.join(", ")
+            );
+        }
+    }
+    if !p.inconclusive.is_empty() {
+        let _ = writeln!(s, "\n<a id=\"{seed}-inconclusive\"></a>");
+        groups(s, "####", "Inconclusive", &p.inconclusive);
     }
 }
 
@@ -167,17 +226,24 @@ fn seed_sections(s: &mut String, study: &StudyResults) {
 }
 
 /// A heading for undecided claims, their count split by cause, then a list per cause.
-fn undecided(s: &mut String, heading: &str, groups: &[Group]) {
-    let _ = writeln!(s, "\n### {heading} ({})\n", total(groups));
-    if groups.is_empty() {
+fn undecided(s: &mut String, heading: &str, of: &[Group]) {
+    let _ = writeln!(s);
+    groups(s, "###", heading, of);
+}
+
+/// `level` heading `heading` with the count of `of`, split by cause, then a list per cause
+/// (one level down).
+fn groups(s: &mut String, level: &str, heading: &str, of: &[Group]) {
+    let _ = writeln!(s, "{level} {heading} ({})\n", total(of));
+    if of.is_empty() {
         let _ = writeln!(s, "None.");
         return;
     }
-    let _ = writeln!(s, "{}.\n", capitalised(&split(groups)));
-    for g in groups {
+    let _ = writeln!(s, "{}.\n", capitalised(&split(of)));
+    for g in of {
         let _ = writeln!(
             s,
-            "<a id=\"{}\"></a>\n#### {} ({})\n",
+            "<a id=\"{}\"></a>\n{level}# {} ({})\n",
             g.anchor,
             capitalised(g.cause.label()),
             g.claims.len()

@@ -1,11 +1,13 @@
 //! The study's report: Markdown for reading in a terminal or a repository ([`markdown`]), and
 //! one self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts,
 //! no network; tests/report_browser.rs checks it in Chromium) rendered from a template. Both
-//! open with the findings ([`findings`]): the papers, every claim that does not hold or is
-//! inconsistent and every inconclusive one with its reason, the counts with links to the
-//! claims they count. Then the machine, every claim by kind and verdict (ours with its
-//! interval, the rule, the verdict), then each seed paper's section: its experiments with how
-//! sure they are, charts, a chart of how each claim was decided, the claims, the data.
+//! open with what was reproduced ([`findings`], [`reproduced`]): for each paper its headline
+//! claims with verdict, figure and interval, what does not hold, its own inconsistencies one
+//! per defect, what is inconclusive and why; then what is not testable here, the counts with
+//! links to the claims they count, and what the verdict words mean. Then the machine, every
+//! claim by kind and verdict (ours with its interval, the rule, the verdict), then each seed
+//! paper's section: its experiments with how sure they are, charts, a chart of how each claim
+//! was decided, the claims, the data.
 //!
 //! The report reads the study's plain data model ([`crate::results`]) and nothing else
 //! of the study, which never imports the report.
@@ -13,6 +15,7 @@ pub mod findings;
 mod markdown;
 pub mod papers;
 pub mod plot;
+pub mod reproduced;
 
 pub use markdown::markdown;
 
@@ -109,7 +112,7 @@ pub fn ours_text(o: &Ours) -> String {
 }
 
 /// " (8 rounds, 2 threads)", or "" for exact figures.
-fn detail(o: &Ours) -> String {
+pub(crate) fn detail(o: &Ours) -> String {
     let mut extra = Vec::new();
     if o.runs > 0 {
         extra.push(format!("{} rounds", o.runs));
@@ -190,12 +193,9 @@ pub fn html(study: &StudyResults) -> Result<String> {
         .map_err(|e| Error::Export(e.to_string()))?;
     tmpl.render(context! {
         run => run_line(study), machine => machine_lines(study), cpu => study.machine.cpu_model,
-        papers => paper_lines(study, &f), against => f.against.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
-        undecided => vec![
-            context! { id => "inconclusive", heading => "Inconclusive", g => cause_groups(&f.inconclusive) },
-            context! { id => "not-testable", heading => "Not testable here", g => cause_groups(&f.not_testable) },
-        ],
+        papers => paper_findings(study, &f), not_testable => cause_groups(&f.not_testable),
         verdicts => verdicts, counts => count_cells(&f), rules => RULES_TEXT, groups => verdict_groups(study),
+        glossary => reproduced::GLOSSARY.iter().map(|(w, m)| context! { word => w, means => m }).collect::<Vec<_>>(),
         seeds => seed_sections(study), resumed => study.resumed,
     })
     .map_err(|e| Error::Export(format!("report: {e}")))
@@ -221,16 +221,44 @@ fn seed_sections(study: &StudyResults) -> Vec<Value> {
         .collect()
 }
 
-/// Each paper's line in the findings: the paper, its verdicts' counts and whether the page
-/// has a section for it.
-fn paper_lines(study: &StudyResults, f: &Findings) -> Vec<Value> {
+/// What was reproduced, paper by paper: the paper with its counts, its headline claims (the
+/// verdict in words, the line), what does not hold, its defects and its inconclusive claims.
+fn paper_findings(study: &StudyResults, f: &Findings) -> Vec<Value> {
     f.papers
         .iter()
-        .map(|l| {
+        .map(|p| {
+            let headline: Vec<Value> = p
+                .headline
+                .iter()
+                .map(|c| {
+                    context! {
+                        id => c.id, class => c.verdict.name(), words => reproduced::verdict_words(c),
+                        text => reproduced::headline_text(c),
+                    }
+                })
+                .collect();
+            let defects: Vec<Value> = p
+                .defects
+                .iter()
+                .map(|d| {
+                    let first = d.first();
+                    context! {
+                        id => d.id, anchor => d.anchor, touches => d.touches(),
+                        sentence => findings::sentence(&first.claim), figure => figure(first), rule => first.rule,
+                        claims => d.claims.iter().map(|c| context! {
+                            id => c.id, reference => c.reference, verdict => c.verdict.label(), class => c.verdict.name(),
+                        }).collect::<Vec<_>>(),
+                    }
+                })
+                .collect();
+            let inconsistent: usize = p.defects.iter().map(|d| d.inconsistent()).sum();
             context! {
-                seed => l.paper.seed, short => l.paper.short, authors => l.paper.authors,
-                title => l.paper.title, venue => l.paper.venue, counts => l.counts_text(),
-                has_section => study.experiments.iter().any(|e| e.seed == l.paper.seed),
+                seed => p.paper.seed, short => p.paper.short, authors => p.paper.authors,
+                title => p.paper.title, venue => p.paper.venue, counts => p.counts_text(),
+                has_section => study.experiments.iter().any(|e| e.seed == p.paper.seed),
+                headline => headline, defects => defects, inconsistent => inconsistent,
+                does_not_hold => p.does_not_hold.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
+                inconclusive => cause_groups(&p.inconclusive),
             }
         })
         .collect()
@@ -337,197 +365,4 @@ fn experiment_value(study: &StudyResults, e: &ExperimentResult) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::results::{Profile, Quality, Reason};
-
-    /// A claim of seed000's "Fig. 0" with the rule "at most 1", for the report's tests.
-    pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
-        ClaimResult {
-            id: id.into(),
-            seed: "seed000".into(),
-            reference: "Fig. 0".into(),
-            claim: format!("claim {id}"),
-            kind,
-            model: None,
-            verdict,
-            reason: None,
-            paper: "p".into(),
-            paper_values: Vec::new(),
-            ours,
-            rule: "ratio: ≤ 1 ×".into(),
-            rule_data: crate::results::Rule::AtMost { max: 1.0 },
-            tolerance: "none".into(),
-            why: "because".into(),
-            beside: Some("1 thread: 0.9 ×".into()),
-            experiment: "seed000-x".into(),
-            headline: false,
-            defect: None,
-            confirms: None,
-            untested: None,
-            assumptions: Vec::new(),
-        }
-    }
-
-    fn study() -> StudyResults {
-        let mut inconsistent = claim(
-            "b",
-            Kind::PaperCheck,
-            Verdict::Inconsistent,
-            Ours::default(),
-        );
-        inconsistent.reason = Some(Reason::PaperInconsistent);
-        let measured = Ours {
-            value: Some(0.95),
-            ci_low: Some(0.9),
-            ci_high: Some(0.99),
-            unit: "×".into(),
-            runs: 8,
-            threads: 2,
-            text: "0.95 ×".into(),
-            parts: Vec::new(),
-        };
-        StudyResults {
-            machine: crate::bench::MachineInfo::detect(),
-            profile: Profile::Quick,
-            parcrypt_version: "test".into(),
-            claims: vec![
-                claim("a", Kind::Measured, Verdict::Holds, measured),
-                inconsistent,
-            ],
-            experiments: vec![ExperimentResult {
-                id: "seed000-x".into(),
-                seed: "seed000".into(),
-                title: "An experiment".into(),
-                answers: "Fig. 0".into(),
-                provenance: crate::results::Provenance::Measured,
-                summary: "s".into(),
-                table: crate::results::Table::new(&["a"]),
-                charts: vec![],
-                quality: Some(Quality {
-                    rounds: 8,
-                    extra_rounds: 2,
-                    spread_pct: 12.5,
-                    noisy: true,
-                    ..Quality::default()
-                }),
-                elapsed_s: 1.0,
-            }],
-            resumed: vec![],
-            elapsed_s: 1.0,
-        }
-    }
-
-    #[test]
-    fn counts_per_kind_interval_and_how_sure() {
-        let md = markdown(&study());
-        assert!(
-            md.contains("| measured | [1](#measured-holds) | 0 | 0 | 0 | 0 | 0 | 0 |"),
-            "{md}"
-        );
-        assert!(
-            md.contains("| paper-check | 0 | 0 | 0 | 0 | [1](#paper-check-inconsistent) | 0 | 0 |"),
-            "{md}"
-        );
-        assert!(
-            md.contains("0.95 × [0.9, 0.99] (8 rounds, 2 threads)"),
-            "{md}"
-        );
-        assert!(md.contains("8 paired rounds (2 re-measured), median interval ±12.5 %, noisy"));
-        assert!(md.contains("Beside, not deciding: 1 thread: 0.9 ×."));
-        let html = html(&study()).unwrap();
-        assert!(html.contains(r#"class="verdict inconsistent""#));
-        assert!(html.contains(r#"<p class="how noisy">"#));
-    }
-
-    /// The position of `needle` in `hay`, which must hold it.
-    fn at(hay: &str, needle: &str) -> usize {
-        hay.find(needle)
-            .unwrap_or_else(|| panic!("{needle:?} missing"))
-    }
-
-    #[test]
-    fn findings_come_first_and_link_to_the_claims_they_name() {
-        let s = study();
-        let md = markdown(&s);
-        // The papers, what does not hold, the counts, then every claim, then the sections.
-        let order = [
-            "## Findings",
-            "[PaRSA on multicores](#seed000)",
-            "Al-Tarawneh",
-            "### Does not hold or inconsistent (1)",
-            "- **inconsistent** — [seed000 Fig. 0](#b): claim b. Ours",
-            "; rule ratio: ≤ 1 × — the paper's numbers disagree.",
-            "### Verdicts by kind",
-            "## Machine",
-            "<a id=\"paper-check-inconsistent\"></a>",
-            "| seed000 | Fig. 0 | [claim b](#b) |",
-            "<a id=\"seed000\"></a>",
-            "- <a id=\"b\"></a>Fig. 0 **inconsistent**",
-        ];
-        let mut last = 0;
-        for needle in order {
-            let i = at(&md, needle);
-            assert!(i >= last, "{needle:?} out of order in\n{md}");
-            last = i;
-        }
-        let html = html(&s).unwrap();
-        let order = [
-            "<nav><a href=\"#findings\">Findings</a>",
-            "<a href=\"#seed000\">PaRSA on multicores</a>",
-            "<i>Towards an Optimal Multicore",
-            "<h3 id=\"against\">Does not hold or inconsistent (1)</h3>",
-            "<a href=\"#b\">PaRSA on multicores, Fig. 0</a>",
-            "<a href=\"#paper-check-inconsistent\">1</a>",
-            "<tr class=\"group\" id=\"measured-holds\">",
-            "<tr class=\"group\" id=\"paper-check-inconsistent\">",
-            "<section id=\"seed000\">",
-            "<tr id=\"b\">",
-        ];
-        let mut last = 0;
-        for needle in order {
-            let i = at(&html, needle);
-            assert!(i >= last, "{needle:?} out of order");
-            last = i;
-        }
-        // The measured claim is judged: the experiment gets a decision chart.
-        assert!(html.contains(r#"<div class="chart decision"><svg role="img" class="decision""#));
-    }
-
-    #[test]
-    fn inconclusive_claims_are_split_by_cause() {
-        let mut s = study();
-        let straddles = Ours {
-            value: Some(1.0),
-            ci_low: Some(0.9),
-            ci_high: Some(1.1),
-            unit: "×".into(),
-            runs: 8,
-            threads: 2,
-            text: "1 ×".into(),
-            parts: Vec::new(),
-        };
-        for (id, reason) in [
-            ("c", Reason::IntervalStraddles),
-            ("d", Reason::CoresUnclear),
-            ("e", Reason::IntervalStraddles),
-        ] {
-            let mut c = claim(id, Kind::Measured, Verdict::Inconclusive, straddles.clone());
-            c.reason = Some(reason);
-            s.claims.push(c);
-        }
-        let mut busy = claim("f", Kind::Measured, Verdict::NotTestable, straddles);
-        busy.reason = Some(Reason::CoresBusy);
-        s.claims.push(busy);
-        let md = markdown(&s);
-        assert!(md.contains("### Inconclusive (3)"), "{md}");
-        assert!(md.contains(
-            "2 the interval straddles the rule; 1 the cores were busy or their state unclear"
-        ));
-        assert!(md.contains("<a id=\"inconclusive-straddles\"></a>"));
-        assert!(md.contains("### Not testable here (1)"));
-        let html = html(&s).unwrap();
-        assert!(html.contains(r#"<details id="inconclusive-cores" open>"#));
-        assert!(html.contains(r#"<details id="not-testable-cores" open>"#));
-    }
-}
+mod tests;

@@ -303,25 +303,31 @@ pub struct Quality {
     /// The same over the rounds set aside with the CPUs apart.
     #[serde(default)]
     pub set_aside_us: Option<f64>,
+    /// The line above which a round read the CPUs apart (µs), for experiments that set such
+    /// rounds aside: `sampling::FAR` times the machine's level among the run's readings.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub far_above_us: Option<f64>,
 }
 
 impl Quality {
-    /// "; 3 more set aside: 2 with the CPUs apart (moving 8 KB between them and back took
-    /// 3.1 µs, against 0.67 µs in the rounds kept), 1 with a core taken (the free-core probe
-    /// read below 0.75)", or "" when no round was set aside.
+    /// "; 3 more set aside (23 % of the 13 run): 2 with the CPUs apart (moving 8 KB between
+    /// them and back took 3.1 µs, against 0.67 µs in the rounds kept; the line: 1.34 µs), 1
+    /// with a core taken (the free-core probe read below 0.75)", or "; none set aside".
     pub fn set_aside_text(&self) -> String {
         if self.set_aside_rounds == 0 {
-            return String::new();
+            return "; none set aside".into();
         }
         let us = |x: Option<f64>| x.map_or("?".to_string(), |v| format!("{v:.2}"));
         let apart = self.set_aside_rounds.saturating_sub(self.set_aside_busy);
         let mut why = Vec::new();
         if apart > 0 {
             why.push(format!(
-                "{apart} with the CPUs apart (moving {} KB between them and back took {} µs, against {} µs in the rounds kept)",
+                "{apart} with the CPUs apart (moving {} KB between them and back took {} µs, against {} µs in the rounds kept; the line: {} µs, {} times the level of this run's readings)",
                 crate::bench::capacity::CROSS_CORE_BYTES / 1024,
                 us(self.set_aside_us),
-                us(self.cross_core_us)
+                us(self.cross_core_us),
+                us(self.far_above_us),
+                crate::bench::capacity::FAR
             ));
         }
         if self.set_aside_busy > 0 {
@@ -331,9 +337,11 @@ impl Quality {
                 crate::bench::capacity::DISTURBED
             ));
         }
+        let run = self.rounds + self.set_aside_rounds;
         format!(
-            "; {} more set aside: {}",
+            "; {} more set aside ({:.0} % of the {run} run): {}",
             self.set_aside_rounds,
+            100.0 * self.set_aside_rounds as f64 / run as f64,
             why.join(", ")
         )
     }

@@ -367,6 +367,9 @@ pub enum Reason {
     ByConstruction,
     /// Not testable as registered (the claim says which machine would test it).
     NotTestable,
+    /// Rounds were set aside (a core taken, the CPUs apart), and with them kept the verdict
+    /// differs: setting them aside would have chosen it, so it is inconclusive.
+    SetAsideDecides,
 }
 
 impl Reason {
@@ -392,11 +395,12 @@ impl Reason {
             Reason::EvidenceMismatch => "evidence-mismatch".into(),
             Reason::ByConstruction => "by-construction".into(),
             Reason::NotTestable => "not-testable".into(),
+            Reason::SetAsideDecides => "set-aside-decides".into(),
         }
     }
 
     /// Every reason with a fixed code (all but needs-N-threads).
-    pub const FIXED: [Reason; 18] = [
+    pub const FIXED: [Reason; 19] = [
         Reason::IntervalInside,
         Reason::IntervalOutside,
         Reason::IntervalStraddles,
@@ -415,6 +419,7 @@ impl Reason {
         Reason::EvidenceMismatch,
         Reason::ByConstruction,
         Reason::NotTestable,
+        Reason::SetAsideDecides,
     ];
 
     /// For people: "the interval lies inside the rule", "the cores were busy", ….
@@ -446,6 +451,7 @@ impl Reason {
             Reason::EvidenceMismatch => "the evidence is not of the claim's kind".into(),
             Reason::ByConstruction => "fixed by construction".into(),
             Reason::NotTestable => "not testable as registered".into(),
+            Reason::SetAsideDecides => "the verdict changes with the rounds set aside kept".into(),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! What an experiment of the study is ([`Experiment`]), what it receives ([`Context`]) and
-//! what it gives ([`Output`]: results for people, evidence [`Fed`] to claims), and when more
-//! rounds could not change a verdict ([`settled`]).
+//! what it gives ([`Output`]: results for people, evidence [`Fed`] to claims, built from
+//! measured rounds by [`set_aside_checked`] so that setting rounds aside cannot choose a
+//! verdict), and when more rounds could not change a verdict ([`settled`]).
 use super::judge::{self, Evidence};
 use super::sampling;
 use crate::bench::MachineInfo;
@@ -90,4 +91,122 @@ pub fn settled(evidence: &[Fed]) -> bool {
             )
         })
     })
+}
+
+/// The evidence `f` builds from `rounds`, each claim's with the evidence `f` builds from the
+/// same rounds with the set-aside ones kept ([`sampling::Rounds::with_set_aside`]) beside it
+/// ([`Evidence::with_set_aside`]): the judge takes a definite verdict only when both give it
+/// (`set-aside-decides` otherwise). Every experiment that measures rounds builds its evidence
+/// through this (a test in `experiments` holds them to it).
+pub fn set_aside_checked(
+    rounds: &sampling::Rounds,
+    f: impl Fn(&sampling::Rounds) -> Vec<Fed>,
+) -> Vec<Fed> {
+    let mut kept = f(rounds);
+    if rounds.set_aside == 0 {
+        return kept;
+    }
+    let all = f(&rounds.with_set_aside());
+    for fed in &mut kept {
+        if let Some(other) = all.iter().find(|o| o.claim == fed.claim) {
+            fed.evidence.with_set_aside = Some(Box::new(other.evidence.clone()));
+        }
+    }
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::study::sampling::{CROSS_CORE, Plan, measure_by};
+
+    /// A claim "a / b ≤ 1" (a measured ordering) for the judge, as registered claims are built.
+    fn at_most_one() -> crate::claims::Claim {
+        crate::claims::Claim::new(
+            "seed003-test",
+            "seed003",
+            "seed003-test",
+            "Fig. 0",
+            "a beats b",
+        )
+        .paper("a is faster")
+        .metric("a / b", "×")
+        .rule(crate::claims::Rule::AtMost { max: 1.0 }, "an ordering")
+        .measured()
+    }
+
+    /// Rounds where a / b reads `kept` while the CPUs share a cache and `apart` (3.1 µs on the
+    /// probe) in rounds 2, 4, 6, 8, 10, 12, 14 and 16, with their evidence for [`at_most_one`].
+    fn flipping(kept: f64, apart: f64) -> Vec<Fed> {
+        let far = |i: usize| i % 2 == 0 && (2..=16).contains(&i);
+        let r = measure_by(
+            &Plan {
+                min_rounds: 10,
+                max_rounds: 10,
+                extra_budget: 0.0,
+                max_extra_s: 0.0,
+                set_aside_far: true,
+            },
+            |i| {
+                let wobble = 1.0 + 0.01 * (i % 3) as f64;
+                let (ratio, us) = if far(i) { (apart, 3.1) } else { (kept, 0.66) };
+                Ok(vec![
+                    ("a".into(), ratio * wobble),
+                    ("b".into(), 1.0),
+                    (CROSS_CORE.into(), us),
+                ])
+            },
+            |_| true,
+            &[0.66; 8],
+        )
+        .unwrap();
+        assert_eq!((r.len(), r.set_aside), (10, 8));
+        set_aside_checked(&r, |r| {
+            let e = r.ratio("a", "b").unwrap();
+            vec![fed(
+                "seed003-test",
+                Evidence::measured(vec![e], r.len(), 1, "a over b"),
+            )]
+        })
+    }
+
+    #[test]
+    fn a_verdict_that_changes_with_the_set_aside_rounds_kept_is_inconclusive() {
+        use crate::results::{Reason, Verdict};
+        use crate::study::judge::{assess, explain};
+        let c = at_most_one();
+        // Kept rounds: a takes 0.8 of b's time, which holds; the 8 rounds set aside with the
+        // CPUs apart read 1.5, and with them kept the interval straddles 1.
+        let fed = flipping(0.8, 1.5);
+        let e = &fed[0].evidence;
+        let all = e
+            .with_set_aside
+            .as_deref()
+            .expect("checked with the rounds set aside");
+        assert_eq!(all.runs, 18);
+        let kept = Evidence {
+            with_set_aside: None,
+            ..e.clone()
+        };
+        assert_eq!(assess(&c, &kept), (Verdict::Holds, Reason::IntervalInside));
+        assert_ne!(assess(&c, all).0, Verdict::Holds);
+        assert_eq!(
+            assess(&c, e),
+            (Verdict::Inconclusive, Reason::SetAsideDecides)
+        );
+        let why = explain(&c, e);
+        assert!(why.contains("Setting rounds aside decides"), "{why}");
+        assert!(why.contains("on the 10 rounds kept, holds"), "{why}");
+        assert!(why.contains("with the 8 set aside kept as well"), "{why}");
+        // Rounds set aside that read as the kept ones do change nothing: the verdict stands.
+        let fed = flipping(0.8, 0.82);
+        assert!(fed[0].evidence.with_set_aside.is_some());
+        assert_eq!(
+            assess(&c, &fed[0].evidence),
+            (Verdict::Holds, Reason::IntervalInside)
+        );
+        // Nor does an inconclusive verdict become anything else.
+        let fed = flipping(1.0, 0.5);
+        assert_ne!(assess(&c, &fed[0].evidence).1, Reason::SetAsideDecides);
+    }
 }

@@ -91,6 +91,11 @@ pub struct Evidence {
     /// figure most, in a sentence.
     #[serde(default)]
     pub assumption: Option<String>,
+    /// The same claim's evidence from the same rounds with those set aside kept (a core
+    /// taken, the CPUs apart; see `experiment::set_aside_checked`), where rounds were set aside:
+    /// a definite verdict stands only when this evidence gives it too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub with_set_aside: Option<Box<Evidence>>,
 }
 
 /// How evidence was obtained; the judge accepts only evidence of the claim's kind.
@@ -312,8 +317,23 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
 ///   not measured), inconclusive when it straddles it; a result load cannot have caused
 ///   stands whatever the probe read;
 /// - paper-checks are consistent when the paper's numbers can meet the rule (some part of the
-///   interval, which carries the printed rounding, lies inside), inconsistent otherwise.
+///   interval, which carries the printed rounding, lies inside), inconsistent otherwise;
+/// - a definite verdict (holds, does not hold) on evidence from rounds of which some were set
+///   aside stands only when the evidence with them kept
+///   ([`Evidence::with_set_aside`]) gets the same verdict: otherwise setting rounds aside
+///   chose it, and it is inconclusive (`set-aside-decides`).
 pub fn assess(claim: &Claim, evidence: &Evidence) -> (Verdict, Reason) {
+    let (verdict, reason) = assess_rounds(claim, evidence);
+    let definite = matches!(verdict, Verdict::Holds | Verdict::DoesNotHold);
+    let with_all = evidence.with_set_aside.as_deref();
+    if definite && with_all.is_some_and(|all| assess_rounds(claim, all).0 != verdict) {
+        return (Verdict::Inconclusive, Reason::SetAsideDecides);
+    }
+    (verdict, reason)
+}
+
+/// [`assess`] on the rounds kept alone.
+fn assess_rounds(claim: &Claim, evidence: &Evidence) -> (Verdict, Reason) {
     match claim.kind {
         Kind::ByConstruction => return (Verdict::ByConstruction, Reason::ByConstruction),
         Kind::NotTestable => return (Verdict::NotTestable, Reason::NotTestable),
@@ -399,12 +419,35 @@ fn kind_matches(claim: &Claim, e: &Evidence) -> bool {
 /// Why the verdict follows for `claim` from `evidence`, in a sentence or two: the reason
 /// [`assess`] gave, with the figures and the rule. Pure.
 pub fn explain(claim: &Claim, evidence: &Evidence) -> String {
-    let (_, reason) = assess(claim, evidence);
     let how = if evidence.how.is_empty() {
         String::new()
     } else {
         format!("{}. ", evidence.how)
     };
+    let (_, reason) = assess(claim, evidence);
+    if let (Reason::SetAsideDecides, Some(all)) = (&reason, &evidence.with_set_aside) {
+        let kept = Evidence {
+            with_set_aside: None,
+            ..evidence.clone()
+        };
+        let (v_kept, v_all) = (assess(claim, &kept).0, assess(claim, all).0);
+        return format!(
+            "{how}Setting rounds aside decides this verdict, so it stands inconclusive: on the {} rounds kept, {} ({}); with the {} set aside kept as well, {} ({})",
+            kept.runs,
+            v_kept.label(),
+            because(claim, &kept),
+            all.runs.saturating_sub(kept.runs),
+            v_all.label(),
+            because(claim, all)
+        );
+    }
+    format!("{how}{}.", because(claim, evidence))
+}
+
+/// Why `evidence` gets its verdict, in a sentence without the evidence's `how` and without a
+/// full stop.
+fn because(claim: &Claim, evidence: &Evidence) -> String {
+    let (_, reason) = assess(claim, evidence);
     let words = Words {
         claim,
         evidence,
@@ -425,7 +468,7 @@ pub fn explain(claim: &Claim, evidence: &Evidence) -> String {
     if let Some(a) = &evidence.assumption {
         text.push_str(&format!("; the assumption that moves it most: {a}"));
     }
-    format!("{how}{text}.")
+    text
 }
 
 /// What [`explain`] words a reason with: the claim, its evidence, the rule and our figures

@@ -33,7 +33,7 @@ pub use crate::results::{
     Cell, Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,
     Quality, Reference, Series, StudyResults, Table, Verdict,
 };
-pub use experiment::{Context, Experiment, Fed, Output, fed, settled};
+pub use experiment::{Context, Experiment, Fed, Output, fed, set_aside_checked, settled};
 pub use files::{load, write_outputs};
 pub use judge::{Estimate, Evidence, judge};
 pub use options::{Finished, SEEDS, StudyOptions};

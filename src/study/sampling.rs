@@ -8,9 +8,13 @@
 //!
 //! [`measure`] runs at least `min_rounds` rounds, then, while some claim the rounds feed is
 //! still inconclusive, more rounds within a stated time budget (a fraction of the time the
-//! first rounds took) and a round cap.
+//! first rounds took) and a round cap. Rounds measured with a core taken or the CPUs apart
+//! are set aside and measured again, but kept apart ([`Rounds::with_set_aside`]): every
+//! experiment builds its evidence through `experiment::set_aside_checked`, which checks each
+//! claim's evidence against the same evidence with those rounds kept, so setting rounds aside
+//! cannot choose a verdict (the judge makes one that changes inconclusive).
 use super::judge::Estimate;
-use crate::bench::capacity::cores_apart;
+use crate::bench::capacity::{cores_apart, near_level};
 use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
@@ -120,8 +124,13 @@ pub struct Rounds {
     pub set_aside_busy: usize,
     /// The cross-core readings of the rounds set aside with the CPUs apart.
     set_aside_us: Vec<f64>,
-    /// The fastest cross-core reading among all rounds pushed, set aside or kept.
-    nearest_us: Option<f64>,
+    /// The cross-core readings of every round offered, set aside or kept, in order.
+    readings: Vec<f64>,
+    /// The line above which the last round offered read the CPUs apart (µs): [`FAR`] times
+    /// the [`near_level`] of the readings so far.
+    far_above_us: Option<f64>,
+    /// The rounds set aside, each with the number of rounds kept before it.
+    aside: Vec<(usize, Vec<(String, f64)>)>,
 }
 
 impl Rounds {
@@ -153,25 +162,33 @@ impl Rounds {
     }
 
     /// Adds a round unless, with fewer than `limit` rounds set aside so far, its free-core
-    /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart
-    /// against the fastest reading (of `elsewhere` and of every round offered here); says
-    /// whether it was kept.
+    /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart: more
+    /// than [`FAR`] times the machine's level, the [`near_level`] of the readings `elsewhere`
+    /// in the process before these rounds and of every round offered here, this one included.
+    /// A round set aside is kept apart ([`Rounds::with_set_aside`]). Says whether it was kept.
     fn push_unless_disturbed(
         &mut self,
         round: Vec<(String, f64)>,
         limit: usize,
         far: bool,
-        elsewhere: f64,
+        elsewhere: &[f64],
     ) -> bool {
         let us = round
             .iter()
             .find(|(k, _)| k == CROSS_CORE)
             .map(|&(_, v)| v)
             .filter(|x| x.is_finite());
+        if let Some(us) = us {
+            self.readings.push(us);
+        }
         let apart = us.filter(|&us| {
-            let nearest = self.nearest_us.map_or(us, |n| n.min(us));
-            self.nearest_us = Some(nearest);
-            far && cores_apart(us, nearest.min(elsewhere))
+            if !far {
+                return false;
+            }
+            let pool: Vec<f64> = elsewhere.iter().chain(&self.readings).copied().collect();
+            let level = near_level(&pool);
+            self.far_above_us = level.map(|l| l * FAR);
+            level.is_some_and(|l| cores_apart(us, l))
         });
         let busy = free_core_readings(&round).any(|(_, f)| f.is_finite() && f < DISTURBED);
         if self.set_aside >= limit || (apart.is_none() && !busy) {
@@ -183,7 +200,33 @@ impl Rounds {
             Some(us) => self.set_aside_us.push(us),
             None => self.set_aside_busy += 1,
         }
+        self.aside.push((self.rounds, round));
         false
+    }
+
+    /// These rounds with the rounds set aside put back where they were measured: what the
+    /// evidence would be had nothing been set aside (`experiment::set_aside_checked` builds it
+    /// on both). Nothing is set aside in the result.
+    pub fn with_set_aside(&self) -> Rounds {
+        let mut all = Rounds::new();
+        let mut aside = self.aside.iter().peekable();
+        for i in 0..=self.rounds {
+            while let Some((_, round)) = aside.next_if(|(at, _)| *at == i) {
+                all.push(round.clone());
+            }
+            if i < self.rounds {
+                all.push(
+                    self.keys
+                        .iter()
+                        .zip(&self.values)
+                        .map(|(k, v)| (k.clone(), v[i]))
+                        .collect(),
+                );
+            }
+        }
+        all.extra = self.extra;
+        all.readings = self.readings.clone();
+        all
     }
 
     /// Rounds so far.
@@ -299,6 +342,7 @@ impl Rounds {
                 .map(|v| median(v.iter().copied().filter(|x| x.is_finite()).collect())),
             set_aside_us: (!self.set_aside_us.is_empty())
                 .then(|| median(self.set_aside_us.clone())),
+            far_above_us: self.far_above_us,
         }
     }
 }
@@ -345,14 +389,18 @@ impl Resample<'_> {
 /// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
 /// slower of a probe just before it (from the second round on) and one just after. A round
 /// whose free-core probe reads below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
-/// cross-core reading is beyond [`FAR`], is set aside and another run in its place. `i` counts
-/// every round run, set aside or not.
+/// cross-core reading is beyond [`FAR`] times the machine's level (the [`near_level`] of the
+/// process's readings and the rounds'), is set aside, kept apart, and another run in its
+/// place. `i` counts every round run, set aside or not.
 pub fn measure(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
 ) -> Result<Rounds> {
-    use crate::bench::capacity::{CROSS_CORE_S, cross_core_us, nearest_cross_core_us};
+    use crate::bench::capacity::{CROSS_CORE_S, cross_core_readings, cross_core_us};
+    // The process's readings before these rounds: with this experiment's own, they set the
+    // machine's level against which a round reads the CPUs apart.
+    let elsewhere = cross_core_readings();
     // Known after the first round: whether rounds run parallel forms (and get probed before
     // as well as after, so a state that ends or starts inside the round is seen).
     let mut parallel = false;
@@ -374,7 +422,7 @@ pub fn measure(
             Ok(v)
         },
         settled,
-        nearest_cross_core_us,
+        &elsewhere,
     )
 }
 
@@ -391,12 +439,13 @@ fn probes_parallel(round: &[(String, f64)]) -> bool {
     free_core_readings(round).any(|(t, _)| t >= 2)
 }
 
-/// [`measure`] with the process's fastest cross-core reading given by `elsewhere`.
-fn measure_by(
+/// [`measure`] with the process's earlier cross-core readings given by `elsewhere` (tests
+/// give them, with a fake probe in the rounds).
+pub(crate) fn measure_by(
     plan: &Plan,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
-    elsewhere: impl Fn() -> f64,
+    elsewhere: &[f64],
 ) -> Result<Rounds> {
     if plan.min_rounds == 0 || plan.max_rounds < plan.min_rounds {
         return Err(Error::InvalidParameter(format!(
@@ -409,7 +458,7 @@ fn measure_by(
     let started = Instant::now();
     let mut i = 0;
     while rounds.len() < plan.min_rounds {
-        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere());
+        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
         i += 1;
     }
     let first = started.elapsed().as_secs_f64();
@@ -421,7 +470,7 @@ fn measure_by(
         && extra_started.elapsed().as_secs_f64() + per_round <= budget
         && !settled(&rounds)
     {
-        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere()) {
+        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere) {
             rounds.extra += 1;
         }
         i += 1;
@@ -430,232 +479,4 @@ fn measure_by(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn rounds(a: &[f64], b: &[f64]) -> Rounds {
-        let mut r = Rounds::new();
-        for (x, y) in a.iter().zip(b) {
-            r.push(vec![("a".into(), *x), ("b".into(), *y)]);
-        }
-        r
-    }
-
-    #[test]
-    fn a_quiet_configuration_has_a_narrow_interval_around_its_median() {
-        let r = rounds(&[1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.0], &[2.0; 8]);
-        let m = r.median("a").unwrap();
-        assert_eq!(m.value, 1.0);
-        assert!(m.low >= 0.98 && m.high <= 1.02 && m.low <= 1.0 && m.high >= 1.0);
-        assert!(!r.quality().noisy);
-    }
-
-    #[test]
-    fn paired_ratios_cancel_drift_that_touches_both() {
-        // Both configurations slow down together round after round: their medians' intervals
-        // are wide, the paired ratio is exactly 2 in every round.
-        let a: Vec<f64> = (0..10).map(|i| 1.0 + i as f64 * 0.2).collect();
-        let b: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
-        let r = rounds(&b, &a);
-        let ratio = r.ratio("a", "b").unwrap();
-        assert_eq!((ratio.value, ratio.low, ratio.high), (2.0, 2.0, 2.0));
-        let m = r.median("a").unwrap();
-        assert!(m.high - m.low > 1.0, "{m:?}");
-        assert!(r.quality().noisy);
-    }
-
-    #[test]
-    fn the_interval_is_reproducible_and_contains_the_value() {
-        let a = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0];
-        let r = rounds(&a, &a);
-        let e1 = r.median("a").unwrap();
-        let e2 = r.median("a").unwrap();
-        assert_eq!(e1, e2);
-        assert!(e1.low <= e1.value && e1.value <= e1.high && e1.low < e1.high);
-    }
-
-    #[test]
-    fn too_few_rounds_decide_nothing_and_unknown_keys_give_none() {
-        let r = rounds(&[1.0, 2.0], &[1.0, 2.0]);
-        let e = r.median("a").unwrap();
-        assert!(e.low.is_infinite() && e.high.is_infinite());
-        assert!(r.median("zzz").is_none());
-        assert!(r.ratio("a", "zzz").is_none());
-    }
-
-    #[test]
-    fn missing_values_become_nan_and_are_skipped() {
-        let mut r = Rounds::new();
-        r.push(vec![("a".into(), 1.0)]);
-        r.push(vec![("a".into(), 2.0), ("b".into(), 5.0)]);
-        r.push(vec![("a".into(), 3.0), ("b".into(), 7.0)]);
-        assert_eq!(r.len(), 3);
-        assert!(r.get("b").unwrap()[0].is_nan());
-        assert_eq!(r.median("b").unwrap().value, 6.0);
-    }
-
-    #[test]
-    fn measure_runs_the_minimum_then_stops_when_settled_or_capped() {
-        let plan = Plan {
-            min_rounds: 3,
-            max_rounds: 6,
-            extra_budget: 1e9,
-            max_extra_s: 1e9,
-            set_aside_far: false,
-        };
-        let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
-        assert_eq!((r.len(), r.extra), (3, 0));
-        let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
-        assert_eq!((r.len(), r.extra), (6, 3));
-        let r = measure(
-            &plan,
-            |i| Ok(vec![("a".into(), i as f64)]),
-            |r| r.len() >= 4,
-        )
-        .unwrap();
-        assert_eq!(r.len(), 4);
-        let none = Plan {
-            extra_budget: 0.0,
-            ..plan
-        };
-        let r = measure(&none, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
-        assert_eq!(r.len(), 3, "no budget, no extra rounds");
-        let bad = Plan {
-            min_rounds: 0,
-            ..plan
-        };
-        assert!(measure(&bad, |_| Ok(vec![]), |_| true).is_err());
-    }
-
-    #[test]
-    fn rounds_measured_with_the_cpus_apart_or_a_core_taken_are_set_aside_and_measured_again() {
-        let plan = Plan {
-            min_rounds: 4,
-            max_rounds: 4,
-            extra_budget: 0.0,
-            max_extra_s: 0.0,
-            set_aside_far: true,
-        };
-        let none_elsewhere = || f64::INFINITY;
-        // Rounds 1 and 2 ran with the CPUs apart: moving the buffer took 2.3 µs, not 0.5.
-        let far = |i: usize| i == 1 || i == 2;
-        let r = measure_by(
-            &plan,
-            |i| {
-                let us = if far(i) { 2.3 } else { 0.5 };
-                Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), us)])
-            },
-            |_| true,
-            none_elsewhere,
-        )
-        .unwrap();
-        assert_eq!(r.len(), 4);
-        assert_eq!(r.set_aside, 2);
-        assert_eq!(r.get("a").unwrap(), &[0.0, 3.0, 4.0, 5.0]);
-        let q = r.quality();
-        assert_eq!(q.set_aside_rounds, 2);
-        assert_eq!((q.cross_core_us, q.set_aside_us), (Some(0.5), Some(2.3)));
-        assert!(
-            q.set_aside_text().contains("2 more set aside"),
-            "{}",
-            q.set_aside_text()
-        );
-        // Within a factor FAR of the fastest reading, rounds are kept: the probe's own noise
-        // sets nothing aside.
-        let r = measure_by(
-            &plan,
-            |i| {
-                Ok(vec![
-                    ("a".into(), i as f64),
-                    (CROSS_CORE.into(), [0.5, 0.9, 0.6, 0.99][i % 4]),
-                ])
-            },
-            |_| true,
-            none_elsewhere,
-        )
-        .unwrap();
-        assert_eq!((r.len(), r.set_aside), (4, 0));
-        assert_eq!(r.quality().set_aside_text(), "");
-        // A faster reading elsewhere in the process sets aside rounds that are all slow here…
-        let r = measure_by(
-            &plan,
-            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), 2.3)]),
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
-        // … at most min_rounds of them; then rounds are kept as measured.
-        assert_eq!((r.len(), r.set_aside), (4, 4));
-        assert_eq!(r.get("a").unwrap(), &[4.0, 5.0, 6.0, 7.0]);
-        // Nor where the threads work on their own data: the rounds are kept, the level noted.
-        let own_data = Plan {
-            set_aside_far: false,
-            ..plan
-        };
-        let r = measure_by(
-            &own_data,
-            |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), 2.3)]),
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
-        assert_eq!((r.len(), r.set_aside), (4, 0));
-        assert_eq!(r.quality().cross_core_us, Some(2.3));
-        // A round whose free-core probe read a core taken is set aside in any plan.
-        let free = format!("{FREE_CORES}2");
-        let r = measure_by(
-            &own_data,
-            |i| {
-                let f = if i == 0 { 0.6 } else { 0.97 };
-                Ok(vec![
-                    ("a".into(), i as f64),
-                    (free.clone(), f),
-                    (CROSS_CORE.into(), 0.5),
-                ])
-            },
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
-        assert_eq!((r.len(), r.set_aside, r.set_aside_busy), (4, 1, 1));
-        assert_eq!(r.get("a").unwrap(), &[1.0, 2.0, 3.0, 4.0]);
-        let text = r.quality().set_aside_text();
-        assert!(
-            text.contains("1 more set aside: 1 with a core taken"),
-            "{text}"
-        );
-        assert!(!text.contains("apart"), "{text}");
-        // Without a probe nothing is set aside.
-        let r = measure_by(
-            &plan,
-            |i| Ok(vec![("a".into(), i as f64)]),
-            |_| true,
-            || 0.5,
-        )
-        .unwrap();
-        assert_eq!((r.len(), r.set_aside), (4, 0));
-    }
-
-    #[test]
-    fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
-        let round = |k: &str| vec![(k.to_string(), 1.0)];
-        assert!(probes_parallel(&round(&format!("{FREE_CORES}2"))));
-        assert!(probes_parallel(&round(&format!("{FREE_CORES}36"))));
-        assert!(!probes_parallel(&round(&format!("{FREE_CORES}1"))));
-        assert!(!probes_parallel(&round("8192/gmp/t1")));
-        let plan = Plan {
-            min_rounds: 3,
-            max_rounds: 3,
-            extra_budget: 0.0,
-            max_extra_s: 0.0,
-            set_aside_far: false,
-        };
-        let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
-        let readings = r.get(CROSS_CORE).map(<[f64]>::len);
-        if crate::parallel::logical_cores() >= 2 {
-            assert_eq!(readings, Some(3));
-        }
-        let r = measure(&plan, |_| Ok(round("a")), |_| true).unwrap();
-        assert!(r.get(CROSS_CORE).is_none());
-    }
-}
+mod tests;

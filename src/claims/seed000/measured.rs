@@ -48,6 +48,7 @@ pub fn claims() -> Vec<Claim> {
             .speedup()
             .plausible(&[(-10.0, 75.0)], "four hardware threads can at most quarter the time (75 %); busy cores take it to 0 or below"),
         c("seed000-parsa8", "seed000-threads", "Fig. 10, Abstract", "1 → 8 threads makes PaRSA 79 % faster on the Core i7")
+            .headline()
             .paper(format!("{PARSA8_REDUCTION_PCT} % (4 cores × 2 hardware threads)"))
             .paper_values(&[PARSA8_REDUCTION_PCT])
             .metric("time reduction 1 − t(8 threads) / t(1 thread), on 8 hardware threads", "%")

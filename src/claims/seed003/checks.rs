@@ -236,12 +236,14 @@ pub fn checks() -> Vec<Claim> {
                 "the wrap-up's bounds as printed")
             .paper_check(),
         check("seed003-check-conclusion-modexp", "Conclusions", "Exponentiation can be accelerated 30–40 % through parallelism")
+            .headline()
             .paper("Exponentiation, as it is, can be accelerated through parallelism -30/-40%")
             .paper_values(&[CONCLUSION_MODEXP.0, CONCLUSION_MODEXP.1])
             .metric("each method's best figure on its slides (slicing, on demand, precomputation)", "%")
             .rule(Rule::Each { parts: vec!["slice".into(), "mary-ondemand".into(), "mary-precomp".into()], rules: vec![Rule::Diff { target: -35.0, tol: 5.5 }; 3] }, "within −30 to −40 % with half a point of rounding")
             .paper_check(),
         check("seed003-check-conclusion-mul", "Conclusions", "Multiplication gains 15–60 % against the sequential form (printed as \"vs sequential Square&Multiply\", though the slides compare with sequential Karatsuba) and 19–54 % against GMP")
+            .headline()
             .paper("-15% to -60% vs sequential Square&Multiply; -19% to -54% vs native GMP/MPIR")
             .paper_values(&CONCLUSION_MUL)
             .metric("the i7-6800K slide's smallest and largest gains against karaMul and against GMP (the slide whose range the conclusion quotes)", "%")

@@ -192,6 +192,7 @@ pub fn karatsuba() -> Vec<KaraTimed> {
                 &format!("Karatsuba, {bits} bits"),
                 "Lock-free parallel Karatsuba beats GMP's mpz_mul at large sizes",
             )
+            .headline()
             .paper(format!("{paper:+.0} % against GMP (3 threads, E5-2650 v2)"))
             .paper_values(&[paper.round()])
             .metric("lock-free parallel Karatsuba time / GMP mpz_mul time, 2 threads, paired rounds", "×")

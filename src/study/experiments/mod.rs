@@ -279,3 +279,34 @@ pub fn runs_text(n: u32) -> String {
         format!("{n} interleaved runs")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every experiment that measures rounds builds its evidence through
+    /// `set_aside_checked`, which checks each verdict with the set-aside rounds kept: a file
+    /// that calls `sampling::measure` calls it as often.
+    #[test]
+    fn every_experiment_that_measures_rounds_checks_its_evidence_with_the_set_aside_ones() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/study/experiments");
+        let mut measuring = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let measures = text.matches("sampling::measure(").count();
+            let checked = text.matches("crate::study::set_aside_checked(").count();
+            measuring += usize::from(measures > 0);
+            assert!(
+                checked >= measures,
+                "{}: {measures} sampling::measure, {checked} set_aside_checked",
+                path.display()
+            );
+        }
+        assert!(
+            measuring >= 8,
+            "{measuring} experiment files measure rounds"
+        );
+    }
+}

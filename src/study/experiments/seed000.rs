@@ -144,7 +144,7 @@ impl Experiment for WorkingSet {
         r.quality = Some(quality);
         Ok(Output {
             result: r,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }
@@ -265,7 +265,7 @@ impl Experiment for Schedules {
         r.quality = Some(quality);
         Ok(Output {
             result: r,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }

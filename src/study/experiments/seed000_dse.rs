@@ -96,7 +96,9 @@ impl Experiment for Dse {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: evidence(ctx, &evals, &rounds, threads),
+            evidence: crate::study::set_aside_checked(&rounds, |r| {
+                evidence(ctx, &evals, r, threads)
+            }),
         })
     }
 }

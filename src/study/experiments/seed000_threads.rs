@@ -104,7 +104,7 @@ impl Experiment for ThreadScaling {
         .with_quality(quality);
         Ok(Output {
             result: r,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }

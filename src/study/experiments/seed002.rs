@@ -213,7 +213,7 @@ impl Experiment for Times {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }

@@ -238,7 +238,7 @@ impl Experiment for Karatsuba {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }
@@ -448,7 +448,7 @@ impl Experiment for Handoff {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: handoff_evidence(ctx, &rounds),
+            evidence: crate::study::set_aside_checked(&rounds, |r| handoff_evidence(ctx, r)),
         })
     }
 }

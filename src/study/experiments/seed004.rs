@@ -218,7 +218,7 @@ impl Experiment for Ciphers {
         .with_quality(quality);
         Ok(Output {
             result,
-            evidence: evidence(&rounds),
+            evidence: crate::study::set_aside_checked(&rounds, evidence),
         })
     }
 }

@@ -1,0 +1,257 @@
+//! The report's tests: what it opens with (what was reproduced, paper by paper), the counts
+//! and how sure each experiment is, in report.md and report.html alike.
+use super::*;
+use crate::results::{Profile, Quality, Reason};
+
+/// A claim of seed000's "Fig. 0" with the rule "at most 1", for the report's tests.
+pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
+    ClaimResult {
+        id: id.into(),
+        seed: "seed000".into(),
+        reference: "Fig. 0".into(),
+        claim: format!("claim {id}"),
+        kind,
+        model: None,
+        verdict,
+        reason: None,
+        paper: "p".into(),
+        paper_values: Vec::new(),
+        ours,
+        rule: "ratio: ≤ 1 ×".into(),
+        rule_data: crate::results::Rule::AtMost { max: 1.0 },
+        tolerance: "none".into(),
+        why: "because".into(),
+        beside: Some("1 thread: 0.9 ×".into()),
+        experiment: "seed000-x".into(),
+        headline: false,
+        defect: None,
+        confirms: None,
+        untested: None,
+        assumptions: Vec::new(),
+    }
+}
+
+fn study() -> StudyResults {
+    let mut inconsistent = claim(
+        "b",
+        Kind::PaperCheck,
+        Verdict::Inconsistent,
+        Ours::default(),
+    );
+    inconsistent.reason = Some(Reason::PaperInconsistent);
+    let measured = Ours {
+        value: Some(0.95),
+        ci_low: Some(0.9),
+        ci_high: Some(0.99),
+        unit: "×".into(),
+        runs: 8,
+        threads: 2,
+        text: "0.95 ×".into(),
+        parts: Vec::new(),
+    };
+    StudyResults {
+        machine: crate::bench::MachineInfo::detect(),
+        profile: Profile::Quick,
+        parcrypt_version: "test".into(),
+        claims: vec![
+            claim("a", Kind::Measured, Verdict::Holds, measured),
+            inconsistent,
+        ],
+        experiments: vec![ExperimentResult {
+            id: "seed000-x".into(),
+            seed: "seed000".into(),
+            title: "An experiment".into(),
+            answers: "Fig. 0".into(),
+            provenance: crate::results::Provenance::Measured,
+            summary: "s".into(),
+            table: crate::results::Table::new(&["a"]),
+            charts: vec![],
+            quality: Some(Quality {
+                rounds: 8,
+                extra_rounds: 2,
+                spread_pct: 12.5,
+                noisy: true,
+                ..Quality::default()
+            }),
+            elapsed_s: 1.0,
+        }],
+        resumed: vec![],
+        elapsed_s: 1.0,
+    }
+}
+
+#[test]
+fn counts_per_kind_interval_and_how_sure() {
+    let md = markdown(&study());
+    assert!(
+        md.contains("| measured | [1](#measured-holds) | 0 | 0 | 0 | 0 | 0 | 0 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| paper-check | 0 | 0 | 0 | 0 | [1](#paper-check-inconsistent) | 0 | 0 |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("0.95 × [0.9, 0.99] (8 rounds, 2 threads)"),
+        "{md}"
+    );
+    assert!(md.contains(
+        "8 paired rounds (2 re-measured; none set aside), median interval ±12.5 %, noisy"
+    ));
+    assert!(md.contains("Beside, not deciding: 1 thread: 0.9 ×."));
+    let html = html(&study()).unwrap();
+    assert!(html.contains(r#"class="verdict inconsistent""#));
+    assert!(html.contains(r#"<p class="how noisy">"#));
+}
+
+/// The position of `needle` in `hay`, which must hold it.
+fn at(hay: &str, needle: &str) -> usize {
+    hay.find(needle)
+        .unwrap_or_else(|| panic!("{needle:?} missing"))
+}
+
+#[test]
+fn findings_come_first_and_link_to_the_claims_they_name() {
+    let mut s = study();
+    s.claims[0].headline = true;
+    let md = markdown(&s);
+    // What was reproduced, paper by paper (its headline claims first, then its defects),
+    // what is not testable, the counts and the verdict words; then every claim, then the
+    // sections.
+    let order = [
+        "## What was reproduced",
+        "### [PaRSA on multicores](#seed000) (seed000) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
+        "Al-Tarawneh",
+        "<a id=\"seed000-headline\"></a>",
+        "- **holds** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p. ([details](#a))",
+        "#### The paper's own inconsistencies: 1 defect (1 inconsistent check)",
+        "- <a id=\"defect-seed000-b\"></a>**inconsistent** — claim b. The paper's numbers give",
+        "The check: [Fig. 0](#b) (inconsistent).",
+        "### Not testable here (0)",
+        "### Verdicts by kind",
+        "### What the verdicts mean",
+        "- **confirms ordering**: judged at a scaled setting",
+        "## Machine",
+        "<a id=\"paper-check-inconsistent\"></a>",
+        "| seed000 | Fig. 0 | [claim b](#b) |",
+        "<a id=\"seed000\"></a>",
+        "- <a id=\"b\"></a>Fig. 0 **inconsistent**",
+    ];
+    let mut last = 0;
+    for needle in order {
+        let i = at(&md, needle);
+        assert!(i >= last, "{needle:?} out of order in\n{md}");
+        last = i;
+    }
+    let html = html(&s).unwrap();
+    let order = [
+        "<nav><a href=\"#findings\">What was reproduced</a>",
+        "<a href=\"#seed000\">PaRSA on multicores</a>",
+        "1 defect (1 inconsistent check).",
+        "<i>Towards an Optimal Multicore",
+        "<div class=\"headline\" id=\"seed000-headline\">",
+        "<a href=\"#a\" class=\"verdict holds\">holds</a> — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper&#x27;s: p.",
+        "<h4 id=\"seed000-defects\">The paper's own inconsistencies: 1 defect (1 inconsistent check)</h4>",
+        "<li id=\"defect-seed000-b\">",
+        "<a href=\"#b\">Fig. 0</a> (<span class=\"inconsistent\">inconsistent</span>)",
+        "<a href=\"#paper-check-inconsistent\">1</a>",
+        "<h3 id=\"glossary\">What the verdicts mean</h3>",
+        "<tr class=\"group\" id=\"measured-holds\">",
+        "<tr class=\"group\" id=\"paper-check-inconsistent\">",
+        "<section id=\"seed000\">",
+        "<tr id=\"b\">",
+    ];
+    let mut last = 0;
+    for needle in order {
+        let i = at(&html, needle);
+        assert!(i >= last, "{needle:?} out of order");
+        last = i;
+    }
+    // The measured claim is judged: the experiment gets a decision chart.
+    assert!(html.contains(r#"<div class="chart decision"><svg role="img" class="decision""#));
+}
+
+#[test]
+fn measured_claims_that_do_not_hold_follow_the_headline_and_defects_count_once() {
+    let mut s = study();
+    let mut no = s.claims[0].clone();
+    no.id = "n".into();
+    no.verdict = Verdict::DoesNotHold;
+    no.reason = Some(Reason::IntervalOutside);
+    s.claims.push(no);
+    // Two more checks on the same printed pair as "b": one defect, three checks.
+    for id in ["b2", "b3"] {
+        let mut c = s.claims[1].clone();
+        c.id = id.into();
+        s.claims.push(c);
+    }
+    for c in s.claims.iter_mut().filter(|c| c.kind == Kind::PaperCheck) {
+        c.defect = Some("593-vs-563".into());
+    }
+    let md = markdown(&s);
+    assert!(
+        md.contains("5 claims: 1 holds, 1 does not hold, 1 defect (3 inconsistent checks)"),
+        "{md}"
+    );
+    let dnh = at(
+        &md,
+        "#### Measured and modelled claims that do not hold (1)",
+    );
+    assert!(dnh > at(&md, "#### Headline claims"));
+    assert!(
+        dnh < at(
+            &md,
+            "#### The paper's own inconsistencies: 1 defect (3 inconsistent checks)"
+        )
+    );
+    assert!(md.contains("Defect 593-vs-563 touches 3 checks, all inconsistent: [Fig. 0](#b) (inconsistent), [Fig. 0](#b2) (inconsistent), [Fig. 0](#b3) (inconsistent)."));
+    assert!(
+        md.contains("None registered."),
+        "no headline claim in this study"
+    );
+}
+
+#[test]
+fn inconclusive_claims_are_split_by_cause() {
+    let mut s = study();
+    let straddles = Ours {
+        value: Some(1.0),
+        ci_low: Some(0.9),
+        ci_high: Some(1.1),
+        unit: "×".into(),
+        runs: 8,
+        threads: 2,
+        text: "1 ×".into(),
+        parts: Vec::new(),
+    };
+    for (id, reason) in [
+        ("c", Reason::IntervalStraddles),
+        ("d", Reason::CoresUnclear),
+        ("e", Reason::IntervalStraddles),
+    ] {
+        let mut c = claim(id, Kind::Measured, Verdict::Inconclusive, straddles.clone());
+        c.reason = Some(reason);
+        s.claims.push(c);
+    }
+    let mut busy = claim("f", Kind::Measured, Verdict::NotTestable, straddles);
+    busy.reason = Some(Reason::CoresBusy);
+    s.claims.push(busy);
+    let md = markdown(&s);
+    assert!(md.contains("#### Inconclusive (3)"), "{md}");
+    assert!(md.contains(
+        "2 the interval straddles the rule; 1 the cores were busy or their state unclear"
+    ));
+    assert!(md.contains("<a id=\"seed000-inconclusive-straddles\"></a>"));
+    assert!(md.contains("### Not testable here (1)"));
+    let html = html(&s).unwrap();
+    assert!(html.contains(r#"<details id="seed000-inconclusive-cores" open>"#));
+    assert!(html.contains(r#"<details id="not-testable-cores" open>"#));
+    // Inconclusive claims come after the paper's headline claims and before what is not
+    // testable here.
+    let i = at(
+        &html,
+        r#"<h4 id="seed000-inconclusive">Inconclusive (3)</h4>"#,
+    );
+    assert!(i > at(&html, r#"id="seed000-headline""#));
+    assert!(i < at(&html, r#"<h3 id="not-testable">"#));
+}

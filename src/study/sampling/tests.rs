@@ -1,0 +1,261 @@
+//! The sampling's tests: paired rounds and their intervals, the rounds `measure` runs, and the
+//! rounds it sets aside (with a fake cross-core probe) and how they are kept for the verdicts.
+use super::*;
+
+fn rounds(a: &[f64], b: &[f64]) -> Rounds {
+    let mut r = Rounds::new();
+    for (x, y) in a.iter().zip(b) {
+        r.push(vec![("a".into(), *x), ("b".into(), *y)]);
+    }
+    r
+}
+
+#[test]
+fn a_quiet_configuration_has_a_narrow_interval_around_its_median() {
+    let r = rounds(&[1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.0], &[2.0; 8]);
+    let m = r.median("a").unwrap();
+    assert_eq!(m.value, 1.0);
+    assert!(m.low >= 0.98 && m.high <= 1.02 && m.low <= 1.0 && m.high >= 1.0);
+    assert!(!r.quality().noisy);
+}
+
+#[test]
+fn paired_ratios_cancel_drift_that_touches_both() {
+    // Both configurations slow down together round after round: their medians' intervals
+    // are wide, the paired ratio is exactly 2 in every round.
+    let a: Vec<f64> = (0..10).map(|i| 1.0 + i as f64 * 0.2).collect();
+    let b: Vec<f64> = a.iter().map(|x| x * 2.0).collect();
+    let r = rounds(&b, &a);
+    let ratio = r.ratio("a", "b").unwrap();
+    assert_eq!((ratio.value, ratio.low, ratio.high), (2.0, 2.0, 2.0));
+    let m = r.median("a").unwrap();
+    assert!(m.high - m.low > 1.0, "{m:?}");
+    assert!(r.quality().noisy);
+}
+
+#[test]
+fn the_interval_is_reproducible_and_contains_the_value() {
+    let a = [3.0, 1.0, 4.0, 1.0, 5.0, 9.0, 2.0, 6.0, 5.0, 3.0];
+    let r = rounds(&a, &a);
+    let e1 = r.median("a").unwrap();
+    let e2 = r.median("a").unwrap();
+    assert_eq!(e1, e2);
+    assert!(e1.low <= e1.value && e1.value <= e1.high && e1.low < e1.high);
+}
+
+#[test]
+fn too_few_rounds_decide_nothing_and_unknown_keys_give_none() {
+    let r = rounds(&[1.0, 2.0], &[1.0, 2.0]);
+    let e = r.median("a").unwrap();
+    assert!(e.low.is_infinite() && e.high.is_infinite());
+    assert!(r.median("zzz").is_none());
+    assert!(r.ratio("a", "zzz").is_none());
+}
+
+#[test]
+fn missing_values_become_nan_and_are_skipped() {
+    let mut r = Rounds::new();
+    r.push(vec![("a".into(), 1.0)]);
+    r.push(vec![("a".into(), 2.0), ("b".into(), 5.0)]);
+    r.push(vec![("a".into(), 3.0), ("b".into(), 7.0)]);
+    assert_eq!(r.len(), 3);
+    assert!(r.get("b").unwrap()[0].is_nan());
+    assert_eq!(r.median("b").unwrap().value, 6.0);
+}
+
+#[test]
+fn measure_runs_the_minimum_then_stops_when_settled_or_capped() {
+    let plan = Plan {
+        min_rounds: 3,
+        max_rounds: 6,
+        extra_budget: 1e9,
+        max_extra_s: 1e9,
+        set_aside_far: false,
+    };
+    let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
+    assert_eq!((r.len(), r.extra), (3, 0));
+    let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
+    assert_eq!((r.len(), r.extra), (6, 3));
+    let r = measure(
+        &plan,
+        |i| Ok(vec![("a".into(), i as f64)]),
+        |r| r.len() >= 4,
+    )
+    .unwrap();
+    assert_eq!(r.len(), 4);
+    let none = Plan {
+        extra_budget: 0.0,
+        ..plan
+    };
+    let r = measure(&none, |i| Ok(vec![("a".into(), i as f64)]), |_| false).unwrap();
+    assert_eq!(r.len(), 3, "no budget, no extra rounds");
+    let bad = Plan {
+        min_rounds: 0,
+        ..plan
+    };
+    assert!(measure(&bad, |_| Ok(vec![]), |_| true).is_err());
+}
+
+/// A plan of `n` rounds, no extra ones, setting rounds with the CPUs apart aside.
+fn apart_plan(n: usize) -> Plan {
+    Plan {
+        min_rounds: n,
+        max_rounds: n,
+        extra_budget: 0.0,
+        max_extra_s: 0.0,
+        set_aside_far: true,
+    }
+}
+
+/// Rounds of `plan` whose cross-core probe reads `us(i)` in round `i` (a fake probe),
+/// with the process's earlier readings `elsewhere`; key "a" holds the round's number.
+fn probed(plan: &Plan, us: impl Fn(usize) -> f64, elsewhere: &[f64]) -> Rounds {
+    measure_by(
+        plan,
+        |i| Ok(vec![("a".into(), i as f64), (CROSS_CORE.into(), us(i))]),
+        |_| true,
+        elsewhere,
+    )
+    .unwrap()
+}
+
+#[test]
+fn rounds_measured_with_the_cpus_apart_or_a_core_taken_are_set_aside_and_measured_again() {
+    let plan = apart_plan(4);
+    // Rounds 1 and 2 ran with the CPUs apart: moving the buffer took 2.3 µs, not 0.5, the
+    // level of the process's earlier readings and of the rounds here.
+    let quiet = [0.5; 6];
+    let r = probed(&plan, |i| if i == 1 || i == 2 { 2.3 } else { 0.5 }, &quiet);
+    assert_eq!(r.len(), 4);
+    assert_eq!(r.set_aside, 2);
+    assert_eq!(r.get("a").unwrap(), &[0.0, 3.0, 4.0, 5.0]);
+    let q = r.quality();
+    assert_eq!(q.set_aside_rounds, 2);
+    assert_eq!((q.cross_core_us, q.set_aside_us), (Some(0.5), Some(2.3)));
+    assert_eq!(q.far_above_us, Some(1.0));
+    let text = q.set_aside_text();
+    assert!(
+        text.contains("2 more set aside (33 % of the 6 run)"),
+        "{text}"
+    );
+    assert!(text.contains("the line: 1.00 µs"), "{text}");
+    // Within a factor FAR of the level, rounds are kept: the probe's own noise sets
+    // nothing aside.
+    let r = probed(&plan, |i| [0.5, 0.9, 0.6, 0.99][i % 4], &[]);
+    assert_eq!((r.len(), r.set_aside), (4, 0));
+    assert_eq!(r.quality().set_aside_text(), "; none set aside");
+    // The process read the CPUs near all along, and every round here reads them apart: they
+    // are set aside…
+    let r = probed(&plan, |_| 2.3, &[0.5; 20]);
+    // … at most min_rounds of them; then rounds are kept as measured.
+    assert_eq!((r.len(), r.set_aside), (4, 4));
+    assert_eq!(r.get("a").unwrap(), &[4.0, 5.0, 6.0, 7.0]);
+    // Nor where the threads work on their own data: the rounds are kept, the level noted.
+    let own_data = Plan {
+        set_aside_far: false,
+        ..plan
+    };
+    let r = probed(&own_data, |_| 2.3, &[0.5; 20]);
+    assert_eq!((r.len(), r.set_aside), (4, 0));
+    assert_eq!(r.quality().cross_core_us, Some(2.3));
+    // A round whose free-core probe read a core taken is set aside in any plan.
+    let free = format!("{FREE_CORES}2");
+    let r = measure_by(
+        &own_data,
+        |i| {
+            let f = if i == 0 { 0.6 } else { 0.97 };
+            Ok(vec![
+                ("a".into(), i as f64),
+                (free.clone(), f),
+                (CROSS_CORE.into(), 0.5),
+            ])
+        },
+        |_| true,
+        &[0.5],
+    )
+    .unwrap();
+    assert_eq!((r.len(), r.set_aside, r.set_aside_busy), (4, 1, 1));
+    assert_eq!(r.get("a").unwrap(), &[1.0, 2.0, 3.0, 4.0]);
+    let text = r.quality().set_aside_text();
+    assert!(
+        text.contains("1 more set aside (20 % of the 5 run): 1 with a core taken"),
+        "{text}"
+    );
+    assert!(!text.contains("apart"), "{text}");
+    // Without a probe nothing is set aside.
+    let r = measure_by(
+        &plan,
+        |i| Ok(vec![("a".into(), i as f64)]),
+        |_| true,
+        &[0.5],
+    )
+    .unwrap();
+    assert_eq!((r.len(), r.set_aside), (4, 0));
+}
+
+#[test]
+fn a_lucky_fast_reading_no_longer_sets_every_round_aside() {
+    // The Zen 4 VM: a quiet round trip reads 1.58–1.77 µs. One lucky 0.78 µs reading,
+    // earlier in the process or in this experiment's first round, used to be the level,
+    // and every ordinary round read "apart" against it.
+    let zen4 = |i: usize| [1.6, 1.58, 1.77, 1.72, 1.6, 1.59, 1.62, 1.6, 1.61, 1.6][i % 10];
+    let plan = apart_plan(10);
+    let r = probed(&plan, zen4, &[0.78]);
+    assert_eq!((r.len(), r.set_aside), (10, 0));
+    let r = probed(&plan, |i| if i == 0 { 0.78 } else { zen4(i) }, &[]);
+    assert_eq!((r.len(), r.set_aside), (10, 0));
+    let line = r.quality().far_above_us.unwrap();
+    assert!(
+        line > 3.0,
+        "the line is twice the usual 1.6 µs, not 1.56: {line}"
+    );
+}
+
+#[test]
+fn two_clusters_of_readings_are_separated() {
+    // No earlier readings: four rounds near (0.66–0.70 µs), then four apart (3.0–3.2), then
+    // near again. Once the near cluster holds three readings, the apart ones are told
+    // from it, even as they become as many.
+    let us = |i: usize| [0.66, 0.68, 0.7, 0.67, 3.1, 3.0, 3.2, 3.05, 0.69, 0.68][i.min(9)];
+    let r = probed(&apart_plan(6), us, &[]);
+    assert_eq!(r.set_aside, 4);
+    assert_eq!(r.get("a").unwrap(), &[0.0, 1.0, 2.0, 3.0, 8.0, 9.0]);
+    let q = r.quality();
+    assert_eq!(q.set_aside_us, Some(3.075));
+    assert!((1.3..1.45).contains(&q.far_above_us.unwrap()), "{q:?}");
+    // The rounds set aside are kept, and put back where they were measured.
+    let all = r.with_set_aside();
+    assert_eq!(all.set_aside, 0);
+    assert_eq!(
+        all.get("a").unwrap(),
+        &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+    );
+    assert_eq!(all.get(CROSS_CORE).unwrap()[4], 3.1);
+    // Apart from the start with no earlier reading: there is no other level yet, so the
+    // first rounds are kept; the near ones that follow are the lower cluster from then on.
+    let r = probed(&apart_plan(6), |i| if i < 2 { 3.1 } else { 0.68 }, &[]);
+    assert_eq!((r.len(), r.set_aside), (6, 0));
+}
+
+#[test]
+fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
+    let round = |k: &str| vec![(k.to_string(), 1.0)];
+    assert!(probes_parallel(&round(&format!("{FREE_CORES}2"))));
+    assert!(probes_parallel(&round(&format!("{FREE_CORES}36"))));
+    assert!(!probes_parallel(&round(&format!("{FREE_CORES}1"))));
+    assert!(!probes_parallel(&round("8192/gmp/t1")));
+    let plan = Plan {
+        min_rounds: 3,
+        max_rounds: 3,
+        extra_budget: 0.0,
+        max_extra_s: 0.0,
+        set_aside_far: false,
+    };
+    let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
+    let readings = r.get(CROSS_CORE).map(<[f64]>::len);
+    if crate::parallel::logical_cores() >= 2 {
+        assert_eq!(readings, Some(3));
+    }
+    let r = measure(&plan, |_| Ok(round("a")), |_| true).unwrap();
+    assert!(r.get(CROSS_CORE).is_none());
+}
