@@ -326,7 +326,10 @@ mod tests {
         assert!((io_ceiling(0.0, 128) - c).abs() < 1e-9);
         assert!((io_ceiling(1.0, 128) - all).abs() < 1e-9);
         let x = io_share_needed(SPEEDUP, 128);
-        assert!((io_ceiling(x, 128) - SPEEDUP).abs() < 1e-9 && (0.08..0.09).contains(&x), "{x}");
+        assert!(
+            (io_ceiling(x, 128) - SPEEDUP).abs() < 1e-9 && (0.08..0.09).contains(&x),
+            "{x}"
+        );
         // 1 MB = 10^6 B and 8 KB = 8192 B: 122 whole chunks and a part; lower still.
         assert!(fill_drain_ceiling(ROUND_STAGES, 123) < c);
         assert!((paper_efficiency_pct() - 75.39).abs() < 0.01);

@@ -209,9 +209,7 @@ impl Record {
             "" => return Err(at("a legible_reason without 'legible = none'".into())),
             "none" => return Err(at("'legible = none' without its reason".into())),
             other => {
-                return Err(at(format!(
-                    "legible '{other}' is neither empty nor 'none'"
-                )));
+                return Err(at(format!("legible '{other}' is neither empty nor 'none'")));
             }
         };
         Ok(PowerRow {
@@ -635,7 +633,11 @@ mod tests {
         for p in ["core2duo", "core_i3", "core_i5", "core_i7"] {
             let rows = rows_of(p);
             for (i, r) in rows.iter().enumerate() {
-                for c in r.corrections.iter().filter(|c| c.kind == CorrectionKind::Slip) {
+                for c in r
+                    .corrections
+                    .iter()
+                    .filter(|c| c.kind == CorrectionKind::Slip)
+                {
                     slips += 1;
                     let printed = c.printed.expect("a slip is a printed number");
                     let neighbour = |j: Option<usize>| {
@@ -683,7 +685,10 @@ mod tests {
         let ok = "x,7,PaRSA-8,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why,,\n";
         assert_eq!(parse(&format!("{head}{ok}")).unwrap()[0].p_dynamic_w, 6.53);
         for (bad, says) in [
-            ("x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,,,,,\n", "blank"),
+            (
+                "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,,,,,\n",
+                "blank",
+            ),
             (
                 "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why,,\n",
                 "'illegible'",

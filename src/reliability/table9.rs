@@ -332,7 +332,10 @@ mod tests {
             let id = format!("seed000-table9-{}", row.workload.to_lowercase());
             let c = crate::claims::find(&id).unwrap();
             assert_eq!(c.kind, crate::results::Kind::NotTestable, "{id}");
-            assert!(c.note.contains("psensor") && c.note.contains("coretemp"), "{id}");
+            assert!(
+                c.note.contains("psensor") && c.note.contains("coretemp"),
+                "{id}"
+            );
         }
     }
 

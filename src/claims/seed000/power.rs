@@ -39,7 +39,7 @@ pub fn claims() -> Vec<Claim> {
             "Tables 1, 4–7",
             "Tables 4–7 give each processor's power at Table 1's clocks",
             "one row per clock of Table 1: Core2Duo 800, 1600, 2130, 2800 MHz; Core i3 1600, 2100, 2700, 3300 MHz; Core i5 and i7 1200, 1500, 1800, 2100, 2400 MHz",
-            "rows whose printed clock is not Table 1's clock at that place",
+            "legible rows whose printed clock is not Table 1's clock at that place",
             "rows",
         ),
         tally(
@@ -47,7 +47,7 @@ pub fn claims() -> Vec<Claim> {
             "Tables 4–7, section 5.2",
             "Total leakage is gate plus subthreshold leakage in every row",
             "\"P_L is the leakage power which consists of gate leakage (P_LG) and sub-threshold leakage (P_LST)\"",
-            "rows whose printed P_L total differs from P_LG + P_LST by more than the 0.015 W the three cells' rounding allows",
+            "legible rows whose printed P_L total differs from P_LG + P_LST by more than the 0.015 W the three cells' rounding allows",
             "rows",
         ),
         tally(
@@ -55,7 +55,7 @@ pub fn claims() -> Vec<Claim> {
             "Tables 4–7",
             "Area and leakage are one figure per node, the same at every clock",
             "each table prints area, P_L, P_LG, P_LST and P_LST_PG once per node, repeated on every clock's row",
-            "area and leakage cells that differ from the value the node's other rows print",
+            "legible area and leakage cells that differ from the value the node's other rows print",
             "cells",
         ),
         c("seed000-tables4-7-lowest-power", EXP, "Tables 4–7, section 5.2", "The lowest-power configurations are at 22 nm and the lowest clock")
@@ -72,7 +72,7 @@ pub fn claims() -> Vec<Claim> {
             .paper_check(),
         c("seed000-s52-dynamic-proportional", EXP, "Section 5.2, Eq. 8, Tables 4–7", "Dynamic power rises in proportion to the clock at every node")
             .paper("\"increasing the clock frequency leads to an equal-size increase in the dynamic power ... under all process technologies\" (Eq. 8: P_D = αfCV²)")
-            .metric("largest deviation of a printed P_D from proportion to the clock (against its node's lowest legible clock)", "%")
+            .metric("largest deviation of a legible P_D from proportion to the clock (against its node's lowest legible clock)", "%")
             .rule(Rule::AtMost { max: 10.0 }, "10 %: the rows that follow their node's constant step deviate up to 8 % from strict proportion (a part of McPAT's dynamic power does not scale with the clock), so beyond 10 % a cell breaks the stated trend")
             .paper_check(),
         c("seed000-s52-dynamic-halves", EXP, "Section 5.2, Tables 4–7", "Dynamic power falls by close to 50 % from each node to the next")

@@ -209,7 +209,11 @@ fn evidence(ctx: &Context, evals: &[Evaluation], rounds: &Rounds, threads: usize
 fn ht_factors() -> [(&'static str, Option<f64>); 3] {
     let (lo, hi) =
         crate::claims::assumption_range("seed000-s53-best", SMT_FACTOR).unwrap_or((0.2, 1.0));
-    [("best", None), ("best/smt-low", Some(lo)), ("best/smt-high", Some(hi))]
+    [
+        ("best", None),
+        ("best/smt-low", Some(lo)),
+        ("best/smt-high", Some(hi)),
+    ]
 }
 
 fn is_chosen(e: &Evaluation) -> bool {

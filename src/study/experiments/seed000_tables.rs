@@ -603,6 +603,9 @@ mod tests {
         assert!(text("seed000-tables4-7-leakage-sum").contains("slip: core_i7 32 nm ×5"));
         assert!(text("seed000-tables4-7-per-node").contains("slip: core_i3 22 nm ×1"));
         let p = text("seed000-s52-dynamic-proportional");
-        assert!(p.contains("slip: core_i5 65 nm ×1, core_i5 22 nm ×1"), "{p}");
+        assert!(
+            p.contains("slip: core_i5 65 nm ×1, core_i5 22 nm ×1"),
+            "{p}"
+        );
     }
 }

@@ -24,7 +24,6 @@ pub fn factor() -> f64 {
         .map_or(0.5, |(lo, hi)| (hi - 1.0).max(1.0 - lo))
 }
 
-
 /// The calibrated model's prediction of one measured point of the study's sweep.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Predicted {

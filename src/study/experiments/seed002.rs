@@ -588,7 +588,12 @@ mod tests {
         let judged = crate::study::judge_experiment(paper::PIPELINE, &out.evidence).unwrap();
         assert_eq!(
             crate::study::experiments::assert_defects(&out.evidence),
-            ["eta-grows-with-cubes", "level-times", "idle-pes", "fig4a-five-times"]
+            [
+                "eta-grows-with-cubes",
+                "level-times",
+                "idle-pes",
+                "fig4a-five-times"
+            ]
         );
         let verdict = |id: &str| judged.iter().find(|c| c.id == id).unwrap().verdict;
         assert_eq!(verdict("seed002-s2-t2-t3"), Verdict::Consistent);

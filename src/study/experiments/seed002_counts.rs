@@ -439,7 +439,11 @@ mod tests {
         let judged = crate::study::judge_experiment(paper::COUNTS, &out.evidence).unwrap();
         assert_eq!(
             crate::study::experiments::assert_defects(&out.evidence),
-            ["x-is-not-the-pes", "bielecki-2k2", paper::TABLE1_AVERAGE_ABOVE_BINARY]
+            [
+                "x-is-not-the-pes",
+                "bielecki-2k2",
+                paper::TABLE1_AVERAGE_ABOVE_BINARY
+            ]
         );
         assert_eq!(judged.len(), claims::of_experiment(paper::COUNTS).len());
         let verdict = |id: &str| {
