@@ -205,6 +205,13 @@ impl Claim {
         self
     }
 
+    /// The assumption named `name`, if the claim declares one (experiments read the range a
+    /// model is evaluated over from here, so what the test on the data holds is what is
+    /// judged).
+    pub fn assumed(&self, name: &str) -> Option<&Assumption> {
+        self.assumptions.iter().find(|a| a.name == name)
+    }
+
     /// The paper's figure(s).
     pub fn paper(mut self, paper: impl Into<String>) -> Self {
         self.paper = paper.into();
@@ -346,6 +353,11 @@ pub fn all() -> &'static [Claim] {
 /// The claim with this id.
 pub fn find(id: &str) -> Option<&'static Claim> {
     all().iter().find(|c| c.id == id)
+}
+
+/// The range claim `id` declares for its assumption `name` (`None` when it declares none).
+pub fn assumption_range(id: &str, name: &str) -> Option<(f64, f64)> {
+    find(id).and_then(|c| c.assumed(name)).map(|a| a.range)
 }
 
 /// The claims an experiment feeds, in registry order.

@@ -5,7 +5,11 @@
 //! Throughput is measured here; energy is modelled with the FX-8320 preset, whose static
 //! power is a guess: the energy claims are judged on their range over that assumption (0 W,
 //! the paper's own accounting — Joulemeter's application power leaves the base out — to
-//! [`STATIC_W_RANGE`]'s top). The paper's own numbers are checked against each other.
+//! [`STATIC_W_RANGE`]'s top), and a claim fed by our parallel timing also over the setting it
+//! replaces: this machine's threads with the speedup measured here, and the paper's eight
+//! cores with the speedup its own Tables 2–3 give ([`CORES`]). Each claim declares both as
+//! assumptions, and the experiment reads their ranges from the claim. The paper's own numbers
+//! are checked against each other.
 use super::{Claim, Load, Rule, above_one};
 
 /// Tables 2–3 (default clock): (algorithm, platform 1 µJ/B, platform 1 MB/s, platform 2 µJ/B,
@@ -92,6 +96,50 @@ pub const FIG2_SUM_PRINTED: f64 = 18.5;
 /// TDP; the preset assumes 25 W.
 pub const STATIC_W_RANGE: (f64, f64) = (0.0, 40.0);
 
+/// The paper's desktop: "an eight-core parallel system" (Abstract), the AMD FX-8320.
+pub const PAPER_CORES: f64 = 8.0;
+
+/// The assumption a claim fed by our parallel timing declares: the cores the parallel form
+/// keeps busy, with its speedup on them (this machine's threads and the speedup measured here,
+/// or the paper's eight cores and the speedup its Tables 2–3 give).
+pub const CORES: &str = "busy cores of the parallel form";
+
+/// The assumption every energy claim declares: the FX-8320's static power.
+pub const STATIC: &str = "static power of the FX-8320";
+
+/// The paper's speedup of `par` over `seq` on its desktop (Tables 2–3, MB/s).
+pub fn paper_speedup(seq: &str, par: &str) -> Option<f64> {
+    Some(tables_2_3(par)?.3 / tables_2_3(seq)?.3)
+}
+
+/// Declares [`STATIC`] on `c`.
+fn static_power(c: Claim) -> Claim {
+    c.assumption(
+        STATIC,
+        "W",
+        25.0,
+        STATIC_W_RANGE,
+        Some(STATIC_W_RANGE.0),
+        "the preset's 25 W is a guess; 0 W is the paper's own accounting (Joulemeter's application power leaves the base out), 40 W a third of the 125 W TDP; the model is evaluated every 5 W across it",
+    )
+}
+
+/// Declares [`CORES`] on `c`, a claim on `par` against `seq`.
+fn cores(c: Claim, seq: &str, par: &str) -> Claim {
+    let s = paper_speedup(seq, par).unwrap_or(f64::NAN);
+    c.assumption(
+        CORES,
+        "cores",
+        2.0,
+        (2.0, PAPER_CORES),
+        Some(PAPER_CORES),
+        &format!(
+            "this machine's threads (2 on the study's machine) with the speedup measured here, against the paper's eight-core FX-8320 with the speedup its Tables 2–3 give ({s:.3}×, {:.0} % of linear): the model is evaluated at both ends, each with its own speedup, so no verdict rests on our 2 cores standing for the paper's 8",
+            s / PAPER_CORES * 100.0
+        ),
+    )
+}
+
 /// A row of Tables 2–3 by algorithm name.
 pub fn tables_2_3(alg: &str) -> Option<(f64, f64, f64, f64)> {
     TABLES_2_3
@@ -141,6 +189,8 @@ pub fn claims() -> Vec<Claim> {
             .plausible(&[(-200.0, 90.0)], "a speedup from 0.3 to 8 against the calibrated state's power ratio of 0.97–1.4 (static power 0–40 W)")
             .modelled(FX)
             .parallel_input().load(Load::Lowers));
+        let last = v.pop().expect("just pushed");
+        v.push(cores(static_power(last), seq, par));
         v.push(
             c(
                 &format!("seed004-default-energy-{par}"),
@@ -156,13 +206,15 @@ pub fn claims() -> Vec<Claim> {
             )
             .rule(
                 Rule::AtLeast { min: 1.0 },
-                "1: an ordering (the paper's parallel forms need 1.03–2.1× the sequential µJ/B); the model's power ratio of t busy cores to one (1.2–1.9 on 2 threads as the static power falls from 40 W to 0) against the speedup decides it",
+                "1: an ordering (the paper's parallel forms need 1.03–2.1× the sequential µJ/B); the model's power ratio of n busy cores to one (1.2–1.9 on 2 threads, 2.7–8 on 8 cores, as the static power falls from 40 W to 0) against the speedup on them decides it",
             )
             .plausible(&[(0.3, 4.0)], "the power ratio 1.2–1.9 over a speedup from 0.5 to 2 (2 threads), or 8 cores' worth")
             .modelled(FX)
             .parallel_input()
             .load(Load::Raises),
         );
+        let last = v.pop().expect("just pushed");
+        v.push(cores(static_power(last), seq, par));
     }
     let (rc4, rc4a, bf) = (
         tables_2_3("rc4").unwrap_or_default(),
@@ -195,13 +247,24 @@ pub fn claims() -> Vec<Claim> {
             "1: \"the same performance\" at least; on 2 threads it needs a speedup of 1.52 (3500/2300)")
         .plausible(&[(0.2, 5.0); 3], "a speedup from 0.3 to 8 times the clock ratio 0.66")
         .modelled("time ∝ 1/clock from our measured speedup and the FX-8320's Table 1 clocks")
-        .parallel_input().load(Load::Lowers));
+        .parallel_input().load(Load::Lowers)
+        .assumption(CORES, "cores", 2.0, (2.0, PAPER_CORES), Some(PAPER_CORES),
+            &format!("this machine's threads (2 on the study's machine) with the speedups measured here, against the paper's eight cores with the speedups its Tables 2–3 give ({}): the model is evaluated at both ends",
+                LOW_CLOCK_SAVING_PCT.iter().map(|(s, p, _)| format!("{p} {:.3}×", paper_speedup(s, p).unwrap_or(f64::NAN))).collect::<Vec<_>>().join(", "))));
     v.push(c("seed004-low-clock-energy-up", "Section IV", "A decrease in frequency results in an increase in energy")
         .paper("However, a decrease in frequency will result in an increase in energy.")
         .metric("E(sequential, calibrated state) / E(sequential, default state), per byte, over the static-power range", "×")
         .rule(Rule::AtLeast { min: 1.0 }, "1: \"an increase\"; lower clock and voltage cut the dynamic energy per operation (×0.46 from V²) while the static power runs 1.52× longer, so the static power decides it")
         .plausible(&[(0.3, 2.0)], "from dynamic power alone (×0.46) to static power alone (×1.52)")
         .modelled(FX));
+    let last = v.pop().expect("just pushed");
+    v.push(static_power(last));
+    v.push(static_power(c("seed004-s2-uniprocessor-low-clock", "Section II", "Lowering a uniprocessor's frequency reduces its energy")
+        .paper("\"the energy consumption of a uni-processor can be reduced by decreasing its operating frequency\" (the relationship between frequency and power being nonlinear)")
+        .metric("E(sequential, calibrated state) / E(sequential, default state), per byte, over the static-power range (one busy core, time ∝ 1/clock)", "×")
+        .rule(Rule::AtMost { max: 1.0 }, "1: \"reduced\"; the mirror of seed004-low-clock-energy-up (Section IV), on the same model: lower clock and voltage cut the dynamic energy per operation (×0.46 from V²) while the static power runs 1.52× longer, so the static power decides it")
+        .plausible(&[(0.3, 2.0)], "from dynamic power alone (×0.46) to static power alone (×1.52)")
+        .modelled(FX)));
     v.push(c("seed004-parc4i-prga-steps", "Section II.A", "PARC4-I works on 256-byte blocks and runs its generator 16 times per 64 bytes (RC4A 32, RC4 64)")
         .paper("This algorithm divides the text input into 256-byte blocks; PRGA is only processed 16 times for every 64 bytes of data instead of 32 times in RC4A or 64 times in RC4")
         .paper_values(&[256.0, 16.0, 64.0, 32.0])
@@ -219,6 +282,20 @@ pub fn claims() -> Vec<Claim> {
     v
 }
 
+/// Section II: lowering a uniprocessor's frequency changes its energy this way (−1: "can be
+/// reduced").
+pub const S2_UNIPROCESSOR_ENERGY_CHANGE: f64 = -1.0;
+
+/// Table 1's laptop clocks: the default 1.2 GHz (Section III: a 1.40 GHz T5270) below the
+/// "low frequency" calibrated 1.5 GHz.
+pub const LAPTOP_CLOCKS: &str = "table1-laptop-clocks";
+/// Section IV's Fig. 4 figures for PBlock at the low clock, 1.18 MB/s and 7.1125 J/s: 21× the
+/// default's µJ/B, not "dramatically decreased", and 0.64× Blowfish's speed, not "the same".
+pub const FIG4_PBLOCK: &str = "fig4-pblock-low-clock";
+/// Section IV's "a decrease in frequency will result in an increase in energy", against the
+/// conclusion's low-frequency savings and Section II's uniprocessor.
+pub const LOWER_CLOCK_MORE_ENERGY: &str = "s4-lower-clock-more-energy";
+
 /// The paper's numbers against each other.
 fn checks() -> Vec<Claim> {
     let each = |parts: &[&str], rule: Rule| Rule::Each {
@@ -232,43 +309,56 @@ fn checks() -> Vec<Claim> {
             .metric("PBlock MB/s over Blowfish MB/s in Table 2, laptop and desktop", "×")
             .rule(Rule::Each { parts: vec!["laptop".into(), "desktop".into()], rules: vec![Rule::Diff { target: PBLOCK_SPEEDUP_TEXT.0, tol: 0.05 }, Rule::Diff { target: PBLOCK_SPEEDUP_TEXT.1, tol: 0.25 }] },
                 "±0.05: \"1.5X\" is printed to a tenth; ±10 % for \"approximately 2.5X\"")
-            .paper_check(),
+            .paper_check()
+            .defect("pblock-speedup-text"),
         c("seed004-check-calibrated-clock", "Table 1", "The calibrated state operates the processor at a low frequency")
             .paper("Calibrated [operate processor by using low frequency]: laptop 1.5 GHz (default 1.2 GHz); desktop 2.3 GHz (default 3.5 GHz)")
             .paper_values(&[1.5, 1.2, 2.3, 3.5])
             .metric("calibrated clock over default clock in Table 1", "×")
             .rule(each(&["laptop", "desktop"], Rule::AtMost { max: 1.0 }), "1: \"low frequency\" is below the default")
-            .paper_check(),
+            .paper_check()
+            .defect(LAPTOP_CLOCKS),
         c("seed004-check-laptop-clock", "Section III, Table 1", "The laptop's T5270 runs at 1.40 GHz, its default state at 1.2 GHz")
             .paper("Intel Core 2 Duo CPU T5270 with a 1.40 GHz clock speed; Table 1: default 1.2 GHz")
             .paper_values(&[LAPTOP_NOMINAL_GHZ, 1.2])
             .metric("Table 1's default laptop clock, GHz", "GHz")
             .rule(Rule::Diff { target: LAPTOP_NOMINAL_GHZ, tol: 0.005 }, "±0.005 GHz: the default state is the stated clock")
-            .paper_check(),
+            .paper_check()
+            .defect(LAPTOP_CLOCKS),
         c("seed004-check-desktop-2300-volts", "Tables 1 and 4", "The desktop's 2300 MHz state runs at one voltage")
             .paper("Table 1: 2.3 GHz frequency and 0.9 Voltage; Table 4: 1.1875 V at 2300")
             .paper_values(&[0.9, 1.1875, 2300.0])
             .metric("Table 1's calibrated desktop voltage, V", "V")
             .rule(Rule::Diff { target: 1.1875, tol: 0.0005 }, "±0.0005 V: Table 4 prints four decimals")
-            .paper_check(),
+            .paper_check()
+            .defect("desktop-2300-volts"),
         c("seed004-check-fig4-energy", "Section IV, Fig. 4", "At the low clock PBlock's energy dramatically decreased")
             .paper("the energy consumption of parallel algorithms dramatically decreased. Figure 4 demonstrates that the transmission rate is 1.18 MB/s and the energy usage is 7.1125 J/s (Table 2: 0.28515625 µJ/B at the default)")
             .paper_values(&[FIG4_PBLOCK_LOW_CLOCK.0, FIG4_PBLOCK_LOW_CLOCK.1, 0.28515625])
             .metric("PBlock's µJ/B at the low clock (7.1125 J/s ÷ 1.18 MB/s) over Table 2's at the default", "×")
             .rule(Rule::AtMost { max: 1.0 }, "1: \"decreased\"")
-            .paper_check(),
+            .paper_check()
+            .defect(FIG4_PBLOCK),
         c("seed004-check-fig4-performance", "Section IV, Fig. 4", "At the low clock PBlock keeps the sequential implementation's performance")
             .paper("with low frequency, the PBlock algorithm consumes less energy while maintaining the same level of sequential implementation (1.18 MB/s; Table 2: Blowfish 1.855072464 MB/s)")
             .paper_values(&[FIG4_PBLOCK_LOW_CLOCK.0, 1.855072464])
             .metric("PBlock's MB/s at the low clock over Blowfish's at the default (desktop)", "×")
             .rule(Rule::Ratio { target: 1.0, factor: 1.1 }, "within ×1.1 for \"the same level\"")
-            .paper_check(),
+            .paper_check()
+            .defect(FIG4_PBLOCK),
         c("seed004-check-frequency-energy", "Section IV against the Conclusion", "A decrease in frequency increases energy — while the conclusion's low-frequency runs save 54–63 %")
             .paper("However, a decrease in frequency will result in an increase in energy; Conclusion: 58% less (PBlock), 63% (PARC4), 54% (PARC4-I)")
             .paper_values(&[58.0, 63.0, 54.0])
             .metric("the conclusion's savings at the low frequency (an increase in energy is a saving of 0 or less)", "%")
             .rule(each(&["pblock-ecb", "parc4", "parc4i"], Rule::AtMost { max: 0.0 }), "0: an increase in energy is no saving")
-            .paper_check(),
+            .paper_check()
+            .defect(LOWER_CLOCK_MORE_ENERGY),
+        c("seed004-check-s2-vs-s4-frequency", "Section II against Section IV", "Lowering a uniprocessor's frequency reduces its energy (Section II) — while a decrease in frequency increases energy (Section IV)")
+            .paper("Section II: \"the energy consumption of a uni-processor can be reduced by decreasing its operating frequency\"; Section IV: \"However, a decrease in frequency will result in an increase in energy\"")
+            .metric("the sign of the energy change Section II gives a uniprocessor whose frequency is lowered (−1: reduced, +1: increased), against Section IV's unqualified increase", "")
+            .rule(Rule::AtLeast { min: 0.0 }, "0: Section IV says any decrease in frequency increases energy, so a reduction (−1) contradicts it; Section IV names no exception for one processor")
+            .paper_check()
+            .defect(LOWER_CLOCK_MORE_ENERGY),
         c("seed004-check-fig2-columns", "Fig. 2", "In the Joulemeter log the total power is CPU + monitor + disk + base in every row")
             .paper("Figure 2: Total Power (W), CPU (W), Monitor (W) 35, Disk (W) 0, Base (W) 65")
             .paper_values(&[35.0, 65.0])

@@ -12,8 +12,9 @@ use std::time::Instant;
 
 /// The SMT factor derived from seed 000's Core i3 figures: PaRSA-2 is 47 % faster and PaRSA-4
 /// 65 % faster than SeRSA on 2 cores × 2 threads, i.e. an Amdahl serial fraction of 0.058
-/// and 3.2 effective cores for 4 threads: each second hardware thread adds ~0.6 of a core.
-pub const DEFAULT_HT_FACTOR: f64 = 0.6;
+/// and 3.2 effective cores for 4 threads: each second hardware thread adds ~0.6 of a core
+/// (the registry's [`crate::claims::seed000::PAPER_SMT_FACTOR`]).
+pub const DEFAULT_HT_FACTOR: f64 = crate::claims::seed000::PAPER_SMT_FACTOR;
 
 /// A measured workload and its scaling model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,11 +5,15 @@
 //! paper; the printed lines are in `tests/fixtures/printed/seed000_tables4-7.txt`, and a test
 //! compares them cell by cell), empty where the scan shows no number. A cell the models read
 //! otherwise is listed in the row's `corrected` column with its kind and reason:
-//! [`CorrectionKind::Illegible`] where the scan shows no clear number, and
-//! [`CorrectionKind::Inconsistent`] where a legible number contradicts the paper's own figures
-//! (each such contradiction is also a paper-check in [`crate::claims::seed000`]). [`PowerRow`]
-//! carries both: its value fields are the reading every model uses, [`PowerRow::printed`] the
-//! cells as printed, which the paper-checks use.
+//! [`CorrectionKind::Illegible`] where the scan shows no clear number,
+//! [`CorrectionKind::Slip`] where a legible number is a one-character transcription slip of
+//! what the same table prints for the same quantity, and [`CorrectionKind::Inconsistent`] where
+//! a legible number contradicts another of the paper's figures (each such contradiction is a
+//! paper-check in [`crate::claims::seed000`], and a defect of the paper). A row whose block
+//! the scan garbles (its clocks cannot be matched to Table 1's) is marked `legible = none`.
+//! [`PowerRow`] carries all of it: its value fields are the reading every model uses,
+//! [`PowerRow::printed`] the cells as printed, [`PowerRow::legible`] the cells the
+//! paper-checks on the tables' own consistency may read (the rest they set aside and count).
 //!
 //! Table 8 gives, for each PaRSA-n, the energy-optimal configuration with its time and energy;
 //! energy = (dynamic + total leakage power) x time (the paper's Eq. 9). Section 5.3 also
@@ -43,9 +47,47 @@ pub const FIELDS: [&str; 7] = [
 pub enum CorrectionKind {
     /// The scan shows no clear number (a garbled or blank cell): the reading is reconstructed.
     Illegible,
-    /// A legible number the paper's own figures contradict (another table, the text, the
-    /// same quantity printed elsewhere): each is also a paper-check.
+    /// A legible number that is a one-character transcription slip of what the same table
+    /// prints for the same quantity (one digit changed, two adjacent digits swapped, or a
+    /// neighbouring row's cell repeated): the reading is the table's own value, and the
+    /// paper-checks on the tables' own consistency set the cell aside.
+    Slip,
+    /// A legible number another of the paper's figures contradicts (another table, the
+    /// text): a defect of the paper, kept for the paper-checks, each of which it fails.
     Inconsistent,
+}
+
+impl CorrectionKind {
+    /// "illegible", "slip", "inconsistent".
+    pub fn name(self) -> &'static str {
+        match self {
+            CorrectionKind::Illegible => "illegible",
+            CorrectionKind::Slip => "slip",
+            CorrectionKind::Inconsistent => "inconsistent",
+        }
+    }
+}
+
+/// Why a printed cell is not read by the paper-checks on the tables' own consistency.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetAside {
+    /// The scan shows no clear number (blank, or a reconstructed reading).
+    Illegible,
+    /// The row's block is garbled in the scan (`legible = none`).
+    Garbled,
+    /// A one-character transcription slip ([`CorrectionKind::Slip`]).
+    Slip,
+}
+
+impl SetAside {
+    /// "illegible", "garbled block", "slip".
+    pub fn name(self) -> &'static str {
+        match self {
+            SetAside::Illegible => "illegible",
+            SetAside::Garbled => "garbled block",
+            SetAside::Slip => "slip",
+        }
+    }
 }
 
 /// A cell read otherwise than printed.
@@ -98,6 +140,11 @@ pub struct PowerRow {
     pub printed: [Option<f64>; 7],
     /// The cells read otherwise than printed.
     pub corrections: Vec<Correction>,
+    /// Whether the scan shows the row's block legibly (`false`: `legible = none`, its block
+    /// is garbled and no cell of it is read as the paper's by the paper-checks).
+    pub block_legible: bool,
+    /// Why the block is not legible (empty when it is).
+    pub legible_reason: String,
 }
 
 /// A row of the CSV as written.
@@ -122,6 +169,10 @@ struct Record {
     correction_kind: String,
     #[serde(default)]
     correction_reason: String,
+    #[serde(default)]
+    legible: String,
+    #[serde(default)]
+    legible_reason: String,
 }
 
 impl Record {
@@ -152,6 +203,15 @@ impl Record {
                 .ok_or_else(|| at(format!("{f} is blank and has no reading in 'corrected'")))?;
         }
         let note = correction_note(&corrections, &self.correction_reason);
+        let block_legible = match self.legible.trim() {
+            "" if self.legible_reason.trim().is_empty() => true,
+            "none" if !self.legible_reason.trim().is_empty() => false,
+            "" => return Err(at("a legible_reason without 'legible = none'".into())),
+            "none" => return Err(at("'legible = none' without its reason".into())),
+            other => {
+                return Err(at(format!("legible '{other}' is neither empty nor 'none'")));
+            }
+        };
         Ok(PowerRow {
             processor: self.processor,
             table: self.table,
@@ -168,6 +228,8 @@ impl Record {
             remark: self.note,
             printed,
             corrections,
+            block_legible,
+            legible_reason: self.legible_reason,
         })
     }
 
@@ -204,9 +266,10 @@ impl Record {
             let reading: f64 = value
                 .parse()
                 .map_err(|_| at(format!("'{value}' is not a number")))?;
-            if kind == CorrectionKind::Inconsistent && printed[i].is_none() {
+            if kind != CorrectionKind::Illegible && printed[i].is_none() {
                 return Err(at(format!(
-                    "{name} is blank, so its correction is 'illegible', not 'inconsistent'"
+                    "{name} is blank, so its correction is 'illegible', not '{}'",
+                    kind.name()
                 )));
             }
             if printed[i] == Some(reading) {
@@ -232,9 +295,10 @@ impl Record {
     ) -> Result<Vec<CorrectionKind>, String> {
         let kind_of = |k: &str| match k {
             "illegible" => Ok(CorrectionKind::Illegible),
+            "slip" => Ok(CorrectionKind::Slip),
             "inconsistent" => Ok(CorrectionKind::Inconsistent),
             k => Err(at(format!(
-                "correction_kind '{k}' is neither 'illegible' nor 'inconsistent'"
+                "correction_kind '{k}' is not 'illegible', 'slip' or 'inconsistent'"
             ))),
         };
         let kinds = self
@@ -265,10 +329,7 @@ fn correction_note(corrections: &[Correction], reason: &str) -> String {
                 c.field,
                 c.printed.map_or("blank".into(), |p| format!("printed {p}")),
                 c.reading,
-                match c.kind {
-                    CorrectionKind::Illegible => "illegible",
-                    CorrectionKind::Inconsistent => "inconsistent",
-                }
+                c.kind.name()
             )
         })
         .collect::<Vec<_>>()
@@ -331,6 +392,29 @@ impl PowerRow {
     pub fn is_illegible(&self, field: &str) -> bool {
         self.correction(field)
             .is_some_and(|c| c.kind == CorrectionKind::Illegible)
+    }
+
+    /// Why the paper-checks on the tables' own consistency set `field` of this row aside
+    /// (`None`: it is legible, read as printed; a cell another figure contradicts is legible).
+    pub fn set_aside(&self, field: &str) -> Option<SetAside> {
+        if !self.block_legible {
+            return Some(SetAside::Garbled);
+        }
+        match self.correction(field).map(|c| c.kind) {
+            Some(CorrectionKind::Illegible) => Some(SetAside::Illegible),
+            Some(CorrectionKind::Slip) => Some(SetAside::Slip),
+            _ if self.printed(field).is_none() => Some(SetAside::Illegible),
+            _ => None,
+        }
+    }
+
+    /// The cell of `field` as printed where it is legible (see [`PowerRow::set_aside`]),
+    /// `None` where the paper-checks set it aside.
+    pub fn legible(&self, field: &str) -> Option<f64> {
+        match self.set_aside(field) {
+            None => self.printed(field),
+            Some(_) => None,
+        }
     }
 
     /// The label of a value copied from this row: `paper:seed000-table-N`.
@@ -528,40 +612,126 @@ mod tests {
         );
     }
 
+    /// A slip is what its name says: a one-character slip of the reading (one digit changed,
+    /// two adjacent characters swapped) or the cell of a neighbouring row of the same block
+    /// repeated; the garbled blocks are the two the scan garbles, whole.
+    #[test]
+    fn slips_are_one_character_slips_and_garbled_blocks_are_whole_blocks() {
+        let one_char = |a: &str, b: &str| {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            if a.len() != b.len() {
+                return false;
+            }
+            let diff: Vec<usize> = (0..a.len()).filter(|&i| a[i] != b[i]).collect();
+            diff.len() == 1
+                || (diff.len() == 2
+                    && diff[1] == diff[0] + 1
+                    && a[diff[0]] == b[diff[1]]
+                    && a[diff[1]] == b[diff[0]])
+        };
+        let mut slips = 0;
+        for p in ["core2duo", "core_i3", "core_i5", "core_i7"] {
+            let rows = rows_of(p);
+            for (i, r) in rows.iter().enumerate() {
+                for c in r
+                    .corrections
+                    .iter()
+                    .filter(|c| c.kind == CorrectionKind::Slip)
+                {
+                    slips += 1;
+                    let printed = c.printed.expect("a slip is a printed number");
+                    let neighbour = |j: Option<usize>| {
+                        j.and_then(|j| rows.get(j))
+                            .filter(|n| n.node_nm == r.node_nm)
+                            .and_then(|n| n.printed(c.field))
+                            == Some(printed)
+                    };
+                    assert!(
+                        one_char(&format!("{printed}"), &format!("{}", c.reading))
+                            || neighbour(i.checked_sub(1))
+                            || neighbour(Some(i + 1)),
+                        "{p} {} nm {} MHz {}: {printed} is no one-character slip of {}",
+                        r.node_nm,
+                        r.freq_mhz,
+                        c.field,
+                        c.reading
+                    );
+                    assert_eq!(r.set_aside(c.field), Some(SetAside::Slip));
+                }
+            }
+        }
+        assert_eq!(slips, 8, "3.59, 20.04, 4.27 and five rows of 28.11");
+        let garbled: Vec<(String, u32)> = power_rows()
+            .iter()
+            .filter(|r| !r.block_legible)
+            .map(|r| (r.processor.clone(), r.node_nm))
+            .collect();
+        assert_eq!(garbled.len(), 9, "{garbled:?}");
+        for (p, node) in [("core2duo", 32), ("core_i7", 45)] {
+            for r in rows_of(p).iter().filter(|r| r.node_nm == node) {
+                assert!(!r.block_legible && !r.legible_reason.is_empty());
+                assert!(FIELDS.iter().all(|f| r.legible(f).is_none()));
+            }
+        }
+        // A cell another figure of the paper contradicts stays legible: Table 7's 6.63 W.
+        let top = row("core_i7", 22, 2400.0).unwrap();
+        assert_eq!(top.legible("p_dynamic_w"), Some(6.63));
+        assert_eq!(top.set_aside("p_dynamic_w"), None);
+    }
+
     #[test]
     fn a_record_that_breaks_the_format_is_refused_with_its_row() {
-        let head = "processor,table,workload,node_nm,area_mm2,freq_mhz,p_dynamic_w,p_leak_total_w,p_leak_gate_w,p_leak_subthreshold_w,p_leak_subthreshold_pg_w,note,corrected,correction_kind,correction_reason\n";
-        let ok = "x,7,PaRSA-8,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why\n";
+        let head = "processor,table,workload,node_nm,area_mm2,freq_mhz,p_dynamic_w,p_leak_total_w,p_leak_gate_w,p_leak_subthreshold_w,p_leak_subthreshold_pg_w,note,corrected,correction_kind,correction_reason,legible,legible_reason\n";
+        let ok = "x,7,PaRSA-8,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why,,\n";
         assert_eq!(parse(&format!("{head}{ok}")).unwrap()[0].p_dynamic_w, 6.53);
         for (bad, says) in [
-            ("x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,,,\n", "blank"),
             (
-                "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why\n",
+                "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,,,,,\n",
+                "blank",
+            ),
+            (
+                "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,why,,\n",
                 "'illegible'",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,misread,why\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,misread,why,,\n",
                 "correction_kind",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,inconsistent,,,\n",
                 "reason",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dyn=6.53,inconsistent,why\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dyn=6.53,inconsistent,why,,\n",
                 "not a value column",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.63,inconsistent,why\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.63,inconsistent,why,,\n",
                 "the value it prints",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53 area_mm2=40.5,illegible inconsistent inconsistent,why\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53 area_mm2=40.5,illegible inconsistent inconsistent,why,,\n",
                 "one per corrected cell",
             ),
             (
-                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,inconsistent,why\n",
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,inconsistent,why,,\n",
                 "without a corrected",
+            ),
+            (
+                "x,7,P,22,40.48,2400,,12.51,0.02,12.49,6.22,,p_dynamic_w=6.53,slip,why,,\n",
+                "'illegible'",
+            ),
+            (
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,,,none,\n",
+                "without its reason",
+            ),
+            (
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,,,some,why\n",
+                "neither empty nor 'none'",
+            ),
+            (
+                "x,7,P,22,40.48,2400,6.63,12.51,0.02,12.49,6.22,,,,,,why\n",
+                "legible_reason without",
             ),
         ] {
             let e = parse(&format!("{head}{ok}{bad}")).unwrap_err();

@@ -328,17 +328,14 @@ mod tests {
             assert!(ranges[3].most.is_none() && (ranges[3].high - ranges[3].low).abs() < 1e-6);
             // R_th, which sets the temperature swing between the clocks, moves EM most.
             assert_eq!(ranges[0].most.unwrap().0, "R_th");
-            // The claim names the ranges it is judged over.
+            // The claim is not testable here: it names what it rests on and the machine.
             let id = format!("seed000-table9-{}", row.workload.to_lowercase());
-            let model = crate::claims::find(&id)
-                .and_then(|c| c.model.clone())
-                .unwrap();
-            for (name, _, lo, hi) in Assumptions::RANGES {
-                assert!(
-                    model.contains(&format!("{name} {lo}–{hi}")),
-                    "{id}: {model}"
-                );
-            }
+            let c = crate::claims::find(&id).unwrap();
+            assert_eq!(c.kind, crate::results::Kind::NotTestable, "{id}");
+            assert!(
+                c.note.contains("psensor") && c.note.contains("coretemp"),
+                "{id}"
+            );
         }
     }
 

@@ -7,9 +7,10 @@ use super::{
 };
 
 const EXP: &str = "seed000-mttf";
-const FACTOR2: &str = "a factor of 2: the paper's psensor temperatures are not printed and ours are assumed (T = T_amb + R_th·P), and EM, SM and TDDB depend exponentially on them, so only the order of magnitude can be compared; the judgement is on the whole range over the assumed T_amb, R_th and T0";
-const RAMP: &str = "RAMP with Table 3's constants; T = T_amb + R_th·P with Tables 4–7 power (as the data file reads them), judged over T_amb 25–45 °C, R_th 0.4–2.5 K/W and T0 450–550 K";
-const GAINS: &str = "a lower clock cannot shorten life under RAMP's laws (each falls with temperature below T0, EM also with V·f), so gains are at least 0; the largest, EM at the warmest assumed chip (R_th 2.5 K/W, the widest clock pair), stays below 2000 %";
+
+/// Why Table 9's margins and the abstract's MTTF are not testable here: what they rest on,
+/// what our model puts in its place, and the machine that would test them.
+pub const NOT_TESTABLE_MTTF: &str = "RAMP's gains are functions of the die temperatures psensor read on the real chips at each clock and of the chips' supply voltages there, and the paper prints neither; parcrypt's thermal model (T = T_amb + R_th·P with Tables 4–7's power, one McPAT voltage per node) replaces both with assumptions, and over what real chips plausibly read it decides nothing: the model's temperature rise between the clocks is 1–14 K (R_th 0.4–2.5 K/W times Tables 4–7's 3–6 W), while the paper's own TC column, through Eq. 7, implies rises above ambient 1.34–1.87 times larger at the high clock than at the low one (ours 1.20–1.58), and TDDB's (1/V)^(a − bT) with a − bT ≈ 105 multiplies the MTTF by about 2.9 per 1 % of voltage, so the P-states' voltages (seed 004's Table 4 lowers an FX-8320 from 1.3 V at 2900 MHz to 0.95 V at 1400 MHz) alone move it by orders of magnitude. The four chips of Table 1 (or any Intel multicore with coretemp, VID readout and a settable clock, cpufreq's userspace governor) running PaRSA at their lowest and highest clocks, their die temperatures and voltages read, would test it; this VM exposes neither sensors nor a settable clock. The model's figures stay beside the paper's in the experiment's table";
 
 /// The claims.
 pub fn claims() -> Vec<Claim> {
@@ -29,23 +30,14 @@ pub fn claims() -> Vec<Claim> {
             &format!("The power-efficient clock ({} MHz) outlives the energy-efficient one ({} MHz) on {} by Table 9's margins", r.low_mhz, r.high_mhz, r.preset))
             .paper(MECHANISMS.iter().zip(r.paper_pct).map(|(m, p)| format!("{m} +{p} %")).collect::<Vec<_>>().join(", "))
             .paper_values(&r.paper_pct)
-            .metric("MTTF gain of the low over the high clock per mechanism (EM, SM, TDDB, TC)", "%")
-            .rule(Rule::Each {
-                parts: MECHANISMS.iter().map(|m| m.to_string()).collect(),
-                rules: r.paper_pct.iter().map(|&p| Rule::Ratio { target: p, factor: 2.0 }).collect(),
-            }, FACTOR2)
-            .modelled(RAMP)
-            .plausible(&[(0.0, 2000.0); 4], GAINS));
+            .not_testable(NOT_TESTABLE_MTTF));
     }
     let i7 = TABLE9[2];
     v.push(c("seed000-abstract-mttf", EXP, "Abstract, Table 9", "A low clock gives a 109.85 % higher MTTF on average")
         .headline()
         .paper(format!("{ABSTRACT_MTTF_GAIN_PCT} % higher on average (the optimal configuration: Core i7, 22 nm, {} vs {} MHz)", i7.low_mhz, i7.high_mhz))
         .paper_values(&[ABSTRACT_MTTF_GAIN_PCT])
-        .metric("mean of our four gains (EM, SM, TDDB, TC) for PaRSA-8 on the Core i7, 22 nm, 1200 vs 2400 MHz: the row of Table 9 whose mean the abstract prints", "%")
-        .rule(Rule::Ratio { target: ABSTRACT_MTTF_GAIN_PCT, factor: 2.0 }, FACTOR2)
-        .modelled(RAMP)
-        .plausible(&[(0.0, 2000.0)], GAINS));
+        .not_testable(NOT_TESTABLE_MTTF));
     v.push(
         c(
             "seed000-abstract-mttf-table9",
@@ -80,6 +72,7 @@ pub fn claims() -> Vec<Claim> {
             parts: RELIABILITY_CHOICES.iter().map(|(w, _, _)| w.to_string()).collect(),
             rules: vec![Rule::AtMost { max: 1.0 }; 3],
         }, "exact: a ratio of printed clocks")
-        .paper_check());
+        .paper_check()
+        .defect("s54-core-i7-2400"));
     v
 }

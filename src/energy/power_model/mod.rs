@@ -131,8 +131,9 @@ pub fn estimate(preset: &Preset, q: &PowerQuery) -> EnergyResult<PowerEstimate> 
         (Some(g), Some(s), Some(pg)) => (Some(g), Some(if q.power_gating { pg } else { s })),
         _ => (None, None),
     };
-    // Without power gating the table's own total (Table 7 prints 28.11 W at 32 nm where its
-    // parts add up to 28.13 W); with it, gate + power-gated subthreshold.
+    // Without power gating the table's own total (as the data file reads it: Table 7's
+    // 28.11 W at 32 nm, a slip, is read as its parts' 28.13 W); with it, gate + power-gated
+    // subthreshold.
     let p_leak_w = match (gate, sub) {
         (Some(g), Some(s)) if q.power_gating => g + s,
         _ => parts.static_w,

@@ -137,6 +137,26 @@ pub fn assert_paper_checks(fed: &[super::Fed], inconsistent: &[&str]) {
     }
 }
 
+/// Test helper: every paper-check in `fed` that its evidence makes inconsistent names the
+/// defect of the paper it rests on (one finding per defect); returns the defects, each once.
+#[cfg(test)]
+pub fn assert_defects(fed: &[super::Fed]) -> Vec<&'static str> {
+    use super::{Verdict, judge};
+    let mut defects = Vec::new();
+    for f in fed {
+        let c = crate::claims::find(&f.claim).expect("a registered claim");
+        if judge(c, &f.evidence) == Verdict::Inconsistent {
+            let d = c
+                .defect
+                .unwrap_or_else(|| panic!("{}: inconsistent without a defect", c.id));
+            if !defects.contains(&d) {
+                defects.push(d);
+            }
+        }
+    }
+    defects
+}
+
 /// Test helper: `n` paired rounds of `keys` whose values change from round to round and
 /// from key to key, so that every per-round ratio between keys changes too.
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! the clock axis of Figs. 7–10 (modelled, never measured here).
 use super::{free_cores, free_cores_sample, int, num, probe_threads, text};
 use crate::bench::stats::median;
-use crate::claims::seed000::TABLE8_CHOICES;
+use crate::claims::seed000::{SMT_FACTOR, TABLE8_CHOICES};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
@@ -137,7 +137,7 @@ fn front_table(evals: &[Evaluation]) -> Table {
 /// One round's best-configuration ratio under each hyperthreading assumption, by key.
 fn best_by_ht(work: &workload::Workload, presets: &[String]) -> Result<Vec<(String, f64)>> {
     let mut v: Vec<(String, f64)> = Vec::new();
-    for (key, ht) in HT_FACTORS {
+    for (key, ht) in ht_factors() {
         let w = workload::Workload {
             ht_factor: ht.unwrap_or(work.ht_factor),
             ..work.clone()
@@ -205,13 +205,18 @@ fn evidence(ctx: &Context, evals: &[Evaluation], rounds: &Rounds, threads: usize
 }
 
 /// The SMT factors the best-configuration claim is judged over, with their rounds' keys: the
-/// model's own (from the paper's Core i3 figures) and the ends of what a second hardware
-/// thread adds on compute-bound code (0.2 of a core) up to a whole core (1.0).
-const HT_FACTORS: [(&str, Option<f64>); 3] = [
-    ("best", None),
-    ("best/smt-0.2", Some(0.2)),
-    ("best/smt-1.0", Some(1.0)),
-];
+/// model's own (from the paper's Core i3 figures) and the ends of the range the claim
+/// declares for it ([`SMT_FACTOR`]: what a second hardware thread adds on compute-bound code,
+/// 0.2 of a core, up to a whole core).
+fn ht_factors() -> [(&'static str, Option<f64>); 3] {
+    let (lo, hi) =
+        crate::claims::assumption_range("seed000-s53-best", SMT_FACTOR).unwrap_or((0.2, 1.0));
+    [
+        ("best", None),
+        ("best/smt-low", Some(lo)),
+        ("best/smt-high", Some(hi)),
+    ]
+}
 
 fn is_chosen(e: &Evaluation) -> bool {
     e.preset == "core-i7" && e.node_nm == 22 && e.mhz == 2400.0 && e.threads == 8
@@ -245,7 +250,7 @@ fn best_evidence(
             "the exploration has no Core i7 22 nm 2400 MHz 8-thread configuration",
         );
     };
-    let ends: Vec<Estimate> = HT_FACTORS[1..]
+    let ends: Vec<Estimate> = ht_factors()[1..]
         .iter()
         .filter_map(|(k, _)| rounds.median(k))
         .collect();

@@ -64,7 +64,7 @@ impl Experiment for Power {
                 num(e.total_err_pct()),
                 num(e.area_err_pct()),
                 text(
-                    [r.note.as_str(), r.remark.as_str()]
+                    [r.note.as_str(), r.remark.as_str(), r.legible_reason.as_str()]
                         .iter()
                         .filter(|n| !n.is_empty())
                         .copied()
@@ -89,9 +89,11 @@ impl Experiment for Power {
                 "Headline: a first-principles model (αCV²f anchored at each processor's 90 nm top-clock row, node scaling of C, \
                  V, area and leakage density) misses the paper's McPAT figures by {headline} on average over the 90 rows \
                  (the anchor rows are exact by construction). Rows labelled paper:seed000-table-N are the paper's own: \
-                 printed_total_w as printed, read_total_w with the data file's corrections (illegible scans and cells the \
-                 paper's own figures contradict, each named in the note and judged as a paper-check). Nothing here is \
-                 measured: McPAT figures cannot be measured on any machine."
+                 printed_total_w as printed, read_total_w with the data file's corrections (illegible scans, one-character \
+                 slips of what the same table prints, and cells another of the paper's figures contradicts, each named in \
+                 the note; the last are judged as paper-checks), and the note names the two blocks the scan garbles, which \
+                 the checks on the tables' own consistency set aside. Nothing here is measured: McPAT figures cannot be \
+                 measured on any machine."
             ),
         );
         r.table = table;

@@ -7,9 +7,10 @@ use super::{
     probe_threads, quality_note, reported, round_config, runs_text, text,
 };
 use crate::cipher::{Algorithm, Direction};
+use crate::claims::assumption_range;
 use crate::claims::seed004::{
-    FIG2_ROWS, FIG4_PBLOCK_LOW_CLOCK, LOW_CLOCK_SAVING_PCT, STATIC_ASSUMPTION, STATIC_W_RANGE,
-    TABLE_1, TABLES_2_3, tables_2_3,
+    CORES, FIG2_ROWS, FIG4_PBLOCK_LOW_CLOCK, LOW_CLOCK_SAVING_PCT, S2_UNIPROCESSOR_ENERGY_CHANGE,
+    STATIC, STATIC_ASSUMPTION, STATIC_W_RANGE, TABLE_1, TABLES_2_3, paper_speedup, tables_2_3,
 };
 use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
@@ -140,23 +141,42 @@ impl Fx {
     }
 }
 
-/// The model at the preset's static power and over [`STATIC_W_RANGE`] (every 5 W).
+/// The model at the preset's static power and over a static-power range (every 5 W), with
+/// `busy` cores for the parallel forms.
 struct Models {
     assumed: Fx,
     range: Vec<Fx>,
 }
 
 impl Models {
+    /// Over [`STATIC_W_RANGE`], the range every energy claim declares.
     fn new(threads: usize) -> Result<Self> {
-        let (lo, hi) = STATIC_W_RANGE;
-        let steps = ((hi - lo) / 5.0).round() as usize;
+        Self::over(threads, STATIC_W_RANGE)
+    }
+
+    /// With `busy` cores, over the static-power range `(lo, hi)`.
+    fn over(busy: usize, (lo, hi): (f64, f64)) -> Result<Self> {
+        let steps = ((hi - lo) / 5.0).round().max(0.0) as usize;
         let range = (0..=steps)
-            .map(|i| Fx::new(threads, Some(lo + i as f64 * 5.0)))
+            .map(|i| Fx::new(busy, Some((lo + i as f64 * 5.0).min(hi))))
             .collect::<Result<Vec<_>>>()?;
         Ok(Self {
-            assumed: Fx::new(threads, None)?,
+            assumed: Fx::new(busy, None)?,
             range,
         })
+    }
+
+    /// The model a claim declares: its static-power range and, for a claim that declares
+    /// [`CORES`], `busy` cores (`None`: the claim's own at the paper's end of its range).
+    fn of_claim(id: &str, busy: Option<usize>) -> Result<Self> {
+        let statics = assumption_range(id, STATIC).ok_or_else(|| {
+            crate::Error::InvalidParameter(format!("{id} declares no '{STATIC}'"))
+        })?;
+        let cores = match busy {
+            Some(n) => n,
+            None => paper_cores(id)?,
+        };
+        Self::over(cores, statics)
     }
 
     /// `k` at the assumed static power and its least and most over the range.
@@ -168,6 +188,13 @@ impl Models {
             v.iter().copied().fold(f64::NEG_INFINITY, f64::max),
         )
     }
+}
+
+/// The paper's end of claim `id`'s [`CORES`] range.
+fn paper_cores(id: &str) -> Result<usize> {
+    assumption_range(id, CORES)
+        .map(|r| r.1.round() as usize)
+        .ok_or_else(|| crate::Error::InvalidParameter(format!("{id} declares no '{CORES}'")))
 }
 
 fn is_parallel(a: &str) -> bool {
@@ -390,24 +417,43 @@ fn cipher_evidence(ctx: &Context, r: &Rounds, models: &Models, threads: usize) -
     let clock = models.assumed.calibrated.2 / models.assumed.default.2;
     let mut v = Vec::new();
     let mut same = Vec::new();
+    let cores_declared = paper_cores("seed004-same-performance").is_ok();
     for (seq, par, _) in LOW_CLOCK_SAVING_PCT {
         // t(parallel) / t(sequential), paired per round.
         let tr = r.ratio(par, seq);
-        v.extend(pairs.evidence(par, tr));
-        same.extend(tr.map(|e| Estimate::new(clock / e.value, clock / e.high, clock / e.low)));
+        v.extend(pairs.evidence(seq, par, tr));
+        // At this machine's threads with our speedup, and at the paper's cores with its own.
+        let theirs = paper_speedup(seq, par).unwrap_or(f64::NAN) * clock;
+        same.extend(tr.map(|e| {
+            let (lo, hi) = (clock / e.high, clock / e.low);
+            if cores_declared {
+                Estimate::new(clock / e.value, lo.min(theirs), hi.max(theirs))
+            } else {
+                Estimate::new(clock / e.value, lo, hi)
+            }
+        }));
     }
-    v.push(fed("seed004-same-performance", Evidence::modelled(same,
-        &format!("our paired speedup × the clock ratio {clock:.3} (calibrated over default), time ∝ 1/clock"))
+    v.push(fed("seed004-same-performance", Evidence::modelled_range(same,
+        &format!("the speedup × the clock ratio {clock:.3} (calibrated over default), time ∝ 1/clock: our paired speedup on {threads} threads and the paper's own speedup on its 8 cores (Tables 2–3), the range spanning both"),
+        "the busy cores: this machine's threads with the speedup measured here against the paper's eight cores with its own")
         .on_threads(threads).free_cores(pairs.cores)));
-    let (up, up_min, up_max) = models.span(Fx::k_sequential_low);
-    v.push(fed(
+    for id in [
         "seed004-low-clock-energy-up",
-        Evidence::modelled_range(
-            vec![Estimate::new(up, up_min, up_max)],
-            "one busy core at the calibrated state against the default, per byte (time ∝ 1/clock)",
-            STATIC_ASSUMPTION,
-        ),
-    ));
+        "seed004-s2-uniprocessor-low-clock",
+    ] {
+        let ev = match Models::of_claim(id, Some(1)) {
+            Ok(m) => {
+                let (up, up_min, up_max) = m.span(Fx::k_sequential_low);
+                Evidence::modelled_range(
+                    vec![Estimate::new(up, up_min, up_max)],
+                    "one busy core at the calibrated state against the default, per byte (time ∝ 1/clock)",
+                    STATIC_ASSUMPTION,
+                )
+            }
+            Err(e) => Evidence::unavailable(e.to_string()),
+        };
+        v.push(fed(id, ev));
+    }
     v.extend(sequential_evidence(r));
     v.extend(reported(&[
         ("seed004-parc4i-prga-steps", "fixed by the code"),
@@ -436,12 +482,28 @@ struct Pairs<'a> {
 }
 
 impl Pairs<'_> {
-    /// The speedup, low-clock saving and default-state energy of parallel cipher `par`,
-    /// from `tr`, its time over its sequential cipher's.
-    fn evidence(&self, par: &str, tr: Option<Estimate>) -> [Fed; 3] {
+    /// The speedup, low-clock saving and default-state energy of parallel cipher `par` against
+    /// `seq`, from `tr`, its time over its sequential cipher's; the two energy claims over the
+    /// static-power range and both ends of the busy-cores assumption (ours: this machine's
+    /// threads and `tr`; the paper's: its eight cores and its own speedup).
+    fn evidence(&self, seq: &str, par: &str, tr: Option<Estimate>) -> [Fed; 3] {
         let (r, threads, cores) = (self.r, self.threads, self.cores);
         let (k_low, k_low_min, k_low_max) = self.models.span(Fx::k_low);
         let (k_def, k_def_min, k_def_max) = self.models.span(Fx::k_default);
+        // The paper's end: its cores and its speedup (a time ratio of 1 / speedup), exact.
+        let theirs = paper_speedup(seq, par).map(|s| 1.0 / s);
+        let paper_end = |id: &str, k: fn(&Fx) -> f64| -> Option<(f64, f64)> {
+            let m = Models::of_claim(id, None).ok()?;
+            let (_, lo, hi) = m.span(k);
+            let t = theirs?;
+            Some((lo * t, hi * t))
+        };
+        let saving_id = format!("seed004-low-clock-{par}");
+        let ratio_id = format!("seed004-default-energy-{par}");
+        let (low_end, def_end) = (
+            paper_end(&saving_id, Fx::k_low),
+            paper_end(&ratio_id, Fx::k_default),
+        );
         let speed = match needs_threads(self.ctx, 2) {
             Some(gap) => gap,
             None => Evidence::measured(
@@ -460,23 +522,41 @@ impl Pairs<'_> {
         // E(par, calibrated) / E(seq, default) is the time ratio times k_low, which the
         // static power moves: the range takes the worst and best of both.
         let saving = tr.map(|e| {
+            let (mut lo, mut hi) = (k_low_min * e.low, k_low_max * e.high);
+            if let Some((a, b)) = low_end {
+                (lo, hi) = (lo.min(a), hi.max(b));
+            }
             Estimate::new(
                 100.0 * (1.0 - k_low * e.value),
-                100.0 * (1.0 - k_low_max * e.high),
-                100.0 * (1.0 - k_low_min * e.low),
+                100.0 * (1.0 - hi),
+                100.0 * (1.0 - lo),
             )
         });
-        let ratio =
-            tr.map(|e| Estimate::new(k_def * e.value, k_def_min * e.low, k_def_max * e.high));
+        let ratio = tr.map(|e| {
+            let (mut lo, mut hi) = (k_def_min * e.low, k_def_max * e.high);
+            if let Some((a, b)) = def_end {
+                (lo, hi) = (lo.min(a), hi.max(b));
+            }
+            Estimate::new(k_def * e.value, lo, hi)
+        });
+        let at_paper = |end: Option<(f64, f64)>, f: &dyn Fn(f64) -> f64| {
+            end.map_or("not evaluated".into(), |(a, b)| {
+                let (x, y) = (f(a), f(b));
+                format!("{:.3}–{:.3}", x.min(y), x.max(y))
+            })
+        };
+        let paper_s = theirs.map_or(f64::NAN, |t| 1.0 / t);
         [
             fed(&format!("seed004-speed-{par}"), speed),
-            fed(&format!("seed004-low-clock-{par}"), Evidence::modelled_range(saving.into_iter().collect(),
-                &format!("power of the calibrated state with {threads} busy cores against the default state with one ({k_low_min:.3}–{k_low_max:.3} per unit of time ratio over the static power, {k_low:.3} as assumed), × our paired time ratio scaled ∝ 1/f"),
-                STATIC_ASSUMPTION)
+            fed(&saving_id, Evidence::modelled_range(saving.into_iter().collect(),
+                &format!("power of the calibrated state with {threads} busy cores against the default state with one ({k_low_min:.3}–{k_low_max:.3} per unit of time ratio over the static power, {k_low:.3} as assumed), × our paired time ratio scaled ∝ 1/f; at the paper's 8 cores and its {paper_s:.3}× speedup the saving is {} %",
+                    at_paper(low_end, &|x| 100.0 * (1.0 - x))),
+                &format!("{STATIC_ASSUMPTION}; the busy cores: this machine's {threads} with our speedup against the paper's 8 with its {paper_s:.3}×"))
                 .on_threads(threads).free_cores(cores)),
-            fed(&format!("seed004-default-energy-{par}"), Evidence::modelled_range(ratio.into_iter().collect(),
-                &format!("default-state power with {threads} busy cores against one ({k_def_min:.3}–{k_def_max:.3} over the static power, {k_def:.3} as assumed: the speedup must stay below it for the claim to hold), × our paired time ratio"),
-                STATIC_ASSUMPTION)
+            fed(&ratio_id, Evidence::modelled_range(ratio.into_iter().collect(),
+                &format!("default-state power with {threads} busy cores against one ({k_def_min:.3}–{k_def_max:.3} over the static power, {k_def:.3} as assumed: the speedup must stay below it for the claim to hold), × our paired time ratio; at the paper's 8 cores and its {paper_s:.3}× speedup the ratio is {}",
+                    at_paper(def_end, &|x| x)),
+                &format!("{STATIC_ASSUMPTION}; the busy cores: this machine's {threads} with our speedup against the paper's 8 with its {paper_s:.3}×"))
                 .on_threads(threads).free_cores(cores)),
         ]
     }
@@ -515,7 +595,7 @@ fn paper_checks() -> Vec<Fed> {
     let (mbps, watts) = FIG4_PBLOCK_LOW_CLOCK;
     let clock_ratio = |p: &str| table_1(p, "calibrated").0 / table_1(p, "default").0;
     let fig2_sum = FIG2_ROWS.iter().filter_map(|r| r.5).sum::<f64>();
-    let checks: [(&str, Vec<f64>, &str); 12] = [
+    let checks: [(&str, Vec<f64>, &str); 13] = [
         (
             "seed004-check-speedup-text",
             vec![pb.1 / bf.1, pb.3 / bf.3],
@@ -550,6 +630,11 @@ fn paper_checks() -> Vec<Fed> {
             "seed004-check-frequency-energy",
             LOW_CLOCK_SAVING_PCT.map(|p| p.2).to_vec(),
             "the conclusion's savings",
+        ),
+        (
+            "seed004-check-s2-vs-s4-frequency",
+            vec![S2_UNIPROCESSOR_ENERGY_CHANGE],
+            "Section II's energy change for a uniprocessor whose frequency is lowered (−1: reduced)",
         ),
         (
             "seed004-check-fig2-columns",
@@ -661,10 +746,22 @@ mod tests {
             "seed004-check-fig4-energy",
             "seed004-check-fig4-performance",
             "seed004-check-frequency-energy",
+            "seed004-check-s2-vs-s4-frequency",
         ];
         let fed = paper_checks();
-        assert_eq!(fed.len(), 12);
+        assert_eq!(fed.len(), 13);
         super::super::assert_paper_checks(&fed, &inconsistent);
+        // Eight inconsistent checks, five defects of the paper.
+        assert_eq!(
+            super::super::assert_defects(&fed),
+            [
+                "pblock-speedup-text",
+                crate::claims::seed004::LAPTOP_CLOCKS,
+                "desktop-2300-volts",
+                crate::claims::seed004::FIG4_PBLOCK,
+                crate::claims::seed004::LOWER_CLOCK_MORE_ENERGY,
+            ]
+        );
     }
 
     /// The default-energy ratio's power factor spans about 1.2 to 1.9 on 2 threads as the
