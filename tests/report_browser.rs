@@ -304,6 +304,11 @@ fn long_claim() -> ClaimResult {
             "8 threads on 2 CPUs: 49.38 % [49.12, 49.8]; {long}"
         )),
         experiment: "seed000-fixture".into(),
+        headline: false,
+        defect: None,
+        confirms: None,
+        untested: None,
+        assumptions: Vec::new(),
     }
 }
 
