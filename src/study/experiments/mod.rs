@@ -19,6 +19,7 @@ pub mod seed002_counts;
 pub mod seed003;
 pub mod seed003_counts;
 pub mod seed003_mul;
+pub mod seed003_paper;
 pub mod seed004;
 
 use super::judge::{Estimate, Evidence};
