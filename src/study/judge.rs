@@ -140,6 +140,16 @@ impl Evidence {
         }
     }
 
+    /// A model's output over `samples` random inputs (exponents, say): each estimate a
+    /// statistic of the per-input figures with its bootstrap interval, judged as a measured
+    /// interval is (`interval-*`), since the interval is sampling's, not an assumption's.
+    pub fn sampled(estimates: Vec<Estimate>, samples: usize, how: &str) -> Self {
+        Self {
+            runs: samples,
+            ..Self::modelled(estimates, how)
+        }
+    }
+
     /// A model's output judged on its range over assumed inputs: `estimates` span the range
     /// (value at the assumed point, low and high over the assumptions), and `assumption` says
     /// which assumption moves it most.
@@ -370,7 +380,9 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence) -> (Verdict, Reason) {
         };
     }
     let exact = evidence.estimates.iter().all(|e| e.low == e.high);
-    let modelled = claim.kind == Kind::Modelled;
+    // A model sampled over random inputs ([`Evidence::sampled`]) has a sampling interval.
+    let sampled = evidence.runs > 0 && evidence.assumption.is_none();
+    let modelled = claim.kind == Kind::Modelled && !sampled;
     let (inside, outside, straddles) = match (modelled, exact) {
         (_, true) => (
             Reason::ExactInside,
@@ -964,6 +976,18 @@ mod tests {
         assert!(explain(&c, &range(80.0, 150.0)).contains("T0 (400–600 K)"));
         let exact = Evidence::modelled(vec![Estimate::exact(120.0)], "RAMP");
         assert_eq!(assess(&c, &exact), (Yes, Reason::ExactInside));
+        // A model sampled over random inputs carries a sampling interval, not a range.
+        let sampled = |lo: f64, hi: f64| {
+            Evidence::sampled(vec![Estimate::new((lo + hi) / 2.0, lo, hi)], 32, "counts")
+        };
+        assert_eq!(
+            assess(&c, &sampled(120.0, 150.0)),
+            (Yes, Reason::IntervalInside)
+        );
+        assert_eq!(
+            assess(&c, &sampled(80.0, 150.0)),
+            (Maybe, Reason::IntervalStraddles)
+        );
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod seed002_counts;
 pub mod seed003;
 pub mod seed003_counts;
 pub mod seed003_mul;
+pub mod seed003_paper;
 pub mod seed004;
 
 use super::judge::{Estimate, Evidence};
@@ -264,6 +265,28 @@ pub fn reported(claims: &[(&str, &str)]) -> Vec<crate::study::Fed> {
 pub fn paper_check(id: &str, values: &[f64], how: &str) -> crate::study::Fed {
     let exact = values.iter().map(|x| Estimate::exact(*x)).collect();
     crate::study::fed(id, Evidence::arithmetic(exact, how))
+}
+
+/// The mean of `values` with its 95 % percentile-bootstrap interval (resamples seeded, so
+/// the same values give the same interval); exact when every value is the same.
+pub fn mean_with_interval(values: &[f64]) -> Estimate {
+    let mean = |idx: &mut dyn Iterator<Item = f64>| {
+        let (sum, n) = idx.fold((0.0, 0usize), |(s, n), x| (s + x, n + 1));
+        sum / n.max(1) as f64
+    };
+    let value = mean(&mut values.iter().copied());
+    let means: Vec<f64> = crate::bench::stats::bootstrap_resamples(
+        values.len(),
+        crate::bench::stats::BOOTSTRAP_RESAMPLES,
+        3,
+    )
+    .map(|idx| mean(&mut idx.into_iter().map(|i| values[i])))
+    .collect();
+    match crate::bench::stats::percentile_interval(means, crate::bench::stats::BOOTSTRAP_RESAMPLES)
+    {
+        Some((lo, hi)) => Estimate::new(value, lo.min(value), hi.max(value)),
+        None => Estimate::exact(value),
+    }
 }
 
 /// The evidence for a claim needing `needed` hardware threads when this machine has fewer

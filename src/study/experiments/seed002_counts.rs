@@ -53,6 +53,48 @@ pub fn order_ratios(values: &[f64]) -> Vec<Estimate> {
         .collect()
 }
 
+/// The pipelined-over-main throughput of one block of exponent `e` at `nc` cubes: with our
+/// dataflow (the schedule's critical path over its busiest unit), and with the paper's (X =
+/// 24·2^Nc − 12Nc − 26 and a hypercube of 5Nc − 1 MulMod times, Section 4; the busiest unit
+/// is then the coordinator too).
+pub fn throughput_gain(e: &Integer, nc: usize) -> Result<(f64, f64)> {
+    let ours = schedule(&Topology::new(nc, false)?, e)?.ideal_ratio;
+    let split = crsa::coordinator::split(e, paper::paper_x(nc) as u64)?;
+    let (sq, mul) = crsa::coordinator::predicted(&split);
+    let coordinator = (sq + mul) as f64;
+    let latency = coordinator + 5.0 * nc as f64 - 1.0 + if split.r != 0 { 1.0 } else { 0.0 };
+    Ok((ours, latency / coordinator.max(3.0)))
+}
+
+/// `seed002-s2-throughput-nc`'s figures: per step of [`NC_SWEEP`], the mean over `exps` of
+/// each exponent's throughput gain over the one at the smaller Nc, with its bootstrap
+/// interval, spanning our dataflow and the paper's (the value: ours).
+pub fn throughput_steps(exps: &[Integer]) -> Result<Vec<Estimate>> {
+    let mut per_nc: Vec<Vec<(f64, f64)>> = Vec::new();
+    for &nc in &NC_SWEEP {
+        per_nc.push(
+            exps.iter()
+                .map(|e| throughput_gain(e, nc))
+                .collect::<Result<_>>()?,
+        );
+    }
+    Ok(per_nc
+        .windows(2)
+        .map(|w| {
+            let steps = |f: fn(&(f64, f64)) -> f64| -> Vec<f64> {
+                w[0].iter().zip(&w[1]).map(|(a, b)| f(b) / f(a)).collect()
+            };
+            let ours = super::mean_with_interval(&steps(|x| x.0));
+            let theirs = super::mean_with_interval(&steps(|x| x.1));
+            Estimate::new(
+                ours.value,
+                ours.low.min(theirs.low),
+                ours.high.max(theirs.high),
+            )
+        })
+        .collect())
+}
+
 /// The PEs' pipeline levels (1-based) at Nc = 2, by PE number.
 fn levels_nc2() -> Result<Vec<usize>> {
     Ok(pe_table(2)?.iter().map(|r| r.level).collect())

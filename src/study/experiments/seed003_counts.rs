@@ -1,17 +1,11 @@
-//! Seed 003 without a clock: the MulMod counts of our exponentiation methods on the seed's
-//! operands (the work split the slides describe: fewer products, balanced comb threads,
-//! unbalanced slices), and the slides' own arithmetic (their summaries against the figures
-//! they summarise, derived figures against their inputs).
-use super::{int, paper_check, text};
+//! Seed 003 without a clock: the MulMod counts of our exponentiation methods on random
+//! operands of the seed's sizes (the work split the slides describe: fewer products, balanced
+//! comb threads, unbalanced slices), each figure a mean over [`SAMPLES`] exponents with a
+//! bootstrap interval; with them, the slides' own arithmetic (`seed003_paper`).
+use super::{mean_with_interval, num as num_cell, text};
 use crate::claims::num;
-use crate::claims::seed003::checks::{
-    self, CONCLUSION_MUL, Count, Counted, I7_PAIRS, NEWER_HW_SIZES, ONDEMAND_8192_R6_3THR_PRINTED,
-    ONDEMAND_WRAPUP_THREADS, SLICE_WRAPUP,
-};
-use crate::claims::seed003::{
-    E5_2650, HANDOFF_US, I7_2600, I7_6800K, KARATSUBA_PARALLEL, MODEXP_BEST, Measure, Setup,
-    karatsuba_us, modexp,
-};
+use crate::claims::seed003::Setup;
+use crate::claims::seed003::checks::{self, Count, Counted, SAMPLES};
 use crate::error::{Error, Result};
 use crate::modexp::{Params, Slicing, UnitCount, method, pow_mod_vartime};
 use crate::study::{
@@ -20,7 +14,7 @@ use crate::study::{
 };
 
 /// The counts' provenance.
-const MODEL: &str = "MulMod count of src/modexp on the seed's operands";
+const MODEL: &str = "MulMod counts of src/modexp on random operands of the seed's sizes";
 use crate::suites::modexp::critical_path;
 use rug::Integer;
 use std::collections::HashMap;
@@ -38,8 +32,13 @@ struct Run {
     exp_bits: u32,
 }
 
-fn count(s: &Setup) -> Result<Run> {
-    let (b, e, m) = crate::suites::modexp::operands(s.bits, 3);
+/// The operands of sample `i` at `bits`: the seed's operands (seed 3) first, then others.
+fn sample_seed(i: usize) -> u64 {
+    3 + i as u64
+}
+
+fn count(s: &Setup, sample: usize) -> Result<Run> {
+    let (b, e, m) = crate::suites::modexp::operands(s.bits, sample_seed(sample));
     let p = Params {
         threads: s.threads,
         window: s.window,
@@ -83,8 +82,12 @@ fn top_thread(s: &Setup, run: &Run) -> usize {
     (run.exp_bits.div_ceil(r) as usize).saturating_sub(1) % s.threads.max(1)
 }
 
-fn figure(c: &Count, runs: &HashMap<String, Run>) -> f64 {
-    let run = |s: &Setup| &runs[&s.key()];
+/// Every counted run, by setup key: one per sample.
+type Runs = HashMap<String, Vec<Run>>;
+
+/// A count's figure on sample `i`.
+fn figure(c: &Count, runs: &Runs, i: usize) -> f64 {
+    let run = |s: &Setup| &runs[&s.key()][i];
     let total = |s: &Setup| run(s).counts.iter().map(UnitCount::mulmods).sum::<u64>() as f64;
     match c {
         Count::Total(a, b) => total(a) / total(b),
@@ -132,17 +135,18 @@ impl Experiment for Counts {
         checks::EXPERIMENT
     }
     fn estimate_s(&self, _: Profile) -> f64 {
-        1.0
+        // 15 configurations on 32 operands each, up to 4096 bits: about 2 s on 2 cores.
+        3.0
     }
     fn run(&self, _: &Context) -> Result<Output> {
         let counted = checks::counts();
-        let mut runs: HashMap<String, Run> = HashMap::new();
+        let mut runs = Runs::new();
         let mut table = Table::new(&[
             "configuration",
-            "mulmods",
-            "critical_path_mulmods",
-            "busiest_thread_mulmods",
-            "least_busy_thread_mulmods",
+            "mean_mulmods",
+            "mean_critical_path_mulmods",
+            "mean_busiest_thread_mulmods",
+            "mean_least_busy_thread_mulmods",
         ]);
         let (mut names, mut busiest, mut least) = (Vec::new(), Vec::new(), Vec::new());
         for s in counted
@@ -152,39 +156,45 @@ impl Experiment for Counts {
             if runs.contains_key(&s.key()) {
                 continue;
             }
-            let run = count(&s)?;
-            let w: Vec<u64> = working(&run).iter().map(|(_, c)| c.mulmods()).collect();
-            let (hi, lo) = (
-                w.iter().copied().max().unwrap_or(0),
-                w.iter().copied().min().unwrap_or(0),
-            );
+            let sampled = (0..SAMPLES)
+                .map(|i| count(&s, i))
+                .collect::<Result<Vec<_>>>()?;
+            let mean = |f: &dyn Fn(&Run) -> u64| {
+                sampled.iter().map(|r| f(r) as f64).sum::<f64>() / sampled.len() as f64
+            };
+            let thread_mulmods =
+                |r: &Run| -> Vec<u64> { working(r).iter().map(|(_, c)| c.mulmods()).collect() };
+            let hi = mean(&|r| thread_mulmods(r).into_iter().max().unwrap_or(0));
+            let lo = mean(&|r| thread_mulmods(r).into_iter().min().unwrap_or(0));
             if s.threads > 1 {
                 let x = names.len() as f64;
                 names.push(s.describe());
-                busiest.push((x, hi as f64));
-                least.push((x, lo as f64));
+                busiest.push((x, hi));
+                least.push((x, lo));
             }
             table.push(vec![
                 text(s.describe()),
-                int(run.counts.iter().map(UnitCount::mulmods).sum::<u64>()),
-                int(critical_path(&run.counts)),
-                int(hi),
-                int(lo),
+                num_cell(mean(&|r| r.counts.iter().map(UnitCount::mulmods).sum())),
+                num_cell(mean(&|r| critical_path(&r.counts))),
+                num_cell(hi),
+                num_cell(lo),
             ]);
-            runs.insert(s.key(), run);
+            runs.insert(s.key(), sampled);
         }
         let mut evidence: Vec<Fed> = counted.iter().map(|c| count_evidence(c, &runs)).collect();
-        evidence.extend(paper_evidence());
+        evidence.extend(super::seed003_paper::paper_evidence());
         let result = ExperimentResult::new(
             self.id(),
             self.seed(),
             "MulMod counts and the slides' arithmetic",
             "the work split of m-ary and slicing (intro slides); the wrap-ups and conclusions against their slides",
             Provenance::Modelled("MulMod counts of src/modexp on the seed's operands; the slides' own numbers".into()),
-            "Each configuration run once on the seed's operands (checked against GMP) with every modular product \
-                      counted per thread: total MulMods, the critical path (busiest unit of each phase) and the busiest and least \
-                      busy working thread. Counts are exact, so they decide by construction of the code, not by timing. The \
-                      slides' summaries are checked against the figures they summarise (paper-checks).",
+            format!("Each configuration run on {SAMPLES} random operands of its size (the seed's first; each checked against GMP) with \
+                      every modular product counted per thread: total MulMods, the critical path (busiest unit of each phase) and the \
+                      busiest and least busy working thread, means over the operands. Each claim's figure is computed per exponent \
+                      (exact) and judged on its mean with a 95 % bootstrap interval over the exponents, so no verdict rests on one \
+                      exponent. The slides' summaries are checked against the figures they summarise, and two printed gains against \
+                      the MulMod count bound of their configuration (paper-checks)."),
         )
         .with_table(table)
         .with_charts(vec![
@@ -196,342 +206,40 @@ impl Experiment for Counts {
                 )
                 .with(Series::from_xy("busiest thread", busiest, Provenance::Modelled(MODEL.into())))
                 .with(Series::from_xy("least busy thread", least, Provenance::Modelled(MODEL.into())))
-                .note("Comb m-ary threads each square about k times, so they stay within a few per cent of each other; even slices leave the top slice three times the lowest one's work; balanced slices even it out."),
+                .note("Means over the operands. Comb m-ary threads each square about k times, so they stay within a few per cent of each other; even slices leave the top slice three times the lowest one's work; balanced slices even it out."),
             ]);
         Ok(Output { result, evidence })
     }
 }
 
-fn count_evidence(c: &Counted, runs: &HashMap<String, Run>) -> Fed {
-    let estimates: Vec<Estimate> = c
+fn count_evidence(c: &Counted, runs: &Runs) -> Fed {
+    let per_part: Vec<Vec<f64>> = c
         .parts
         .iter()
-        .map(|p| Estimate::exact(figure(p, runs)))
+        .map(|p| (0..SAMPLES).map(|i| figure(p, runs, i)).collect())
         .collect();
-    fed(
-        &c.claim.id,
-        Evidence::modelled(
-            estimates,
-            "MulMods counted per thread on the seed's operands (exact)",
-        ),
-    )
-}
-
-/// The printed gains of the exponentiation slides' own configurations: (setup, %).
-fn printed_configs() -> Vec<(Setup, f64)> {
-    modexp::timed()
-        .into_iter()
-        .flat_map(|t| {
-            t.parts
-                .into_iter()
-                .zip(t.printed)
-                .filter_map(|(m, p)| match (m, p) {
-                    (Measure::Change(s), Some(p)) if s.window.is_some() => Some((s, p)),
-                    _ => None,
-                })
-                .collect::<Vec<_>>()
-        })
-        .collect()
-}
-
-/// Every paper-check's figures, from the slides' numbers as registered.
-fn paper_evidence() -> Vec<Fed> {
-    let printed = Printed::new();
-    let mut v = vec![
-        fed(
-            "seed003-count-table-unused",
-            Evidence::report("by construction: 128 digits, 254 table entries"),
-        ),
-        paper_check("seed003-check-karatsuba-exponent", &[3f64.log2()], "log2 3"),
-    ];
-    v.extend(modexp_checks(&printed));
-    v.push(paper_check(
-        "seed003-check-spawn-vs-product",
-        &spawn_over_product(),
-        "the cheapest activation over GMPmul from the table",
-    ));
-    v.extend(karatsuba_checks());
-    v.push(paper_check(
-        "seed003-check-conclusion-modexp",
-        &["slice", "mary-ondemand", "mary-precomp"].map(|m| printed.best(m, |_| true)),
-        "each method's best printed figure",
-    ));
-    v.push(conclusion_mul());
-    v
-}
-
-/// The exponentiation slides' printed gains: their best figures and their configurations.
-struct Printed {
-    configs: Vec<(Setup, f64)>,
-}
-
-impl Printed {
-    fn new() -> Self {
-        Printed {
-            configs: printed_configs(),
-        }
-    }
-
-    /// The best printed gain of method `m` over the sizes `at` accepts: its best figures
-    /// and its slides' configurations.
-    fn best(&self, m: &str, at: impl Fn(u32) -> bool) -> f64 {
-        MODEXP_BEST
-            .iter()
-            .filter(|b| b.0 == m && at(b.1))
-            .map(|b| b.2)
-            .chain(
-                self.configs
-                    .iter()
-                    .filter(|(s, _)| s.method == m && at(s.bits))
-                    .map(|c| c.1),
-            )
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    /// The best printed on-demand gain at `bits`.
-    fn ondemand_best(&self, bits: u32) -> f64 {
-        self.best("mary-ondemand", |b| b == bits)
-    }
-
-    /// The best 2^4-ary gain printed on the precomputation slides.
-    fn r4_best(&self) -> f64 {
-        self.configs
-            .iter()
-            .filter(|(s, _)| s.method == "mary-precomp" && s.window == Some(4))
-            .map(|c| c.1)
-            .fold(f64::INFINITY, f64::min)
-    }
-}
-
-/// The exponentiation slides' summaries against their figures.
-fn modexp_checks(printed: &Printed) -> Vec<Fed> {
-    let other_sizes = [4096u32, 8192, 16384, 32768]
+    let estimates: Vec<Estimate> = per_part.iter().map(|v| mean_with_interval(v)).collect();
+    let range = |v: &[f64]| {
+        let lo = v.iter().copied().fold(f64::INFINITY, f64::min);
+        let hi = v.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        format!("{} to {}", num(lo), num(hi))
+    };
+    let text = estimates
         .iter()
-        .map(|b| printed.ondemand_best(*b))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let slice_gaps = SLICE_WRAPUP.map(|(b, p)| {
-        p - MODEXP_BEST
-            .iter()
-            .find(|x| x.0 == "slice" && x.1 == b)
-            .map_or(f64::NAN, |x| x.2)
-    });
-    let twice = (ONDEMAND_8192_R6_3THR_PRINTED[0] - ONDEMAND_8192_R6_3THR_PRINTED[1]).abs();
-    vec![
-        paper_check(
-            "seed003-check-mary-wrapup",
-            &[printed.best("mary-precomp", |_| true)],
-            "the largest gain printed on the precomputation slides",
-        ),
-        paper_check(
-            "seed003-check-precomp-r4-max",
-            &[printed.r4_best()],
-            "the largest 2^4-ary gain printed on the precomputation slides",
-        ),
-        paper_check(
-            "seed003-check-ondemand-wrapup",
-            &[printed.ondemand_best(1024), other_sizes],
-            "each size's best on-demand figure as printed",
-        ),
-        ondemand_best_threads(printed),
-        paper_check(
-            "seed003-check-ondemand-8192-twice",
-            &[twice],
-            "|−27 − (−25)|",
-        ),
-        paper_check(
-            "seed003-check-slice-wrapup",
-            &slice_gaps,
-            "wrap-up less results slide",
-        ),
-    ]
-}
-
-/// How many of each size's best on-demand configurations use a thread count the wrap-up
-/// does not name.
-fn ondemand_best_threads(printed: &Printed) -> Fed {
-    let on_slide: Vec<&(Setup, f64)> = printed
-        .configs
-        .iter()
-        .filter(|(s, p)| s.method == "mary-ondemand" && *p == printed.ondemand_best(s.bits))
-        .collect();
-    let off_threads = on_slide
-        .iter()
-        .filter(|(s, _)| !ONDEMAND_WRAPUP_THREADS.contains(&s.threads))
-        .count() as f64;
-    let listed = on_slide
-        .iter()
-        .map(|(s, p)| {
-            format!(
-                "{} bits 2^{}-ary {} thr {} %",
-                s.bits,
-                s.window.unwrap_or(0),
-                s.threads,
-                num(*p)
-            )
-        })
+        .zip(&per_part)
+        .map(|(e, v)| format!("{} (one exponent: {})", e.text(&c.claim.unit), range(v)))
         .collect::<Vec<_>>()
         .join("; ");
-    paper_check(
-        "seed003-check-ondemand-best-threads",
-        &[off_threads],
-        &format!("best on-demand configurations per size: {listed}"),
-    )
-}
-
-/// The cheapest activations over GMP's product from the hand-off table.
-fn spawn_over_product() -> [f64; 2] {
-    let activation = |n: &str| {
-        HANDOFF_US
-            .iter()
-            .find(|h| h.0 == n)
-            .map_or(f64::NAN, |h| h.1)
-    };
-    let gmp_us = |b| karatsuba_us("gmp", b).unwrap_or(f64::NAN);
-    [
-        activation("spawn") / gmp_us(4096),
-        activation("spawn+join") / gmp_us(8192),
-    ]
-}
-
-/// A registered parallel-Karatsuba change (vs GMP, vs karaMul) of `method` at `bits` on
-/// `machine`.
-fn kara(method: &str, bits: u32, machine: &str) -> Option<(Option<f64>, Option<f64>)> {
-    KARATSUBA_PARALLEL
-        .iter()
-        .find(|r| r.0 == method && r.1 == bits && r.4 == machine)
-        .map(|r| (r.2, r.3))
-}
-
-/// A fraction as whole percent.
-fn pct(x: f64) -> f64 {
-    (x * 100.0).round()
-}
-
-/// The largest of `v` (−∞ when empty).
-fn most(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-}
-
-/// The smallest of `v` (∞ when empty).
-fn least(v: &[f64]) -> f64 {
-    v.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-/// The Karatsuba slides' summaries against their tables.
-fn karatsuba_checks() -> Vec<Fed> {
-    vec![
-        fed(
-            "seed003-check-kara-i7-table",
-            Evidence::arithmetic(
-                i7_pairs(),
-                "(1 + change vs GMP) / (1 + change vs karaMul), with ±0.5 % printing",
+    fed(
+        &c.claim.id,
+        Evidence::sampled(
+            estimates,
+            SAMPLES,
+            &format!(
+                "MulMods counted per thread on each of {SAMPLES} random operands (exact per exponent); the mean over the exponents with its 95 % bootstrap interval"
             ),
-        ),
-        paper_check(
-            "seed003-check-kara-newer-hw",
-            &newer_hw(),
-            "i7-6800K's change less E5-2650 v2's, in points",
-        ),
-        paper_check(
-            "seed003-check-kara-wrapup-seq",
-            &wrapup_seq(),
-            "the slides' gains over karaMul",
-        ),
-        paper_check(
-            "seed003-check-kara-wrapup-gmp",
-            &wrapup_gmp(),
-            "the slides' changes against GMP",
-        ),
-    ]
-}
-
-/// Each i7-2600 pair's GMPmul over karaMul, from their two printed changes.
-fn i7_pairs() -> Vec<Estimate> {
-    I7_PAIRS
-        .iter()
-        .map(|(m, b)| {
-            let (g, s) = kara(m, *b, I7_2600).unwrap_or((None, None));
-            let (g, s) = (g.unwrap_or(f64::NAN), s.unwrap_or(f64::NAN));
-            Estimate::new(
-                (1.0 + g) / (1.0 + s),
-                (1.0 + g - 0.005) / (1.0 + s + 0.005),
-                (1.0 + g + 0.005) / (1.0 + s - 0.005),
-            )
-        })
-        .collect()
-}
-
-/// The i7-6800K's changes less the E5-2650 v2's, in points: against karaMul, then GMP.
-fn newer_hw() -> Vec<f64> {
-    NEWER_HW_SIZES
-        .iter()
-        .flat_map(|b| {
-            let (g6, s6) = kara("kara-lockfree", *b, I7_6800K).unwrap_or((None, None));
-            let (g5, s5) = kara("kara-lockfree", *b, E5_2650).unwrap_or((None, None));
-            let d = |a: Option<f64>, b: Option<f64>| {
-                (a.unwrap_or(f64::NAN) - b.unwrap_or(f64::NAN)) * 100.0
-            };
-            [d(s6, s5), d(g6, g5)]
-        })
-        .collect()
-}
-
-/// The lock-free Karatsuba's gains over karaMul at 4096 bits (largest, smallest) and the
-/// smallest of all the slides' gains over karaMul.
-fn wrapup_seq() -> Vec<f64> {
-    let at4096: Vec<f64> = [I7_2600, E5_2650, I7_6800K]
-        .iter()
-        .filter_map(|m| kara("kara-lockfree", 4096, m).and_then(|x| x.1).map(pct))
-        .collect();
-    let all_seq: Vec<f64> = KARATSUBA_PARALLEL
-        .iter()
-        .filter_map(|r| r.3.map(pct))
-        .collect();
-    vec![most(&at4096), least(&at4096), least(&all_seq)]
-}
-
-/// The lock-free Karatsuba's change against GMP at 8192 bits on each machine, and the
-/// smallest beyond 8192 bits.
-fn wrapup_gmp() -> Vec<f64> {
-    let beyond_gmp = KARATSUBA_PARALLEL
-        .iter()
-        .filter(|r| r.1 > 8192)
-        .filter_map(|r| r.2.map(pct))
-        .fold(f64::INFINITY, f64::min);
-    let at8192 = |m: &str| {
-        kara("kara-lockfree", 8192, m)
-            .and_then(|x| x.0)
-            .map_or(f64::NAN, pct)
-    };
-    vec![
-        at8192(I7_2600),
-        at8192(E5_2650),
-        at8192(I7_6800K),
-        beyond_gmp,
-    ]
-}
-
-/// The i7-6800K slide's gains over karaMul and its losses against GMP, as the conclusion
-/// quotes them.
-fn conclusion_mul() -> Fed {
-    let seq: Vec<f64> = KARATSUBA_PARALLEL
-        .iter()
-        .filter(|r| r.4 == I7_6800K && r.0 == "kara-lockfree")
-        .filter_map(|r| r.3.map(pct))
-        .collect();
-    let gains: Vec<f64> = KARATSUBA_PARALLEL
-        .iter()
-        .filter(|r| r.4 == I7_6800K)
-        .filter_map(|r| r.2.map(pct))
-        .filter(|x| *x < 0.0)
-        .collect();
-    paper_check(
-        "seed003-check-conclusion-mul",
-        &[most(&seq), least(&seq), most(&gains), least(&gains)],
-        &format!(
-            "the i7-6800K slide (the conclusion quotes {:?})",
-            CONCLUSION_MUL
-        ),
+        )
+        .text(text),
     )
 }
 
@@ -539,48 +247,74 @@ fn conclusion_mul() -> Fed {
 mod tests {
     use super::*;
 
-    /// The slides' arithmetic: which summaries agree with their slides and which do not.
-    #[test]
-    fn the_slides_own_numbers_agree_where_they_do_and_not_where_they_do_not() {
-        let inconsistent = [
-            "seed003-check-karatsuba-exponent",
-            "seed003-check-ondemand-best-threads",
-            "seed003-check-ondemand-8192-twice",
-            "seed003-check-kara-i7-table",
-            "seed003-check-kara-wrapup-gmp",
-        ];
-        let fed = paper_evidence();
-        let checks: Vec<Fed> = fed
-            .iter()
-            .filter(|f| f.claim.contains("-check-"))
-            .cloned()
-            .collect();
-        assert_eq!(checks.len(), checks::checks().len() - 1);
-        super::super::assert_paper_checks(&checks, &inconsistent);
-        let wrapup = fed
-            .iter()
-            .find(|f| f.claim == "seed003-check-ondemand-wrapup")
-            .unwrap();
-        let v: Vec<f64> = wrapup.evidence.estimates.iter().map(|e| e.value).collect();
-        assert_eq!(v, [-32.0, -27.0]);
-        let threads = fed
-            .iter()
-            .find(|f| f.claim == "seed003-check-ondemand-best-threads")
-            .unwrap();
-        assert_eq!(
-            threads.evidence.estimates[0].value, 2.0,
-            "4096 on 4 threads, 32768 on 2"
-        );
-    }
-
     #[test]
     fn counts_follow_the_methods_work_split() {
         // Even slices on 4 threads: the top slice squares through every lower bit.
         let s = Setup::new("slice", 1024, 4).even();
-        let run = count(&s).unwrap();
+        let run = count(&s, 0).unwrap();
         assert_eq!(top_thread(&s, &run), 3);
-        let runs = HashMap::from([(s.key(), run)]);
-        assert!(figure(&Count::Imbalance(s), &runs) > 2.0);
-        assert!(figure(&Count::Top(s), &runs) > 1.0);
+        let runs = HashMap::from([(s.key(), vec![run, count(&s, 1).unwrap()])]);
+        for i in 0..2 {
+            assert!(figure(&Count::Imbalance(s), &runs, i) > 2.0);
+            assert!(figure(&Count::Top(s), &runs, i) > 1.0);
+        }
+    }
+
+    #[test]
+    fn a_mean_over_exponents_has_a_bootstrap_interval() {
+        let e = mean_with_interval(&[1.0, 1.0, 1.0]);
+        assert_eq!((e.low, e.value, e.high), (1.0, 1.0, 1.0));
+        let v: Vec<f64> = (0..32).map(|i| 1.0 + f64::from(i % 4) * 0.01).collect();
+        let e = mean_with_interval(&v);
+        assert!((e.value - 1.015).abs() < 1e-12);
+        assert!(
+            e.low < e.value && e.value < e.high && e.high - e.low < 0.02,
+            "{e:?}"
+        );
+        assert_eq!(
+            e,
+            mean_with_interval(&v),
+            "seeded: the same values, the same interval"
+        );
+    }
+
+    /// A table-sharing claim's time-shared table is a sliver of its exponentiation, as
+    /// [`crate::claims::seed003::Timed::table_shares`] requires: counted, not assumed.
+    #[test]
+    fn time_shared_tables_are_under_a_hundredth_of_the_work() {
+        use crate::claims::seed003::{Measure, TABLE_SHARE_MAX, modexp};
+        let shares: Vec<_> = modexp::timed()
+            .into_iter()
+            .filter(|t| t.table_shares)
+            .collect();
+        assert_eq!(shares.len(), 3);
+        for t in &shares {
+            for s in t
+                .parts
+                .iter()
+                .flat_map(Measure::setups)
+                .filter(|s| s.pt.is_some())
+            {
+                let run = count(&s, 0).unwrap();
+                let all: u64 = run.counts.iter().map(UnitCount::mulmods).sum();
+                let table: Vec<u64> = run
+                    .counts
+                    .iter()
+                    .filter(|c| c.unit.starts_with("precomp"))
+                    .map(UnitCount::mulmods)
+                    .collect();
+                // What time-sharing can delay: the table work that would have overlapped
+                // the longest table thread on as many cores as table threads.
+                let delay = table.iter().sum::<u64>() - table.iter().max().unwrap_or(&0);
+                let share = delay as f64 / all as f64;
+                assert!(
+                    share < TABLE_SHARE_MAX,
+                    "{}: {}: {share}",
+                    t.claim.id,
+                    s.key()
+                );
+                assert!(s.needs() > s.needs_sharing_table(), "{}", s.key());
+            }
+        }
     }
 }
