@@ -1,7 +1,9 @@
 //! The AVX-512 IFMA backend: almost-Montgomery products in radix 2^52 (Gueron and Krasnov),
 //! 512-bit vectors of eight 52-bit digits, one modulus per call or two interleaved.
 //!
-//! A value mod m is n digits of 52 bits (n = ceil((bits + 2) / 52), so R = 2^(52n) > 4m),
+//! A value mod m is n digits of 52 bits (n = ceil((bits + 2) / 52), so R = 2^(52n) > 4m, and
+//! at least 2: the step reads digits 0 and 1, so a modulus of up to 50 bits, such as a small
+//! third prime of a multi-prime key, still gets two digits, the second zero),
 //! held in K = ceil(n / 8) vectors whose digits beyond n are zero. The product
 //! r = a·b·R⁻¹ is computed digit by digit of b (operand scanning, one reduction digit y per
 //! step) for a, b < 2m and gives r < 2m (Gueron's bound), so products chain with no
@@ -92,9 +94,10 @@ impl Ctx {
     /// [`super::IFMA_MAX_BITS`]; the caller has checked [`available`]).
     pub fn new(arith: &Mont64, bits: u32) -> Self {
         debug_assert!(available());
-        let n = (bits as usize + 2).div_ceil(52);
+        // Two digits at least (see the module docs): a larger R only loosens R > 4m.
+        let n = (bits as usize + 2).div_ceil(52).max(2);
         let k = n.div_ceil(8);
-        assert!((1..=MAX_VECTORS).contains(&k) && n >= 2, "IFMA size");
+        assert!((1..=MAX_VECTORS).contains(&k), "IFMA size");
         let digits = |x: &[u64]| {
             let mut d = Zeroizing::new(vec![0u64; 8 * k]);
             to_radix52(x, &mut d[..n]);
