@@ -60,7 +60,7 @@ fn parcrypt_key() -> &'static RsaPrivateKey {
     static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
     KEY.get_or_init(|| {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2048);
-        RsaPrivateKey::generate(2048, &Integer::from(65537), &mut rng).unwrap()
+        RsaPrivateKey::generate_vartime(2048, &Integer::from(65537), &mut rng).unwrap()
     })
 }
 

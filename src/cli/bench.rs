@@ -149,7 +149,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         }
         None => {
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(args.seed);
-            RsaPrivateKey::generate(args.bits, &Integer::from(65537), &mut rng)
+            RsaPrivateKey::generate_vartime(args.bits, &Integer::from(65537), &mut rng)
                 .map_err(|e| super::usage(e.to_string()))?
         }
     };

@@ -258,7 +258,7 @@ fn keygen(args: KeygenArgs) -> Result<()> {
         }
     }
     let generate = |rng: &mut dyn rand::RngCore| {
-        RsaPrivateKey::generate_multi(args.bits, args.primes, &e, rng)
+        RsaPrivateKey::generate_multi_vartime(args.bits, args.primes, &e, rng)
     };
     let key = match args.seed {
         Some(seed) => {

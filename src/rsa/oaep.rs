@@ -322,7 +322,7 @@ mod tests {
 
     fn setup() -> (RsaPrivateKey, rand_chacha::ChaCha20Rng) {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(77);
-        let key = RsaPrivateKey::generate(1024, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(1024, &Integer::from(65537), &mut rng).unwrap();
         (key, rng)
     }
 
@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn small_keys_cannot_use_oaep() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(3);
-        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap();
         assert_eq!(max_message_len(key.public()), 0);
         assert!(matches!(
             encrypt(key.public(), b"", b"", &mut rng),
@@ -534,7 +534,7 @@ mod tests {
     #[test]
     fn every_hash_pair_round_trips_and_mismatches_are_opaque() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(78);
-        let key = RsaPrivateKey::generate(1536, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(1536, &Integer::from(65537), &mut rng).unwrap();
         for hash in OaepHash::ALL {
             for mgf1_hash in [OaepHash::Sha1, OaepHash::Sha256, hash] {
                 let params = OaepParams::new(hash, mgf1_hash, b"L");

@@ -30,9 +30,10 @@
 // Compiled only where build.rs found Rust 1.89 or newer (cfg `parcrypt_avx512`), whatever the
 // crate's `rust-version` says.
 #![allow(clippy::incompatible_msrv)]
-use super::portable::{Mont64, pow2_mod};
+use super::Engine;
+use super::exp::{Exp, exp_window, run_exp};
+use super::portable::{Mont64, pow2_mod_bits};
 use super::select::{self, MASK52, from_radix52, to_radix52};
-use super::{Engine, exp_window};
 use std::arch::x86_64::*;
 use zeroize::Zeroizing;
 
@@ -112,8 +113,8 @@ impl Ctx {
             m64: Zeroizing::new(arith.m().to_vec()),
             m_sh,
             k0: arith.k0() & MASK52,
-            rr: digits(&pow2_mod(arith.m(), 2 * 52 * n)),
-            one: digits(&pow2_mod(arith.m(), 52 * n)),
+            rr: digits(&pow2_mod_bits(arith.m(), arith.bits(), 2 * 52 * n)),
+            one: digits(&pow2_mod_bits(arith.m(), arith.bits(), 52 * n)),
             m,
         }
     }
@@ -151,16 +152,18 @@ impl Ctx {
         select::reduce_once(out, &self.m64);
     }
 
-    /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]).
-    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
+    /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]); the stack the products
+    /// used is wiped after.
+    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: Exp) {
         let w = self.words();
         let mut bm = Zeroizing::new(vec![0u64; w]);
         let mut acc = Zeroizing::new(vec![0u64; w]);
         self.enter(base, &mut bm);
         dispatch!(self.k, K => {
-            exp_window(&One::<K>(self), &mut acc, &bm, &self.one, &[exp], ebits)
+            run_exp(&One::<K>(self), &mut acc, &bm, &self.one, exp)
         });
         self.leave(&acc, out);
+        select::burn_stack();
     }
 
     /// `count` squarings (see [`super::CtModulus::square_chain`]).
@@ -202,6 +205,7 @@ pub fn pow2(
     });
     a.leave(&acc[..w], out_a);
     b.leave(&acc[w..], out_b);
+    select::burn_stack();
 }
 
 /// `count` dual squarings, in and out of Montgomery form.

@@ -29,6 +29,8 @@ pub fn neg_inv64(m0: u64) -> u64 {
 #[derive(Clone)]
 pub struct Mont64 {
     m: Zeroizing<Vec<u64>>,
+    /// The modulus' bit length (public).
+    bits: u32,
     /// -m⁻¹ mod 2^64.
     k0: u64,
     /// R² mod m.
@@ -40,16 +42,37 @@ impl Mont64 {
     /// be zero only if the caller wants a larger R). `None` for an even modulus or one of
     /// more than [`MAX_LIMBS`] limbs.
     pub fn new(m: &[u64]) -> Option<Self> {
+        if m.is_empty() || m.iter().all(|&l| l == 0) {
+            return None;
+        }
+        Self::with_bits(m, select::public_bits(m))
+    }
+
+    /// [`Mont64::new`] for a modulus whose bit length `bits` the caller knows (a prime of a
+    /// key: its size is public, its value is not looked at to find it). `bits` must be the
+    /// modulus' bit length and fit its limbs.
+    pub fn with_bits(m: &[u64], bits: u32) -> Option<Self> {
+        // The modulus' oddness is public: a key's primes are checked odd when it is loaded.
         if m.is_empty() || m.len() > MAX_LIMBS || m[0] & 1 == 0 {
             return None;
         }
+        assert!(
+            bits >= 1 && bits as usize <= 64 * m.len(),
+            "bit length within the limbs"
+        );
         let k0 = neg_inv64(m[0]);
-        let rr = pow2_mod(m, 2 * 64 * m.len());
+        let rr = pow2_mod_bits(m, bits, 2 * 64 * m.len());
         Some(Self {
             m: Zeroizing::new(m.to_vec()),
+            bits,
             k0,
             rr,
         })
+    }
+
+    /// The modulus' bit length.
+    pub fn bits(&self) -> u32 {
+        self.bits
     }
 
     /// n, the limb count.
@@ -188,10 +211,13 @@ pub(crate) fn cios(t: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64) -> u
 /// 2^e mod m for an odd m, as `m.len()` limbs, by doubling with masked subtraction (no
 /// division, no branch on m): starts from 2^(b-1) < m for m of b bits, and doubles.
 pub fn pow2_mod(m: &[u64], e: usize) -> Zeroizing<Vec<u64>> {
+    pow2_mod_bits(m, select::public_bits(m), e)
+}
+
+/// [`pow2_mod`] for an `m` of `bits` bits (public: a key's sizes are).
+pub fn pow2_mod_bits(m: &[u64], bits: u32, e: usize) -> Zeroizing<Vec<u64>> {
     let n = m.len();
-    // b = bit length of m: public for every modulus here (a key's sizes are public).
-    let top = m.iter().rposition(|&l| l != 0).expect("non-zero modulus");
-    let b = 64 * top + (64 - m[top].leading_zeros() as usize);
+    let b = bits as usize;
     let mut x = Zeroizing::new(vec![0u64; n]);
     let start = (b - 1).min(e);
     x[start / 64] = 1 << (start % 64);
