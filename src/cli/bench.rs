@@ -80,7 +80,8 @@ enum PrivateOpArg {
     Plain,
     /// CRT with mpz_powm on p and q (variable-time).
     Crt,
-    /// CRT with mpz_powm_sec (constant-time exponentiation).
+    /// CRT on the key's constant-time kernel (the best Montgomery kernel of this CPU),
+    /// checked with the public key.
     CrtConstTime,
 }
 

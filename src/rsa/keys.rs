@@ -142,6 +142,8 @@ impl RsaPrivateKey {
             )));
         }
         check_public_exponent(e).map_err(Error::KeyGeneration)?;
+        // The prime search runs on GMP integers before any is wrapped as a secret.
+        crate::bignum::wipe::install();
         let half = bits / 2;
         let coprime_to_e = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
         loop {
@@ -242,6 +244,8 @@ impl RsaPrivateKey {
                 primes.len()
             )));
         }
+        // The key's GMP integers, if ever built, and the variable-time forms' temporaries.
+        crate::bignum::wipe::install();
         let n_limbs = n_limbs(&public);
         let secrets =
             KeySecrets::from_file(&n_limbs, e_u64(&public), d, primes, exponents, coefficients)?;

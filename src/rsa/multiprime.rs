@@ -39,6 +39,8 @@ pub fn generate_primes_vartime<R: RngCore + ?Sized>(
         )));
     }
     check_public_exponent(e).map_err(Error::KeyGeneration)?;
+    // The prime search runs on GMP integers before any is wrapped as a secret.
+    crate::bignum::wipe::install();
     let share = bits / primes as u32;
     let coprime = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
     loop {

@@ -4,12 +4,15 @@
 //! # What runs in constant time
 //!
 //! Decryption is written against Manger's attack and timing leaks (Marvin, Kario 2023):
-//! - the ciphertext is blinded first (c·r^e for a fresh random r, unblinded after), so the
+//! - the ciphertext is blinded first (c·r^e for a random r, unblinded after), so the
 //!   private-key operation works on a value unrelated to what an attacker sent;
-//! - the private-key operation is [`PrivateOp::CrtConstTime`] (GMP `mpz_powm_sec` on every CRT
-//!   residue; [`PrivateOp::CrtConstTimeParallel`] on one thread per prime) or what the caller
-//!   asks; the CRT recombination and the unblinding are ordinary GMP arithmetic on secret
-//!   values, whose timing follows their sizes in limbs (see [`crate::rsa::textbook`]);
+//! - the private-key operation is [`PrivateOp::CrtConstTime`] ([`PrivateOp::CrtConstTimeParallel`]
+//!   on one thread per prime) on the key's kernel, by default the best constant-time Montgomery
+//!   kernel of this CPU (or GMP's `mpn_sec_*` functions, `gmp-sec`), constant time from the
+//!   reduction of c to the recombination, the blinding and the unblinding included
+//!   ([`crate::rsa::kernel::CtCrt`]); its result is raised to e and compared with the blinded
+//!   ciphertext before it is unblinded, and a mismatch (a fault) is the same
+//!   [`Error::DecryptionError`];
 //! - I2OSP writes exactly k bytes through fixed-length limbs ([`textbook::decrypt_blinded_bytes`]): no
 //!   work depends on EM's leading zero bytes (Y = 0, Manger's oracle);
 //! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
@@ -288,9 +291,11 @@ fn check_padding(em: &[u8], params: &OaepParams) -> (u8, usize, Zeroizing<Vec<u8
 /// shifting by its power of two or by nothing as the bit says.
 fn shift_left(buf: &mut [u8], by: usize) {
     let len = buf.len();
-    let mut step = 1usize;
-    while step <= len {
-        let bit = (by / step) & 1;
+    let mut pass = 0u32;
+    // Pass `pass` shifts by step = 2^pass; its bit of `by` is read by a shift, not a division
+    // (a division's latency depends on its operands on older cores).
+    while let Some(step) = 1usize.checked_shl(pass).filter(|&s| s <= len) {
+        let bit = (by >> pass) & 1;
         // black_box: the optimizer must not learn that the mask is 0 or 0xff and turn the
         // pass into a branch on it.
         let mask = black_box(0u8.wrapping_sub(bit as u8));
@@ -298,7 +303,7 @@ fn shift_left(buf: &mut [u8], by: usize) {
             let from = if i + step < len { buf[i + step] } else { 0 };
             buf[i] = (from & mask) | (buf[i] & !mask);
         }
-        step *= 2;
+        pass += 1;
     }
 }
 
@@ -512,13 +517,17 @@ mod tests {
 
     #[test]
     fn the_constant_time_shift_moves_every_offset() {
-        let buf: Vec<u8> = (1..=37).collect();
-        for by in 0..=buf.len() {
-            let mut got = buf.clone();
-            shift_left(&mut got, by);
-            let mut want = buf[by..].to_vec();
-            want.resize(buf.len(), 0);
-            assert_eq!(got, want, "by {by}");
+        // Lengths around powers of two (the passes are the powers of two up to the length)
+        // and DB's length for a 2048-bit key with SHA-256 (256 - 32 - 1).
+        for len in [0usize, 1, 2, 3, 31, 32, 33, 37, 64, 223] {
+            let buf: Vec<u8> = (1..=len).map(|i| i as u8 | 1).collect();
+            for by in 0..=buf.len() {
+                let mut got = buf.clone();
+                shift_left(&mut got, by);
+                let mut want = buf[by..].to_vec();
+                want.resize(buf.len(), 0);
+                assert_eq!(got, want, "len {len}, by {by}");
+            }
         }
     }
 
