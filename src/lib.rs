@@ -25,7 +25,8 @@
 //! - [`modexp`]: modular exponentiation strategies, sequential and parallel (`modexp/crsa/`:
 //!   CRSA on a hypercube);
 //! - [`rsa`]: keys (multi-prime too) checked in constant time when read, PEM/DER, the
-//!   constant-time CRT with its blinding and fault check (`rsa/crt/`: its tests), textbook
+//!   constant-time CRT with its blinding and fault check (`rsa/crt/`, `rsa/keys/`, `rsa/oaep/`:
+//!   their tests), textbook
 //!   RSA, OAEP, SeRSA/PaRSA batches;
 //! - [`cipher`]: Blowfish, RC4, RC4A, their modes, the one encryption dispatch and files
 //!   (`cipher/parallel/`: PBlock, the Blowfish round pipeline, PARC4, PARC4-I);

@@ -32,7 +32,7 @@
 #![allow(clippy::incompatible_msrv)]
 use super::Engine;
 use super::exp::{Exp, exp_window, run_exp};
-use super::portable::{Mont64, pow2_mod_bits};
+use super::portable::Mont64;
 use super::select::{self, MASK52, from_radix52, to_radix52};
 use std::arch::x86_64::*;
 use zeroize::Zeroizing;
@@ -113,8 +113,8 @@ impl Ctx {
             m64: Zeroizing::new(arith.m().to_vec()),
             m_sh,
             k0: arith.k0() & MASK52,
-            rr: digits(&pow2_mod_bits(arith.m(), arith.bits(), 2 * 52 * n)),
-            one: digits(&pow2_mod_bits(arith.m(), arith.bits(), 52 * n)),
+            rr: digits(&arith.pow2(2 * 52 * n)),
+            one: digits(&arith.pow2(52 * n)),
             m,
         }
     }

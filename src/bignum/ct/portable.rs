@@ -60,14 +60,46 @@ impl Mont64 {
             bits >= 1 && bits as usize <= 64 * m.len(),
             "bit length within the limbs"
         );
-        let k0 = neg_inv64(m[0]);
-        let rr = pow2_mod_bits(m, bits, 2 * 64 * m.len());
-        Some(Self {
+        let mut ctx = Self {
             m: Zeroizing::new(m.to_vec()),
             bits,
-            k0,
-            rr,
-        })
+            k0: neg_inv64(m[0]),
+            rr: Zeroizing::new(Vec::new()),
+        };
+        ctx.rr = ctx.pow2(2 * 64 * m.len());
+        Some(ctx)
+    }
+
+    /// 2^e mod m, fully reduced, for a public `e`: R mod m by doubling from 2^(bits − 1) (at
+    /// most 64 steps), then square-and-double on e's bits in Montgomery form — about log2(e)
+    /// products where doubling alone takes e − bits steps (R² mod m of a 2048-bit modulus: 12
+    /// products against 2049 doublings). Constant time for m's value: products and masked
+    /// reductions; the branch is on e's bits.
+    pub fn pow2(&self, e: usize) -> Zeroizing<Vec<u64>> {
+        let n = self.m.len();
+        // acc: the Montgomery form of 2^(bits of e read so far), below m.
+        let mut acc = pow2_mod_bits(&self.m, self.bits, 64 * n);
+        let mut tmp = Zeroizing::new(vec![0u64; n]);
+        for bit in (0..usize::BITS - e.leading_zeros()).rev() {
+            self.mul(&mut tmp, &acc, &acc);
+            reduce_once(&mut tmp, &self.m);
+            acc.copy_from_slice(&tmp);
+            if (e >> bit) & 1 == 1 {
+                let mut carry = 0u64;
+                for l in acc.iter_mut() {
+                    let next = *l >> 63;
+                    *l = (*l << 1) | carry;
+                    carry = next;
+                }
+                select::reduce_once_with_carry(&mut acc, carry, &self.m);
+            }
+        }
+        // Out of Montgomery form: a product by 1.
+        let mut unit = Zeroizing::new(vec![0u64; n]);
+        unit[0] = 1;
+        self.mul(&mut tmp, &acc, &unit);
+        reduce_once(&mut tmp, &self.m);
+        tmp
     }
 
     /// The modulus' bit length.

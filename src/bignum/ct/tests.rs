@@ -317,6 +317,9 @@ proptest! {
         prop_assert_eq!(mpn::to_integer(&p), t * &rinv % &m);
         let e = (seed % 1000) as usize;
         prop_assert_eq!(mpn::to_integer(&portable::pow2_mod(&ml, e)), (Integer::from(1) << e as u32) % &m);
+        for e in [e, 0, 1, 64 * limbs, 128 * limbs, 104 * limbs + 3] {
+            prop_assert_eq!(mpn::to_integer(&mont.pow2(e)), (Integer::from(1) << e as u32) % &m, "2^{}", e);
+        }
     }
 
     /// Radix 2^52 and back, and the product of fixed length.
