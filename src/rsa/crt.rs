@@ -2,7 +2,7 @@
 //! result, over every prime of the key ([`CtCrt`]), with a fault check before any output.
 //!
 //! Every step works on fixed-length limbs with no branch or memory index that depends on a
-//! secret, on the key's [`PrivateKernel`] ([`ModArith`]: a Montgomery kernel or GMP's
+//! secret, on the key's [`PrivateKernel`] (`ModArith`: a Montgomery kernel or GMP's
 //! `mpn_sec_*`):
 //! - c mod r_i by a fixed-length reduction, not a division;
 //! - the residues by a constant-time exponentiation over each prime's bit length; two primes
@@ -20,8 +20,9 @@
 //!   prime, r^(r_i − 2) mod r_i, recombined as above), then, as OpenSSL's `BN_BLINDING` does,
 //!   squared before each further use, and drawn afresh every [`BLINDING_USES`] uses.
 //!
-//! The secrets live in a few named places: the key's CRT values (each [`CrtPrime`]), the
-//! blinding pair ([`BlindState`]), and the unblinded result (`decrypt_blinded`'s output).
+//! The secrets live in a few named places (each created under a `// secret:` comment, for a
+//! secret-flow checker to mark): the key's CRT values (each `CrtPrime`), the
+//! blinding pair (`BlindState`), and the unblinded result (`decrypt_blinded`'s output).
 //! Every buffer holding one is wiped on drop.
 use super::kernel::{ModArith, PrivateKernel};
 use super::secrets::{KeySecrets, Limbs, garner_order};
@@ -200,6 +201,7 @@ impl CtCrt {
     /// `parallel`, else two primes of one size at a time through one dual kernel call).
     fn residues(&self, c: &[u64], power: Power, parallel: bool) -> Vec<Limbs> {
         let residue_in = |p: &CrtPrime| {
+            // secret: c mod r_i, and below, the residue c^(d_i) mod r_i.
             let mut x = Zeroizing::new(vec![0u64; p.arith.limbs()]);
             p.arith.reduce(&mut x, c);
             x
@@ -243,6 +245,7 @@ impl CtCrt {
     /// Garner's recombination of the residues (see the module docs), n's limb count.
     fn recombine(&self, residues: &[Limbs]) -> Limbs {
         let n = self.limbs();
+        // secret: the recombined result (before unblinding).
         let mut m = Zeroizing::new(vec![0u64; n]);
         m[..residues[0].len()].copy_from_slice(&residues[0]);
         for (p, mi) in self.primes.iter().zip(residues).skip(1) {
@@ -330,6 +333,7 @@ impl CtCrt {
         rng: &mut R,
     ) -> Result<Limbs> {
         assert_eq!(c.len(), self.limbs(), "c has n's limb count");
+        // secret: the blinding pair, and the blinded ciphertext.
         let (a, ai) = self.blinding_pair(rng);
         let mut blinded = Zeroizing::new(vec![0u64; self.limbs()]);
         self.n.mul_prepared(&mut blinded, c, &a);

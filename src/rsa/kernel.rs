@@ -7,7 +7,7 @@
 //! primes differ in size gets, for each, a backend that takes it), or GMP's `mpn_sec_*`
 //! functions (`gmp-sec`: `mpn_sec_powm` for the exponentiations, `mpn_sec_div_r` and
 //! `mpn_sec_mul` for the reductions and products around them). Both are constant time from the
-//! ciphertext to the result: [`ModArith`] has no operation whose time depends on a value.
+//! ciphertext to the result: `ModArith` has no operation whose time depends on a value.
 //!
 //! The modulus n itself (the blinding, the unblinding, the fault check) runs on the chosen
 //! backend where it takes n's size, else on the best backend that does (the IFMA kernel takes

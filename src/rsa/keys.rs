@@ -319,7 +319,9 @@ impl RsaPrivateKey {
         })
     }
 
-    /// The private exponent d (a GMP integer: see [`Integers`]).
+    /// The private exponent d, as a GMP integer built from the key's limbs on first request
+    /// (for writing the key and the variable-time forms: building it takes time that depends
+    /// on its count of significant limbs; the constant-time operation never builds it).
     pub fn d(&self) -> &Integer {
         &self.integers().d
     }

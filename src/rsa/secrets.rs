@@ -121,6 +121,7 @@ impl KeySecrets {
         let bits: Vec<u32> = primes.iter().map(|p| prime_bits(p)).collect();
         check_sizes(n, &bits)?;
         let width = |i: usize| bits[i].div_ceil(64) as usize;
+        // secret: the primes, d, the CRT exponents and coefficients, from here on as limbs.
         let primes: Vec<Limbs> = (0..u)
             .map(|i| limbs_of(primes[i], width(i)).expect("sized by its own length"))
             .collect();
@@ -171,6 +172,7 @@ impl KeySecrets {
         // The product check first: it makes every prime odd (n is), so r_i − 1 keeps r_i's
         // bit length and `mpn_sec_div_r` may divide by it.
         key.check_product(n)?;
+        // secret: the derived CRT exponents and coefficients.
         key.exponents = (0..u)
             .map(|i| sec::rem(&key.d, &minus(&key.primes[i], 1)))
             .collect();
