@@ -84,9 +84,9 @@ pub struct BenchRsaPrivateArgs {
     /// Modulus sizes in bits (multiples of 64).
     #[arg(long, default_value = "2048,4096", value_parser = bits_list)]
     bits: std::vec::Vec<u32>,
-    /// Methods (default: all): plain, crt, crt-nocheck (crt without the fault check, to
-    /// measure its cost; constant-time kernels only), crt-parallel, multiprime-3[-seq],
-    /// multiprime-4[-seq].
+    /// Methods (default: all but crt-nocheck): plain, crt, crt-nocheck (crt without the fault
+    /// check, to measure its cost; constant-time kernels only), crt-parallel,
+    /// multiprime-3[-seq], multiprime-4[-seq].
     #[arg(long, value_parser = names_list)]
     methods: Option<std::vec::Vec<String>>,
     /// Use mpz_powm (variable-time) instead of the constant-time kernels.
@@ -217,9 +217,7 @@ struct LatencyRow {
 /// Runs `bench rsa-private`.
 pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     let config = args.opts.config()?;
-    let methods = args
-        .methods
-        .unwrap_or_else(|| rsa_latency::METHODS.iter().map(|s| s.to_string()).collect());
+    let methods = args.methods.unwrap_or_else(rsa_latency::default_methods);
     rsa_latency::check_methods(&methods).map_err(|e| super::usage(e.to_string()))?;
     if let Some(b) = args.bits.iter().find(|b| *b % 64 != 0 || **b < 512) {
         return Err(super::usage(format!(

@@ -20,9 +20,11 @@
 //!   run on the derived values.
 //!
 //! Every check's mask is computed whatever the others gave, and the key is refused or kept on
-//! their combination: the only branch on a secret-derived value is on that public outcome.
-//! Only after a refusal, when the key is rejected anyway, are the masks looked at one by one
-//! to name what failed. GMP's integers ([`crate::bignum::SecretInteger`]) of the same values
+//! their combination, in two stages: the product of the primes first (the later checks divide
+//! by r_i − 1, which keeps r_i's bit length only for an odd r_i, and n = Πr_i odd makes every
+//! r_i odd), then all the others. Each stage branches once, on a public outcome (the key is
+//! valid so far, or refused). Only after a refusal, when the key is rejected anyway, are the
+//! masks looked at one by one to name what failed. GMP's integers ([`crate::bignum::SecretInteger`]) of the same values
 //! are built only on request, for writing a key file and for the variable-time forms
 //! ([`crate::rsa::RsaPrivateKey::d`] and the other accessors).
 use crate::bignum::ct::{Backend, CtModulus, portable, select};
@@ -331,4 +333,69 @@ fn crt_mismatch(u: usize) -> Error {
 /// integers (key generation, [`crate::rsa::RsaPrivateKey::from_prime_list`]).
 pub fn limbs_from_integer(x: &rug::Integer, len: usize) -> Limbs {
     Zeroizing::new(mpn::padded(x, len))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rsa::RsaPrivateKey;
+    use rand::SeedableRng;
+    use rug::Integer;
+
+    fn bytes(x: &Integer) -> Vec<u8> {
+        x.to_digits(rug::integer::Order::Msf)
+    }
+
+    /// Each value of a key file changed on its own is refused with the line that names it;
+    /// the file's own values pass.
+    #[test]
+    fn every_altered_value_is_refused_with_its_own_line() {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(29);
+        let e = Integer::from(65537);
+        let key = RsaPrivateKey::generate_vartime(768, &e, &mut rng).unwrap();
+        let n = mpn::padded(key.public().n(), 12);
+        let (p, q) = (key.p().clone(), key.q().clone());
+        let good = [
+            key.d().clone(),
+            p.clone(),
+            q.clone(),
+            key.dp().clone(),
+            key.dq().clone(),
+            key.qinv().clone(),
+        ];
+        let try_with = |v: &[Integer]| {
+            let b: Vec<Vec<u8>> = v.iter().map(bytes).collect();
+            KeySecrets::from_file(&n, 65537, &b[0], &[&b[1], &b[2]], &[&b[3], &b[4]], &[&b[5]])
+        };
+        assert!(try_with(&good).is_ok());
+        let cases: [(usize, Integer, &str); 9] = [
+            (
+                0,
+                Integer::from(key.d() + 2u32),
+                "e * d is not 1 modulo p-1 and q-1",
+            ),
+            (0, key.public().n().clone(), "private exponent out of range"),
+            (0, Integer::from(1), "private exponent out of range"),
+            (
+                1,
+                Integer::from(&p + 2u32),
+                "p * q does not equal the modulus",
+            ),
+            (2, Integer::from(1), "a prime factor is below 3"),
+            (
+                3,
+                Integer::from(key.dp() + Integer::from(&p - 1u32)),
+                "CRT values",
+            ),
+            (4, Integer::from(key.dq() + 2u32), "CRT values"),
+            (5, Integer::from(key.qinv() + &p), "CRT values"),
+            (5, Integer::from(key.qinv() + 1u32), "CRT values"),
+        ];
+        for (i, value, want) in cases {
+            let mut v = good.clone();
+            v[i] = value;
+            let err = try_with(&v).unwrap_err().to_string();
+            assert!(err.contains(want), "value {i}: {err}");
+        }
+    }
 }

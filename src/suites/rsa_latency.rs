@@ -34,6 +34,16 @@ pub const METHODS: [&str; 8] = [
     "multiprime-4",
 ];
 
+/// The methods run when none are named: every one but `crt-nocheck`, which is asked for when
+/// the fault check's cost is measured.
+pub fn default_methods() -> Vec<String> {
+    METHODS
+        .iter()
+        .filter(|m| **m != "crt-nocheck")
+        .map(|m| m.to_string())
+        .collect()
+}
+
 /// Threads a method uses.
 pub fn method_threads(name: &str) -> usize {
     match name {
