@@ -382,11 +382,7 @@ mod tests {
                 "p * q does not equal the modulus",
             ),
             (2, Integer::from(1), "a prime factor is below 3"),
-            (
-                3,
-                Integer::from(key.dp() + Integer::from(&p - 1u32)),
-                "CRT values",
-            ),
+            (3, key.dp() + Integer::from(&p - 1u32), "CRT values"),
             (4, Integer::from(key.dq() + 2u32), "CRT values"),
             (5, Integer::from(key.qinv() + &p), "CRT values"),
             (5, Integer::from(key.qinv() + 1u32), "CRT values"),
