@@ -7,12 +7,48 @@ use crate::error::{Error, Result};
 use std::io::Write;
 use std::path::Path;
 
-/// Reads a whole file, naming the file in the error.
+/// The most bytes [`read_file`] reads into memory: 1 GiB (larger inputs go through the
+/// streamed paths, as `parcrypt cipher` does).
+pub const MAX_READ_BYTES: u64 = 1 << 30;
+
+/// The most bytes of a key, ciphertext, RSA input or label file: 1 MiB. The largest key
+/// parcrypt reads (16384 bits, five primes, PEM) is under 20 KB and a ciphertext at most
+/// 2048 bytes, so anything larger is refused before it is read whole.
+pub const MAX_KEY_FILE_BYTES: u64 = 1 << 20;
+
+/// Reads a whole file of at most [`MAX_READ_BYTES`], naming the file in the error.
 pub fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io {
+    read_file_at_most(path, MAX_READ_BYTES)
+}
+
+/// Reads a whole file of at most `limit` bytes: a larger one (by its size, or by what it gives
+/// when read, for a pipe or a device) is an [`Error::Io`] naming the file and the limit, and
+/// no more than `limit + 1` bytes are ever read.
+pub fn read_file_at_most(path: &Path, limit: u64) -> Result<Vec<u8>> {
+    use std::io::Read;
+    let io_err = |source| Error::Io {
         path: path.to_path_buf(),
         source,
-    })
+    };
+    let too_big = |size: u64| {
+        io_err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{size} bytes or more, above the limit of {limit} bytes for this file"),
+        ))
+    };
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    let size = file.metadata().map_err(io_err)?.len();
+    if size > limit {
+        return Err(too_big(size));
+    }
+    let mut data = Vec::with_capacity(size as usize);
+    file.take(limit + 1)
+        .read_to_end(&mut data)
+        .map_err(io_err)?;
+    if data.len() as u64 > limit {
+        return Err(too_big(data.len() as u64));
+    }
+    Ok(data)
 }
 
 /// Permissions of an output that is not secret: owner read-write, everyone else read.
@@ -51,6 +87,100 @@ pub fn write_atomic(path: &Path, data: &[u8], mode: Option<u32>) -> Result<()> {
     tmp.as_file().sync_all().map_err(io_err)?;
     tmp.persist(path).map_err(|e| io_err(e.error))?;
     Ok(())
+}
+
+/// Writes several files as one: each to a temporary file beside it (written and synced)
+/// first, then each put in place.
+///
+/// With `replace` false, a file is put in place only where none exists, atomically (a
+/// no-replace rename or link, so two writers at once cannot both win: the loser gets an
+/// [`Error::Io`] of kind `AlreadyExists`); with `replace` true, existing files are replaced,
+/// the old ones kept as hard links beside them until every new one is in place. If putting
+/// any file in place fails, the files this call already placed are undone — an old file gets
+/// its old contents back, a new one is removed — so the set is never left half old, half new.
+/// (Killed between two renames, the folder keeps the old file's link as a hidden
+/// `.parcrypt-old-*` file.) `files` are `(path, data, mode)` as [`write_atomic`] takes them.
+pub fn write_files_together(files: &[(&Path, &[u8], Option<u32>)], replace: bool) -> Result<()> {
+    let staged = files
+        .iter()
+        .map(|&(path, data, mode)| stage(path, data, mode))
+        .collect::<Result<Vec<_>>>()?;
+    // Placed so far: the file's index and, when it replaced one, the old file's link.
+    let mut placed: Vec<(usize, Option<tempfile::TempPath>)> = Vec::new();
+    for (i, tmp) in staged.into_iter().enumerate() {
+        let path = files[i].0;
+        let outcome = if replace {
+            match keep_old(path) {
+                Ok(old) => tmp.persist(path).map(|_| old).map_err(|e| e.error),
+                Err(source) => Err(source),
+            }
+        } else {
+            tmp.persist_noclobber(path)
+                .map(|_| None)
+                .map_err(|e| e.error)
+        };
+        match outcome {
+            Ok(old) => placed.push((i, old)),
+            Err(source) => {
+                for (j, old) in placed.into_iter().rev() {
+                    let _ = match old {
+                        Some(old) => old.persist(files[j].0).map_err(|e| e.error),
+                        None => std::fs::remove_file(files[j].0),
+                    };
+                }
+                return Err(Error::Io {
+                    path: path.to_path_buf(),
+                    source,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `data` in a synced temporary file beside `path`, with `mode` ([`write_atomic`]'s).
+fn stage(path: &Path, data: &[u8], mode: Option<u32>) -> Result<tempfile::NamedTempFile> {
+    let io_err = |source| Error::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".parcrypt-")
+        .suffix(".tmp")
+        .tempfile_in(parent_of(path))
+        .map_err(io_err)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.as_file()
+            .set_permissions(std::fs::Permissions::from_mode(mode.unwrap_or(PUBLIC_MODE)))
+            .map_err(io_err)?;
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    tmp.write_all(data).map_err(io_err)?;
+    tmp.as_file().sync_all().map_err(io_err)?;
+    Ok(tmp)
+}
+
+/// A hard link to the file at `path` under a fresh hidden name beside it, removed when
+/// dropped; `None` when there is no file there.
+fn keep_old(path: &Path) -> std::io::Result<Option<tempfile::TempPath>> {
+    if std::fs::symlink_metadata(path).is_err() {
+        return Ok(None);
+    }
+    let link = tempfile::Builder::new()
+        .prefix(".parcrypt-old-")
+        .make_in(parent_of(path), |p| std::fs::hard_link(path, p))?;
+    Ok(Some(link.into_temp_path()))
+}
+
+/// The folder a file's temporary files go to: its parent, or `.`.
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
 }
 
 /// Checks, before any work, that `path` could be written by [`write_atomic`]: its folder
@@ -130,6 +260,71 @@ pub fn check_not_input(out: (&str, &Path), inputs: &[(&str, &Path)]) -> Result<(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_above_the_limit_are_refused_with_the_limit_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big");
+        std::fs::write(&path, vec![7u8; 1001]).unwrap();
+        assert_eq!(read_file_at_most(&path, 1001).unwrap().len(), 1001);
+        let err = read_file_at_most(&path, 1000).unwrap_err().to_string();
+        assert!(err.contains("above the limit of 1000 bytes"), "{err}");
+        assert!(err.contains("big"), "{err}");
+        // A device that never ends stops at the limit.
+        #[cfg(unix)]
+        {
+            let err = read_file_at_most(Path::new("/dev/zero"), 4096).unwrap_err();
+            assert!(err.to_string().contains("4097 bytes or more"), "{err}");
+        }
+    }
+
+    /// The files of `dir` but hidden temporaries' count.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn files_written_together_never_replace_unless_asked_and_undo_a_half_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a"), dir.path().join("b"));
+        write_files_together(&[(&a, b"a1", Some(0o600)), (&b, b"b1", None)], false).unwrap();
+        assert_eq!(names(dir.path()), ["a", "b"]);
+        // Without replace: b exists, so a is not written either (a's new file is removed).
+        std::fs::remove_file(&a).unwrap();
+        let err = write_files_together(&[(&a, b"a2", None), (&b, b"b2", None)], false).unwrap_err();
+        match &err {
+            Error::Io { path, source } => {
+                assert_eq!(path, &b);
+                assert_eq!(source.kind(), std::io::ErrorKind::AlreadyExists);
+            }
+            other => panic!("{other}"),
+        }
+        assert_eq!(names(dir.path()), ["b"]);
+        assert_eq!(std::fs::read(&b).unwrap(), b"b1");
+        // With replace, a second file that cannot be put in place (its path is a folder)
+        // gives the first its old contents back.
+        std::fs::write(&a, b"a-old").unwrap();
+        let folder = dir.path().join("f");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("inside"), b"x").unwrap();
+        assert!(write_files_together(&[(&a, b"a3", None), (&folder, b"f3", None)], true).is_err());
+        assert_eq!(std::fs::read(&a).unwrap(), b"a-old");
+        assert_eq!(
+            names(dir.path()),
+            ["a", "b", "f"],
+            "no temporary or old link left"
+        );
+        // And when it can, both are replaced and the old links are gone.
+        write_files_together(&[(&a, b"a4", None), (&b, b"b4", None)], true).unwrap();
+        assert_eq!(std::fs::read(&a).unwrap(), b"a4");
+        assert_eq!(std::fs::read(&b).unwrap(), b"b4");
+        assert_eq!(names(dir.path()), ["a", "b", "f"]);
+    }
 
     #[test]
     fn atomic_write_creates_file_and_leaves_no_temporary() {

@@ -24,7 +24,10 @@
 //! - [`mul`]: big-integer products, GMP and the Karatsuba/Toom family, sequential and parallel;
 //! - [`modexp`]: modular exponentiation strategies, sequential and parallel (`modexp/crsa/`:
 //!   CRSA on a hypercube);
-//! - [`rsa`]: keys (multi-prime too), PEM/DER, textbook RSA, OAEP, SeRSA/PaRSA batches;
+//! - [`rsa`]: keys (multi-prime too) checked in constant time when read, PEM/DER, the
+//!   constant-time CRT with its blinding and fault check (`rsa/crt/`, `rsa/keys/`, `rsa/oaep/`:
+//!   their tests), textbook
+//!   RSA, OAEP, SeRSA/PaRSA batches;
 //! - [`cipher`]: Blowfish, RC4, RC4A, their modes, the one encryption dispatch and files
 //!   (`cipher/parallel/`: PBlock, the Blowfish round pipeline, PARC4, PARC4-I);
 //! - [`energy`]: power models, presets, meters (RAPL) and DVFS (`energy/meter/`,
@@ -41,6 +44,12 @@
 //!
 //! The `parcrypt` command (`src/main.rs`, `src/cli/`: one file per subcommand, shared option
 //! groups beside them) uses only this library's public items.
+//!
+//! Secrets: GMP frees its temporaries without wiping them unless the allocator of
+//! [`bignum::wipe`] is installed; the library installs it itself before it handles its first
+//! secret (a [`bignum::SecretInteger`], a key read, built or generated), around whatever
+//! allocator GMP had, so a library user has nothing to call (calling
+//! [`bignum::wipe::install`] first covers the program's own integers from the start).
 #![warn(missing_docs)]
 
 pub mod bench;

@@ -692,3 +692,193 @@ fn keys_beyond_openssls_limits_are_refused_when_read_and_made() {
         assert!(!out.exists());
     }
 }
+
+/// The fault check (issue 29): with the test-only `PARCRYPT_FAULT=crt-half`, one bit of one CRT
+/// half is flipped before the recombination, as a glitch would. A faulty textbook result gives
+/// away a prime (gcd(m^e − c, n)); the command must refuse with the one `decryption error` and
+/// write nothing, under OAEP and `--padding none`, sequential and `--parallel`, two primes and
+/// three, on a Montgomery kernel and on gmp-sec. Without the fault the same runs succeed.
+#[test]
+fn a_faulty_crt_half_is_refused_and_never_written() {
+    let run = |args: &[&str], fault: bool| {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_parcrypt"));
+        cmd.args(args);
+        if fault {
+            cmd.env("PARCRYPT_FAULT", "crt-half");
+        } else {
+            cmd.env_remove("PARCRYPT_FAULT");
+        }
+        cmd.output().expect("run parcrypt")
+    };
+    for (bits, primes) in [("1024", "2"), ("2048", "3")] {
+        let f = Fixture::new(bits, primes);
+        for padding in ["oaep", "none"] {
+            let ct = f.path(&format!("ct-{padding}"));
+            ok(&f.crypt(
+                "encrypt",
+                "key.pub.pem",
+                "plain.txt",
+                s(&ct),
+                &["--padding", padding],
+            ));
+            for kernel in ["auto", "gmp-sec"] {
+                for parallel in [false, true] {
+                    let out = f.path("pt");
+                    let (key, ct_s, out_s) = (f.path("key.pem"), s(&ct).to_string(), s(&out));
+                    let mut args = vec![
+                        "rsa",
+                        "decrypt",
+                        "--key",
+                        s(&key),
+                        "--in",
+                        &ct_s,
+                        "--out",
+                        out_s,
+                        "--padding",
+                        padding,
+                        "--kernel",
+                        kernel,
+                    ];
+                    if parallel {
+                        args.push("--parallel");
+                    }
+                    let tag = format!("{primes} primes, {padding}, {kernel}, parallel {parallel}");
+                    let r = run(&args, true);
+                    assert_one_line_error(&r, 1, "decryption error");
+                    assert_eq!(
+                        String::from_utf8_lossy(&r.stderr),
+                        "error: decryption error\n",
+                        "{tag}"
+                    );
+                    assert!(!out.exists(), "{tag}: no output after a fault");
+                    let r = run(&args, false);
+                    ok(&r);
+                    let plain = std::fs::read(&out).unwrap();
+                    assert!(plain.ends_with(b"attack at dawn"), "{tag}");
+                    std::fs::remove_file(&out).unwrap();
+                }
+            }
+        }
+    }
+}
+
+/// Keygen's "never overwrite" holds against another keygen at the same moment (issue 29):
+/// eight started together on one name (each its own seed) leave exactly one key pair, written
+/// whole by one of them, and every other one says the file exists (exit 2).
+#[test]
+fn concurrent_keygens_never_overwrite_each_other() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.pem");
+    let children: Vec<_> = (0..8)
+        .map(|seed| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_parcrypt"))
+                .args(["rsa", "keygen", "--bits", "512", "--seed"])
+                .arg(seed.to_string())
+                .arg("--out")
+                .arg(&key)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("start parcrypt")
+        })
+        .collect();
+    let outs: Vec<Output> = children
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let won = outs.iter().filter(|o| o.status.success()).count();
+    assert_eq!(won, 1, "exactly one keygen wrote the key");
+    for o in outs.iter().filter(|o| !o.status.success()) {
+        assert_one_line_error(o, 2, "already exists; pass --force to overwrite it");
+    }
+    // The pair on disk is one key's two halves.
+    let private = parcrypt::rsa::pem::load_private_key(&std::fs::read(&key).unwrap()).unwrap();
+    let public =
+        parcrypt::rsa::pem::load_public_key(&std::fs::read(dir.path().join("k.pub.pem")).unwrap())
+            .unwrap();
+    assert_eq!(private.public(), &public);
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["k.pem", "k.pub.pem"], "no temporary file left");
+}
+
+/// `--force` whose public-key file cannot be written (its name is a folder) leaves the old
+/// private key as it was: never neither pair (issue 29).
+#[test]
+fn a_forced_keygen_that_fails_half_way_keeps_the_old_private_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = dir.path().join("k.pem");
+    ok(&parcrypt(&[
+        "rsa",
+        "keygen",
+        "--bits",
+        "512",
+        "--seed",
+        "1",
+        "--out",
+        s(&key),
+    ]));
+    let old = std::fs::read(&key).unwrap();
+    let public = dir.path().join("k.pub.pem");
+    std::fs::remove_file(&public).unwrap();
+    std::fs::create_dir(&public).unwrap();
+    std::fs::write(public.join("x"), b"x").unwrap();
+    let r = parcrypt(&[
+        "rsa",
+        "keygen",
+        "--bits",
+        "512",
+        "--seed",
+        "2",
+        "--out",
+        s(&key),
+        "--force",
+    ]);
+    assert_one_line_error(&r, 1, "k.pub.pem");
+    assert_eq!(
+        std::fs::read(&key).unwrap(),
+        old,
+        "the old private key is back"
+    );
+    let mut names: Vec<String> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        ["k.pem", "k.pub.pem"],
+        "no temporary or old link left"
+    );
+}
+
+/// A key, ciphertext, input or label file above 1 MiB is refused before it is read whole,
+/// with one line naming the file and the limit (issue 29).
+#[test]
+fn files_above_the_limit_are_refused_in_one_line() {
+    let f = Fixture::new("1024", "2");
+    let big = f.path("big.bin");
+    std::fs::write(&big, vec![b'A'; (1 << 20) + 1]).unwrap();
+    let limit = "above the limit of 1048576 bytes";
+    for (op, key, input, extra) in [
+        ("decrypt", "big.bin", "plain.txt", &[][..]),
+        ("decrypt", "key.pem", "big.bin", &[][..]),
+        ("encrypt", "key.pub.pem", "big.bin", &[][..]),
+        ("encrypt", "big.bin", "plain.txt", &[][..]),
+    ] {
+        let r = f.crypt(op, key, input, "out", extra);
+        assert_one_line_error(&r, 1, limit);
+        assert!(String::from_utf8_lossy(&r.stderr).contains("big.bin"));
+        assert!(!f.path("out").exists());
+    }
+    let r = f.crypt(
+        "encrypt",
+        "key.pub.pem",
+        "plain.txt",
+        "out",
+        &["--label-file", s(&big)],
+    );
+    assert_one_line_error(&r, 1, limit);
+}

@@ -60,7 +60,7 @@ fn parcrypt_key() -> &'static RsaPrivateKey {
     static KEY: OnceLock<RsaPrivateKey> = OnceLock::new();
     KEY.get_or_init(|| {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2048);
-        RsaPrivateKey::generate(2048, &Integer::from(65537), &mut rng).unwrap()
+        RsaPrivateKey::generate_vartime(2048, &Integer::from(65537), &mut rng).unwrap()
     })
 }
 
@@ -349,5 +349,104 @@ fn openssl_keys_that_are_not_plain_rsa_are_refused_clearly() {
         let file = openssl(dir.path(), &args);
         let err = pem::parse_key(&file).unwrap_err().to_string();
         assert!(err.contains(expected), "openssl {args}: {err}");
+    }
+}
+
+/// Key shapes OpenSSL reads that parcrypt's keygen would not make (issue 29): three primes of
+/// 2048 bits with a 48-bit third prime, and a two-prime key with a 3-bit second prime. OpenSSL
+/// reads the key parcrypt writes, checks it (`pkey -check`) and encrypts to it; `parcrypt rsa
+/// decrypt` decrypts on every kernel this CPU runs, sequential and parallel (the IFMA kernel
+/// panicked on the first before: "IFMA size"), and OpenSSL decrypts what parcrypt encrypts.
+#[test]
+fn keys_with_small_primes_work_both_ways() {
+    if !have_openssl() {
+        return;
+    }
+    let e = Integer::from(65537);
+    let mut state = rug::rand::RandState::new();
+    state.seed(&Integer::from(29));
+    // A prime of exactly `bits` bits with gcd(e, r - 1) = 1.
+    let mut prime = |bits: u32| loop {
+        let mut x = Integer::from(Integer::random_bits(bits, &mut state));
+        x.set_bit(bits - 1, true);
+        let r = x.next_prime();
+        if r.significant_bits() == bits && Integer::from(&r - 1u32).gcd(&e) == 1 {
+            break r;
+        }
+    };
+    let small = prime(48);
+    let three = loop {
+        let primes = vec![prime(1000), prime(1000), small.clone()];
+        match RsaPrivateKey::from_primes_vartime(primes, e.clone()) {
+            Ok(key) if key.public().bits() == 2048 => break key,
+            _ => {}
+        }
+    };
+    let two =
+        RsaPrivateKey::from_primes_vartime(vec![prime(1022), Integer::from(5)], e.clone()).unwrap();
+    let kernels: Vec<&str> = ["auto", "ifma", "mulx", "portable", "gmp-sec"]
+        .into_iter()
+        .filter(|k| {
+            let ok = parcrypt::rsa::kernel::PrivateKernel::from_name(k)
+                .unwrap()
+                .unavailable_reason()
+                .is_none();
+            if !ok {
+                eprintln!("kernel {k} skipped: this CPU cannot run it");
+            }
+            ok
+        })
+        .collect();
+    for key in [three, two] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        write(
+            d,
+            "key.pem",
+            pem::private_key_to_pem(&key, KeyFormat::Pkcs8)
+                .unwrap()
+                .as_bytes(),
+        );
+        write(
+            d,
+            "pub.pem",
+            pem::public_key_to_pem(key.public(), KeyFormat::Pkcs8)
+                .unwrap()
+                .as_bytes(),
+        );
+        openssl(d, "pkey -in key.pem -check -noout");
+        write(d, "msg", b"small primes are primes too");
+        openssl(
+            d,
+            &format!("pkeyutl -encrypt -pubin -inkey pub.pem {OAEP} -in msg -out ct"),
+        );
+        for kernel in &kernels {
+            for parallel in [false, true] {
+                let mut cmd = Command::new(env!("CARGO_BIN_EXE_parcrypt"));
+                cmd.args([
+                    "rsa", "decrypt", "--key", "key.pem", "--in", "ct", "--out", "pt",
+                ]);
+                cmd.args(["--kernel", kernel]).current_dir(d);
+                if parallel {
+                    cmd.arg("--parallel");
+                }
+                let out = cmd.output().unwrap();
+                assert!(
+                    out.status.success(),
+                    "{} primes, {kernel}: {}",
+                    key.prime_count(),
+                    String::from_utf8_lossy(&out.stderr)
+                );
+                assert_eq!(read(d, "pt"), b"small primes are primes too");
+                std::fs::remove_file(d.join("pt")).unwrap();
+            }
+        }
+        let ct = oaep::encrypt(key.public(), b"and back", b"", &mut rand::rngs::OsRng).unwrap();
+        write(d, "ct2", &ct);
+        let pt = openssl(
+            d,
+            &format!("pkeyutl -decrypt -inkey key.pem {OAEP} -in ct2"),
+        );
+        assert_eq!(pt, b"and back");
     }
 }

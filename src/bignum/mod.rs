@@ -1,9 +1,11 @@
 //! A thin layer over `rug::Integer` (GMP): byte conversions, random integers from any RNG,
-//! and secret integers that are wiped when dropped.
+//! secret integers that are wiped when dropped, GMP's constant-time `mpn_sec_*` functions
+//! ([`sec`]) and the constant-time Montgomery kernels ([`ct`]).
 pub mod ct;
 pub mod mont;
 pub mod mpn;
 pub mod parmont;
+pub mod sec;
 pub mod secret;
 pub mod wipe;
 pub mod wrap;

@@ -1,8 +1,8 @@
 //! `SecretInteger`: a GMP integer whose limbs are overwritten with zeros when it is dropped.
 //!
-//! What this does not cover: copies GMP makes while computing (temporaries inside `powm`, old
-//! buffers freed on reallocation). The binary closes that gap by installing the wiping
-//! allocator of [`crate::bignum::wipe`] before any GMP allocation.
+//! Copies GMP makes while computing (temporaries inside `powm`, old buffers freed on
+//! reallocation) are wiped by the allocator of [`crate::bignum::wipe`], which creating a
+//! `SecretInteger` installs first if it is not yet (library users need not call anything).
 use rug::Integer;
 use std::fmt;
 use std::ops::Deref;
@@ -15,8 +15,10 @@ use zeroize::Zeroize;
 pub struct SecretInteger(Integer);
 
 impl SecretInteger {
-    /// Wraps an integer as secret.
+    /// Wraps an integer as secret (installing the wiping GMP allocator first, if it is not
+    /// yet: [`crate::bignum::wipe::install`]).
     pub fn new(value: Integer) -> Self {
+        crate::bignum::wipe::install();
         Self(value)
     }
 
@@ -28,7 +30,7 @@ impl SecretInteger {
 
 impl From<Integer> for SecretInteger {
     fn from(value: Integer) -> Self {
-        Self(value)
+        Self::new(value)
     }
 }
 

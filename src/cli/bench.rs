@@ -80,7 +80,8 @@ enum PrivateOpArg {
     Plain,
     /// CRT with mpz_powm on p and q (variable-time).
     Crt,
-    /// CRT with mpz_powm_sec (constant-time exponentiation).
+    /// CRT on the key's constant-time kernel (the best Montgomery kernel of this CPU),
+    /// checked with the public key.
     CrtConstTime,
 }
 
@@ -149,7 +150,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         }
         None => {
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(args.seed);
-            RsaPrivateKey::generate(args.bits, &Integer::from(65537), &mut rng)
+            RsaPrivateKey::generate_vartime(args.bits, &Integer::from(65537), &mut rng)
                 .map_err(|e| super::usage(e.to_string()))?
         }
     };

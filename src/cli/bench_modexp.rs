@@ -84,15 +84,17 @@ pub struct BenchRsaPrivateArgs {
     /// Modulus sizes in bits (multiples of 64).
     #[arg(long, default_value = "2048,4096", value_parser = bits_list)]
     bits: std::vec::Vec<u32>,
-    /// Methods (default: all): plain, crt, crt-parallel, multiprime-3[-seq], multiprime-4[-seq].
+    /// Methods (default: all but crt-nocheck): plain, crt, crt-nocheck (crt without the fault
+    /// check, to measure its cost; constant-time kernels only), crt-parallel,
+    /// multiprime-3[-seq], multiprime-4[-seq].
     #[arg(long, value_parser = names_list)]
     methods: Option<std::vec::Vec<String>>,
     /// Use mpz_powm (variable-time) instead of the constant-time kernels.
     #[arg(long)]
     variable_time: bool,
     /// Kernels of the constant-time forms, run beside each other: auto (the best Montgomery
-    /// kernel this CPU runs), ifma, mulx, portable, gmp-sec (GMP's mpz_powm_sec), or all
-    /// (every kernel this CPU runs).
+    /// kernel this CPU runs), ifma, mulx, portable, gmp-sec (GMP's constant-time mpn_sec_*
+    /// functions), or all (every kernel this CPU runs).
     #[arg(long, default_value = "auto,gmp-sec", value_parser = kernels_list)]
     kernels: std::vec::Vec<PrivateKernel>,
     /// Seconds per `openssl speed` measurement (0: do not run openssl).
@@ -215,9 +217,7 @@ struct LatencyRow {
 /// Runs `bench rsa-private`.
 pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
     let config = args.opts.config()?;
-    let methods = args
-        .methods
-        .unwrap_or_else(|| rsa_latency::METHODS.iter().map(|s| s.to_string()).collect());
+    let methods = args.methods.unwrap_or_else(rsa_latency::default_methods);
     rsa_latency::check_methods(&methods).map_err(|e| super::usage(e.to_string()))?;
     if let Some(b) = args.bits.iter().find(|b| *b % 64 != 0 || **b < 512) {
         return Err(super::usage(format!(

@@ -42,7 +42,8 @@ pub struct BenchPeersArgs {
     #[arg(long, default_value_t = 2024)]
     seed: u64,
     /// Kernel of the RSA rows: auto (the best constant-time Montgomery kernel this CPU runs),
-    /// ifma, mulx, portable, or gmp-sec (GMP's mpz_powm_sec, the earlier path).
+    /// ifma, mulx, portable, or gmp-sec (GMP's constant-time mpn_sec_* functions; issue 11's
+    /// mpz_powm_sec rows).
     #[arg(long, default_value = "auto", value_parser = super::rsa::kernel_arg)]
     kernel: parcrypt::rsa::kernel::PrivateKernel,
     #[command(flatten)]

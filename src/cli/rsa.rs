@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
 use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
-use parcrypt::io::{read_file, write_atomic};
+use parcrypt::io::{MAX_KEY_FILE_BYTES, read_file_at_most, write_atomic, write_files_together};
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
@@ -18,7 +18,8 @@ use std::path::{Path, PathBuf};
 #[derive(Subcommand, Debug)]
 pub enum RsaCommand {
     /// Generate a key pair: the private key at --out (mode 0600) and the public key beside it
-    /// (k.pem -> k.pub.pem, mode 0644). Existing files are kept unless --force.
+    /// (k.pem -> k.pub.pem, mode 0644). Existing files are kept unless --force (even against
+    /// another keygen at the same moment); --force replaces both files together.
     Keygen(KeygenArgs),
     /// Encrypt a file with a public (or private) key file: RSA-OAEP, SHA-256 by default.
     Encrypt(CryptArgs),
@@ -53,7 +54,9 @@ pub struct KeygenArgs {
     /// with the seed has the key.
     #[arg(long)]
     seed: Option<u64>,
-    /// Replace the key files if they exist (otherwise keygen refuses to overwrite them).
+    /// Replace the key files if they exist (otherwise keygen refuses to overwrite them): both
+    /// are written first and replaced together, and if the second cannot be, the first gets
+    /// its old contents back.
     #[arg(long)]
     force: bool,
 }
@@ -158,9 +161,10 @@ pub struct DecryptArgs {
     /// parallel) instead of one after the other.
     #[arg(long)]
     parallel: bool,
-    /// What computes the private-key operation, in constant time: auto (the best Montgomery
-    /// kernel this CPU runs), ifma (AVX-512 IFMA), mulx (MULX/ADX), portable, or gmp-sec
-    /// (GMP's mpz_powm_sec).
+    /// What computes the private-key operation, in constant time from the ciphertext to the
+    /// result (blinding and the check with the public key included): auto (the best
+    /// Montgomery kernel this CPU runs, per prime), ifma (AVX-512 IFMA), mulx (MULX/ADX),
+    /// portable, or gmp-sec (GMP's constant-time mpn_sec_* functions).
     #[arg(long, default_value = "auto", value_parser = kernel_arg)]
     kernel: PrivateKernel,
 }
@@ -211,7 +215,7 @@ impl CryptArgs {
         }
         let label = match (&self.label, &self.label_file) {
             (Some(label), _) => label.0.clone(),
-            (None, Some(path)) => read_file(path)?,
+            (None, Some(path)) => read_file_at_most(path, MAX_KEY_FILE_BYTES)?,
             (None, None) => Vec::new(),
         };
         let hash = |h: Option<HashArg>| h.map_or(OaepHash::Sha256, OaepHash::from);
@@ -258,7 +262,7 @@ fn keygen(args: KeygenArgs) -> Result<()> {
         }
     }
     let generate = |rng: &mut dyn rand::RngCore| {
-        RsaPrivateKey::generate_multi(args.bits, args.primes, &e, rng)
+        RsaPrivateKey::generate_multi_vartime(args.bits, args.primes, &e, rng)
     };
     let key = match args.seed {
         Some(seed) => {
@@ -271,9 +275,6 @@ fn keygen(args: KeygenArgs) -> Result<()> {
         parcrypt::Error::InvalidParameter(m) | parcrypt::Error::KeyGeneration(m) => super::usage(m),
         other => other.into(),
     })?;
-    if args.seed.is_some() {
-        eprintln!("warning: --seed makes the key reproducible by anyone with the seed; study only");
-    }
     let format = match args.format {
         FormatArg::Pkcs8 => KeyFormat::Pkcs8,
         FormatArg::Pkcs1 => KeyFormat::Pkcs1,
@@ -289,11 +290,28 @@ fn keygen(args: KeygenArgs) -> Result<()> {
             pem::public_key_to_der(key.public(), format)?,
         ),
     };
-    write_atomic(&args.out, &private_bytes, Some(0o600))?;
-    if let Err(err) = write_atomic(&pub_path, &public_bytes, Some(0o644)) {
-        // Leave no half of a key pair behind.
-        let _ = std::fs::remove_file(&args.out);
-        return Err(err.into());
+    // Both files written beside their places first, then put in place together: without
+    // --force only where no file exists (a no-replace link or rename, so two keygens at once
+    // cannot overwrite each other); with --force replacing both, and a failure on the second
+    // gives the first its old contents back.
+    let files: [(&Path, &[u8], Option<u32>); 2] = [
+        (&args.out, &private_bytes, Some(0o600)),
+        (&pub_path, &public_bytes, Some(0o644)),
+    ];
+    write_files_together(&files, args.force).map_err(|err| match err {
+        parcrypt::Error::Io { path, source }
+            if source.kind() == std::io::ErrorKind::AlreadyExists =>
+        {
+            super::usage(format!(
+                "{} already exists; pass --force to overwrite it",
+                path.display()
+            ))
+        }
+        other => other.into(),
+    })?;
+    // After the files are written, so that an error stays a single line on stderr.
+    if args.seed.is_some() {
+        eprintln!("warning: --seed makes the key reproducible by anyone with the seed; study only");
     }
     let primes = match key.prime_count() {
         2 => String::new(),
@@ -348,10 +366,12 @@ fn warn_textbook(padding: Padding) {
 fn encrypt(args: CryptArgs) -> Result<()> {
     check_distinct(&args)?;
     let params = args.oaep_params()?;
-    let key_bytes = read_file(&args.key)?;
+    // A private key file may be given: its bytes are wiped when dropped.
+    let key_bytes = zeroize::Zeroizing::new(read_file_at_most(&args.key, MAX_KEY_FILE_BYTES)?);
     let key =
         pem::load_public_key(&key_bytes).with_context(|| format!("{}", args.key.display()))?;
-    let data = read_file(&args.input)?;
+    // The plaintext: wiped when dropped.
+    let data = zeroize::Zeroizing::new(read_file_at_most(&args.input, MAX_KEY_FILE_BYTES)?);
     let out = match args.padding {
         Padding::Oaep => oaep::encrypt_with(&key, &data, &params, &mut rand::rngs::OsRng)?,
         Padding::None => {
@@ -387,12 +407,14 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
     } else {
         PrivateOp::CrtConstTime
     };
-    let key_bytes = read_file(&args.key)?;
+    // The key file's bytes (PEM or DER of the private key): wiped when dropped, at once.
+    let key_bytes = zeroize::Zeroizing::new(read_file_at_most(&args.key, MAX_KEY_FILE_BYTES)?);
     let mut key =
         pem::load_private_key(&key_bytes).with_context(|| format!("{}", args.key.display()))?;
+    drop(key_bytes);
     key.set_kernel(kernel)
         .with_context(|| format!("{}", args.key.display()))?;
-    let data = read_file(&args.input)?;
+    let data = read_file_at_most(&args.input, MAX_KEY_FILE_BYTES)?;
     let k = key.public().size_bytes();
     let out = match args.padding {
         Padding::Oaep => oaep::decrypt_with(&key, &data, &params, op)?,

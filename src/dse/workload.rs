@@ -100,7 +100,8 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
             let bits = if quick { 1024 } else { 2048 };
             let n = if quick { 200 } else { 1000 };
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-            let key = crate::rsa::RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)?;
+            let key =
+                crate::rsa::RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)?;
             let msgs = crate::rsa::batch::messages(key.public(), n, 2);
             let executors = threads
                 .iter()

@@ -145,7 +145,7 @@ mod tests {
 
     fn key() -> RsaPrivateKey {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(8);
-        RsaPrivateKey::generate(768, &Integer::from(65537), &mut rng).unwrap()
+        RsaPrivateKey::generate_vartime(768, &Integer::from(65537), &mut rng).unwrap()
     }
 
     fn err_of(bytes: &[u8]) -> String {
@@ -206,7 +206,7 @@ mod tests {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(31);
         let e = Integer::from(65537);
         for (bits, primes) in [(1024, 3), (4096, 4)] {
-            let key = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng).unwrap();
+            let key = RsaPrivateKey::generate_multi_vartime(bits, primes, &e, &mut rng).unwrap();
             for format in [KeyFormat::Pkcs8, KeyFormat::Pkcs1] {
                 let der = private_key_to_der(&key, format).unwrap();
                 let back = load_private_key(&der).unwrap();
@@ -215,7 +215,7 @@ mod tests {
                 assert_eq!(back.other_primes(), key.other_primes());
             }
         }
-        let key = RsaPrivateKey::generate_multi(1024, 3, &e, &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_multi_vartime(1024, 3, &e, &mut rng).unwrap();
         let der = private_key_to_der(&key, KeyFormat::Pkcs1).unwrap();
         let parsed = pkcs1::RsaPrivateKey::from_der(&der).unwrap();
         assert_eq!(parsed.version(), pkcs1::Version::Multi);

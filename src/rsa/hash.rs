@@ -4,11 +4,11 @@
 //! SHA-256 is the default for both. SHA-1 is here because it is OpenSSL's default for OAEP
 //! (`pkeyutl -pkeyopt rsa_padding_mode:oaep` with nothing more): its collisions do not break
 //! OAEP, but new files should use a SHA-2 hash. Hashing time depends only on the lengths of
-//! the inputs (public), and digests and masks stay on the stack in wiped buffers.
+//! the inputs (public), and digests, masks and the hashers' states are wiped after use.
 use sha1::Sha1;
-use sha2::digest::Digest;
+use sha2::digest::{Digest, FixedOutputReset, Output};
 use sha2::{Sha224, Sha256, Sha384, Sha512, Sha512_224, Sha512_256};
-use zeroize::Zeroizing;
+use zeroize::{Zeroize, Zeroizing};
 
 /// The longest digest (SHA-512), in bytes.
 pub const MAX_HASH_LEN: usize = 64;
@@ -90,13 +90,22 @@ impl OaepHash {
     /// The digest of the concatenation of `parts`, in the first [`Self::output_len`] bytes of a
     /// wiped buffer.
     pub fn digest(self, parts: &[&[u8]]) -> Zeroizing<[u8; MAX_HASH_LEN]> {
-        fn run<D: Digest>(parts: &[&[u8]], out: &mut [u8]) {
-            let mut hasher = D::new();
+        /// The hash of `parts` into `out`; the hasher's state (its chaining value and its block
+        /// buffer, which holds the last bytes of the input: a seed, a masked DB) is wiped after.
+        fn run<D: Digest + FixedOutputReset>(parts: &[&[u8]], out: &mut [u8]) {
+            let mut hasher = std::mem::ManuallyDrop::new(D::new());
             for part in parts {
-                hasher.update(part);
+                Digest::update(&mut *hasher, part);
             }
-            let digest = Zeroizing::new(hasher.finalize().to_vec());
+            let mut digest = Output::<D>::default();
+            Digest::finalize_into_reset(&mut *hasher, &mut digest);
             out[..digest.len()].copy_from_slice(&digest);
+            digest.as_mut_slice().zeroize();
+            // SAFETY: the hashers here (SHA-1 and the SHA-2 family of RustCrypto's `sha1` and
+            // `sha2`) are flat: arrays of words and bytes and a position byte, no pointer, no
+            // `Drop`; all zeros is a valid value of each, and `ManuallyDrop` keeps the wiped
+            // value from being dropped.
+            unsafe { zeroize::zeroize_flat_type(&mut *hasher as *mut D) };
         }
         let mut out = Zeroizing::new([0u8; MAX_HASH_LEN]);
         match self {

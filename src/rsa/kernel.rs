@@ -1,38 +1,33 @@
-//! The kernel of the constant-time private-key operation, and the CRT over every prime done
-//! in constant time from the (blinded) ciphertext to the unblinded result.
+//! The kernel of the constant-time private-key operation: what computes each modular step of
+//! [`CtCrt`] on one modulus (a prime of the key, or n), and the key's cache of its prepared
+//! [`CtCrt`].
 //!
-//! [`PrivateKernel`] picks what computes each residue c^(d_i) mod r_i: one of the
-//! constant-time Montgomery kernels of [`crate::bignum::ct`] (`auto` = the best this CPU
-//! runs), or GMP's `mpz_powm_sec` (`gmp-sec`, the previous default, kept for comparison).
+//! [`PrivateKernel`] picks it: one of the constant-time Montgomery kernels of
+//! [`crate::bignum::ct`] (`auto` = the best this CPU runs, chosen per modulus, so a key whose
+//! primes differ in size gets, for each, a backend that takes it), or GMP's `mpn_sec_*`
+//! functions (`gmp-sec`: `mpn_sec_powm` for the exponentiations, `mpn_sec_div_r` and
+//! `mpn_sec_mul` for the reductions and products around them). Both are constant time from the
+//! ciphertext to the result: `ModArith` has no operation whose time depends on a value.
 //!
-//! With a Montgomery kernel, [`CtCrt`] does every step on fixed-length limbs and with no
-//! branch or memory index that depends on a secret:
-//! - c mod r_i by Montgomery reduction ([`Mont64::reduce`]), not by a division;
-//! - the residues by the fixed-window exponentiation, over each prime's bit length; two primes
-//!   of one size run interleaved on the IFMA kernel, or one per pool thread when parallel;
-//! - Garner's recombination in the ascending form m = m_1, m += R·((m_i − m)·t_i mod r_i) with
-//!   R = r_1···r_(i−1): a masked modular subtraction, a Montgomery product by t_i (held as
-//!   t_i·R mod r_i, so the product gives (m_i − m)·t_i directly) and a schoolbook product of
-//!   fixed length;
-//! - the unblinding m·r⁻¹ mod n as one Montgomery product by r⁻¹·R mod n and a masked
-//!   subtraction ([`CtCrt::unblind`]).
-//!
-//! The per-key preparation (R² modulo each prime by doubling, the exponents and coefficients
-//! as limbs) runs once per key and kernel and is cached in the key.
-use crate::bignum::ct::{self, Backend, CtModulus, Mont64, portable, select};
-use crate::bignum::mpn;
-use crate::error::{Error, Result};
-use rug::Integer;
+//! The modulus n itself (the blinding, the unblinding, the fault check) runs on the chosen
+//! backend where it takes n's size, else on the best backend that does (the IFMA kernel takes
+//! up to [`crate::bignum::ct::IFMA_MAX_BITS`] bits; n of a 16384-bit key goes to MULX).
+pub use super::crt::CtCrt;
+use super::secrets::{KeySecrets, Limbs};
+use crate::bignum::ct::{Backend, CtModulus, select};
+use crate::bignum::sec;
+use crate::error::Result;
 use std::sync::{Arc, OnceLock};
 use zeroize::Zeroizing;
 
-/// What computes the private-key residues of the constant-time CRT forms.
+/// What computes the constant-time private-key operation.
 #[derive(
     Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
 )]
 #[serde(rename_all = "kebab-case")]
 pub enum PrivateKernel {
-    /// The best constant-time Montgomery kernel this CPU runs ([`Backend::best_for`]).
+    /// The best constant-time Montgomery kernel this CPU runs for each modulus
+    /// ([`Backend::best_for`]).
     #[default]
     Auto,
     /// AVX-512 IFMA, radix 2^52.
@@ -41,8 +36,8 @@ pub enum PrivateKernel {
     Mulx,
     /// Portable Rust.
     Portable,
-    /// GMP's `mpz_powm_sec` on each residue, with GMP's reduction, recombination and
-    /// unblinding (constant-time exponentiation only).
+    /// GMP's constant-time `mpn_sec_*` functions: `mpn_sec_powm` on each residue,
+    /// `mpn_sec_div_r` and `mpn_sec_mul` for the reductions and products around it.
     GmpSec,
 }
 
@@ -79,7 +74,7 @@ impl PrivateKernel {
         Some(format!("the {self} kernel cannot run here: {why}"))
     }
 
-    /// The Montgomery backend this kernel runs for primes of at most `bits` bits (`None` for
+    /// The Montgomery backend this kernel runs for a modulus of `bits` bits (`None` for
     /// `gmp-sec`).
     pub fn backend(self, bits: u32) -> Option<Backend> {
         match self {
@@ -98,190 +93,149 @@ impl std::fmt::Display for PrivateKernel {
     }
 }
 
-/// One prime of the CRT with what its residue and its Garner step need.
+/// The constant-time modular arithmetic of one modulus m (a secret prime, or n): a Montgomery
+/// kernel, or GMP's `mpn_sec_*` functions. Every operation works on m's limb count and takes
+/// the same time whatever the values.
 #[derive(Clone)]
-struct CrtPrime {
-    ctx: CtModulus,
-    /// d_i as limbs, read over the prime's bit length.
-    exp: Zeroizing<Vec<u64>>,
-    /// t_i·R mod r_i (Montgomery form of the Garner coefficient); empty for the first prime.
-    coef: Zeroizing<Vec<u64>>,
-    /// r_1···r_(i−1) as limbs; empty for the first prime.
-    prefix: Zeroizing<Vec<u64>>,
+pub(crate) enum ModArith {
+    /// A Montgomery backend ([`CtModulus`]): exponentiations on its kernel, reductions and
+    /// products on its radix-2^64 arithmetic ([`crate::bignum::ct::Mont64`]).
+    Kernel(CtModulus),
+    /// GMP's `mpn_sec_powm`, `mpn_sec_div_r` and `mpn_sec_mul` ([`crate::bignum::sec`]).
+    Sec {
+        /// m at ⌈bits/64⌉ limbs.
+        m: Limbs,
+        /// m's bit length (public).
+        bits: u32,
+    },
 }
 
-/// The constant-time CRT of one key on one Montgomery backend (see the module docs).
-#[derive(Clone)]
-pub struct CtCrt {
-    backend: Backend,
-    n: Mont64,
-    primes: Vec<CrtPrime>,
-}
-
-impl std::fmt::Debug for CtCrt {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CtCrt({} primes, {})", self.primes.len(), self.backend)
-    }
-}
-
-impl CtCrt {
-    /// The CRT of the primes `primes` (in Garner's ascending order r_1, r_2, …) with their
-    /// exponents d_i and the coefficients t_i = (r_1···r_(i−1))⁻¹ mod r_i of r_2, r_3, …
-    /// (one fewer than the primes), modulus `n`, on `backend` (checked against the CPU and
-    /// the sizes).
-    pub fn new(
-        n: &Integer,
-        primes: &[&Integer],
-        exponents: &[&Integer],
-        coefficients: &[&Integer],
-        backend: Backend,
-    ) -> Result<Self> {
-        assert!(
-            primes.len() >= 2
-                && primes.len() == exponents.len()
-                && primes.len() == coefficients.len() + 1,
-            "a CRT has two primes or more, each with its exponent and coefficient"
-        );
-        let n_limbs = n.significant_bits().div_ceil(64) as usize;
-        let n64 = Mont64::new(&mpn::padded(n, n_limbs)).ok_or_else(|| {
-            Error::InvalidKey(format!(
-                "the constant-time kernel takes moduli up to {} bits",
-                64 * portable::MAX_LIMBS
-            ))
-        })?;
-        let mut out = Vec::with_capacity(primes.len());
-        let mut prefix = Integer::from(1);
-        for (i, (&r, &d)) in primes.iter().zip(exponents).enumerate() {
-            let ctx = CtModulus::new(r, backend)?;
-            let limbs = ctx.limbs();
-            let exp = Zeroizing::new(mpn::padded(d, limbs));
-            let (coef, pre) = if i == 0 {
-                (Zeroizing::new(Vec::new()), Zeroizing::new(Vec::new()))
-            } else {
-                let t = coefficients[i - 1];
-                // t_i·R mod r_i = Montgomery product of t_i and R² mod r_i.
-                let tl = ctx.reduce_integer(t);
-                let mut c = Zeroizing::new(vec![0u64; limbs]);
-                ctx.arith().mul(&mut c, &tl, ctx.arith().rr());
-                select::reduce_once(&mut c, ctx.arith().m());
-                let plen = prefix.significant_bits().div_ceil(64) as usize;
-                (c, Zeroizing::new(mpn::padded(&prefix, plen)))
-            };
-            prefix *= r;
-            out.push(CrtPrime {
-                ctx,
-                exp,
-                coef,
-                prefix: pre,
-            });
+impl ModArith {
+    /// The arithmetic of a prime `m` of `bits` bits on `kernel` (its backend for that size).
+    pub fn for_prime(m: &[u64], bits: u32, kernel: PrivateKernel) -> Result<Self> {
+        match kernel.backend(bits) {
+            None => Ok(ModArith::Sec {
+                m: Zeroizing::new(m.to_vec()),
+                bits,
+            }),
+            Some(backend) => Ok(ModArith::Kernel(CtModulus::from_limbs(m, bits, backend)?)),
         }
-        crate::bignum::secret::wipe_integer(&mut prefix);
-        Ok(CtCrt {
-            backend,
-            n: n64,
-            primes: out,
-        })
     }
 
-    /// The backend that runs the residues.
-    pub fn backend(&self) -> Backend {
-        self.backend
+    /// The arithmetic of the modulus n on `kernel`: its backend when it takes n's size, else
+    /// the best backend that does (see the module docs).
+    pub fn for_modulus(n: &[u64], bits: u32, kernel: PrivateKernel) -> Result<Self> {
+        let backend = match kernel.backend(bits) {
+            None => return Self::for_prime(n, bits, kernel),
+            Some(b) if b.supports_bits(bits) => b,
+            Some(_) => Backend::best_for(bits),
+        };
+        Ok(ModArith::Kernel(CtModulus::from_limbs(n, bits, backend)?))
     }
 
-    /// Limbs of values mod n.
+    /// The Montgomery backend, `None` for GMP's functions.
+    pub fn backend(&self) -> Option<Backend> {
+        match self {
+            ModArith::Kernel(ctx) => Some(ctx.backend()),
+            ModArith::Sec { .. } => None,
+        }
+    }
+
+    /// The Montgomery context (for a dual call of the IFMA kernel), `None` for GMP's.
+    pub fn ct(&self) -> Option<&CtModulus> {
+        match self {
+            ModArith::Kernel(ctx) => Some(ctx),
+            ModArith::Sec { .. } => None,
+        }
+    }
+
+    /// m's limbs.
+    pub fn m(&self) -> &[u64] {
+        match self {
+            ModArith::Kernel(ctx) => ctx.arith().m(),
+            ModArith::Sec { m, .. } => m,
+        }
+    }
+
+    /// m's limb count.
     pub fn limbs(&self) -> usize {
-        self.n.limbs()
+        self.m().len()
     }
 
-    /// The radix-2^64 arithmetic modulo n.
-    pub fn n(&self) -> &Mont64 {
-        &self.n
-    }
-
-    /// c^d mod n for `c < n` given as [`CtCrt::limbs`] limbs: every residue (one prime per
-    /// pool thread if `parallel`), then Garner's recombination; fixed length, constant time.
-    pub fn private_op(&self, c: &[u64], parallel: bool) -> Zeroizing<Vec<u64>> {
-        assert_eq!(c.len(), self.limbs(), "c has n's limb count");
-        let residue_in = |p: &CrtPrime| {
-            let mut x = Zeroizing::new(vec![0u64; p.ctx.limbs()]);
-            p.ctx.arith().reduce(&mut x, c);
-            x
-        };
-        let single = |p: &CrtPrime| {
-            let x = residue_in(p);
-            let mut out = Zeroizing::new(vec![0u64; p.ctx.limbs()]);
-            p.ctx.pow_limbs(&mut out, &x, &p.exp, p.ctx.bits());
-            out
-        };
-        let residues: Vec<Zeroizing<Vec<u64>>> = if parallel {
-            crate::parallel::pool::team(self.primes.len(), false, |i| single(&self.primes[i]))
-        } else {
-            // Primes in pairs through one dual call (interleaved where the kernel can).
-            let mut all = Vec::with_capacity(self.primes.len());
-            for pair in self.primes.chunks(2) {
-                match pair {
-                    [a, b] => {
-                        let (xa, xb) = (residue_in(a), residue_in(b));
-                        let mut oa = Zeroizing::new(vec![0u64; a.ctx.limbs()]);
-                        let mut ob = Zeroizing::new(vec![0u64; b.ctx.limbs()]);
-                        ct::pow_pair(
-                            [&a.ctx, &b.ctx],
-                            [&mut oa, &mut ob],
-                            [&xa, &xb],
-                            [&a.exp, &b.exp],
-                            a.ctx.bits().max(b.ctx.bits()),
-                        );
-                        all.push(oa);
-                        all.push(ob);
-                    }
-                    [a] => all.push(single(a)),
-                    _ => unreachable!("chunks of two"),
-                }
-            }
-            all
-        };
-        self.recombine(&residues)
-    }
-
-    /// [`CtCrt::private_op`] on an integer `c < n`, the result as an integer.
-    pub fn private_op_integer(&self, c: &Integer, parallel: bool) -> Integer {
-        let cl = Zeroizing::new(mpn::padded(c, self.limbs()));
-        mpn::to_integer(&self.private_op(&cl, parallel))
-    }
-
-    /// Garner's recombination of the residues (see the module docs), n's limb count.
-    fn recombine(&self, residues: &[Zeroizing<Vec<u64>>]) -> Zeroizing<Vec<u64>> {
-        let n = self.limbs();
-        let mut m = Zeroizing::new(vec![0u64; n]);
-        m[..residues[0].len()].copy_from_slice(&residues[0]);
-        for (p, mi) in self.primes.iter().zip(residues).skip(1) {
-            let (arith, limbs) = (p.ctx.arith(), p.ctx.limbs());
-            let mut h = Zeroizing::new(vec![0u64; limbs]);
-            arith.reduce(&mut h, &m);
-            // h = (m_i − m) mod r_i, then h·t_i mod r_i.
-            let mut diff = Zeroizing::new(mi.to_vec());
-            select::sub_mod(&mut diff, &h, arith.m());
-            arith.mul(&mut h, &diff, &p.coef);
-            select::reduce_once(&mut h, arith.m());
-            // m += R·h, below r_1···r_i <= n.
-            let mut prod = Zeroizing::new(vec![0u64; p.prefix.len() + limbs]);
-            portable::mul_wide(&mut prod, &p.prefix, &h);
-            let take = prod.len().min(n);
-            portable::add_in(&mut m, &prod[..take]);
+    /// m's bit length.
+    pub fn bits(&self) -> u32 {
+        match self {
+            ModArith::Kernel(ctx) => ctx.bits(),
+            ModArith::Sec { bits, .. } => *bits,
         }
-        m
     }
 
-    /// m·r⁻¹ mod n, fully reduced, for `m < n` and `r_inv < n` (both n's limb count): the
-    /// unblinding, as Montgomery products (r⁻¹ into Montgomery form, then the product gives
-    /// m·r⁻¹ directly) and a masked subtraction.
-    pub fn unblind(&self, m: &[u64], r_inv: &[u64]) -> Zeroizing<Vec<u64>> {
-        let len = self.limbs();
-        let mut rm = Zeroizing::new(vec![0u64; len]);
-        self.n.mul(&mut rm, r_inv, self.n.rr());
-        let mut out = Zeroizing::new(vec![0u64; len]);
-        self.n.mul(&mut out, m, &rm);
-        select::reduce_once(&mut out, self.n.m());
+    /// `out = x mod m` for a value `x` of any fixed length.
+    pub fn reduce(&self, out: &mut [u64], x: &[u64]) {
+        match self {
+            ModArith::Kernel(ctx) => ctx.arith().reduce(out, x),
+            ModArith::Sec { m, .. } => out.copy_from_slice(&sec::rem(x, m)),
+        }
+    }
+
+    /// `out = base^exp mod m` for `base < m` and a secret `exp` read over `ebits` bits (its
+    /// limbs: m's limb count).
+    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: &[u64], ebits: u32) {
+        match self {
+            ModArith::Kernel(ctx) => ctx.pow_limbs(out, base, exp, ebits),
+            ModArith::Sec { m, .. } => {
+                let el = ebits.div_ceil(64) as usize;
+                sec::powm(out, base, &exp[..el], ebits, m);
+            }
+        }
+    }
+
+    /// `out = base^e mod m` for `base < m` and the public exponent `e`.
+    pub fn pow_public(&self, out: &mut [u64], base: &[u64], e: u64) {
+        match self {
+            ModArith::Kernel(ctx) => ctx.pow_public_limbs(out, base, e),
+            ModArith::Sec { m, .. } => {
+                let ebits = (64 - e.leading_zeros()).max(1);
+                sec::powm(out, base, &[e], ebits, m);
+            }
+        }
+    }
+
+    /// A factor `t < m` in the form [`ModArith::mul_prepared`] takes: t·R mod m for a
+    /// Montgomery kernel (so that one product gives a·t), `t` itself for GMP's.
+    pub fn prepare(&self, t: &[u64]) -> Limbs {
+        let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
+        match self {
+            ModArith::Kernel(ctx) => {
+                ctx.arith().mul(&mut out, t, ctx.arith().rr());
+                select::reduce_once(&mut out, ctx.arith().m());
+            }
+            ModArith::Sec { .. } => out.copy_from_slice(t),
+        }
+        out
+    }
+
+    /// `out = a·t mod m`, fully reduced, for `a < m` and a factor `f` from
+    /// [`ModArith::prepare`] of `t < m`. Two prepared factors multiply to the prepared product.
+    pub fn mul_prepared(&self, out: &mut [u64], a: &[u64], f: &[u64]) {
+        match self {
+            ModArith::Kernel(ctx) => {
+                ctx.arith().mul(out, a, f);
+                select::reduce_once(out, ctx.arith().m());
+            }
+            ModArith::Sec { m, .. } => {
+                let mut wide = Zeroizing::new(vec![0u64; a.len() + f.len()]);
+                sec::mul(&mut wide, a, f);
+                out.copy_from_slice(&sec::rem(&wide, m));
+            }
+        }
+    }
+
+    /// `a·b mod m`, fully reduced, for `a, b < m`.
+    pub fn mul_mod(&self, a: &[u64], b: &[u64]) -> Limbs {
+        let f = self.prepare(b);
+        let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
+        self.mul_prepared(&mut out, a, &f);
         out
     }
 }
@@ -291,7 +245,7 @@ impl CtCrt {
 #[derive(Clone, Default)]
 pub struct CtCache {
     kernel: PrivateKernel,
-    ready: OnceLock<Option<Arc<CtCrt>>>,
+    ready: OnceLock<Arc<CtCrt>>,
 }
 
 impl std::fmt::Debug for CtCache {
@@ -300,187 +254,36 @@ impl std::fmt::Debug for CtCache {
     }
 }
 
-/// The CRT parameters of a key in Garner's ascending order, for [`CtCache`].
-pub struct CrtParts<'a> {
-    /// The modulus.
-    pub n: &'a Integer,
-    /// r_1, r_2, …
-    pub primes: Vec<&'a Integer>,
-    /// d_i.
-    pub exponents: Vec<&'a Integer>,
-    /// t_i of r_2, r_3, … (one fewer than the primes).
-    pub coefficients: Vec<&'a Integer>,
-}
-
 impl CtCache {
     /// The kernel in use.
     pub fn kernel(&self) -> PrivateKernel {
         self.kernel
     }
 
-    /// Chooses `kernel` for this key and prepares it now, so that an unavailable backend is
-    /// an error here rather than at decryption.
-    pub fn set(&mut self, kernel: PrivateKernel, parts: &CrtParts<'_>) -> Result<()> {
+    /// Chooses `kernel` for the key (modulus `n` as limbs, public exponent `e`, secrets
+    /// `secrets`) and prepares it now, so that an unavailable backend, or a prime too large
+    /// for the one asked for, is an error here rather than at decryption.
+    pub(crate) fn set(
+        &mut self,
+        kernel: PrivateKernel,
+        n: &[u64],
+        e: u64,
+        secrets: &KeySecrets,
+    ) -> Result<()> {
+        let crt = CtCrt::new(n, e, secrets, kernel)?;
         let ready = OnceLock::new();
-        let built = Self::build(kernel, parts)?;
-        ready.set(built).expect("fresh cell");
+        let _ = ready.set(Arc::new(crt));
         *self = CtCache { kernel, ready };
         Ok(())
     }
 
-    /// The prepared CRT, building it from `parts` on first use; `None` when the kernel is
-    /// `gmp-sec` (or `auto` on a key larger than the Montgomery kernels take, where `auto`
-    /// falls back to `gmp-sec`).
-    pub fn get_or_build(&self, parts: &CrtParts<'_>) -> Option<&CtCrt> {
-        self.ready
-            .get_or_init(|| Self::build(self.kernel, parts).unwrap_or(None))
-            .as_deref()
-    }
-
-    fn build(kernel: PrivateKernel, parts: &CrtParts<'_>) -> Result<Option<Arc<CtCrt>>> {
-        let bits = parts
-            .primes
-            .iter()
-            .map(|p| p.significant_bits())
-            .max()
-            .unwrap_or(0);
-        let Some(backend) = kernel.backend(bits) else {
-            return Ok(None);
-        };
-        match CtCrt::new(
-            parts.n,
-            &parts.primes,
-            &parts.exponents,
-            &parts.coefficients,
-            backend,
-        ) {
-            Ok(crt) => Ok(Some(Arc::new(crt))),
-            // `auto` never fails: a key the Montgomery kernels cannot take goes to GMP.
-            Err(_) if kernel == PrivateKernel::Auto => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rsa::RsaPrivateKey;
-    use crate::rsa::keys::DEFAULT_E;
-    use crate::rsa::textbook::{self, PrivateOp};
-    use rand::SeedableRng;
-
-    /// The kernels this CPU runs; the others are named on stderr as skipped.
-    fn kernels() -> Vec<PrivateKernel> {
-        PrivateKernel::ALL
-            .into_iter()
-            .filter(|k| {
-                let ok = k.backend(1024).is_none_or(|b| b.available());
-                if !ok {
-                    eprintln!("kernel {k} skipped: this CPU cannot run it");
-                }
-                ok
-            })
-            .collect()
-    }
-
-    fn check_key(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
-        let n = key.public().n();
-        let k = key.public().size_bytes();
-        for kernel in kernels() {
-            let key = key.clone().with_kernel(kernel).unwrap();
-            assert_eq!(key.kernel(), kernel);
-            assert_eq!(key.ct_crt().is_some(), kernel != PrivateKernel::GmpSec);
-            let ms = [
-                Integer::new(),
-                Integer::from(1),
-                Integer::from(n - 1u32),
-                crate::bignum::random_below(rng, n),
-                crate::bignum::random_below(rng, &(Integer::from(1) << 200)),
-            ];
-            for m in ms {
-                let c = textbook::encrypt(key.public(), &m).unwrap();
-                for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
-                    let tag = format!("{what} {kernel} {op:?}");
-                    assert_eq!(textbook::decrypt(&key, &c, op).unwrap(), m, "{tag}");
-                    assert_eq!(
-                        textbook::decrypt_blinded(&key, &c, op, rng).unwrap(),
-                        m,
-                        "{tag}"
-                    );
-                    let bytes = textbook::decrypt_blinded_bytes(&key, &c, op, rng).unwrap();
-                    assert_eq!(bytes.len(), k);
-                    assert_eq!(
-                        *bytes,
-                        crate::bignum::to_be_bytes_vartime(&m, k).unwrap(),
-                        "{tag}"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn every_kernel_decrypts_two_prime_keys_like_gmp() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(31);
-        let e = Integer::from(DEFAULT_E);
-        for bits in [512u32, 1024, 2048] {
-            let key = RsaPrivateKey::generate(bits, &e, &mut rng).unwrap();
-            check_key(&key, &mut rng, &format!("{bits} bits"));
-        }
-        // Unbalanced primes of different limb counts (a key read from a file may have them).
-        let coprime = |p: &Integer| Integer::from(p - 1u32).gcd(&e) == 1;
-        let p = crate::rsa::prime::random_prime_vartime(640, &mut rng, coprime);
-        let q = crate::rsa::prime::random_prime_vartime(400, &mut rng, coprime);
-        let key = RsaPrivateKey::from_primes(p, q, e.clone()).unwrap();
-        check_key(&key, &mut rng, "unbalanced");
-    }
-
-    #[test]
-    fn every_kernel_decrypts_multi_prime_keys_like_gmp() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(32);
-        let e = Integer::from(DEFAULT_E);
-        for (bits, primes) in [(1024u32, 3usize), (4096, 4)] {
-            let key = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng).unwrap();
-            check_key(&key, &mut rng, &format!("{bits} bits, {primes} primes"));
-            // The multi-prime key on its own, every kernel, sequential and parallel.
-            let multi = key.multi_prime().unwrap();
-            let m = crate::bignum::random_below(&mut rng, multi.n());
-            let c = multi.encrypt(&m);
-            for kernel in kernels() {
-                let mut mk = multi.clone();
-                mk.set_kernel(kernel).unwrap();
-                for parallel in [false, true] {
-                    assert_eq!(mk.decrypt(&c, parallel, true), m, "{kernel} {parallel}");
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn a_kernel_the_cpu_lacks_is_refused_when_chosen() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(33);
-        let key = RsaPrivateKey::generate(512, &Integer::from(DEFAULT_E), &mut rng).unwrap();
-        for kernel in PrivateKernel::ALL {
-            assert_eq!(PrivateKernel::from_name(kernel.name()), Some(kernel));
-            let ok = kernel.backend(256).is_none_or(|b| b.available());
-            assert_eq!(key.clone().with_kernel(kernel).is_ok(), ok, "{kernel}");
-        }
-        assert_eq!(key.kernel(), PrivateKernel::Auto);
-        assert_eq!(key.ct_crt().unwrap().backend(), Backend::best_for(256));
-    }
-
-    #[test]
-    fn unblinding_is_a_product_by_the_inverse() {
-        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(34);
-        let key = RsaPrivateKey::generate(1024, &Integer::from(DEFAULT_E), &mut rng).unwrap();
-        let n = key.public().n();
-        let crt = key.ct_crt().unwrap();
-        for _ in 0..20 {
-            let m = crate::bignum::random_below(&mut rng, n);
-            let r = crate::bignum::random_below(&mut rng, n);
-            let got = crt.unblind(&mpn::padded(&m, crt.limbs()), &mpn::padded(&r, crt.limbs()));
-            assert_eq!(mpn::to_integer(&got), Integer::from(&m * &r) % n);
-        }
+    /// The prepared CRT, built on first use with the kernel chosen (`auto` unless
+    /// [`CtCache::set`] chose another and built it then).
+    pub(crate) fn get_or_build(&self, n: &[u64], e: u64, secrets: &KeySecrets) -> &CtCrt {
+        self.ready.get_or_init(|| {
+            // `auto` takes every valid key: a backend per modulus that takes its size, the
+            // portable one for any size up to 16384 bits.
+            Arc::new(CtCrt::new(n, e, secrets, self.kernel).expect("auto takes every valid key"))
+        })
     }
 }

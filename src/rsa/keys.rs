@@ -1,15 +1,19 @@
-//! RSA key pairs: generation, validation and the CRT parameters, for two primes or, as in
-//! PKCS#1 v2 (RFC 8017 §3.2), up to five.
-use super::kernel::{CrtParts, CtCache, CtCrt, PrivateKernel};
+//! RSA key pairs, for two primes or, as in PKCS#1 v2 (RFC 8017 §3.2), up to five: the public
+//! key, and the private key built from a key file's values or from d and the primes, checked
+//! (and completed) in constant time ([`super::secrets`]). Key generation is variable time and
+//! named so (`*_vartime`): it runs only when a key is made, never on a loaded key.
+use super::kernel::{CtCache, CtCrt, PrivateKernel};
 pub use super::limits::{
     DEFAULT_E, MAX_MODULUS_BITS, MAX_PUBLIC_EXPONENT_BITS, MIN_MODULUS_BITS, check_public_exponent,
 };
-use super::multiprime::MultiPrimeKey;
+use super::multiprime::generate_primes_vartime;
 use super::prime::random_prime_vartime;
-use crate::bignum::SecretInteger;
+use super::secrets::{KeySecrets, limbs_from_integer};
+use crate::bignum::{SecretInteger, mpn};
 use crate::error::{Error, Result};
 use rand::RngCore;
 use rug::Integer;
+use std::sync::OnceLock;
 
 /// An RSA public key (n, e).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,23 +81,48 @@ pub fn max_primes(bits: u32) -> usize {
     }
 }
 
-/// An RSA private key with its CRT parameters. Every secret value is wiped when dropped.
+/// GMP integers of a key's secret values, built from its limbs on request: for writing a key
+/// file and for the variable-time forms. Building them is variable time in each value's count
+/// of significant limbs (GMP keeps its integers normalized); the constant-time private-key
+/// operation never builds them.
+#[derive(Clone)]
+struct Integers {
+    d: SecretInteger,
+    primes: Vec<SecretInteger>,
+    exponents: Vec<SecretInteger>,
+    /// Key order: qInv for r_1, 1 for r_2 (none), t_i from r_3.
+    coefficients: Vec<SecretInteger>,
+}
+
+/// An RSA private key: the public key and the secret values, every one wiped when dropped.
 ///
-/// A multi-prime key (RFC 8017 §3.2: n = r_1·r_2·…·r_u, u >= 3) keeps p = r_1, q = r_2 and their
-/// dP, dQ and qInv as PKCS#1 writes them, and the whole prime list in a [`MultiPrimeKey`], which
-/// computes the private-key operation by CRT over every prime.
-#[derive(Clone, Debug)]
+/// The secret values live once, as fixed-width limbs ([`KeySecrets`]): d, the primes r_1 = p,
+/// r_2 = q, r_3, … (a multi-prime key, RFC 8017 §3.2, has up to five), their CRT exponents and
+/// the CRT coefficients as PKCS#1 writes them. Building a key checks them all in constant
+/// time; the private-key operation ([`Self::ct_crt`]) reads them as limbs.
+#[derive(Clone)]
 pub struct RsaPrivateKey {
     public: RsaPublicKey,
-    d: SecretInteger,
-    p: SecretInteger,
-    q: SecretInteger,
-    dp: SecretInteger,
-    dq: SecretInteger,
-    qinv: SecretInteger,
-    multi: Option<Box<MultiPrimeKey>>,
+    /// n as limbs (public).
+    n_limbs: Vec<u64>,
+    /// secret: the key's CRT components.
+    secrets: KeySecrets,
+    /// The same values as GMP integers, built on first request.
+    integers: OnceLock<Box<Integers>>,
     /// The constant-time kernel of the private-key operation, prepared on first use.
     ct: CtCache,
+}
+
+impl std::fmt::Debug for RsaPrivateKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "RsaPrivateKey({} bits, {} primes, {:?})",
+            self.public.bits(),
+            self.prime_count(),
+            self.ct
+        )
+    }
 }
 
 impl RsaPrivateKey {
@@ -101,13 +130,20 @@ impl RsaPrivateKey {
     ///
     /// p and q are random probable primes of `bits/2` bits (two top bits set) with
     /// gcd(e, p-1) = gcd(e, q-1) = 1 and |p - q| > 2^(bits/2 - 100); d = e^-1 mod lcm(p-1, q-1).
-    pub fn generate<R: RngCore + ?Sized>(bits: u32, e: &Integer, rng: &mut R) -> Result<Self> {
+    /// **Variable time** (prime search, GMP's inversion): key generation only.
+    pub fn generate_vartime<R: RngCore + ?Sized>(
+        bits: u32,
+        e: &Integer,
+        rng: &mut R,
+    ) -> Result<Self> {
         if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) || bits % 2 != 0 {
             return Err(Error::InvalidParameter(format!(
                 "modulus size must be an even number of bits in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS}, got {bits}"
             )));
         }
         check_public_exponent(e).map_err(Error::KeyGeneration)?;
+        // The prime search runs on GMP integers before any is wrapped as a secret.
+        crate::bignum::wipe::install();
         let half = bits / 2;
         let coprime_to_e = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
         loop {
@@ -117,33 +153,41 @@ impl RsaPrivateKey {
             if diff.significant_bits() <= half.saturating_sub(100) {
                 continue;
             }
-            let key = Self::from_primes(p, q, e.clone())?;
+            let key = Self::from_primes_vartime(vec![p, q], e.clone())?;
             // FIPS 186-4: d > 2^(bits/2); a smaller d would be a weak key.
-            if key.d.significant_bits() > half {
+            if key.d().significant_bits() > half {
                 return Ok(key);
             }
         }
     }
 
-    /// Builds a key from its primes and public exponent, deriving d and the CRT values.
-    pub fn from_primes(p: Integer, q: Integer, e: Integer) -> Result<Self> {
-        let (p, q) = if p > q { (p, q) } else { (q, p) };
-        if p == q {
-            return Err(Error::InvalidKey("the two primes are equal".into()));
+    /// Builds a key from its primes (two to five, in the key's order; two are put larger
+    /// first, as OpenSSL writes them) and public exponent, d = e⁻¹ mod λ(n) by GMP's
+    /// inversion. **Variable time**: for key generation, never for a loaded key.
+    pub fn from_primes_vartime(primes: Vec<Integer>, e: Integer) -> Result<Self> {
+        let mut primes: Vec<SecretInteger> = primes.into_iter().map(SecretInteger::new).collect();
+        if primes.len() == 2 {
+            if *primes[0] == *primes[1] {
+                return Err(Error::InvalidKey("the two primes are equal".into()));
+            }
+            if *primes[0] < *primes[1] {
+                primes.swap(0, 1);
+            }
         }
-        let n = Integer::from(&p * &q);
+        let n: Integer = primes.iter().map(|r| &**r).product();
         let public = RsaPublicKey::new(n, e)?;
-        let p1 = SecretInteger::new(Integer::from(&p - 1u32));
-        let q1 = SecretInteger::new(Integer::from(&q - 1u32));
-        let lambda = SecretInteger::new(Integer::from(p1.lcm_ref(&q1)));
+        let lambda = SecretInteger::new(primes.iter().fold(Integer::from(1), |acc, r| {
+            acc.lcm(&Integer::from(&**r - 1u32))
+        }));
         let d = Integer::from(public.e.invert_ref(&lambda).ok_or_else(|| {
-            Error::InvalidKey("public exponent is not invertible modulo lcm(p-1, q-1)".into())
+            Error::InvalidKey("public exponent is not invertible modulo lambda(n)".into())
         })?);
-        Self::from_components(public, d, p, q)
+        let list = primes.iter().map(|r| (**r).clone()).collect();
+        Self::from_prime_list(public, d, list)
     }
 
-    /// Builds a key from n, e, d, p and q (as found in a key file), checking that they agree
-    /// and deriving dp, dq and qinv.
+    /// Builds a key from n, e, d, p and q, checking that they agree and deriving dP, dQ and
+    /// qInv in constant time ([`Self::from_prime_list`]).
     pub fn from_components(
         public: RsaPublicKey,
         d: Integer,
@@ -154,9 +198,11 @@ impl RsaPrivateKey {
     }
 
     /// Builds a key from n, e, d and its primes r_1, r_2, … in file order (two, or up to five
-    /// for a multi-prime key), checking that they agree: the product of the primes is n, d is
-    /// in range and e·d = 1 modulo every r_i − 1. p and q are r_1 and r_2; a multi-prime key
-    /// also gets the CRT exponents and coefficients of every further prime.
+    /// for a multi-prime key), checking that they agree — the product of the primes is n, d is
+    /// in range, e·d = 1 modulo every r_i − 1 — and deriving the CRT exponents and
+    /// coefficients, all in constant time ([`super::secrets`]). p and q are r_1 and r_2. The
+    /// integers given are wiped when dropped; their sizes (as GMP holds them) are taken as
+    /// public.
     pub fn from_prime_list(public: RsaPublicKey, d: Integer, primes: Vec<Integer>) -> Result<Self> {
         let d = SecretInteger::new(d);
         let primes: Vec<SecretInteger> = primes.into_iter().map(SecretInteger::new).collect();
@@ -166,69 +212,61 @@ impl RsaPrivateKey {
                 primes.len()
             )));
         }
-        let product = SecretInteger::new(primes.iter().map(|r| &**r).product());
-        if *product != public.n {
-            let what = if primes.len() == 2 {
-                "p * q does not equal the modulus"
-            } else {
-                "the product of the primes does not equal the modulus"
-            };
-            return Err(Error::InvalidKey(what.into()));
+        if *d < 0 || primes.iter().any(|r| **r < 0) {
+            return Err(Error::InvalidKey("a key value is negative".into()));
         }
-        if *d <= 1 || *d >= public.n {
-            return Err(Error::InvalidKey("private exponent out of range".into()));
+        let n_limbs = n_limbs(&public);
+        let list = primes
+            .iter()
+            .map(|r| {
+                let bits = r.significant_bits();
+                (limbs_from_integer(r, bits.div_ceil(64) as usize), bits)
+            })
+            .collect();
+        let dl = limbs_from_integer(&d, d.significant_bits().div_ceil(64) as usize);
+        let secrets = KeySecrets::derive(&n_limbs, e_u64(&public), &dl, list)?;
+        Ok(Self::with_secrets(public, n_limbs, secrets))
+    }
+
+    /// Builds a key from a key file's values (PKCS#1 `RSAPrivateKey`: d, the primes, their
+    /// CRT exponents and the coefficients qInv, t_3, …, as big-endian bytes), checking them in
+    /// constant time, not recomputing them ([`KeySecrets::from_file`]).
+    pub(crate) fn from_file_values(
+        public: RsaPublicKey,
+        d: &[u8],
+        primes: &[&[u8]],
+        exponents: &[&[u8]],
+        coefficients: &[&[u8]],
+    ) -> Result<Self> {
+        if !(2..=5).contains(&primes.len()) {
+            return Err(Error::InvalidKey(format!(
+                "an RSA key has 2 to 5 primes, this one has {}",
+                primes.len()
+            )));
         }
-        // e * d must be 1 modulo every r_i - 1 (that is, modulo lambda(n)).
-        let mut exponents = Vec::with_capacity(primes.len());
-        for r in &primes {
-            if **r < 3 {
-                return Err(Error::InvalidKey("a prime factor is below 3".into()));
-            }
-            let r1 = SecretInteger::new(Integer::from(&**r - 1u32));
-            let dr = SecretInteger::new(Integer::from(&*d % &*r1));
-            if Integer::from(&public.e * &*dr) % &*r1 != 1 {
-                let which = if primes.len() == 2 {
-                    "p-1 and q-1"
-                } else {
-                    "every r_i - 1"
-                };
-                return Err(Error::InvalidKey(format!("e * d is not 1 modulo {which}")));
-            }
-            exponents.push(dr);
-        }
-        let (p, q) = (primes[0].clone(), primes[1].clone());
-        let qinv = SecretInteger::new(Integer::from(
-            q.invert_ref(&p)
-                .ok_or_else(|| Error::InvalidKey("q is not invertible modulo p".into()))?,
-        ));
-        let multi = if primes.len() > 2 {
-            let list = primes.iter().map(|r| (**r).clone()).collect();
-            Some(Box::new(MultiPrimeKey::from_primes(
-                list,
-                public.e.clone(),
-            )?))
-        } else {
-            None
-        };
-        let mut exponents = exponents.into_iter();
-        let (dp, dq) = (exponents.next().unwrap(), exponents.next().unwrap());
-        Ok(Self {
+        // The key's GMP integers, if ever built, and the variable-time forms' temporaries.
+        crate::bignum::wipe::install();
+        let n_limbs = n_limbs(&public);
+        let secrets =
+            KeySecrets::from_file(&n_limbs, e_u64(&public), d, primes, exponents, coefficients)?;
+        Ok(Self::with_secrets(public, n_limbs, secrets))
+    }
+
+    fn with_secrets(public: RsaPublicKey, n_limbs: Vec<u64>, secrets: KeySecrets) -> Self {
+        Self {
             public,
-            d,
-            p,
-            q,
-            dp,
-            dq,
-            qinv,
-            multi,
+            n_limbs,
+            secrets,
+            integers: OnceLock::new(),
             ct: CtCache::default(),
-        })
+        }
     }
 
     /// Generates a key of exactly `bits` bits with `primes` primes and public exponent `e`:
-    /// [`Self::generate`] for two, [`MultiPrimeKey::generate_with_e`] for more. More primes
-    /// than [`max_primes`] allows for `bits` is an [`Error::InvalidParameter`].
-    pub fn generate_multi<R: RngCore + ?Sized>(
+    /// [`Self::generate_vartime`] for two, [`generate_primes_vartime`] and
+    /// [`Self::from_primes_vartime`] for more. More primes than [`max_primes`] allows for
+    /// `bits` is an [`Error::InvalidParameter`]. **Variable time**: key generation only.
+    pub fn generate_multi_vartime<R: RngCore + ?Sized>(
         bits: u32,
         primes: usize,
         e: &Integer,
@@ -242,23 +280,15 @@ impl RsaPrivateKey {
             )));
         }
         if primes == 2 {
-            return Self::generate(bits, e, rng);
+            return Self::generate_vartime(bits, e, rng);
         }
-        if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) {
-            return Err(Error::InvalidParameter(format!(
-                "modulus size must be in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS} bits, got {bits}"
-            )));
-        }
-        check_public_exponent(e).map_err(Error::KeyGeneration)?;
         loop {
-            let multi = MultiPrimeKey::generate_with_e(bits, primes, e, rng)?;
+            let list = generate_primes_vartime(bits, primes, e, rng)?;
+            let key = Self::from_primes_vartime(list, e.clone())?;
             // FIPS 186-4's bound for two primes, kept here: d > 2^(bits/2).
-            if multi.d().significant_bits() <= bits / 2 {
-                continue;
+            if key.d().significant_bits() > bits / 2 {
+                return Ok(key);
             }
-            let public = RsaPublicKey::new(multi.n().clone(), e.clone())?;
-            let list = (0..primes).map(|i| multi.prime(i).clone()).collect();
-            return Self::from_prime_list(public, multi.d().clone(), list);
         }
     }
 
@@ -267,74 +297,95 @@ impl RsaPrivateKey {
         &self.public
     }
 
-    /// The private exponent d.
+    fn integers(&self) -> &Integers {
+        self.integers.get_or_init(|| {
+            let s = &self.secrets;
+            let int = |x: &[u64]| SecretInteger::new(mpn::to_integer(x));
+            let u = s.prime_count();
+            Box::new(Integers {
+                d: int(s.d()),
+                primes: (0..u).map(|i| int(s.prime(i))).collect(),
+                exponents: (0..u).map(|i| int(s.exponent(i))).collect(),
+                coefficients: (0..u)
+                    .map(|i| {
+                        if i == 1 {
+                            SecretInteger::new(Integer::from(1))
+                        } else {
+                            int(s.coefficient(i))
+                        }
+                    })
+                    .collect(),
+            })
+        })
+    }
+
+    /// The private exponent d, as a GMP integer built from the key's limbs on first request
+    /// (for writing the key and the variable-time forms: building it takes time that depends
+    /// on its count of significant limbs; the constant-time operation never builds it).
     pub fn d(&self) -> &Integer {
-        &self.d
+        &self.integers().d
     }
 
-    /// The first prime p (the larger one).
+    /// The first prime p (r_1).
     pub fn p(&self) -> &Integer {
-        &self.p
+        &self.integers().primes[0]
     }
 
-    /// The second prime q.
+    /// The second prime q (r_2).
     pub fn q(&self) -> &Integer {
-        &self.q
+        &self.integers().primes[1]
     }
 
     /// d mod (p - 1).
     pub fn dp(&self) -> &Integer {
-        &self.dp
+        &self.integers().exponents[0]
     }
 
     /// d mod (q - 1).
     pub fn dq(&self) -> &Integer {
-        &self.dq
+        &self.integers().exponents[1]
     }
 
     /// q^-1 mod p.
     pub fn qinv(&self) -> &Integer {
-        &self.qinv
+        &self.integers().coefficients[0]
     }
 
     /// How many primes the modulus has (2, or 3 to 5 for a multi-prime key).
     pub fn prime_count(&self) -> usize {
-        self.multi.as_ref().map_or(2, |m| m.prime_count())
+        self.secrets.prime_count()
     }
 
-    /// The whole key as a [`MultiPrimeKey`] (CRT over every prime), for a key of three primes
-    /// or more; `None` for a two-prime key.
-    pub fn multi_prime(&self) -> Option<&MultiPrimeKey> {
-        self.multi.as_deref()
+    /// Prime r_(i+1) (0-based `i`, in the key's order: p, q, r_3, …).
+    pub fn prime(&self, i: usize) -> &Integer {
+        &self.integers().primes[i]
+    }
+
+    /// Its CRT exponent d mod (r_(i+1) − 1).
+    pub fn exponent(&self, i: usize) -> &Integer {
+        &self.integers().exponents[i]
+    }
+
+    /// The primes after p and q with their CRT exponent d_i = d mod (r_i − 1) and coefficient
+    /// t_i = (r_1·…·r_(i−1))⁻¹ mod r_i: PKCS#1's `OtherPrimeInfos`, empty for two primes.
+    pub fn other_primes(&self) -> Vec<(&Integer, &Integer, &Integer)> {
+        let v = self.integers();
+        (2..self.prime_count())
+            .map(|i| (&*v.primes[i], &*v.exponents[i], &*v.coefficients[i]))
+            .collect()
     }
 
     /// The kernel of the constant-time private-key operations
     /// ([`crate::rsa::textbook::PrivateOp::CrtConstTime`] and its parallel form).
     pub fn kernel(&self) -> PrivateKernel {
-        match &self.multi {
-            Some(m) => m.kernel(),
-            None => self.ct.kernel(),
-        }
+        self.ct.kernel()
     }
 
     /// Chooses the kernel of the constant-time private-key operations and prepares it: an
-    /// error if this CPU cannot run it or the key is too large for it.
+    /// error if this CPU cannot run it or a prime is too large for it.
     pub fn set_kernel(&mut self, kernel: PrivateKernel) -> Result<()> {
-        match &mut self.multi {
-            Some(m) => m.set_kernel(kernel),
-            None => {
-                let parts = CrtParts {
-                    n: &self.public.n,
-                    primes: vec![&self.q, &self.p],
-                    exponents: vec![&self.dq, &self.dp],
-                    coefficients: vec![&self.qinv],
-                };
-                let mut ct = CtCache::default();
-                ct.set(kernel, &parts)?;
-                self.ct = ct;
-                Ok(())
-            }
-        }
+        let e = e_u64(&self.public);
+        self.ct.set(kernel, &self.n_limbs, e, &self.secrets)
     }
 
     /// The key with `kernel` chosen ([`Self::set_kernel`]).
@@ -343,177 +394,25 @@ impl RsaPrivateKey {
         Ok(self)
     }
 
-    /// The constant-time CRT of the chosen Montgomery kernel (prepared on first use), or
-    /// `None` when the kernel is `gmp-sec`.
-    pub fn ct_crt(&self) -> Option<&CtCrt> {
-        match &self.multi {
-            Some(m) => m.ct_crt(),
-            None => self.ct.get_or_build(&CrtParts {
-                n: &self.public.n,
-                primes: vec![&self.q, &self.p],
-                exponents: vec![&self.dq, &self.dp],
-                coefficients: vec![&self.qinv],
-            }),
-        }
+    /// The constant-time CRT of the chosen kernel, over every prime (prepared on first use).
+    pub fn ct_crt(&self) -> &CtCrt {
+        self.ct
+            .get_or_build(&self.n_limbs, e_u64(&self.public), &self.secrets)
     }
+}
 
-    /// The primes after p and q with their CRT exponent d_i = d mod (r_i − 1) and coefficient
-    /// t_i = (r_1·…·r_(i−1))⁻¹ mod r_i: PKCS#1's `OtherPrimeInfos`, empty for two primes.
-    pub fn other_primes(&self) -> Vec<(&Integer, &Integer, &Integer)> {
-        match &self.multi {
-            None => Vec::new(),
-            Some(m) => (2..m.prime_count())
-                .map(|i| (m.prime(i), m.exponent(i), m.coefficient(i)))
-                .collect(),
-        }
-    }
+/// n as limbs (public).
+fn n_limbs(public: &RsaPublicKey) -> Vec<u64> {
+    mpn::padded(public.n(), public.bits().div_ceil(64) as usize)
+}
+
+/// e as one limb (below 2^64 by [`RsaPublicKey::new`]).
+fn e_u64(public: &RsaPublicKey) -> u64 {
+    public
+        .e()
+        .to_u64()
+        .expect("e < 2^64, checked by RsaPublicKey::new")
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use rand::SeedableRng;
-    use rug::integer::IsPrime;
-
-    fn rng() -> rand_chacha::ChaCha20Rng {
-        rand_chacha::ChaCha20Rng::seed_from_u64(42)
-    }
-
-    #[test]
-    fn generated_key_is_consistent() {
-        let key = RsaPrivateKey::generate(1024, &Integer::from(DEFAULT_E), &mut rng()).unwrap();
-        assert_eq!(key.public().bits(), 1024);
-        assert_ne!(key.p().is_probably_prime(30), IsPrime::No);
-        assert_ne!(key.q().is_probably_prime(30), IsPrime::No);
-        let m = Integer::from(0xdead_beef_u32);
-        let c = m
-            .clone()
-            .pow_mod(key.public().e(), key.public().n())
-            .unwrap();
-        assert_eq!(c.pow_mod(key.d(), key.public().n()).unwrap(), m);
-        assert_eq!(Integer::from(key.qinv() * key.q()) % key.p(), 1);
-    }
-
-    #[test]
-    fn same_seed_gives_same_key() {
-        let e = Integer::from(DEFAULT_E);
-        let a = RsaPrivateKey::generate(512, &e, &mut rng()).unwrap();
-        let b = RsaPrivateKey::generate(512, &e, &mut rng()).unwrap();
-        assert_eq!(a.public(), b.public());
-    }
-
-    #[test]
-    fn bad_exponents_and_sizes_are_refused() {
-        let mut r = rng();
-        for e in [0u32, 1, 2, 4, 65536] {
-            let err = RsaPrivateKey::generate(512, &Integer::from(e), &mut r).unwrap_err();
-            assert!(err.to_string().contains("public exponent"), "{err}");
-        }
-        for bits in [0u32, 256, 511, 513, 16386] {
-            assert!(RsaPrivateKey::generate(bits, &Integer::from(3), &mut r).is_err());
-        }
-        // e up to 2^64 - 1 is fine, 2^64 + 1 is not.
-        let max = Integer::from(u64::MAX);
-        assert!(check_public_exponent(&max).is_ok());
-        let err = check_public_exponent(&(Integer::from(u64::MAX) + 2u32)).unwrap_err();
-        assert!(err.contains("65 bits is above 2^64"), "{err}");
-    }
-
-    #[test]
-    fn public_keys_beyond_openssls_limits_are_refused() {
-        // Odd values of the given size: 2^(bits-1) + 1.
-        let odd = |bits: u32| (Integer::from(1) << (bits - 1)) + 1u32;
-        let e = Integer::from(DEFAULT_E);
-        assert!(RsaPublicKey::new(odd(MAX_MODULUS_BITS), e.clone()).is_ok());
-        for bits in [MAX_MODULUS_BITS + 1, 1_000_001] {
-            let err = RsaPublicKey::new(odd(bits), e.clone()).unwrap_err();
-            assert!(matches!(err, Error::InvalidKey(_)), "{err}");
-            let msg = err.to_string();
-            assert!(
-                msg.contains(&format!("{bits} bits is above 16384 bits")),
-                "{msg}"
-            );
-        }
-        let big_e = (Integer::from(1) << 64) + 1u32;
-        let err = RsaPublicKey::new(odd(2048), big_e).unwrap_err().to_string();
-        assert!(err.contains("above 2^64"), "{err}");
-    }
-
-    #[test]
-    fn inconsistent_components_are_refused() {
-        let key = RsaPrivateKey::generate(512, &Integer::from(DEFAULT_E), &mut rng()).unwrap();
-        let wrong_d = Integer::from(key.d() + 2u32);
-        let err = RsaPrivateKey::from_components(
-            key.public().clone(),
-            wrong_d,
-            key.p().clone(),
-            key.q().clone(),
-        )
-        .unwrap_err();
-        assert!(err.to_string().contains("e * d"), "{err}");
-    }
-
-    #[test]
-    fn prime_limits_are_openssls() {
-        for (bits, cap) in [
-            (512, 2),
-            (1023, 2),
-            (1024, 3),
-            (4095, 3),
-            (4096, 4),
-            (8191, 4),
-        ] {
-            assert_eq!(max_primes(bits), cap, "{bits}");
-        }
-        assert_eq!(max_primes(8192), 5);
-        assert_eq!(max_primes(16384), 5);
-        let e = Integer::from(DEFAULT_E);
-        for (bits, primes) in [(1024, 4), (2048, 4), (512, 3), (4096, 5), (2048, 1)] {
-            let err = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng()).unwrap_err();
-            assert!(matches!(err, Error::InvalidParameter(_)), "{err}");
-            assert!(err.to_string().contains("OpenSSL's limit"), "{err}");
-        }
-    }
-
-    #[test]
-    fn multi_prime_keys_are_consistent() {
-        let e = Integer::from(DEFAULT_E);
-        let key = RsaPrivateKey::generate_multi(1536, 3, &e, &mut rng()).unwrap();
-        assert_eq!(key.public().bits(), 1536);
-        assert_eq!(key.prime_count(), 3);
-        let others = key.other_primes();
-        assert_eq!(others.len(), 1);
-        let (r, d_r, t) = others[0];
-        let pq = Integer::from(key.p() * key.q());
-        assert_eq!(Integer::from(&pq * r), *key.public().n());
-        assert_eq!(*d_r, key.d() % Integer::from(r - 1u32));
-        assert_eq!(Integer::from(&pq * t) % r, 1);
-        assert_eq!(Integer::from(key.qinv() * key.q()) % key.p(), 1);
-        // Rebuilt from its parts, and refused when they disagree.
-        let primes = vec![key.p().clone(), key.q().clone(), r.clone()];
-        let again =
-            RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), primes.clone())
-                .unwrap();
-        assert_eq!(again.other_primes(), key.other_primes());
-        let wrong_d = Integer::from(key.d() + 2u32);
-        let err = RsaPrivateKey::from_prime_list(key.public().clone(), wrong_d, primes.clone())
-            .unwrap_err();
-        assert!(err.to_string().contains("every r_i - 1"), "{err}");
-        let err = RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), {
-            let mut p = primes.clone();
-            p.push(Integer::from(3));
-            p
-        })
-        .unwrap_err();
-        assert!(err.to_string().contains("product of the primes"), "{err}");
-        let err = RsaPrivateKey::from_prime_list(key.public().clone(), key.d().clone(), vec![pq])
-            .unwrap_err();
-        assert!(err.to_string().contains("2 to 5 primes"), "{err}");
-        assert_eq!(
-            RsaPrivateKey::generate(512, &e, &mut rng())
-                .unwrap()
-                .prime_count(),
-            2
-        );
-    }
-}
+mod tests;

@@ -8,9 +8,9 @@ pub use super::encode::{
     private_key_to_der, private_key_to_pem, public_key_to_der, public_key_to_pem,
 };
 use super::keys::{RsaPrivateKey, RsaPublicKey};
-use crate::bignum::{SecretInteger, from_be_bytes};
+use crate::bignum::from_be_bytes;
 use crate::error::{Error, Result};
-use pkcs8::der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef, UintRef};
+use pkcs8::der::asn1::{AnyRef, ObjectIdentifier, OctetStringRef};
 use pkcs8::der::{Decode, ErrorKind, Reader, SliceReader};
 use pkcs8::{AlgorithmIdentifierRef, PrivateKeyInfo, SubjectPublicKeyInfoRef};
 
@@ -215,8 +215,10 @@ fn from_pkcs1_public(key: &pkcs1::RsaPublicKey<'_>) -> Result<RsaPublicKey> {
 }
 
 /// A PKCS#1 private key, two-prime or multi-prime (`otherPrimeInfos`, up to five primes in
-/// all); every CRT value in the file (dP, dQ, qInv, and each d_i and t_i) must be the value
-/// d and the primes imply.
+/// all): every value the file holds (d, the primes, dP, dQ, qInv, and each d_i and t_i) is
+/// checked in constant time against n and e, not recomputed
+/// ([`RsaPrivateKey::from_file_values`]). The secret values go from the DER bytes to
+/// fixed-width limbs without passing through GMP.
 fn from_pkcs1_private(der: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
     let others = der.other_prime_infos.as_deref().unwrap_or_default();
     if der.other_prime_infos.is_some() && others.is_empty() {
@@ -231,31 +233,21 @@ fn from_pkcs1_private(der: &pkcs1::RsaPrivateKey<'_>) -> Result<RsaPrivateKey> {
         )));
     }
     let public = from_pkcs1_public(&der.public_key())?;
-    // from_prime_list wraps d and the primes as secrets at once and derives the CRT values.
-    let int = |x: UintRef<'_>| from_be_bytes(x.as_bytes());
-    let mut primes = vec![int(der.prime1), int(der.prime2)];
-    primes.extend(others.iter().map(|info| int(info.prime)));
-    let key = RsaPrivateKey::from_prime_list(public, int(der.private_exponent), primes)?;
-    let mut file_crt = vec![der.exponent1, der.exponent2, der.coefficient];
-    let mut derived = vec![key.dp(), key.dq(), key.qinv()];
-    for (info, (_, d_i, t_i)) in others.iter().zip(key.other_primes()) {
-        file_crt.extend([info.exponent, info.coefficient]);
-        derived.extend([d_i, t_i]);
+    let mut primes = vec![der.prime1.as_bytes(), der.prime2.as_bytes()];
+    let mut exponents = vec![der.exponent1.as_bytes(), der.exponent2.as_bytes()];
+    let mut coefficients = vec![der.coefficient.as_bytes()];
+    for info in others {
+        primes.push(info.prime.as_bytes());
+        exponents.push(info.exponent.as_bytes());
+        coefficients.push(info.coefficient.as_bytes());
     }
-    let crt_ok = file_crt
-        .iter()
-        .zip(derived)
-        .all(|(x, want)| *SecretInteger::new(int(*x)) == *want);
-    if !crt_ok {
-        let what = if others.is_empty() {
-            "the key's CRT values (dP, dQ, qInv) do not match d, p and q"
-        } else {
-            "the key's CRT values (dP, dQ, qInv, or an otherPrimeInfo's exponent or coefficient) \
-             do not match d and the primes"
-        };
-        return Err(invalid(what));
-    }
-    Ok(key)
+    RsaPrivateKey::from_file_values(
+        public,
+        der.private_exponent.as_bytes(),
+        &primes,
+        &exponents,
+        &coefficients,
+    )
 }
 
 /// Accepts `rsaEncryption` with NULL or absent parameters; names the algorithm otherwise.
@@ -348,7 +340,7 @@ jm+rJQWQ6/ILu/UofIrjngiBS+rwxS/xwv2XFRfOScdbiy3rViZsMDI0Fx4+xQg=
 
     fn key() -> RsaPrivateKey {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(8);
-        RsaPrivateKey::generate(768, &Integer::from(65537), &mut rng).unwrap()
+        RsaPrivateKey::generate_vartime(768, &Integer::from(65537), &mut rng).unwrap()
     }
 
     fn same_key(a: &RsaPrivateKey, b: &RsaPrivateKey) {

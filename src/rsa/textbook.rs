@@ -4,10 +4,11 @@
 //! benchmark, but real data must use [`crate::rsa::oaep`]. The private-key operation comes in
 //! five forms ([`PrivateOp`]); only [`PrivateOp::CrtConstTime`] and its parallel form avoid
 //! secret-dependent timing. Those run the key's kernel ([`RsaPrivateKey::set_kernel`]): by
-//! default the best constant-time Montgomery kernel of this CPU
-//! ([`crate::rsa::kernel::CtCrt`]: reduction, exponentiation, recombination and unblinding on
-//! fixed-length limbs), or GMP's `mpz_powm_sec` (`gmp-sec`).
+//! default the best constant-time Montgomery kernel of this CPU, or GMP's `mpn_sec_*`
+//! functions (`gmp-sec`), through [`crate::rsa::kernel::CtCrt`]: reduction, exponentiation,
+//! recombination, fault check, blinding and unblinding on fixed-length limbs.
 use super::keys::{RsaPrivateKey, RsaPublicKey};
+use super::multiprime::crt_vartime;
 use crate::bignum::SecretInteger;
 use crate::error::{Error, Result};
 use rug::Integer;
@@ -20,24 +21,21 @@ pub enum PrivateOp {
     /// records.
     #[serde(rename = "plain")]
     PlainVartime,
-    /// Chinese remainder theorem with `mpz_powm` on the p and q halves (about 3-4x faster than
-    /// `PlainVartime`). Variable-time: timing depends on dp and dq. Named `crt` in records.
+    /// Chinese remainder theorem over every prime with `mpz_powm` (about 3-4x faster than
+    /// `PlainVartime`). Variable-time: timing depends on the d_i. Named `crt` in records.
     #[serde(rename = "crt")]
     CrtVartime,
-    /// Constant-time CRT with the key's kernel ([`RsaPrivateKey::set_kernel`]): by default
-    /// a constant-time Montgomery kernel from the reduction of c to the recombination; with
-    /// the `gmp-sec` kernel GMP's `mpz_powm_sec` on both halves (constant-time
-    /// exponentiations; the reduction and recombination are GMP's ordinary arithmetic).
+    /// Constant-time CRT with the key's kernel ([`RsaPrivateKey::set_kernel`]), from the
+    /// reduction of c to the recombination, checked before it returns (the result raised to
+    /// e must give c: a fault is [`Error::DecryptionError`]).
     #[default]
     CrtConstTime,
-    /// `CrtVartime` with the p and q halves on two threads (one thread per prime for a
-    /// multi-prime key): single-operation latency, seed 003's question of splitting one
-    /// exponentiation, answered by the cheapest split there is. Variable-time. Named
-    /// `crt-parallel` in records.
+    /// `CrtVartime` with one prime per thread: single-operation latency, seed 003's question
+    /// of splitting one exponentiation, answered by the cheapest split there is.
+    /// Variable-time. Named `crt-parallel` in records.
     #[serde(rename = "crt-parallel")]
     CrtParallelVartime,
-    /// `CrtConstTime` with the p and q halves on two pool threads (one per prime for a
-    /// multi-prime key), each with the single-modulus kernel.
+    /// `CrtConstTime` with one prime per pool thread, each with the single-modulus kernel.
     CrtConstTimeParallel,
 }
 
@@ -50,17 +48,15 @@ impl PrivateOp {
         PrivateOp::CrtParallelVartime,
         PrivateOp::CrtConstTimeParallel,
     ];
-}
 
-/// `mpz_powm`: variable-time.
-fn powm(b: &Integer, e: &Integer, m: &Integer) -> Integer {
-    Integer::from(b.pow_mod_ref(e, m).expect("exponent is non-negative"))
-}
-
-/// `mpz_powm_sec`: needs an odd modulus and a positive exponent; p and q are odd primes and
-/// dp, dq >= 1 for any valid key.
-fn powm_sec(b: &Integer, e: &Integer, m: &Integer) -> Integer {
-    Integer::from(b.secure_pow_mod_ref(e, m))
+    /// Whether this is a constant-time form (and with it, which: parallel or not).
+    fn constant_time(self) -> Option<bool> {
+        match self {
+            PrivateOp::CrtConstTime => Some(false),
+            PrivateOp::CrtConstTimeParallel => Some(true),
+            _ => None,
+        }
+    }
 }
 
 /// Checks 0 <= x < n for a message or ciphertext representative.
@@ -87,18 +83,42 @@ pub fn encrypt_unchecked(key: &RsaPublicKey, m: &Integer) -> Integer {
     Integer::from(m.pow_mod_ref(key.e(), key.n()).expect("e is positive"))
 }
 
-/// RSADP: m = c^d mod n, for 0 <= c < n, computed as `op` says.
+/// RSADP: m = c^d mod n, for 0 <= c < n, computed as `op` says. A constant-time form whose
+/// result fails the fault check is [`Error::DecryptionError`].
 pub fn decrypt(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Integer> {
     check_range(c, key.public().n(), "ciphertext")?;
-    Ok(decrypt_unchecked(key, c, op))
+    private_op(key, c, op)
 }
 
-/// RSADP with base blinding: c' = c·r^e mod n for a fresh random r, m' = c'^d mod n,
-/// m = m'·r⁻¹ mod n. The exponentiation then works on a value unrelated to the attacker's
-/// ciphertext. Costs one public-exponent exponentiation and one inversion (both on the random
-/// r, with GMP). With a Montgomery kernel the unblinding is a constant-time Montgomery product
-/// ([`crate::rsa::kernel::CtCrt::unblind`]); with `gmp-sec` it is GMP's multiplication and
-/// division, which take time that depends on m.
+/// RSADP without the range check, for batches and benchmarks whose inputs are known to be in
+/// range and whose outputs are checked against a reference. A constant-time form whose result
+/// fails the fault check gives 0 here (never the faulty value); [`decrypt`] reports it as an
+/// error.
+pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Integer {
+    private_op(key, c, op).unwrap_or_default()
+}
+
+/// The private-key operation of `op` on `c` in [0, n).
+fn private_op(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Integer> {
+    Ok(match op {
+        PrivateOp::PlainVartime => {
+            Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"))
+        }
+        PrivateOp::CrtVartime => crt_vartime(key, c, false),
+        PrivateOp::CrtParallelVartime => crt_vartime(key, c, true),
+        PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel => key
+            .ct_crt()
+            .private_op_integer(c, op == PrivateOp::CrtConstTimeParallel)?,
+    })
+}
+
+/// RSADP with base blinding: c' = c·r^e mod n for a random r, m' = c'^d mod n,
+/// m = m'·r⁻¹ mod n, so that the exponentiation works on a value unrelated to the attacker's
+/// ciphertext. The constant-time forms do all of it in constant time
+/// ([`crate::rsa::kernel::CtCrt::decrypt_blinded`]: r fresh and uniform, the pair (r^e, r⁻¹)
+/// squared between uses and drawn afresh every
+/// [`BLINDING_USES`](crate::rsa::crt::BLINDING_USES) uses, the result checked before it is
+/// unblinded); the variable-time forms blind with GMP's arithmetic (variable time, as they are).
 pub fn decrypt_blinded<R: rand::RngCore + ?Sized>(
     key: &RsaPrivateKey,
     c: &Integer,
@@ -112,9 +132,9 @@ pub fn decrypt_blinded<R: rand::RngCore + ?Sized>(
 }
 
 /// [`decrypt_blinded`] with the result as exactly k = ⌈bits(n)/8⌉ big-endian bytes (I2OSP),
-/// wiped on drop. With a Montgomery kernel the bytes come from the fixed-length limbs, so no
+/// wiped on drop. With a constant-time form the bytes come from the fixed-length limbs, so no
 /// step after the exponentiation depends on the plaintext's value (its leading zero bytes
-/// included); with `gmp-sec` they come from GMP's integer.
+/// included).
 pub fn decrypt_blinded_bytes<R: rand::RngCore + ?Sized>(
     key: &RsaPrivateKey,
     c: &Integer,
@@ -129,7 +149,8 @@ pub fn decrypt_blinded_bytes<R: rand::RngCore + ?Sized>(
     Ok(out)
 }
 
-/// A blinded decryption's result: fixed-length limbs (Montgomery kernels) or GMP's integer.
+/// A blinded decryption's result: fixed-length limbs (constant-time forms) or GMP's integer
+/// (variable-time forms).
 enum Blinded {
     Fixed(zeroize::Zeroizing<Vec<u64>>),
     Gmp(Integer),
@@ -142,110 +163,27 @@ fn blinded<R: rand::RngCore + ?Sized>(
     rng: &mut R,
 ) -> Result<Blinded> {
     check_range(c, key.public().n(), "ciphertext")?;
+    if let Some(parallel) = op.constant_time() {
+        let crt = key.ct_crt();
+        let cl = zeroize::Zeroizing::new(crate::bignum::mpn::padded(c, crt.limbs()));
+        return Ok(Blinded::Fixed(crt.decrypt_blinded(&cl, parallel, rng)?));
+    }
+    // The variable-time forms: GMP's blinding, variable time like the forms themselves.
     let n = key.public().n();
     let (r, r_inv) = loop {
         let r = SecretInteger::new(crate::bignum::random_below(rng, n));
-        if let Ok(inv) = r.invert_ref(n).map(Integer::from).ok_or(()) {
+        if let Some(inv) = r.invert_ref(n).map(Integer::from) {
             break (r, SecretInteger::new(inv));
         }
     };
     let mut blinded = encrypt_unchecked(key.public(), &r);
     blinded *= c;
     blinded %= n;
-    let ct = match op {
-        PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel => ct_crt(key),
-        _ => None,
-    };
-    if let Some(crt) = ct {
-        let len = crt.limbs();
-        let bl = zeroize::Zeroizing::new(crate::bignum::mpn::padded(&blinded, len));
-        crate::bignum::secret::wipe_integer(&mut blinded);
-        let m = crt.private_op(&bl, op == PrivateOp::CrtConstTimeParallel);
-        let ri = zeroize::Zeroizing::new(crate::bignum::mpn::padded(&r_inv, len));
-        return Ok(Blinded::Fixed(crt.unblind(&m, &ri)));
-    }
-    let mut m = decrypt_unchecked(key, &blinded, op);
+    let mut m = private_op(key, &blinded, op)?;
     crate::bignum::secret::wipe_integer(&mut blinded);
     m *= &*r_inv;
     m %= n;
     Ok(Blinded::Gmp(m))
-}
-
-/// The key's constant-time CRT (its Montgomery kernel), `None` for `gmp-sec`.
-fn ct_crt(key: &RsaPrivateKey) -> Option<&crate::rsa::kernel::CtCrt> {
-    key.ct_crt()
-}
-
-/// RSADP without the range check, for batches whose inputs are known to be in range.
-///
-/// For a key of three or more primes the CRT forms run over every prime
-/// ([`crate::rsa::multiprime::MultiPrimeKey::decrypt`]); the parallel forms then put one
-/// prime on each thread.
-pub fn decrypt_unchecked(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Integer {
-    if let Some(multi) = key.multi_prime() {
-        let (parallel, constant_time) = match op {
-            PrivateOp::PlainVartime => {
-                return Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
-            }
-            PrivateOp::CrtVartime => (false, false),
-            PrivateOp::CrtConstTime => (false, true),
-            PrivateOp::CrtParallelVartime => (true, false),
-            PrivateOp::CrtConstTimeParallel => (true, true),
-        };
-        return multi.decrypt(c, parallel, constant_time);
-    }
-    if matches!(
-        op,
-        PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel
-    ) {
-        if let Some(crt) = ct_crt(key) {
-            return crt.private_op_integer(c, op == PrivateOp::CrtConstTimeParallel);
-        }
-    }
-    match op {
-        PrivateOp::PlainVartime => {
-            Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"))
-        }
-        PrivateOp::CrtVartime => crt(key, c, powm, false),
-        PrivateOp::CrtConstTime => crt(key, c, powm_sec, false),
-        PrivateOp::CrtParallelVartime => crt(key, c, powm, true),
-        PrivateOp::CrtConstTimeParallel => crt(key, c, powm_sec, true),
-    }
-}
-
-/// The two half exponentiations (on two threads if `parallel`), then Garner's recombination:
-/// m = m_q + q * (qinv * (m_p - m_q) mod p).
-fn crt(
-    key: &RsaPrivateKey,
-    c: &Integer,
-    pow: fn(&Integer, &Integer, &Integer) -> Integer,
-    parallel: bool,
-) -> Integer {
-    let half = |i: usize| {
-        let (prime, exp) = if i == 0 {
-            (key.p(), key.dp())
-        } else {
-            (key.q(), key.dq())
-        };
-        let ci = SecretInteger::new(Integer::from(c % prime));
-        SecretInteger::new(pow(&ci, exp, prime))
-    };
-    let mut halves = if parallel {
-        crate::parallel::pool::team(2, false, half)
-    } else {
-        vec![half(0), half(1)]
-    };
-    let mq = halves.pop().expect("two halves");
-    let mp = halves.pop().expect("two halves");
-    let mut h = Integer::from(&*mp - &*mq);
-    h *= key.qinv();
-    h %= key.p();
-    if h < 0 {
-        h += key.p();
-    }
-    h *= key.q();
-    h += &*mq;
-    h
 }
 
 #[cfg(test)]
@@ -256,7 +194,7 @@ mod tests {
     #[test]
     fn all_private_ops_invert_encryption_and_agree() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(9);
-        let key = RsaPrivateKey::generate(768, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(768, &Integer::from(65537), &mut rng).unwrap();
         for i in 0..20u32 {
             let m = crate::bignum::random_below(&mut rng, key.public().n());
             let m = if i == 0 {
@@ -276,7 +214,7 @@ mod tests {
     #[test]
     fn blinded_decryption_equals_plain_decryption() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
-        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap();
         for _ in 0..10 {
             let m = crate::bignum::random_below(&mut rng, key.public().n());
             let c = encrypt(key.public(), &m).unwrap();
@@ -291,7 +229,7 @@ mod tests {
     #[test]
     fn out_of_range_inputs_are_errors() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(10);
-        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap();
         let n = key.public().n().clone();
         assert!(matches!(
             encrypt(key.public(), &n),
@@ -309,8 +247,8 @@ mod tests {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(13);
         let e = Integer::from(65537);
         for (bits, primes) in [(1024, 3), (4096, 4)] {
-            let key = RsaPrivateKey::generate_multi(bits, primes, &e, &mut rng).unwrap();
-            assert!(key.multi_prime().is_some());
+            let key = RsaPrivateKey::generate_multi_vartime(bits, primes, &e, &mut rng).unwrap();
+            assert_eq!(key.prime_count(), primes);
             for i in 0..4u32 {
                 let m = if i == 0 {
                     Integer::from(1)

@@ -453,9 +453,13 @@ pub fn run(
     plan.check()?;
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed);
     let e = Integer::from(DEFAULT_E);
-    let key = RsaPrivateKey::generate(plan.bits, &e, &mut rng)?;
+    let key = RsaPrivateKey::generate_vartime(plan.bits, &e, &mut rng)?;
     let odd_key = if plan.pairs.contains(&Pair::YZeroOdd) {
-        Some(RsaPrivateKey::generate(plan.odd_bits, &e, &mut rng)?)
+        Some(RsaPrivateKey::generate_vartime(
+            plan.odd_bits,
+            &e,
+            &mut rng,
+        )?)
     } else {
         None
     };
@@ -496,7 +500,7 @@ mod tests {
 
     fn key(bits: u32) -> RsaPrivateKey {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
-        RsaPrivateKey::generate(bits, &Integer::from(DEFAULT_E), &mut rng).unwrap()
+        RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng).unwrap()
     }
 
     #[test]

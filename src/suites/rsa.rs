@@ -321,7 +321,7 @@ mod tests {
     #[test]
     fn run_verifies_and_reports_every_configuration() {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(11);
-        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap();
         let mut calls = 0;
         let recs = run(&key, &plan(), |_, _, _| calls += 1).unwrap();
         assert_eq!(recs.len(), 8);
@@ -352,7 +352,7 @@ mod tests {
     fn energy_is_read_around_every_batch_and_warmups_are_left_out() {
         use crate::energy::meter::FakeMeter;
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(12);
-        let key = RsaPrivateKey::generate(512, &Integer::from(65537), &mut rng).unwrap();
+        let key = RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap();
         let mut p = plan();
         p.config = BenchConfig {
             warmup_runs: 2,

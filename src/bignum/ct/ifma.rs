@@ -1,7 +1,9 @@
 //! The AVX-512 IFMA backend: almost-Montgomery products in radix 2^52 (Gueron and Krasnov),
 //! 512-bit vectors of eight 52-bit digits, one modulus per call or two interleaved.
 //!
-//! A value mod m is n digits of 52 bits (n = ceil((bits + 2) / 52), so R = 2^(52n) > 4m),
+//! A value mod m is n digits of 52 bits (n = ceil((bits + 2) / 52), so R = 2^(52n) > 4m, and
+//! at least 2: the step reads digits 0 and 1, so a modulus of up to 50 bits, such as a small
+//! third prime of a multi-prime key, still gets two digits, the second zero),
 //! held in K = ceil(n / 8) vectors whose digits beyond n are zero. The product
 //! r = a·b·R⁻¹ is computed digit by digit of b (operand scanning, one reduction digit y per
 //! step) for a, b < 2m and gives r < 2m (Gueron's bound), so products chain with no
@@ -28,9 +30,10 @@
 // Compiled only where build.rs found Rust 1.89 or newer (cfg `parcrypt_avx512`), whatever the
 // crate's `rust-version` says.
 #![allow(clippy::incompatible_msrv)]
-use super::portable::{Mont64, pow2_mod};
+use super::Engine;
+use super::exp::{Exp, exp_window, run_exp};
+use super::portable::Mont64;
 use super::select::{self, MASK52, from_radix52, to_radix52};
-use super::{Engine, exp_window};
 use std::arch::x86_64::*;
 use zeroize::Zeroizing;
 
@@ -92,9 +95,10 @@ impl Ctx {
     /// [`super::IFMA_MAX_BITS`]; the caller has checked [`available`]).
     pub fn new(arith: &Mont64, bits: u32) -> Self {
         debug_assert!(available());
-        let n = (bits as usize + 2).div_ceil(52);
+        // Two digits at least (see the module docs): a larger R only loosens R > 4m.
+        let n = (bits as usize + 2).div_ceil(52).max(2);
         let k = n.div_ceil(8);
-        assert!((1..=MAX_VECTORS).contains(&k) && n >= 2, "IFMA size");
+        assert!((1..=MAX_VECTORS).contains(&k), "IFMA size");
         let digits = |x: &[u64]| {
             let mut d = Zeroizing::new(vec![0u64; 8 * k]);
             to_radix52(x, &mut d[..n]);
@@ -109,8 +113,8 @@ impl Ctx {
             m64: Zeroizing::new(arith.m().to_vec()),
             m_sh,
             k0: arith.k0() & MASK52,
-            rr: digits(&pow2_mod(arith.m(), 2 * 52 * n)),
-            one: digits(&pow2_mod(arith.m(), 52 * n)),
+            rr: digits(&arith.pow2(2 * 52 * n)),
+            one: digits(&arith.pow2(52 * n)),
             m,
         }
     }
@@ -148,16 +152,18 @@ impl Ctx {
         select::reduce_once(out, &self.m64);
     }
 
-    /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]).
-    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
+    /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]); the stack the products
+    /// used is wiped after.
+    pub fn pow(&self, out: &mut [u64], base: &[u64], exp: Exp) {
         let w = self.words();
         let mut bm = Zeroizing::new(vec![0u64; w]);
         let mut acc = Zeroizing::new(vec![0u64; w]);
         self.enter(base, &mut bm);
         dispatch!(self.k, K => {
-            exp_window(&One::<K>(self), &mut acc, &bm, &self.one, &[exp], ebits)
+            run_exp(&One::<K>(self), &mut acc, &bm, &self.one, exp)
         });
         self.leave(&acc, out);
+        select::burn_stack();
     }
 
     /// `count` squarings (see [`super::CtModulus::square_chain`]).
@@ -199,6 +205,7 @@ pub fn pow2(
     });
     a.leave(&acc[..w], out_a);
     b.leave(&acc[w..], out_b);
+    select::burn_stack();
 }
 
 /// `count` dual squarings, in and out of Montgomery form.

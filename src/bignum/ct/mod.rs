@@ -30,6 +30,7 @@ use crate::error::{Error, Result};
 use rug::Integer;
 use zeroize::Zeroizing;
 
+pub(crate) mod exp;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
 #[cfg(target_arch = "x86_64")]
@@ -39,6 +40,7 @@ pub mod select;
 #[cfg(test)]
 mod tests;
 
+use exp::Exp;
 pub use portable::Mont64;
 
 /// A kernel of the constant-time exponentiation.
@@ -178,84 +180,6 @@ pub(crate) trait Engine {
     }
 }
 
-/// The window width for an exponent of `ebits` bits (the table has 2^w entries).
-pub(crate) fn window_bits(ebits: usize) -> usize {
-    match ebits {
-        0..=64 => 3,
-        65..=512 => 4,
-        _ => 5,
-    }
-}
-
-/// Bits `pos .. pos + w` of the limbs `e` (bits beyond `e` read as zero). `pos` and `w` are
-/// public; the limbs read depend only on them.
-fn window_at(e: &[u64], pos: usize, w: usize) -> u64 {
-    let (i, s) = (pos / 64, pos % 64);
-    let lo = e.get(i).copied().unwrap_or(0) >> s;
-    let hi = if s + w > 64 {
-        e.get(i + 1).copied().unwrap_or(0) << (64 - s)
-    } else {
-        0
-    };
-    (lo | hi) & ((1 << w) - 1)
-}
-
-/// Fixed-window exponentiation on an engine: `out` = base^e in Montgomery form, lane by lane,
-/// for `base` and `one` (R mod m) in Montgomery form and the exponents `exps` (one per lane,
-/// 64-bit limbs) read over `ebits` bits.
-pub(crate) fn exp_window<E: Engine>(
-    engine: &E,
-    out: &mut [u64],
-    base: &[u64],
-    one: &[u64],
-    exps: &[&[u64]],
-    ebits: usize,
-) {
-    let (lanes, w) = (E::LANES, engine.words());
-    let size = lanes * w;
-    assert!(
-        out.len() == size && base.len() == size && one.len() == size && exps.len() == lanes,
-        "exp_window shapes"
-    );
-    let win = window_bits(ebits);
-    let entries = 1usize << win;
-    // table[k] = base^k, every lane side by side: entry k holds lanes * w words.
-    let mut table = Zeroizing::new(vec![0u64; entries * size]);
-    table[..size].copy_from_slice(one);
-    table[size..2 * size].copy_from_slice(base);
-    for k in 2..entries {
-        let (done, rest) = table.split_at_mut(k * size);
-        let r = &mut rest[..size];
-        if k % 2 == 0 {
-            engine.sqr(r, &done[(k / 2) * size..(k / 2 + 1) * size]);
-        } else {
-            engine.mul(r, &done[(k - 1) * size..k * size], &done[size..2 * size]);
-        }
-    }
-    // Each lane picks its own entry (lane l of entry k: words l*w .. (l+1)*w).
-    let pick = |dst: &mut [u64], pos: usize| {
-        for (l, e) in exps.iter().enumerate() {
-            let idx = window_at(e, pos, win);
-            engine.select(&mut dst[l * w..(l + 1) * w], &table, size, l * w, idx);
-        }
-    };
-    let windows = ebits.div_ceil(win).max(1);
-    let mut acc = Zeroizing::new(vec![0u64; size]);
-    let mut tmp = Zeroizing::new(vec![0u64; size]);
-    let mut factor = Zeroizing::new(vec![0u64; size]);
-    pick(&mut acc, (windows - 1) * win);
-    for i in (0..windows - 1).rev() {
-        for _ in 0..win {
-            engine.sqr(&mut tmp, &acc);
-            std::mem::swap(&mut acc, &mut tmp);
-        }
-        pick(&mut factor, i * win);
-        engine.mul(&mut tmp, &acc, &factor);
-        std::mem::swap(&mut acc, &mut tmp);
-    }
-    out.copy_from_slice(&acc);
-}
-
 /// A modulus prepared for one backend: the constant-time exponentiation and the
 /// radix-2^64 Montgomery arithmetic around it. The modulus is public to the kernel in size
 /// only: its value may be a secret prime (nothing branches on it).
@@ -286,11 +210,27 @@ impl CtModulus {
     /// The context for the odd modulus `m` (at least 2 bits) on `backend`. Errors when the
     /// modulus is even or too large for the backend, or when this CPU lacks the backend.
     pub fn new(m: &Integer, backend: Backend) -> Result<Self> {
-        let bits = m.significant_bits();
         if *m <= 1 || m.is_even() {
             return Err(Error::InvalidParameter(
                 "the constant-time kernel needs an odd modulus above 1".into(),
             ));
+        }
+        let bits = m.significant_bits();
+        let limbs = Zeroizing::new(crate::bignum::mpn::padded(m, bits.div_ceil(64) as usize));
+        Self::from_limbs(&limbs, bits, backend)
+    }
+
+    /// The context for the odd modulus `m` of `bits` bits given as exactly ⌈bits/64⌉ limbs
+    /// (a prime of a loaded key: its bit length is public, its value secret and never looked
+    /// at here). Errors as [`CtModulus::new`]; an even `m` is a caller's bug (the key loader
+    /// has checked every prime odd).
+    pub fn from_limbs(m: &[u64], bits: u32, backend: Backend) -> Result<Self> {
+        if bits < 2 || m.len() != bits.div_ceil(64) as usize {
+            return Err(Error::InvalidParameter(format!(
+                "the constant-time kernel needs an odd modulus above 1 given as its limbs, got \
+                 {bits} bits in {} limbs",
+                m.len()
+            )));
         }
         if !backend.supports_bits(bits) {
             return Err(Error::InvalidParameter(format!(
@@ -307,8 +247,9 @@ impl CtModulus {
                 "the {backend} kernel cannot run here: {why}"
             )));
         }
-        let limbs = Zeroizing::new(crate::bignum::mpn::padded(m, bits.div_ceil(64) as usize));
-        let arith = Mont64::new(&limbs).expect("odd modulus");
+        let arith = Mont64::with_bits(m, bits).ok_or_else(|| {
+            Error::InvalidParameter("the constant-time kernel needs an odd modulus".into())
+        })?;
         let imp = match backend {
             Backend::Portable => Imp::Portable,
             #[cfg(target_arch = "x86_64")]
@@ -344,6 +285,28 @@ impl CtModulus {
     /// The radix-2^64 Montgomery arithmetic for this modulus (reductions, products).
     pub fn arith(&self) -> &Mont64 {
         &self.arith
+    }
+
+    /// `out = base^e mod m`, fully reduced, for `base < m` and a public exponent `e` (read bit
+    /// by bit: 17 products for e = 65537; the RSA public exponent of the fault check and the
+    /// blinding). Constant time for the base's value.
+    pub fn pow_public_limbs(&self, out: &mut [u64], base: &[u64], e: u64) {
+        assert!(
+            out.len() == self.limbs() && base.len() == self.limbs(),
+            "limb counts follow the modulus"
+        );
+        self.pow_exp(out, base, Exp::Public(e));
+    }
+
+    /// One exponentiation on this modulus' backend.
+    fn pow_exp(&self, out: &mut [u64], base: &[u64], exp: Exp) {
+        match &self.imp {
+            Imp::Portable => pow64(&PortableEngine(&self.arith), &self.arith, out, base, exp),
+            #[cfg(target_arch = "x86_64")]
+            Imp::Mulx(c) => c.pow(&self.arith, out, base, exp),
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+            Imp::Ifma(c) => c.pow(out, base, exp),
+        }
     }
 
     /// `out = base^exp mod m`, fully reduced, for `base < m` and `exp` given as limbs and read
@@ -439,14 +402,7 @@ fn pow_lanes(
         return;
     }
     for (i, m) in mods.iter().enumerate() {
-        let out = &mut *outs[i];
-        match &m.imp {
-            Imp::Portable => portable_pow(&m.arith, out, bases[i], exps[i], ebits),
-            #[cfg(target_arch = "x86_64")]
-            Imp::Mulx(c) => c.pow(&m.arith, out, bases[i], exps[i], ebits),
-            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
-            Imp::Ifma(c) => c.pow(out, bases[i], exps[i], ebits),
-        }
+        m.pow_exp(outs[i], bases[i], Exp::Secret(&[exps[i]], ebits));
     }
 }
 
@@ -513,15 +469,14 @@ impl Engine for PortableEngine<'_> {
 }
 
 /// Exponentiation on a radix-2^64 engine whose Montgomery form is [`Mont64`]'s (portable,
-/// mulx): into the form with R², the window loop, out with a product by 1, one masked
-/// subtraction.
+/// mulx): into the form with R², the exponent's schedule ([`exp::run_exp`]), out with a
+/// product by 1, one masked subtraction.
 pub(crate) fn pow64<E: Engine>(
     engine: &E,
     arith: &Mont64,
     out: &mut [u64],
     base: &[u64],
-    exp: &[u64],
-    ebits: usize,
+    exp: Exp,
 ) {
     let n = arith.limbs();
     let mut bm = Zeroizing::new(vec![0u64; n]);
@@ -531,7 +486,7 @@ pub(crate) fn pow64<E: Engine>(
     engine.mul(&mut bm, base, arith.rr());
     engine.mul(&mut one, &unit, arith.rr());
     let mut acc = Zeroizing::new(vec![0u64; n]);
-    exp_window(engine, &mut acc, &bm, &one, &[exp], ebits);
+    exp::run_exp(engine, &mut acc, &bm, &one, exp);
     engine.mul(out, &acc, &unit);
     select::reduce_once(out, arith.m());
 }
@@ -556,8 +511,4 @@ pub(crate) fn chain_on<E: Engine>(
     }
     engine.mul(out, &acc, &unit);
     select::reduce_once(out, arith.m());
-}
-
-fn portable_pow(arith: &Mont64, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
-    pow64(&PortableEngine(arith), arith, out, base, exp, ebits);
 }

@@ -3,6 +3,7 @@
 //! compile time for the limb counts of common moduli; other sizes run the same code with their
 //! length known only at run time. Chosen at run time: every entry point is a
 //! `#[target_feature]` function reached only after [`available`] said yes.
+use super::exp::Exp;
 use super::portable::{Mont64, cios};
 use super::select::{mask_from_bit, sub_masked};
 use super::{Engine, chain_on, pow64};
@@ -28,12 +29,12 @@ impl Ctx {
     }
 
     /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]).
-    pub fn pow(&self, arith: &Mont64, out: &mut [u64], base: &[u64], exp: &[u64], ebits: usize) {
+    pub fn pow(&self, arith: &Mont64, out: &mut [u64], base: &[u64], exp: Exp) {
         macro_rules! sized {
             ($($n:literal)*) => {
                 match arith.limbs() {
-                    $($n => pow64(&Fixed::<$n>::new(arith), arith, out, base, exp, ebits),)*
-                    _ => pow64(&Dyn(arith), arith, out, base, exp, ebits),
+                    $($n => pow64(&Fixed::<$n>::new(arith), arith, out, base, exp),)*
+                    _ => pow64(&Dyn(arith), arith, out, base, exp),
                 }
             };
         }
@@ -54,10 +55,17 @@ impl Ctx {
     }
 }
 
-/// A modulus of N limbs, with the products unrolled for N.
+/// A modulus of N limbs, with the products unrolled for N. Its copy of the modulus (a secret
+/// prime) is wiped on drop.
 struct Fixed<const N: usize> {
     m: [u64; N],
     k0: u64,
+}
+
+impl<const N: usize> Drop for Fixed<N> {
+    fn drop(&mut self) {
+        self.m.zeroize();
+    }
 }
 
 impl<const N: usize> Fixed<N> {

@@ -29,6 +29,8 @@ pub fn neg_inv64(m0: u64) -> u64 {
 #[derive(Clone)]
 pub struct Mont64 {
     m: Zeroizing<Vec<u64>>,
+    /// The modulus' bit length (public).
+    bits: u32,
     /// -m⁻¹ mod 2^64.
     k0: u64,
     /// R² mod m.
@@ -40,16 +42,69 @@ impl Mont64 {
     /// be zero only if the caller wants a larger R). `None` for an even modulus or one of
     /// more than [`MAX_LIMBS`] limbs.
     pub fn new(m: &[u64]) -> Option<Self> {
+        if m.is_empty() || m.iter().all(|&l| l == 0) {
+            return None;
+        }
+        Self::with_bits(m, select::public_bits(m))
+    }
+
+    /// [`Mont64::new`] for a modulus whose bit length `bits` the caller knows (a prime of a
+    /// key: its size is public, its value is not looked at to find it). `bits` must be the
+    /// modulus' bit length and fit its limbs.
+    pub fn with_bits(m: &[u64], bits: u32) -> Option<Self> {
+        // The modulus' oddness is public: a key's primes are checked odd when it is loaded.
         if m.is_empty() || m.len() > MAX_LIMBS || m[0] & 1 == 0 {
             return None;
         }
-        let k0 = neg_inv64(m[0]);
-        let rr = pow2_mod(m, 2 * 64 * m.len());
-        Some(Self {
+        assert!(
+            bits >= 1 && bits as usize <= 64 * m.len(),
+            "bit length within the limbs"
+        );
+        let mut ctx = Self {
             m: Zeroizing::new(m.to_vec()),
-            k0,
-            rr,
-        })
+            bits,
+            k0: neg_inv64(m[0]),
+            rr: Zeroizing::new(Vec::new()),
+        };
+        ctx.rr = ctx.pow2(2 * 64 * m.len());
+        Some(ctx)
+    }
+
+    /// 2^e mod m, fully reduced, for a public `e`: R mod m by doubling from 2^(bits − 1) (at
+    /// most 64 steps), then square-and-double on e's bits in Montgomery form — about log2(e)
+    /// products where doubling alone takes e − bits steps (R² mod m of a 2048-bit modulus: 12
+    /// products against 2049 doublings). Constant time for m's value: products and masked
+    /// reductions; the branch is on e's bits.
+    pub fn pow2(&self, e: usize) -> Zeroizing<Vec<u64>> {
+        let n = self.m.len();
+        // acc: the Montgomery form of 2^(bits of e read so far), below m.
+        let mut acc = pow2_mod_bits(&self.m, self.bits, 64 * n);
+        let mut tmp = Zeroizing::new(vec![0u64; n]);
+        for bit in (0..usize::BITS - e.leading_zeros()).rev() {
+            self.mul(&mut tmp, &acc, &acc);
+            reduce_once(&mut tmp, &self.m);
+            acc.copy_from_slice(&tmp);
+            if (e >> bit) & 1 == 1 {
+                let mut carry = 0u64;
+                for l in acc.iter_mut() {
+                    let next = *l >> 63;
+                    *l = (*l << 1) | carry;
+                    carry = next;
+                }
+                select::reduce_once_with_carry(&mut acc, carry, &self.m);
+            }
+        }
+        // Out of Montgomery form: a product by 1.
+        let mut unit = Zeroizing::new(vec![0u64; n]);
+        unit[0] = 1;
+        self.mul(&mut tmp, &acc, &unit);
+        reduce_once(&mut tmp, &self.m);
+        tmp
+    }
+
+    /// The modulus' bit length.
+    pub fn bits(&self) -> u32 {
+        self.bits
     }
 
     /// n, the limb count.
@@ -188,10 +243,13 @@ pub(crate) fn cios(t: &mut [u64], a: &[u64], b: &[u64], m: &[u64], k0: u64) -> u
 /// 2^e mod m for an odd m, as `m.len()` limbs, by doubling with masked subtraction (no
 /// division, no branch on m): starts from 2^(b-1) < m for m of b bits, and doubles.
 pub fn pow2_mod(m: &[u64], e: usize) -> Zeroizing<Vec<u64>> {
+    pow2_mod_bits(m, select::public_bits(m), e)
+}
+
+/// [`pow2_mod`] for an `m` of `bits` bits (public: a key's sizes are).
+pub fn pow2_mod_bits(m: &[u64], bits: u32, e: usize) -> Zeroizing<Vec<u64>> {
     let n = m.len();
-    // b = bit length of m: public for every modulus here (a key's sizes are public).
-    let top = m.iter().rposition(|&l| l != 0).expect("non-zero modulus");
-    let b = 64 * top + (64 - m[top].leading_zeros() as usize);
+    let b = bits as usize;
     let mut x = Zeroizing::new(vec![0u64; n]);
     let start = (b - 1).min(e);
     x[start / 64] = 1 << (start % 64);

@@ -26,6 +26,38 @@ pub fn barrier(x: u64) -> u64 {
     }
 }
 
+/// The bit length of the value `x` (little-endian limbs), for a value whose size is public
+/// (a modulus, a prime of a key): the scan looks at its top limbs and the result is a public
+/// fact. Not for a value whose size is secret.
+pub fn public_bits(x: &[u64]) -> u32 {
+    match x.iter().rposition(|&l| l != 0) {
+        Some(top) => 64 * top as u32 + (64 - x[top].leading_zeros()),
+        None => 0,
+    }
+}
+
+/// Bytes of stack [`burn_stack`] overwrites: more than the IFMA kernel's deepest product
+/// uses (its dual product at the largest shape keeps about 20 KiB of operand copies and
+/// accumulators in its frame).
+pub const BURN_STACK_BYTES: usize = 32 * 1024;
+
+/// Overwrites with zeros the [`BURN_STACK_BYTES`] of stack just below the caller's frame,
+/// where the frames of the products it called kept copies of secret operands and their
+/// accumulators (the IFMA kernel's vectors live in its frames, not in wiped buffers). Called
+/// once after each exponentiation: a memset of 32 KiB, about a microsecond.
+#[inline(never)]
+pub fn burn_stack() {
+    let mut buf = [0u8; BURN_STACK_BYTES];
+    // SAFETY: `buf` is valid for its length; the empty asm block only takes its address, so
+    // the zeroing stores before it cannot be dropped as dead.
+    unsafe {
+        std::ptr::write_bytes(buf.as_mut_ptr(), 0, BURN_STACK_BYTES);
+        #[cfg(target_arch = "x86_64")]
+        std::arch::asm!("/* {0} */", in(reg) buf.as_mut_ptr(), options(nostack, preserves_flags));
+    }
+    std::hint::black_box(&buf);
+}
+
 /// All ones if `bit` (0 or 1) is 1, else 0.
 #[inline(always)]
 pub fn mask_from_bit(bit: u64) -> u64 {
@@ -111,6 +143,63 @@ pub fn reduce_once_with_carry(x: &mut [u64], hi: u64, m: &[u64]) {
 pub fn sub_mod(x: &mut [u64], y: &[u64], m: &[u64]) {
     let borrow = sub_masked(x, y, u64::MAX);
     add_masked(x, m, mask_from_bit(borrow));
+}
+
+/// All ones if the value `x` is zero, else 0 (every limb read).
+pub fn is_zero_mask(x: &[u64]) -> u64 {
+    let acc = x.iter().fold(0u64, |acc, &l| acc | l);
+    eq_mask(acc, 0)
+}
+
+/// All ones if `a == b` as numbers (the shorter read as zero-padded), else 0; every limb of
+/// both is read.
+pub fn eq_limbs_mask(a: &[u64], b: &[u64]) -> u64 {
+    let len = a.len().max(b.len());
+    let mut diff = 0u64;
+    for i in 0..len {
+        diff |= a.get(i).copied().unwrap_or(0) ^ b.get(i).copied().unwrap_or(0);
+    }
+    eq_mask(diff, 0)
+}
+
+/// All ones if `a < b` as numbers (the shorter read as zero-padded), else 0: the borrow of
+/// a − b over the longer length, every limb read.
+pub fn lt_limbs_mask(a: &[u64], b: &[u64]) -> u64 {
+    let len = a.len().max(b.len());
+    let mut borrow = 0u64;
+    for i in 0..len {
+        let (x, y) = (
+            a.get(i).copied().unwrap_or(0),
+            b.get(i).copied().unwrap_or(0),
+        );
+        let (d, b1) = x.overflowing_sub(y);
+        let (_, b2) = d.overflowing_sub(borrow);
+        borrow = u64::from(b1 | b2);
+    }
+    mask_from_bit(borrow)
+}
+
+/// `out = x·y` for a one-limb `y` (`out.len() == x.len() + 1`), every limb product computed.
+pub fn mul_limb(out: &mut [u64], x: &[u64], y: u64) {
+    assert_eq!(out.len(), x.len() + 1, "mul_limb sizes");
+    let mut carry = 0u64;
+    for (o, &xi) in out.iter_mut().zip(x) {
+        let s = u128::from(xi) * u128::from(y) + u128::from(carry);
+        *o = s as u64;
+        carry = (s >> 64) as u64;
+    }
+    out[x.len()] = carry;
+}
+
+/// Big-endian bytes into little-endian limbs (`out` zero above them), moving every byte the
+/// same way whatever its value: constant time for the (public) lengths. `bytes` must fit:
+/// `bytes.len() <= 8·out.len()`.
+pub fn be_bytes_to_limbs(bytes: &[u8], out: &mut [u64]) {
+    assert!(bytes.len() <= 8 * out.len(), "bytes fit the limbs");
+    out.fill(0);
+    for (i, &b) in bytes.iter().rev().enumerate() {
+        out[i / 8] |= u64::from(b) << (8 * (i % 8));
+    }
 }
 
 /// The 52-bit digit mask.

@@ -317,6 +317,9 @@ proptest! {
         prop_assert_eq!(mpn::to_integer(&p), t * &rinv % &m);
         let e = (seed % 1000) as usize;
         prop_assert_eq!(mpn::to_integer(&portable::pow2_mod(&ml, e)), (Integer::from(1) << e as u32) % &m);
+        for e in [e, 0, 1, 64 * limbs, 128 * limbs, 104 * limbs + 3] {
+            prop_assert_eq!(mpn::to_integer(&mont.pow2(e)), (Integer::from(1) << e as u32) % &m, "2^{}", e);
+        }
     }
 
     /// Radix 2^52 and back, and the product of fixed length.
@@ -365,6 +368,47 @@ proptest! {
             let ctx = CtModulus::new(&m, backend).unwrap();
             let got = ctx.square_chain(&mpn::padded(&x, ctx.limbs()), count);
             prop_assert_eq!(mpn::to_integer(&got), want.clone(), "{} {} bits", backend, bits);
+        }
+    }
+}
+
+/// Every modulus size a valid key's prime can have at the small end (a multi-prime key may
+/// hold a prime of a few bits): 2 to 130 bits on every backend, alone and as a pair with a
+/// 1024-bit prime (the CRT's call), against GMP. The IFMA kernel once refused moduli below 51
+/// bits ("IFMA size", a panic).
+#[test]
+fn small_moduli_match_gmp_on_every_backend() {
+    let mut rng = rand_state(6);
+    for backend in backends("small moduli") {
+        for bits in (2u32..=130).chain([190, 255, 256, 257]) {
+            let m = modulus(bits, 2, &mut rng);
+            let ctx = CtModulus::new(&m, backend).unwrap();
+            for b in values(&m, &mut rng) {
+                for e in exponents(bits.max(3), &mut rng) {
+                    let ebits = e.significant_bits().max(bits);
+                    let got = ctx.pow_bits(&b, &e, ebits);
+                    assert_eq!(*got, gmp(&b, &e, &m), "{backend} {bits} bits");
+                }
+            }
+            let big = modulus(1024, 2, &mut rng);
+            let cb = CtModulus::new(&big, backend).unwrap();
+            let (xa, xb) = (
+                Integer::from(m.random_below_ref(&mut rng)),
+                Integer::from(big.random_below_ref(&mut rng)),
+            );
+            let e = Integer::from(Integer::random_bits(1024, &mut rng));
+            let limbs = |x: &Integer, n: usize| crate::bignum::mpn::padded(x, n);
+            let ea = Integer::from(&e >> (1024 - bits.min(1024)));
+            let (mut oa, mut ob) = (vec![0; ctx.limbs()], vec![0; cb.limbs()]);
+            pow_pair(
+                [&ctx, &cb],
+                [&mut oa, &mut ob],
+                [&limbs(&xa, ctx.limbs()), &limbs(&xb, cb.limbs())],
+                [&limbs(&ea, 16), &limbs(&e, 16)],
+                1024,
+            );
+            assert_eq!(mpn::to_integer(&oa), gmp(&xa, &ea, &m), "{backend} {bits}");
+            assert_eq!(mpn::to_integer(&ob), gmp(&xb, &e, &big), "{backend} {bits}");
         }
     }
 }

@@ -71,7 +71,7 @@ fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>
                 }),
             None => {
                 let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(a.seed);
-                RsaPrivateKey::generate(a.bits, &rug::Integer::from(65537), &mut rng)
+                RsaPrivateKey::generate_vartime(a.bits, &rug::Integer::from(65537), &mut rng)
                     .map_err(|e| usage(e.to_string()))
             }
         };

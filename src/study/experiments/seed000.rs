@@ -35,7 +35,7 @@ pub(super) fn sizes(profile: Profile) -> (u32, usize) {
 
 pub(super) fn key(bits: u32) -> Result<RsaPrivateKey> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2024);
-    RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)
+    RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)
 }
 
 /// One round of an RSA batch benchmark: SeRSA (key "1:static") and each configuration

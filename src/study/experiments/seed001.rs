@@ -83,8 +83,11 @@ impl Ciphers {
         rng.fill_bytes(&mut key);
         let mut data = vec![0u8; paper::MESSAGE_BYTES];
         rng.fill_bytes(&mut data);
-        let rsa =
-            crate::rsa::RsaPrivateKey::generate(RSA_BITS, &rug::Integer::from(65537), &mut rng)?;
+        let rsa = crate::rsa::RsaPrivateKey::generate_vartime(
+            RSA_BITS,
+            &rug::Integer::from(65537),
+            &mut rng,
+        )?;
         let block = crate::bignum::random_below(&mut rng, rsa.public().n());
         Ok(Self {
             bf: crate::cipher::blowfish::Blowfish::new(&key)?,

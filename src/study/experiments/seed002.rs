@@ -94,7 +94,7 @@ fn crt_binary_vartime(key: &RsaPrivateKey, c: &Integer, binary: &dyn ModExp) -> 
 
 fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
-    let key = RsaPrivateKey::generate(bits, &Integer::from(65537), &mut rng)?;
+    let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)?;
     let c = crate::bignum::random_below(&mut rng, key.public().n());
     let expected = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
     let case = SizeCase {
