@@ -19,7 +19,7 @@
 //!
 //! The per-key preparation (R² modulo each prime by doubling, the exponents and coefficients
 //! as limbs) runs once per key and kernel and is cached in the key.
-use crate::bignum::ct::{self, Backend, CtModulus, Mont64, portable, select};
+use crate::bignum::ct::{self, Backend, CtModulus, Mont64, portable, secret_flow, select};
 use crate::bignum::mpn;
 use crate::error::{Error, Result};
 use rug::Integer;
@@ -168,6 +168,11 @@ impl CtCrt {
                 (c, Zeroizing::new(mpn::padded(&prefix, plen)))
             };
             prefix *= r;
+            // Secret for the secret-flow check (no-ops outside Valgrind): the prime, R² mod
+            // it, d_i, t_i·R and the product of the primes before it.
+            for part in [ctx.arith().m(), ctx.arith().rr(), &exp, &coef, &pre] {
+                secret_flow::classify_limbs(part);
+            }
             out.push(CrtPrime {
                 ctx,
                 exp,
@@ -240,6 +245,7 @@ impl CtCrt {
             }
             all
         };
+        residues.iter().for_each(|r| secret_flow::classify_limbs(r));
         self.recombine(&residues)
     }
 

@@ -9,6 +9,7 @@
 //! fixed-length limbs), or GMP's `mpz_powm_sec` (`gmp-sec`).
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use crate::bignum::SecretInteger;
+use crate::bignum::ct::secret_flow;
 use crate::error::{Error, Result};
 use rug::Integer;
 
@@ -145,6 +146,7 @@ fn blinded<R: rand::RngCore + ?Sized>(
     let n = key.public().n();
     let (r, r_inv) = loop {
         let r = SecretInteger::new(crate::bignum::random_below(rng, n));
+        secret_flow::classify_integer(&r);
         if let Ok(inv) = r.invert_ref(n).map(Integer::from).ok_or(()) {
             break (r, SecretInteger::new(inv));
         }
@@ -162,12 +164,15 @@ fn blinded<R: rand::RngCore + ?Sized>(
         crate::bignum::secret::wipe_integer(&mut blinded);
         let m = crt.private_op(&bl, op == PrivateOp::CrtConstTimeParallel);
         let ri = zeroize::Zeroizing::new(crate::bignum::mpn::padded(&r_inv, len));
-        return Ok(Blinded::Fixed(crt.unblind(&m, &ri)));
+        let unblinded = crt.unblind(&m, &ri);
+        secret_flow::classify_limbs(&unblinded);
+        return Ok(Blinded::Fixed(unblinded));
     }
     let mut m = decrypt_unchecked(key, &blinded, op);
     crate::bignum::secret::wipe_integer(&mut blinded);
     m *= &*r_inv;
     m %= n;
+    secret_flow::classify_integer(&m);
     Ok(Blinded::Gmp(m))
 }
 

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# The secret-flow check of issue 29, BoringSSL's way: examples/secret_flow.rs loads a fixed key
+# with its secret values marked undefined for Valgrind memcheck and runs `rsa decrypt`'s
+# private-key path; memcheck reports every branch ("Conditional jump or move depends on
+# uninitialised value(s)") and every memory index ("Use of uninitialised value of size N")
+# that depends on them. See src/bignum/ct/secret_flow.rs.
+#
+#   cargo build --release --example secret_flow      # (cargo test --release builds it too)
+#   scripts/secret-flow.sh planted   # plants (a branch on a key bit, a table read at key bits,
+#                                    # the old loader's GMP calls) must be flagged: the check
+#                                    # cannot pass by seeing nothing
+#   scripts/secret-flow.sh clean     # key loading and every backend Valgrind runs (portable,
+#                                    # mulx, gmp-sec), two- and three-prime keys: no finding
+#                                    # at all, or exit 1
+#   scripts/secret-flow.sh report    # both, never fails: the findings, summarized per phase
+#
+# Each run prints the harness's table (findings per phase, from Valgrind's error count) and,
+# per phase, the reports memcheck printed (each distinct stack once, in the phase where it
+# first occurred), grouped by the instruction's function and the first frame in this
+# repository (file:line; CI builds without line tables, so there only functions show). Logs are kept in $SECRET_FLOW_LOGS (default: a
+# temporary folder, removed). Valgrind cannot run the IFMA backend: it has no AVX-512 (3.19,
+# and no released version since); it runs MULX/ADX although its CPUID hides ADX.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+bin="$repo/target/release/examples/secret_flow"
+mode="${1:-clean}"
+case "$mode" in planted | clean | report) ;; *)
+  echo "usage: $0 planted|clean|report" >&2
+  exit 2
+  ;;
+esac
+[ -x "$bin" ] || {
+  echo "error: build first: cargo build --release --example secret_flow" >&2
+  exit 2
+}
+command -v valgrind >/dev/null || {
+  echo "error: valgrind is missing (apt-get install valgrind)" >&2
+  exit 2
+}
+logs="${SECRET_FLOW_LOGS:-}"
+if [ -z "$logs" ]; then
+  logs=$(mktemp -d /tmp/parcrypt-secret-flow.XXXXXX)
+  trap 'rm -rf "$logs"' EXIT
+fi
+mkdir -p "$logs"
+# --error-limit=no: memcheck otherwise stops counting after 1000 contexts (a later phase
+# would read clean). --expensive-definedness-checks: exact definedness of comparisons and
+# additions (no false finding where defined bits already decide). --log-fd=1: reports land
+# between the harness's phase markers. The suppressions file holds code proven unrelated.
+vg=(valgrind --tool=memcheck --error-limit=no --expensive-definedness-checks=yes
+  --num-callers=40 --fullpath-after="$repo/" --log-fd=1
+  --suppressions="$repo/scripts/secret-flow.supp")
+
+# The findings of a log, per phase: count, kind, the function of the instruction, the first
+# frame in this repository.
+summarize() {
+  awk '
+    /^secret-flow: phase / { phase = substr($0, 20); next }
+    /^==[0-9]+== (Conditional jump|Use of uninitialised|Syscall param)/ {
+      kind = $0; sub(/^==[0-9]+== /, "", kind)
+      sub(/ depends on uninitialised value\(s\)/, "", kind)
+      top = ""; ours = ""; inerr = 1; next
+    }
+    inerr && /^==[0-9]+==    (at|by) / {
+      line = $0; sub(/^==[0-9]+==    (at|by) 0x[0-9A-F]+: /, "", line)
+      fn = line; sub(/ \(.*$/, "", fn)
+      if (top == "") top = fn
+      if (ours == "" && match(line, /\((src|examples)\/[^):]+:[0-9]+\)/))
+        ours = substr(line, RSTART + 1, RLENGTH - 2) " " fn
+      next
+    }
+    inerr {
+      key = (phase == "" ? "(before the first phase)" : phase) "\t" kind "\t" top "\t" (ours == "" ? "-" : ours)
+      n[key]++; total[phase]++; inerr = 0
+    }
+    END { for (k in n) print n[k] "\t" k }
+  ' "$1" | sort -t$'\t' -k2,2 -k1,1nr | awk -F'\t' '
+    $2 != last { print "  " $2 ":"; last = $2; shown = 0 }
+    shown < 12 { printf "    %7d  %-40s in %-28s  first frame here: %s\n", $1, $3, $4, $5; shown++ }
+  '
+}
+
+started=$(date +%s)
+status=0
+if [ "$mode" != clean ]; then
+  # Plants only (no backend): load, then the three plants; only the plants are judged.
+  rc=0
+  "${vg[@]}" "$bin" --kernel none --plant key-bit --plant key-index --plant gmp-loader \
+    --judge plants >"$logs/planted.log" 2>&1 || rc=$?
+  grep -E '^(secret-flow|  )' "$logs/planted.log" | grep -v '^secret-flow: phase' || true
+  echo "secret-flow: planted run's findings:"
+  summarize "$logs/planted.log"
+  if [ "$rc" != 0 ] || ! grep -q '^secret-flow: as expected' "$logs/planted.log"; then
+    echo "secret-flow: a plant was not flagged (exit $rc)"
+    [ "$mode" = report ] || status=1
+  fi
+fi
+if [ "$mode" != planted ]; then
+  # The whole path on every backend, for a two-prime and a three-prime key: any finding
+  # fails (Valgrind's exit code 97 too).
+  for key in two-primes three-primes; do
+    rc=0
+    "${vg[@]}" --error-exitcode=97 "$bin" --key "$key" >"$logs/clean-$key.log" 2>&1 || rc=$?
+    grep -E '^(secret-flow|  )' "$logs/clean-$key.log" | grep -v '^secret-flow: phase' || true
+    echo "secret-flow: findings on the decrypt path ($key):"
+    summarize "$logs/clean-$key.log"
+    if [ "$rc" != 0 ]; then
+      echo "secret-flow: the decrypt path has secret-dependent branches or indexes ($key, exit $rc)"
+      [ "$mode" = report ] || status=1
+    fi
+  done
+fi
+echo "secret-flow: $mode done in $(($(date +%s) - started)) s"
+exit "$status"
