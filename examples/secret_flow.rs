@@ -226,6 +226,13 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
         let m = phases.run(&format!("crt {kernel}"), Expect::Clean, || {
             crt.private_op(&cl, false)
         });
+        // Not vacuous: the key's secret reached the result through this backend.
+        if let Some(bits) = sf::secret_bits_limbs(&m) {
+            phases.check(
+                bits > 0,
+                format!("{kernel}: no secret bit reached the CRT's result"),
+            );
+        }
         let r_inv = mpn::padded(&(key.public().n() - Integer::from(3)), crt.limbs());
         sf::classify_limbs(&r_inv);
         let out = phases.run(&format!("unblind {kernel}"), Expect::Clean, || {
@@ -240,6 +247,24 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
             back == Some(c.clone()) && mpn::to_integer(&out) == want,
             format!("{kernel}: the CRT or the unblinding is wrong"),
         );
+    }
+    if key.ct_crt().is_none() {
+        // gmp-sec: the CRT with mpz_powm_sec, unblinded, on the public ciphertext.
+        let m = phases.run(&format!("crt {kernel}"), Expect::Clean, || {
+            textbook::decrypt(&key, &c, op)
+        });
+        if let (Ok(m), Some(bits)) = (
+            &m,
+            m.as_ref()
+                .ok()
+                .and_then(|m| sf::secret_bits_limbs(m.as_limbs())),
+        ) {
+            phases.check(
+                bits > 0,
+                format!("{kernel}: no secret bit reached the CRT's result"),
+            );
+            sf::declassify_integer(m);
+        }
     }
     let got = phases.run(&format!("raw {kernel}"), Expect::Clean, || {
         textbook::decrypt_blinded_bytes(&key, &c, op, &mut rand::rngs::OsRng)
@@ -264,8 +289,9 @@ struct Args {
     /// Judge the plants only (`--judge plants`): the other phases are reported, not judged.
     plants_only: bool,
     /// `--secret-from setup`: leave the key file public and rely on the library's own marks
-    /// (CRT parts where the kernel is set up, the blinding factor where it is drawn), as
-    /// BoringSSL marks its fixed-width copies: the path after loading, seen on its own.
+    /// (CRT parts where a Montgomery kernel is set up, the blinding factor where it is drawn),
+    /// as BoringSSL marks its fixed-width copies: the path after loading, seen on its own
+    /// (not `gmp-sec`, which sets nothing up: its CRT then holds no secret, and says so).
     from_setup: bool,
 }
 

@@ -32,6 +32,8 @@ const MEMCHECK_BASE: usize = ((b'M' as usize) << 24) | ((b'C' as usize) << 16);
 const MAKE_MEM_UNDEFINED: usize = MEMCHECK_BASE + 1;
 /// `VG_USERREQ__MAKE_MEM_DEFINED`.
 const MAKE_MEM_DEFINED: usize = MEMCHECK_BASE + 2;
+/// `VG_USERREQ__GET_VBITS`.
+const GET_VBITS: usize = MEMCHECK_BASE + 8;
 /// `VG_USERREQ__SET_VBITS`.
 const SET_VBITS: usize = MEMCHECK_BASE + 9;
 
@@ -134,6 +136,41 @@ pub fn declassify_value<T: Copy>(value: T) -> T {
     unsafe { std::ptr::read_volatile(ptr) }
 }
 
+/// How many bits of `bytes` memcheck holds secret (undefined), or `None` outside Valgrind: a
+/// harness checks with it that a secret really reached a result (that the check is not
+/// looking at public data). Reports nothing itself.
+pub fn secret_bits(bytes: &[u8]) -> Option<u32> {
+    if !running_on_valgrind() {
+        return None;
+    }
+    let mut vbits = vec![0u8; bytes.len()];
+    let answer = request(
+        0,
+        [
+            GET_VBITS,
+            bytes.as_ptr() as usize,
+            vbits.as_mut_ptr() as usize,
+            bytes.len(),
+            0,
+            0,
+        ],
+    );
+    // SAFETY: Valgrind wrote the V bits into `vbits` (memory we own, the request's only
+    // write); the volatile reads make the compiler read them after the request.
+    let ones = (0..vbits.len())
+        .map(|i| unsafe { std::ptr::read_volatile(vbits.as_ptr().add(i)) }.count_ones())
+        .sum();
+    (answer == 1).then_some(ones)
+}
+
+/// [`secret_bits`] on limbs.
+pub fn secret_bits_limbs(limbs: &[u64]) -> Option<u32> {
+    // SAFETY: a u64 slice viewed as its bytes (same memory, alignment 1 suffices).
+    let bytes =
+        unsafe { std::slice::from_raw_parts(limbs.as_ptr().cast::<u8>(), size_of_val(limbs)) };
+    secret_bits(bytes)
+}
+
 /// Marks a big-endian unsigned value secret except its bit length: the zero bits above its
 /// top set bit and that bit stay defined, every bit below is undefined (one `SET_VBITS`
 /// request). For values whose size is public by design — a DER INTEGER's length is in the
@@ -207,5 +244,7 @@ mod tests {
         assert_eq!(declassify_value(0xfeu8), 0xfe);
         assert_eq!(declassify_value(12345usize), 12345);
         assert!(!adx_assumed());
+        assert_eq!(secret_bits(&buf), None);
+        assert_eq!(secret_bits_limbs(&limbs), None);
     }
 }
