@@ -13,11 +13,12 @@
 //! by the caller before it is compared).
 //!
 //! Usage: `secret_flow [--key two-primes|three-primes] [--kernel K]... [--plant P]...
-//! [--judge all|plants] [--secret-from load|setup]` (kernels: portable, mulx, gmp-sec, ifma, none; default: every one
-//! this CPU, or Valgrind, runs; plants: key-bit, key-index, gmp-loader: a branch on a key bit,
-//! a table read at key bits, the old loader's GMP calls). Every phase's findings are counted
-//! with Valgrind's error count; the exit status is 0 when every plant is flagged and (unless
-//! `--judge plants`) every other phase is clean, 1 otherwise, 2 on a usage error.
+//! [--judge all|plants] [--secret-from load|setup]` (kernels: portable, mulx, gmp-sec, ifma,
+//! none; default: every one this CPU, or Valgrind, runs; plants: key-bit, key-index,
+//! gmp-loader: a branch on a key bit, a table read at key bits, the old loader's GMP calls).
+//! Every phase's findings are counted with Valgrind's error count; the exit status is 0 when
+//! every plant is flagged and (unless `--judge plants`) every other phase is clean, 1
+//! otherwise, 2 on a usage error.
 use parcrypt::bignum::ct::secret_flow as sf;
 use parcrypt::bignum::{from_be_bytes, mpn, to_be_bytes_vartime};
 use parcrypt::rsa::kernel::PrivateKernel;
