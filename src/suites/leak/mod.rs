@@ -14,7 +14,7 @@
 //!   change how many limbs or bytes a variable-length conversion handles;
 //! - `keys`: valid ciphertexts under two keys of the same sizes that differ only in secret
 //!   values (the two of [`KEY_CANDIDATES`] with the most different weight of dP and dQ), each
-//!   decryption on a fresh copy of its key placed at random ([`measure`]). Their moduli differ
+//!   decryption on a fresh copy of its key placed at random (see `measure`). Their moduli differ
 //!   too: n is public, but work whose time follows n's value shows here as well (issue 29: the
 //!   GMP blinding alone reached |t| = 12 between the two keys, the constant-time CRT 1.3).
 //!
