@@ -13,11 +13,14 @@
 #                                    # mulx, gmp-sec), two- and three-prime keys: no finding
 #                                    # at all, or exit 1
 #   scripts/secret-flow.sh report    # both, never fails: the findings, summarized per phase
+#   scripts/secret-flow.sh summarize LOG   # the summary of a kept log ($SECRET_FLOW_LOGS)
 #
 # Each run prints the harness's table (findings per phase, from Valgrind's error count) and,
 # per phase, the reports memcheck printed (each distinct stack once, in the phase where it
 # first occurred), grouped by the instruction's function and the first frame in this
-# repository (file:line; CI builds without line tables, so there only functions show). Logs
+# repository (file:line; CI builds without line tables, so there only functions show; "-" when
+# the stack does not reach it: GMP's assembly has no unwind tables, so below a GMP function
+# only the phase is sure). Logs
 # are kept in $SECRET_FLOW_LOGS (default: a temporary folder, removed). Valgrind cannot run
 # the IFMA backend: it has no AVX-512 (3.19 here; its CPUID hides AVX-512 and it cannot
 # decode the instructions); it runs MULX/ADX although its CPUID hides ADX. About 3 s planted,
@@ -26,19 +29,21 @@ set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$repo/target/release/examples/secret_flow"
 mode="${1:-clean}"
-case "$mode" in planted | clean | report) ;; *)
-  echo "usage: $0 planted|clean|report" >&2
+case "$mode" in planted | clean | report | summarize) ;; *)
+  echo "usage: $0 planted|clean|report, or $0 summarize LOG" >&2
   exit 2
   ;;
 esac
-[ -x "$bin" ] || {
-  echo "error: build first: cargo build --release --example secret_flow" >&2
-  exit 2
-}
-command -v valgrind >/dev/null || {
-  echo "error: valgrind is missing (apt-get install valgrind)" >&2
-  exit 2
-}
+if [ "$mode" != summarize ]; then
+  [ -x "$bin" ] || {
+    echo "error: build first: cargo build --release --example secret_flow" >&2
+    exit 2
+  }
+  command -v valgrind >/dev/null || {
+    echo "error: valgrind is missing (apt-get install valgrind)" >&2
+    exit 2
+  }
+fi
 logs="${SECRET_FLOW_LOGS:-}"
 if [ -z "$logs" ]; then
   logs=$(mktemp -d /tmp/parcrypt-secret-flow.XXXXXX)
@@ -66,14 +71,21 @@ summarize() {
     inerr && /^==[0-9]+==    (at|by) / {
       line = $0; sub(/^==[0-9]+==    (at|by) 0x[0-9A-F]+: /, "", line)
       fn = line; sub(/ \(.*$/, "", fn)
-      if (top == "") top = fn
-      if (ours == "" && match(line, /\((src|examples)\/[^):]+:[0-9]+\)/))
+      # GMP'"'"'s assembly has no unwind tables: below it, only a frame in rug (or our own
+      # mpn wrappers) shows the stack was followed; anything else is stale stack.
+      if (top == "") { top = fn; ingmp = (fn ~ /^__gmp/); lost = 0 }
+      else if (ingmp && fn !~ /^__gmp/ && fn != "???") {
+        ingmp = 0
+        if (line !~ /rug-|gmp-mpfr-sys|src\/bignum\/mpn\.rs/) lost = 1
+      }
+      if (!lost && ours == "" && match(line, /\((src|examples)\/[^):]+:[0-9]+\)/))
         ours = substr(line, RSTART + 1, RLENGTH - 2) " " fn
       next
     }
     inerr {
       where = (phase == "" ? "(before the first phase)" : phase)
-      key = where "\t" kind "\t" top "\t" (ours == "" ? "-" : ours)
+      here = (ours != "" ? ours : lost ? "(stack lost in GMP assembly)" : "-")
+      key = where "\t" kind "\t" top "\t" here
       n[key]++; total[phase]++; inerr = 0
     }
     END { for (k in n) print n[k] "\t" k }
@@ -83,6 +95,10 @@ summarize() {
   '
 }
 
+if [ "$mode" = summarize ]; then
+  summarize "${2:?usage: $0 summarize LOG}"
+  exit 0
+fi
 started=$(date +%s)
 status=0
 if [ "$mode" != clean ]; then
