@@ -254,16 +254,10 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
         let m = phases.run(&format!("crt {kernel}"), Expect::Clean, || {
             textbook::decrypt(&key, &c, op)
         });
-        if let (Ok(m), Some(bits)) = (
-            &m,
-            m.as_ref()
-                .ok()
-                .and_then(|m| sf::secret_bits_limbs(m.as_limbs())),
-        ) {
-            phases.check(
-                bits > 0,
-                format!("{kernel}: no secret bit reached the CRT's result"),
-            );
+        // Its result's limb count comes from GMP's normalization of a secret: public again
+        // (the whole integer) before the harness reads it. No check that a secret reached it:
+        // its size is read branch-free only by declassifying it.
+        if let Ok(m) = &m {
             sf::declassify_integer(m);
         }
     }
@@ -279,6 +273,8 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
         ok,
         format!("{kernel}: --padding none did not invert encryption"),
     );
+    // The key's drop wipes its secrets: that runs on them too.
+    phases.run(&format!("drop {kernel}"), Expect::Clean, || drop(key));
 }
 
 /// The command line.
@@ -389,11 +385,13 @@ fn main() {
         // The plants' results are secret: public again before anything reads them.
         black_box(sf::declassify_value(flag));
     }
+    let (bits, primes) = (key.public().bits(), key.prime_count());
+    phases.run("drop (loaded key)", Expect::Clean, || drop(key));
     println!(
         "secret-flow: {} ({} bits, {} primes; secret from {}: {}), under Valgrind: {}",
         fx.file,
-        key.public().bits(),
-        key.prime_count(),
+        bits,
+        primes,
         if args.from_setup { "setup" } else { "load" },
         if args.from_setup {
             "the library's marks only".to_string()

@@ -71,10 +71,10 @@ fn request(default: usize, _args: [usize; 6]) -> usize {
     default
 }
 
+/// One marking request. No branch on `len`: it may itself be derived from a secret (a GMP
+/// integer's limb count), and the mark must not be a finding of its own.
 fn mark(what: usize, ptr: *const u8, len: usize) {
-    if len > 0 {
-        request(0, [what, ptr as usize, len, 0, 0, 0]);
-    }
+    request(0, [what, ptr as usize, len, 0, 0, 0]);
 }
 
 /// Whether this process runs under Valgrind (false elsewhere than x86-64).
@@ -114,15 +114,35 @@ pub fn declassify_limbs(limbs: &[u64]) {
     mark(MAKE_MEM_DEFINED, limbs.as_ptr().cast(), size_of_val(limbs));
 }
 
-/// [`classify_limbs`] on a GMP integer's limbs. Its size (limb count) and sign stay public,
-/// as BoringSSL's `bn_secret` leaves a BIGNUM's width public.
-pub fn classify_integer(x: &rug::Integer) {
-    classify_limbs(x.as_limbs());
+/// A GMP integer's limb buffer, all of its allocated limbs: read from the `mpz_t` without a
+/// branch (`as_limbs` takes the absolute value of the size, a conditional move).
+fn allocation(x: &rug::Integer) -> (*const u8, usize) {
+    // SAFETY: `as_raw` points to the integer's live `mpz_t`; reading its fields by value
+    // copies two integers and a pointer.
+    let raw = unsafe { *x.as_raw() };
+    (
+        raw.d.as_ptr().cast_const().cast(),
+        raw.alloc as usize * size_of::<u64>(),
+    )
 }
 
-/// [`declassify_limbs`] on a GMP integer's limbs.
+/// [`classify_limbs`] on a GMP integer's allocated limbs. Its header (size, that is its limb
+/// count, and sign) stays public, as BoringSSL's `bn_secret` leaves a BIGNUM's width public.
+pub fn classify_integer(x: &rug::Integer) {
+    let (ptr, len) = allocation(x);
+    mark(MAKE_MEM_UNDEFINED, ptr, len);
+}
+
+/// Marks a GMP integer public: its header (GMP derives the limb count from the value, so a
+/// secret's may be secret) and then its allocated limbs.
 pub fn declassify_integer(x: &rug::Integer) {
-    declassify_limbs(x.as_limbs());
+    mark(
+        MAKE_MEM_DEFINED,
+        x.as_raw().cast(),
+        size_of::<gmp_mpfr_sys::gmp::mpz_t>(),
+    );
+    let (ptr, len) = allocation(x);
+    mark(MAKE_MEM_DEFINED, ptr, len);
 }
 
 /// `value`, marked public: for a scalar that is public by design once computed (an
