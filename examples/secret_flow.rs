@@ -264,6 +264,12 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
     let got = phases.run(&format!("raw {kernel}"), Expect::Clean, || {
         textbook::decrypt_blinded_bytes(&key, &c, op, &mut rand::rngs::OsRng)
     });
+    // Not vacuous: the unblinded EM, what the OAEP check reads, is secret on every backend.
+    let secret = got.as_ref().ok().and_then(|em| sf::secret_bits(em));
+    phases.check(
+        secret.is_none_or(|bits| bits > 0),
+        format!("{kernel}: no secret bit reached the unblinded EM"),
+    );
     let ok = got.is_ok_and(|em| {
         sf::declassify(&em);
         let back = textbook::encrypt(key.public(), &from_be_bytes(&em));
