@@ -4,7 +4,7 @@
 //! Two classes of inputs are timed, interleaved in random order; if their mean times differ, the
 //! code leaks which class an input belongs to. Welch's t = (m0 − m1) / √(v0/n0 + v1/n1)
 //! (sample means m, unbiased variances v, counts n) measures the difference in standard errors;
-//! |t| above [`THRESHOLD`] = 4.5 is dudect's "leak found" (a false alarm on equal classes has a
+//! |t| at or above [`THRESHOLD`] = 4.5 is dudect's "leak found" (a false alarm on equal classes has a
 //! probability near 10⁻⁵ per test). Timings have a long upper tail (interrupts, other
 //! processes), which hides small shifts; dudect therefore also tests the samples cropped at
 //! several upper percentiles ([`crop_percentiles`]) and reports the largest |t|.
@@ -128,9 +128,9 @@ impl LeakTest {
             .map(|se| THRESHOLD * se)
     }
 
-    /// Whether the largest |t| exceeds [`THRESHOLD`].
+    /// Whether the largest |t| reaches [`THRESHOLD`].
     pub fn leaks(&self) -> bool {
-        self.max_abs_t() > THRESHOLD
+        self.max_abs_t() >= THRESHOLD
     }
 }
 

@@ -164,7 +164,8 @@ pub struct DecryptArgs {
     /// What computes the private-key operation, in constant time from the ciphertext to the
     /// result (blinding and the check with the public key included): auto (the best
     /// Montgomery kernel this CPU runs, per prime), ifma (AVX-512 IFMA), mulx (MULX/ADX),
-    /// portable, or gmp-sec (GMP's constant-time mpn_sec_* functions).
+    /// portable, or gmp-sec (GMP's mpn_sec_* functions: constant time in the exponent, not in
+    /// the prime, whose bits index GMP's limb-inverse tables).
     #[arg(long, default_value = "auto", value_parser = kernel_arg)]
     kernel: PrivateKernel,
 }

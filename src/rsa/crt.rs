@@ -26,7 +26,7 @@
 //! Every buffer holding one is wiped on drop.
 use super::kernel::{ModArith, PrivateKernel};
 use super::secrets::{KeySecrets, Limbs, garner_order};
-use crate::bignum::ct::{self, Backend, portable, select};
+use crate::bignum::ct::{self, Backend, portable, secret_flow, select};
 use crate::bignum::mpn;
 use crate::error::{Error, Result};
 use rand::RngCore;
@@ -157,6 +157,12 @@ impl CtCrt {
                 portable::mul_wide(&mut p, &prefix, r);
                 p
             };
+            // Secret for the secret-flow check (no-ops outside Valgrind): the prime, d_i, its
+            // Fermat exponent, t_i in the arithmetic's form and the product of the primes
+            // before it.
+            for part in [arith.m(), secrets.exponent(i), &fermat, &coef, &pre] {
+                secret_flow::classify_limbs(part);
+            }
             primes.push(CrtPrime {
                 arith,
                 exp: Zeroizing::new(secrets.exponent(i).to_vec()),
@@ -214,9 +220,10 @@ impl CtCrt {
             out
         };
         if parallel {
-            return crate::parallel::pool::team(self.primes.len(), false, |i| {
-                single(&self.primes[i])
-            });
+            let all =
+                crate::parallel::pool::team(self.primes.len(), false, |i| single(&self.primes[i]));
+            all.iter().for_each(|r| secret_flow::classify_limbs(r));
+            return all;
         }
         let mut all = Vec::with_capacity(self.primes.len());
         for pair in self.primes.chunks(2) {
@@ -239,6 +246,7 @@ impl CtCrt {
                 _ => all.extend(pair.iter().map(single)),
             }
         }
+        all.iter().for_each(|r| secret_flow::classify_limbs(r));
         all
     }
 
@@ -305,7 +313,7 @@ impl CtCrt {
         let mut y = Zeroizing::new(vec![0u64; self.limbs()]);
         self.n.pow_public(&mut y, m, self.e);
         // public: one outcome, the result is right or a fault happened.
-        if select::eq_limbs_mask(&y, c) != u64::MAX {
+        if secret_flow::declassify_value(select::eq_limbs_mask(&y, c)) != u64::MAX {
             return Err(Error::DecryptionError);
         }
         Ok(())
@@ -341,6 +349,7 @@ impl CtCrt {
         // secret: the unblinded result.
         let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
         self.n.mul_prepared(&mut out, &m, &ai);
+        secret_flow::classify_limbs(&out);
         Ok(out)
     }
 
@@ -383,9 +392,10 @@ impl CtCrt {
             bytes[0] &= 0xff >> (8 * bytes.len() as u32 - bits);
             let mut r = Zeroizing::new(vec![0u64; len]);
             select::be_bytes_to_limbs(&bytes, &mut r);
+            secret_flow::classify_limbs(&r);
             // public: whether the candidate is in [1, n); a rejected one is dropped.
             let in_range = select::lt_limbs_mask(&r, self.n.m()) & !select::is_zero_mask(&r);
-            if in_range != u64::MAX {
+            if secret_flow::declassify_value(in_range) != u64::MAX {
                 continue;
             }
             let mut a = Zeroizing::new(vec![0u64; len]);
@@ -394,7 +404,7 @@ impl CtCrt {
             // public: whether r was invertible (it is unless it shares a prime with n, a chance
             // of about 1 in the smallest prime); a failed r is dropped.
             let one = self.n.mul_mod(&r, &ai);
-            if select::eq_limbs_mask(&one, &[1]) != u64::MAX {
+            if secret_flow::declassify_value(select::eq_limbs_mask(&one, &[1])) != u64::MAX {
                 continue;
             }
             return (self.n.prepare(&a), self.n.prepare(&ai));

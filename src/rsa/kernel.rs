@@ -6,8 +6,12 @@
 //! [`crate::bignum::ct`] (`auto` = the best this CPU runs, chosen per modulus, so a key whose
 //! primes differ in size gets, for each, a backend that takes it), or GMP's `mpn_sec_*`
 //! functions (`gmp-sec`: `mpn_sec_powm` for the exponentiations, `mpn_sec_div_r` and
-//! `mpn_sec_mul` for the reductions and products around them). Both are constant time from the
-//! ciphertext to the result: `ModArith` has no operation whose time depends on a value.
+//! `mpn_sec_mul` for the reductions and products around them). The Montgomery kernels are
+//! constant time from the ciphertext to the result: no operation of `ModArith` on them depends
+//! on a value. GMP's are constant time in the exponent and the operands but **not in the
+//! modulus**: `mpn_sec_div_r` and `mpn_sec_powm` look up a limb inverse in a table indexed by the
+//! modulus' top or bottom bits, which the secret-flow check (`scripts/secret-flow.sh report`)
+//! flags when the modulus is a secret prime. `gmp-sec` stays selectable for comparison.
 //!
 //! The modulus n itself (the blinding, the unblinding, the fault check) runs on the chosen
 //! backend where it takes n's size, else on the best backend that does (the IFMA kernel takes
@@ -36,8 +40,9 @@ pub enum PrivateKernel {
     Mulx,
     /// Portable Rust.
     Portable,
-    /// GMP's constant-time `mpn_sec_*` functions: `mpn_sec_powm` on each residue,
-    /// `mpn_sec_div_r` and `mpn_sec_mul` for the reductions and products around it.
+    /// GMP's `mpn_sec_*` functions: `mpn_sec_powm` on each residue, `mpn_sec_div_r` and
+    /// `mpn_sec_mul` for the reductions and products around it. **Variable time in the prime**
+    /// (table lookups indexed by its bits; see the module docs).
     GmpSec,
 }
 

@@ -31,6 +31,7 @@
 pub use super::hash::OaepHash;
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::textbook::{self, PrivateOp};
+use crate::bignum::ct::secret_flow;
 use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes_vartime};
 use crate::error::{Error, Result};
 use rand::rngs::OsRng;
@@ -244,10 +245,12 @@ fn decode(em: &[u8], params: &OaepParams, ok: u8) -> Result<Zeroizing<Vec<u8>>> 
     let mut out = Zeroizing::new(db[params.hash.output_len()..].to_vec());
     let start = index + 1;
     shift_left(&mut out, start);
-    if black_box(good & ok) != 0xff {
+    // Public by design (the secret-flow check's declassifications): the decision, and after
+    // it the message's length.
+    if black_box(secret_flow::declassify_value(good & ok)) != 0xff {
         return Err(Error::DecryptionError);
     }
-    let len = out.len() - start;
+    let len = secret_flow::declassify_value(out.len() - start);
     out.truncate(len);
     Ok(out)
 }

@@ -80,10 +80,37 @@ impl KeyFile {
 /// (PKCS#8, PKCS#1 private, SPKI, PKCS#1 public, in that order). Text around the PEM block is
 /// ignored; in a file with several blocks, the first RSA key block is read.
 pub fn parse_key(bytes: &[u8]) -> Result<KeyFile> {
+    // DER first when the file is exactly one DER SEQUENCE: its tag and length are structure,
+    // public, so a DER key's secret bytes are never scanned for PEM lines (that scan branches
+    // on every byte). Anything else, text before a PEM block included, goes to the PEM reader.
+    if is_one_der_sequence(bytes) {
+        return parse_der(bytes);
+    }
     match super::armor::decode(bytes, |label| KEY_LABELS.contains(&label)) {
         Some(block) => parse_pem(block.map_err(|msg| invalid(format!("malformed PEM: {msg}")))?),
         None => parse_der(bytes),
     }
+}
+
+/// Whether `bytes` is one DER SEQUENCE (tag 0x30, a definite length in short or long form)
+/// whose length is exactly the rest of the file. Reads the header bytes only.
+fn is_one_der_sequence(bytes: &[u8]) -> bool {
+    let (Some(&0x30), Some(&first)) = (bytes.first(), bytes.get(1)) else {
+        return false;
+    };
+    let (header, len) = if first < 0x80 {
+        (2, usize::from(first))
+    } else {
+        let count = usize::from(first & 0x7f);
+        if !(1..=4).contains(&count) || bytes.len() < 2 + count {
+            return false;
+        }
+        let len = bytes[2..2 + count]
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+        (2 + count, len)
+    };
+    bytes.len().checked_sub(header) == Some(len)
 }
 
 /// Reads a private key (PKCS#8 or PKCS#1, PEM or DER).

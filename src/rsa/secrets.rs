@@ -10,12 +10,13 @@
 //! - the product of the primes is a fixed-length schoolbook product ([`portable::mul_wide`])
 //!   compared with n by a mask;
 //! - e·d ≡ 1 and e·d_i ≡ 1 modulo r_i − 1 are a product by the one-limb e
-//!   ([`select::mul_limb`]) and GMP's `mpn_sec_div_r` ([`sec::rem`]), the only GMP call here;
+//!   ([`select::mul_limb`]) and a binary long division ([`select::rem`]: no GMP call here,
+//!   since GMP's `mpn_sec_div_r` indexes a table by the divisor's top bits);
 //! - each coefficient t_i (PKCS#1's qInv for p) is checked by t_i·R ≡ 1 mod r_i, R the
 //!   product of the primes before it in Garner's order (q, p, r_3, …), again a fixed-length
-//!   product and `mpn_sec_div_r`; every range check (1 < d < n, d_i < r_i − 1, t_i < r_i) is
+//!   product and [`select::rem`]; every range check (1 < d < n, d_i < r_i − 1, t_i < r_i) is
 //!   a masked comparison;
-//! - a value a format lacks is derived: d_i = d mod (r_i − 1) by `mpn_sec_div_r`, and t_i as
+//! - a value a format lacks is derived: d_i = d mod (r_i − 1) by [`select::rem`], and t_i as
 //!   R^(r_i − 2) mod r_i (Fermat) on the constant-time Montgomery kernel; the same checks then
 //!   run on the derived values.
 //!
@@ -27,8 +28,8 @@
 //! masks looked at one by one to name what failed. GMP's integers ([`crate::bignum::SecretInteger`]) of the same values
 //! are built only on request, for writing a key file and for the variable-time forms
 //! ([`crate::rsa::RsaPrivateKey::d`] and the other accessors).
-use crate::bignum::ct::{Backend, CtModulus, portable, select};
-use crate::bignum::{mpn, sec};
+use crate::bignum::ct::{Backend, CtModulus, portable, secret_flow, select};
+use crate::bignum::mpn;
 use crate::error::{Error, Result};
 use zeroize::Zeroizing;
 
@@ -172,11 +173,11 @@ impl KeySecrets {
             coefficients: Vec::new(),
         };
         // The product check first: it makes every prime odd (n is), so r_i − 1 keeps r_i's
-        // bit length and `mpn_sec_div_r` may divide by it.
+        // bit length (public) and is not zero.
         key.check_product(n)?;
         // secret: the derived CRT exponents and coefficients.
         key.exponents = (0..u)
-            .map(|i| sec::rem(&key.d, &minus(&key.primes[i], 1)))
+            .map(|i| select::rem(&key.d, &minus(&key.primes[i], 1)))
             .collect();
         key.coefficients = vec![Zeroizing::new(Vec::new()); u];
         let order = garner_order(u);
@@ -184,7 +185,7 @@ impl KeySecrets {
         for &i in &order[1..] {
             let r = &key.primes[i];
             let ctx = CtModulus::from_limbs(r, key.bits[i], Backend::best_for(key.bits[i]))?;
-            let base = sec::rem(&prefix, r);
+            let base = select::rem(&prefix, r);
             let mut t = Zeroizing::new(vec![0u64; r.len()]);
             ctx.pow_limbs(&mut t, &base, &minus(r, 2), key.bits[i]);
             key.coefficients[i] = t;
@@ -203,7 +204,8 @@ impl KeySecrets {
             product = times(&product, r);
             odd &= select::mask_from_bit(r[0]);
         }
-        if select::eq_limbs_mask(&product, n) & odd != u64::MAX {
+        // public: the one outcome (declassified for the secret-flow check).
+        if secret_flow::declassify_value(select::eq_limbs_mask(&product, n) & odd) != u64::MAX {
             return Err(invalid(if self.primes.len() == 2 {
                 "p * q does not equal the modulus"
             } else {
@@ -223,24 +225,24 @@ impl KeySecrets {
         let (mut ed_ok, mut crt_ok) = (u64::MAX, u64::MAX);
         for i in 0..u {
             let rm1 = minus(&self.primes[i], 1);
-            ed_ok &= select::eq_limbs_mask(&sec::rem(&ed, &rm1), &one);
+            ed_ok &= select::eq_limbs_mask(&select::rem(&ed, &rm1), &one);
             let di = &self.exponents[i];
             let mut edi = Zeroizing::new(vec![0u64; di.len() + 1]);
             select::mul_limb(&mut edi, di, e);
             crt_ok &= select::lt_limbs_mask(di, &rm1);
-            crt_ok &= select::eq_limbs_mask(&sec::rem(&edi, &rm1), &one);
+            crt_ok &= select::eq_limbs_mask(&select::rem(&edi, &rm1), &one);
         }
         let order = garner_order(u);
         let mut prefix = Zeroizing::new(self.primes[order[0]].to_vec());
         for &i in &order[1..] {
             let (r, t) = (&self.primes[i], &self.coefficients[i]);
             crt_ok &= select::lt_limbs_mask(t, r);
-            crt_ok &= select::eq_limbs_mask(&sec::rem(&times(&prefix, t), r), &one);
+            crt_ok &= select::eq_limbs_mask(&select::rem(&times(&prefix, t), r), &one);
             prefix = times(&prefix, r);
         }
         // public: the one outcome, valid key or not. Past this line the key is refused, and
         // the message names the first check that failed.
-        if d_range & ed_ok & crt_ok == u64::MAX {
+        if secret_flow::declassify_value(d_range & ed_ok & crt_ok) == u64::MAX {
             return Ok(());
         }
         if d_range != u64::MAX {

@@ -10,6 +10,7 @@
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::multiprime::crt_vartime;
 use crate::bignum::SecretInteger;
+use crate::bignum::ct::secret_flow;
 use crate::error::{Error, Result};
 use rug::Integer;
 
@@ -172,6 +173,7 @@ fn blinded<R: rand::RngCore + ?Sized>(
     let n = key.public().n();
     let (r, r_inv) = loop {
         let r = SecretInteger::new(crate::bignum::random_below(rng, n));
+        secret_flow::classify_integer(&r);
         if let Some(inv) = r.invert_ref(n).map(Integer::from) {
             break (r, SecretInteger::new(inv));
         }
@@ -183,6 +185,7 @@ fn blinded<R: rand::RngCore + ?Sized>(
     crate::bignum::secret::wipe_integer(&mut blinded);
     m *= &*r_inv;
     m %= n;
+    secret_flow::classify_integer(&m);
     Ok(Blinded::Gmp(m))
 }
 

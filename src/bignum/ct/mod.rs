@@ -36,6 +36,7 @@ mod ifma;
 #[cfg(target_arch = "x86_64")]
 mod mulx;
 pub mod portable;
+pub mod secret_flow;
 pub mod select;
 #[cfg(test)]
 mod tests;

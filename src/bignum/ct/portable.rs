@@ -53,7 +53,10 @@ impl Mont64 {
     /// modulus' bit length and fit its limbs.
     pub fn with_bits(m: &[u64], bits: u32) -> Option<Self> {
         // The modulus' oddness is public: a key's primes are checked odd when it is loaded.
-        if m.is_empty() || m.len() > MAX_LIMBS || m[0] & 1 == 0 {
+        if m.is_empty()
+            || m.len() > MAX_LIMBS
+            || super::secret_flow::declassify_value(m[0] & 1) == 0
+        {
             return None;
         }
         assert!(

@@ -412,3 +412,30 @@ fn small_moduli_match_gmp_on_every_backend() {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// The constant-time remainder against GMP's, for dividends and divisors of every shape
+    /// (a divisor with zero top limbs, one limb, larger than the dividend, a power of two).
+    #[test]
+    fn the_constant_time_remainder_matches_gmp(
+        seed in any::<u64>(),
+        x_limbs in 1usize..40,
+        m_bits in 1u32..1500,
+        pad in 0usize..3,
+        shape in 0u8..3,
+    ) {
+        let mut rng = rand_state(seed);
+        let x = Integer::from(Integer::random_bits(64 * x_limbs as u32, &mut rng));
+        let m = match shape {
+            0 => Integer::from(Integer::random_bits(m_bits, &mut rng)) | 1u32,
+            1 => Integer::from(1) << (m_bits - 1),
+            _ => (Integer::from(1) << m_bits) - 1u32,
+        };
+        let m_len = m.significant_bits().div_ceil(64) as usize + pad;
+        let got = select::rem(&mpn::padded(&x, x_limbs), &mpn::padded(&m, m_len));
+        prop_assert_eq!(got.len(), m_len);
+        prop_assert_eq!(mpn::to_integer(&got), Integer::from(&x % &m));
+    }
+}

@@ -64,12 +64,16 @@ impl Experiment for Power {
                 num(e.total_err_pct()),
                 num(e.area_err_pct()),
                 text(
-                    [r.note.as_str(), r.remark.as_str(), r.legible_reason.as_str()]
-                        .iter()
-                        .filter(|n| !n.is_empty())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join("; "),
+                    [
+                        r.note.as_str(),
+                        r.remark.as_str(),
+                        r.legible_reason.as_str(),
+                    ]
+                    .iter()
+                    .filter(|n| !n.is_empty())
+                    .copied()
+                    .collect::<Vec<_>>()
+                    .join("; "),
                 ),
             ]);
         }
