@@ -6,8 +6,8 @@
 #   scripts/mpi-kill-mid-write.sh [TRIES] [MIB] [RANK]
 #
 # TRIES (default 20) runs on a MIB-MiB input (default 1024), killing RANK (default 1) as soon as
-# the temporary output has grown past its first MiB. Needs `cargo build --release --features
-# mpi` first; as root, set OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1.
+# the temporary output has grown past its first MiB. Needs `cargo build --release -p
+# parcrypt-mpi` first; as root, set OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1.
 set -euo pipefail
 tries=${1:-20}
 mib=${2:-1024}

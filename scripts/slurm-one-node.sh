@@ -5,7 +5,7 @@
 # checking each result. Then it cancels a job while it writes its output and checks that
 # nothing is left in the folder. Daemons are stopped and the folder removed on exit.
 #
-#   cargo build --release --features mpi
+#   cargo build --release -p parcrypt-mpi
 #   sudo scripts/slurm-one-node.sh            # root: slurmd launches the job steps
 #
 # Needs Debian's slurm-wlm and munge (installed here when missing and run as root). On a real
@@ -16,7 +16,7 @@ repo="$(cd "$(dirname "$0")/.." && pwd)"
 bin="$repo/target/release/parcrypt-mpi"
 par="$repo/target/release/parcrypt"
 [ -x "$bin" ] && [ -x "$par" ] || {
-  echo "build first: cargo build --release --features mpi" >&2
+  echo "build first: cargo build --release -p parcrypt-mpi" >&2
   exit 2
 }
 [ "$(id -u)" = 0 ] || {

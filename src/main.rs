@@ -1,6 +1,6 @@
-//! The `parcrypt` command: parses the arguments and hands over to [`parcrypt::cli`]... see
-//! `src/cli/` for the subcommands. Errors are printed as one line; the exit status is 2 for a
-//! usage error, 1 for a runtime failure and 70 for an internal error (README "Exit codes").
+//! The `parcrypt` command: parses the arguments and hands over to `cli` (`src/cli/`: the
+//! subcommands). Errors are printed as one line; the exit status is 2 for a
+//! usage error, 1 for a runtime failure and 70 for an internal error (docs/commands.md, "Exit codes").
 mod cli;
 
 fn main() {

@@ -3,7 +3,7 @@
 //! powercap tree, `auto` falling back to the model here, and every bad input answered by one
 //! `error:` line and the right exit status.
 mod common;
-use parcrypt::energy::seed000;
+use parcrypt_lab::energy::seed000;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};

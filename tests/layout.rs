@@ -1,10 +1,10 @@
 //! The layers the README promises, held by reading the sources. Every `crate::name` path (and
 //! every name in a `crate::{...}` group) in a library file is an edge from its top-level module
 //! to `name`:
-//! - the README's "Layout" list names the library's modules in the order of [`LAYERS`], and
-//!   every edge goes down that order (a module imports only modules below it);
-//! - no two modules import each other, directly or round a longer loop, and the operations
-//!   ([`OPERATIONS`]) do not use the benchmark harness;
+//! - docs/architecture.md's "Layout" list names the lab's modules in the order of [`LAYERS`]
+//!   and the crypto crate's in the order of [`CRYPTO_LAYERS`], and every edge goes down that
+//!   order (a module imports only modules below it); the crypto crate depends on no lab crate;
+//! - no two modules import each other, directly or round a longer loop;
 //! - inside `src/study` and `src/cli` the files form an order too: no cycle among them, the
 //!   shared types and helpers in leaf files that import no sibling ([`LEAVES`]), and `mod.rs`
 //!   only dispatches (no file imports an item defined there; a `pub use` in it that re-exports
@@ -17,20 +17,13 @@ use std::path::{Path, PathBuf};
 
 type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
-/// The library's layers from the bottom up, as the README's "Layout" lists them (`cli`, the
-/// command, last): a module imports only modules before it here.
-const LAYERS: [&str; 20] = [
+/// The lab's layers from the bottom up, as docs/architecture.md's "Layout" lists them (`cli`,
+/// the command, last): a module imports only modules before it here.
+const LAYERS: [&str; 12] = [
     "error",
-    "io",
-    "parallel",
-    "bignum",
     "bench",
     "results",
     "claims",
-    "mul",
-    "modexp",
-    "rsa",
-    "cipher",
     "energy",
     "reliability",
     "scc",
@@ -38,8 +31,13 @@ const LAYERS: [&str; 20] = [
     "suites",
     "report",
     "study",
-    "mpi",
     "cli",
+];
+
+/// The crypto crate's layers (crates/parcrypt/src), from the bottom up. It cannot import the
+/// lab at all: the compiler holds that boundary.
+const CRYPTO_LAYERS: [&str; 8] = [
+    "error", "io", "parallel", "bignum", "mul", "modexp", "rsa", "cipher",
 ];
 
 /// The leaf files of each folder checked inside: shared types and helpers, importing no
@@ -202,6 +200,16 @@ fn src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
 }
 
+fn crypto_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/parcrypt/src")
+}
+
+/// docs/architecture.md, which lists the layers.
+fn architecture() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
+        .expect("read docs/architecture.md")
+}
+
 /// One source file: its top-level module, its path and its code.
 struct Source {
     module: String,
@@ -209,9 +217,14 @@ struct Source {
     code: String,
 }
 
-/// The library's files (`src/<name>.rs` or `src/<name>/`), with their modules.
+/// The lab's files (`src/<name>.rs` or `src/<name>/`), with their modules.
 fn library_sources() -> Vec<Source> {
-    let root = src();
+    sources_under(&src())
+}
+
+/// The files of the library rooted at `root`, with their top-level modules.
+fn sources_under(root: &Path) -> Vec<Source> {
+    let root = root.to_path_buf();
     let outside = ["lib", "main", "bin", "cli"];
     rust_files(&root)
         .into_iter()
@@ -240,26 +253,37 @@ fn library_graph(sources: &[Source]) -> Graph {
 
 /// The modules of [`LAYERS`] above `from` that `code` imports (`from` unknown: itself).
 fn upward_imports(from: &str, code: &str) -> Vec<String> {
-    let Some(at) = LAYERS.iter().position(|l| *l == from) else {
-        return vec![format!("{from} (a module missing from LAYERS)")];
+    upward_in(&LAYERS, from, code)
+}
+
+/// The modules of `layers` above `from` that `code` imports (`from` unknown: itself).
+fn upward_in(layers: &[&str], from: &str, code: &str) -> Vec<String> {
+    let Some(at) = layers.iter().position(|l| *l == from) else {
+        return vec![format!("{from} (a module missing from the layers)")];
     };
     names_after(code, "crate::")
         .into_iter()
-        .filter(|n| LAYERS.iter().position(|l| l == n).is_some_and(|i| i > at))
+        .filter(|n| layers.iter().position(|l| l == n).is_some_and(|i| i > at))
         .collect()
 }
 
-/// The modules the README's "Layout" section names (`src/<name>` in backquotes), in order,
-/// without the entry points (`lib`, `main`, `bin`).
+/// The modules the "Layout" section names (`src/<name>` in backquotes), in order, without
+/// the entry points (`lib`, `main`, `bin`).
 fn readme_layers(readme: &str) -> Vec<String> {
+    layers_named(readme, "`src/")
+}
+
+/// The modules the "Layout" section names after `prefix` (a backquote and a source root), in
+/// order, without the entry points.
+fn layers_named(readme: &str, prefix: &str) -> Vec<String> {
     let start = readme.find("\n## Layout").expect("a Layout section");
     let section = &readme[start + 1..];
     let section = &section[..section[3..].find("\n## ").map_or(section.len(), |e| e + 3)];
     // The list itself: from its first item on.
     let section = &section[section.find("\n- ").unwrap_or(section.len())..];
     let mut out: Vec<String> = Vec::new();
-    for (at, _) in section.match_indices("`src/") {
-        let name = ident(&section[at + 5..]).to_string();
+    for (at, _) in section.match_indices(prefix) {
+        let name = ident(&section[at + prefix.len()..]).to_string();
         if !["lib", "main", "bin", ""].contains(&name.as_str()) && !out.contains(&name) {
             out.push(name);
         }
@@ -268,18 +292,77 @@ fn readme_layers(readme: &str) -> Vec<String> {
 }
 
 #[test]
-fn the_readme_lists_the_layers_of_the_test() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("read README.md");
-    assert_eq!(readme_layers(&readme), LAYERS, "README's Layout list");
-    // LAYERS names every module of the library (and the command's `cli`), no other.
-    let lib = code(&src().join("lib.rs"));
-    let mut declared: Vec<String> = names_after(&lib, "pub mod ").into_iter().collect();
-    declared.push("cli".into());
-    declared.sort();
-    let mut layers: Vec<String> = LAYERS.iter().map(|s| s.to_string()).collect();
-    layers.sort();
-    assert_eq!(declared, layers, "lib.rs's modules");
+fn the_architecture_page_lists_the_layers_of_the_test() {
+    let page = architecture();
+    assert_eq!(
+        readme_layers(&page),
+        LAYERS,
+        "docs/architecture.md's Layout list (lab)"
+    );
+    assert_eq!(
+        layers_named(&page, "`crates/parcrypt/src/"),
+        CRYPTO_LAYERS,
+        "docs/architecture.md's Layout list (crypto crate)"
+    );
+    // LAYERS names every module of the lab (and the command's `cli`), no other; likewise the
+    // crypto crate's.
+    for (root, layers, extra) in [
+        (src(), &LAYERS[..], Some("cli")),
+        (crypto_src(), &CRYPTO_LAYERS[..], None),
+    ] {
+        let lib = code(&root.join("lib.rs"));
+        let mut declared: Vec<String> = names_after(&lib, "pub mod ").into_iter().collect();
+        declared.extend(extra.map(String::from));
+        declared.sort();
+        let mut layers: Vec<String> = layers.iter().map(|s| s.to_string()).collect();
+        layers.sort();
+        assert_eq!(declared, layers, "{}'s modules", root.display());
+    }
+}
+
+#[test]
+fn the_crypto_crate_imports_go_down_its_layers() {
+    let sources = sources_under(&crypto_src());
+    assert!(sources.len() > 60, "files found: {}", sources.len());
+    let wrong: Vec<String> = sources
+        .iter()
+        .flat_map(|s| {
+            upward_in(&CRYPTO_LAYERS, &s.module, &s.code)
+                .into_iter()
+                .map(move |to| format!("{} -> {to} in {}", s.module, s.path.display()))
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "upward imports in the crypto crate:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// What the crypto crate must not depend on: the lab's plotting, templates, command line,
+/// progress bars and CSV (`cargo tree -p parcrypt` in CI shows the whole tree).
+#[test]
+fn the_crypto_crate_depends_on_no_lab_crate() {
+    let manifest = std::fs::read_to_string(crypto_src().join("../Cargo.toml")).expect("manifest");
+    let deps = &manifest[manifest.find("[dependencies]").expect("dependencies")..];
+    for lab in [
+        "plotters",
+        "minijinja",
+        "clap",
+        "indicatif",
+        "csv",
+        "toml",
+        "parcrypt-lab",
+        "anyhow",
+    ] {
+        assert!(
+            !deps
+                .lines()
+                .any(|l| l.trim_start().starts_with(&format!("{lab} "))
+                    || l.trim_start().starts_with(&format!("{lab}="))),
+            "the crypto crate depends on {lab}"
+        );
+    }
 }
 
 #[test]
@@ -301,25 +384,10 @@ fn every_import_goes_down_the_layers() {
     );
 }
 
-/// The operations measured, which the README says know nothing of benchmarks: the harness
-/// sits below them, but only `suites` (and above) may use it.
-const OPERATIONS: [&str; 4] = ["mul", "modexp", "rsa", "cipher"];
-
-#[test]
-fn the_operations_know_nothing_of_benchmarks() {
-    let wrong: Vec<String> = library_sources()
-        .iter()
-        .filter(|s| OPERATIONS.contains(&s.module.as_str()))
-        .filter(|s| names_after(&s.code, "crate::").contains("bench"))
-        .map(|s| s.path.display().to_string())
-        .collect();
-    assert!(wrong.is_empty(), "operations using the harness: {wrong:?}");
-}
-
 #[test]
 fn no_two_library_modules_import_each_other() {
     let graph = library_graph(&library_sources());
-    assert!(graph.len() >= 15, "modules found: {:?}", graph.keys());
+    assert!(graph.len() >= 9, "modules found: {:?}", graph.keys());
     // The reader sees real edges (a parser that found none would pass anything).
     assert!(graph["suites"].contains_key("bench"), "{graph:?}");
     assert!(graph["study"].contains_key("report"), "{graph:?}");

@@ -17,8 +17,8 @@
 //! By default the report is rendered from a small fixture with a chart of every kind and claims
 //! of every verdict; with `PARCRYPT_REPORT_DIR=DIR` the first test checks DIR/report.html
 //! instead (e.g. a real study's).
-use parcrypt::results::Chart;
-use parcrypt::results::{
+use parcrypt_lab::results::Chart;
+use parcrypt_lab::results::{
     ClaimResult, ExperimentResult, Kind, Ours, Part, Point, Profile, Provenance, Reason, Rule,
     Series, StudyResults, Table, Verdict,
 };
@@ -269,7 +269,7 @@ fn fixture() -> StudyResults {
             .note("Ideal: speedup equal to the thread count."),
     ];
     StudyResults {
-        machine: parcrypt::bench::MachineInfo::detect(),
+        machine: parcrypt_lab::bench::MachineInfo::detect(),
         profile: Profile::Quick,
         parcrypt_version: "fixture".into(),
         claims: judged_claims(),
@@ -387,7 +387,7 @@ fn judged_claims() -> Vec<ClaimResult> {
         scalar(1.95, 1.92, 1.98),
         Rule::AtLeast { min: 1.1 },
     );
-    ordering.confirms = Some(parcrypt::results::Confirms::Ordering);
+    ordering.confirms = Some(parcrypt_lab::results::Confirms::Ordering);
     ordering.untested = Some("the paper's 3.5× at 4 threads is not tested here".into());
     let mut unclear = with(
         "seed000-fixture-unclear",
@@ -576,7 +576,7 @@ fn fixture_html(name: &str) -> String {
         .join("target/report-browser")
         .join(name);
     std::fs::create_dir_all(&d).unwrap();
-    parcrypt::report::write(&fixture(), &d).unwrap();
+    parcrypt_lab::report::write(&fixture(), &d).unwrap();
     std::fs::read_to_string(d.join("report.html")).unwrap()
 }
 

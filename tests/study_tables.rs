@@ -2,8 +2,8 @@
 //! the fewest rounds that give an interval, yields a table whose numeric columns hold only
 //! numbers (no text such as "1.23 µs [1.2, 1.3]", no "-"), whose CSV reads back as numbers in
 //! those columns, and whose headers name their units.
-use parcrypt::study::sampling::Plan;
-use parcrypt::study::{Context, Profile, Table, experiments};
+use parcrypt_lab::study::sampling::Plan;
+use parcrypt_lab::study::{Context, Profile, Table, experiments};
 
 /// The CSV columns that must hold numbers: every numeric table column, with the two interval
 /// columns of a measured one.

@@ -20,7 +20,8 @@ pub const CAPACITY_S: Seconds = 0.01;
 /// Two fixed `bits`-bit operands (top bit set) for the probe's products.
 fn probe_operands(bits: u32) -> (Integer, Integer) {
     let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(u64::from(bits));
-    let mut draw = || crate::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1));
+    let mut draw =
+        || parcrypt::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1));
     (draw(), draw())
 }
 
@@ -60,7 +61,7 @@ pub fn parallel_capacity(threads: usize, bits: u32, seconds: Seconds, pin: bool)
                 for i in 1..threads {
                     s.spawn(move || {
                         if pin {
-                            crate::parallel::affinity::pin_current_thread(i);
+                            parcrypt::parallel::affinity::pin_current_thread(i);
                         }
                         work()
                     });
@@ -196,14 +197,14 @@ pub const KEPT_READINGS: usize = 4096;
 /// product went from 8.2 to 14.4 µs on CPUs pinned apart — while independent work on each core
 /// (what [`free_cores`] measures) runs as fast as before.
 pub fn cross_core_us(seconds: Seconds) -> f64 {
-    use crate::parallel::affinity::{available_cpus, pin_current_thread};
-    if available_cpus().max(crate::parallel::logical_cores()) < 2 {
+    use parcrypt::parallel::affinity::{available_cpus, pin_current_thread};
+    if available_cpus().max(parcrypt::parallel::logical_cores()) < 2 {
         return f64::NAN;
     }
     // A caller pinned to one CPU (`bench mul --pin` pins its timing thread) would hand that
     // mask to the other side: that side pins itself to the next CPU instead.
     // SAFETY: sched_getcpu has no preconditions.
-    let next_cpu = (crate::parallel::logical_cores() < 2)
+    let next_cpu = (parcrypt::parallel::logical_cores() < 2)
         .then(|| usize::try_from(unsafe { libc::sched_getcpu() }).ok())
         .flatten()
         .map(|cpu| cpu + 1);
@@ -217,7 +218,7 @@ pub fn cross_core_us(seconds: Seconds) -> f64 {
             w.store(w.load(Ordering::Relaxed).wrapping_add(1), Ordering::Relaxed);
         }
     };
-    // Spin without `pause` or `yield` (see `crate::parallel::pool`): on a KVM guest a `pause`
+    // Spin without `pause` or `yield` (see `parcrypt::parallel::pool`): on a KVM guest a `pause`
     // loop can deschedule the vCPU, which is not what this measures.
     let wait_for = |want: u64| loop {
         let t = turn.load(Ordering::Acquire);
@@ -335,7 +336,7 @@ mod tests {
     #[test]
     fn the_cross_core_probe_reads_a_positive_round_trip_and_keeps_the_fastest() {
         let us = cross_core_us(0.002);
-        if crate::parallel::affinity::available_cpus() < 2 {
+        if parcrypt::parallel::affinity::available_cpus() < 2 {
             assert!(us.is_nan());
             return;
         }
@@ -343,7 +344,7 @@ mod tests {
         assert!(cross_core_readings().contains(&us));
         // From a thread pinned to one CPU, as `bench mul --pin` times.
         let pinned = std::thread::spawn(|| {
-            crate::parallel::affinity::pin_current_thread(0);
+            parcrypt::parallel::affinity::pin_current_thread(0);
             cross_core_us(0.002)
         })
         .join()

@@ -101,7 +101,7 @@ pub fn oversubscribed(threads: usize) -> bool {
     threads > logical_cores()
 }
 
-pub use crate::parallel::logical_cores;
+pub use parcrypt::parallel::logical_cores;
 
 /// The linked GMP's own version string, e.g. `"6.2.1"`.
 fn gmp_version() -> String {

@@ -29,11 +29,11 @@
 //! The benchmark drivers that use this harness are in [`crate::suites`].
 //!
 //! ```
-//! use parcrypt::bench::{Bench, BenchConfig, Summary};
+//! use parcrypt_lab::bench::{Bench, BenchConfig, Summary};
 //! let bench = Bench::new(BenchConfig { min_time: 0.0, ..BenchConfig::default() })?;
 //! let summary: Summary = bench.run(|| (1..=1000u64).sum::<u64>()).summary().unwrap();
 //! assert_eq!(summary.runs, 5);
-//! # Ok::<(), parcrypt::Error>(())
+//! # Ok::<(), parcrypt_lab::Error>(())
 //! ```
 pub mod capacity;
 pub mod clock;

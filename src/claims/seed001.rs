@@ -4,7 +4,7 @@
 //! Every claim-bearing place of the paper is listed, with the claims that judge it, in
 //! `coverage/seed001.md`. A 36-stage claim needs 36 hardware threads; on fewer it is not
 //! testable, and its twin worded for the folded pipeline (the rounds folded into one stage
-//! group per core, [`crate::cipher::parallel::bf_folded`]) is measured instead, with the SCC
+//! group per core, [`parcrypt::cipher::parallel::bf_folded`]) is measured instead, with the SCC
 //! model ([`crate::scc`]) as modelled evidence for the machine the paper had.
 use super::{Claim, Rule};
 

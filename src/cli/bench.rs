@@ -5,11 +5,11 @@ use super::bench_opts::{
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bench::{BenchReport, MachineInfo};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::textbook::PrivateOp;
-use parcrypt::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
+use parcrypt_lab::bench::{BenchReport, MachineInfo};
+use parcrypt_lab::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use rand::SeedableRng;
 use rug::Integer;
 use std::path::PathBuf;
@@ -176,7 +176,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     // The total is planned from the warm-ups: the bar starts with it.
     let progress = args.opts.progress(0, "bench rsa");
-    let records = parcrypt::suites::rsa::run(&key, &plan, |done, total, label| {
+    let records = parcrypt_lab::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;

@@ -4,17 +4,17 @@ use super::bench_opts::{RunOpts, Threads, ci95_cell, flags, statistics_notes, th
 use super::{parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, render};
 use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 use parcrypt::cipher::{Algorithm, Direction};
-use parcrypt::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
-use parcrypt::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
+use parcrypt_lab::bench::{BenchReport, ExportFormat, MachineInfo, render};
+use parcrypt_lab::suites::cipher::{CipherBenchPlan, CipherBenchRecord, SEED_004};
+use parcrypt_lab::suites::cipher_pipeline::{PipelineBenchPlan, PipelineBenchRecord};
 use serde::Serialize;
 
 /// A buffer size in the one size syntax ([`super::size`]) that fits in this machine's memory.
 pub fn parse_size(s: &str) -> Result<usize, String> {
     let v = super::size::parse_size(s)?;
-    parcrypt::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
+    parcrypt_lab::bench::memory::check_fits(v as u128, &format!("size '{s}'"))
         .map(|()| v)
         .map_err(|e| e.to_string())
 }
@@ -134,7 +134,7 @@ pub fn cipher(args: BenchCipherArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     // The total is planned from the warm-ups: the bar starts with it.
     let progress = args.opts.progress(0, "bench cipher");
-    let records = parcrypt::suites::cipher::run(&plan, |done, total, label| {
+    let records = parcrypt_lab::suites::cipher::run(&plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
@@ -202,7 +202,7 @@ fn cipher_notes(records: &[CipherBenchRecord]) -> Vec<String> {
     let mut notes = vec![
         "MB = 10^6 bytes; speedup = the `vs` algorithm at 1 thread / this; self_speedup = this algorithm at 1 thread / this.".to_string(),
     ];
-    if let Some(tsc) = parcrypt::bench::tsc::Tsc::detect() {
+    if let Some(tsc) = parcrypt_lab::bench::tsc::Tsc::detect() {
         notes.push(format!(
             "tsc_c_per_b: time-stamp-counter ticks per byte; the TSC ticks at {:.2} GHz, a constant reference rate, not the core's clock.",
             tsc.ticks_per_second(0.02) / 1e9
@@ -246,7 +246,7 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
     plan.validate().map_err(|e| usage(e.to_string()))?;
     let groups = args
         .groups
-        .map_or_else(|| vec![parcrypt::bench::logical_cores()], |g| g.0);
+        .map_or_else(|| vec![parcrypt_lab::bench::logical_cores()], |g| g.0);
     if let Some(&g) = groups.iter().find(|&&g| g > 34) {
         return Err(usage(format!(
             "folded pipeline stage groups must be 1 to 34, got {g}"
@@ -255,7 +255,7 @@ pub fn pipeline(args: BenchPipelineArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     // The total is planned from the warm-ups: the bar starts with it.
     let progress = args.opts.progress(0, "bench pipeline");
-    let (records, stats) = parcrypt::suites::cipher_pipeline::run_with_folded(
+    let (records, stats) = parcrypt_lab::suites::cipher_pipeline::run_with_folded(
         &plan,
         &groups,
         |done, total, label| {
@@ -358,7 +358,7 @@ fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> R
             r.speedup,
             r.timing.median_s,
             records[0].timing.median_s,
-            parcrypt::bench::logical_cores()
+            parcrypt_lab::bench::logical_cores()
         );
         let rows: Vec<StageRow> = st
             .stages

@@ -7,8 +7,10 @@ use super::output::{self, Output};
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{BenchReport, ExportFormat, MachineInfo, Progress, render, render_report};
-use parcrypt::suites::leak::{self, DecryptPath, LeakPlan, LeakRecord, Pair};
+use parcrypt_lab::bench::{
+    BenchReport, ExportFormat, MachineInfo, Progress, render, render_report,
+};
+use parcrypt_lab::suites::leak::{self, DecryptPath, LeakPlan, LeakRecord, Pair};
 use serde::Serialize;
 
 /// Arguments of `bench leak`.
@@ -152,7 +154,7 @@ fn verdict(records: &[LeakRecord]) -> Result<()> {
     anyhow::bail!(
         "timing leak: {} reached |t| >= {}",
         leaks.join(", "),
-        parcrypt::bench::welch::THRESHOLD
+        parcrypt_lab::bench::welch::THRESHOLD
     )
 }
 
@@ -229,7 +231,7 @@ pub fn leak(args: BenchLeakArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parcrypt::suites::leak::Pair;
+    use parcrypt_lab::suites::leak::Pair;
 
     fn rec(pair: Pair, path: &str, t: f64, res: Option<f64>, unit: &str) -> LeakRecord {
         LeakRecord {

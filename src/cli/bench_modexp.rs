@@ -6,13 +6,13 @@ use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{BenchReport, MachineInfo, format_number};
 use parcrypt::bignum::ct::Backend;
 use parcrypt::modexp::{Kernel, Params};
 use parcrypt::rsa::kernel::PrivateKernel;
-use parcrypt::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
-use parcrypt::suites::montmul::{MontmulPlan, MontmulRecord};
-use parcrypt::suites::rsa_latency::{self, Latency, LatencyRecord};
+use parcrypt_lab::bench::{BenchReport, MachineInfo, format_number};
+use parcrypt_lab::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
+use parcrypt_lab::suites::montmul::{MontmulPlan, MontmulRecord};
+use parcrypt_lab::suites::rsa_latency::{self, Latency, LatencyRecord};
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -152,7 +152,7 @@ pub fn modexp(args: BenchModexpArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench modexp");
-    let records = parcrypt::suites::modexp::run(&plan, progress.reporter())?;
+    let records = parcrypt_lab::suites::modexp::run(&plan, progress.reporter())?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {
@@ -359,7 +359,7 @@ pub fn montmul(args: BenchMontmulArgs) -> Result<()> {
     };
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(plan.bits.len(), "bench montmul");
-    let records = parcrypt::suites::montmul::run(&plan, progress.reporter())?;
+    let records = parcrypt_lab::suites::montmul::run(&plan, progress.reporter())?;
     progress.finish();
     let screen = args.opts.screen();
     if screen {

@@ -5,11 +5,14 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::capacity::{CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart, near_level};
-use parcrypt::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
-use parcrypt::mul::{METHODS, is_parallel, seed};
-use parcrypt::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
-use parcrypt::suites::mul_handoff::HandoffRecord;
+use parcrypt::mul::{METHODS, is_parallel};
+use parcrypt_lab::bench::capacity::{
+    CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart, near_level,
+};
+use parcrypt_lab::bench::{BenchConfig, BenchReport, MachineInfo, logical_cores};
+use parcrypt_lab::suites::mul::{MAX_BITS, MulBenchPlan, MulBenchRecord, break_even};
+use parcrypt_lab::suites::mul_handoff::HandoffRecord;
+use parcrypt_lab::suites::mul_paper as seed;
 
 fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     parse_list(s, "bits", |t| match t.parse::<u32>() {
@@ -106,7 +109,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     plan.validate()?;
     let machine = MachineInfo::detect();
     let progress = opts.progress(plan.bits.len(), "bench mul");
-    let records = parcrypt::suites::mul::run(&plan, progress.reporter())?;
+    let records = parcrypt_lab::suites::mul::run(&plan, progress.reporter())?;
     progress.finish_and_clear();
     let screen = opts.screen();
     if screen {
@@ -287,9 +290,9 @@ pub fn handoff(args: BenchHandoffArgs) -> Result<()> {
     let opts = &args.opts;
     let config: BenchConfig = opts.config()?;
     let machine = MachineInfo::detect();
-    let kinds = parcrypt::suites::mul_handoff::Activation::ALL.len();
+    let kinds = parcrypt_lab::suites::mul_handoff::Activation::ALL.len();
     let progress = opts.progress(kinds, "bench handoff");
-    let records = parcrypt::suites::mul_handoff::run(&config, progress.reporter())?;
+    let records = parcrypt_lab::suites::mul_handoff::run(&config, progress.reporter())?;
     progress.finish_and_clear();
     let screen = opts.screen();
     if screen {

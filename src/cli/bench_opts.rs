@@ -5,7 +5,9 @@ use super::output::{self, Output};
 use super::{parse_list, parse_positive};
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{BenchConfig, BenchReport, ExportFormat, Progress, render, render_report};
+use parcrypt_lab::bench::{
+    BenchConfig, BenchReport, ExportFormat, Progress, render, render_report,
+};
 
 /// Comma-separated thread counts, each at least 1.
 #[derive(Clone, Debug)]
@@ -151,7 +153,7 @@ impl RunOpts {
 
 /// The flags column of a screen table: `oversubscribed`, and the outliers by Tukey's fences
 /// ("2 mild + 1 severe outliers"), comma-separated.
-pub fn flags(oversubscribed: bool, timing: &parcrypt::bench::TimingFields) -> String {
+pub fn flags(oversubscribed: bool, timing: &parcrypt_lab::bench::TimingFields) -> String {
     let outliers = timing.outlier_flag();
     [
         oversubscribed.then_some("oversubscribed"),
@@ -165,7 +167,7 @@ pub fn flags(oversubscribed: bool, timing: &parcrypt::bench::TimingFields) -> St
 
 /// The 95 % interval of the median for a screen table, `low-high` to 4 decimals; empty when
 /// the runs were too few to give one (min and max stand beside it).
-pub fn ci95_cell(timing: &parcrypt::bench::TimingFields) -> String {
+pub fn ci95_cell(timing: &parcrypt_lab::bench::TimingFields) -> String {
     timing
         .ci95()
         .map_or(String::new(), |(lo, hi)| format!("{lo:.4}-{hi:.4}"))
@@ -174,17 +176,17 @@ pub fn ci95_cell(timing: &parcrypt::bench::TimingFields) -> String {
 /// The notes under a screen table about its statistics: too few runs for an interval, and
 /// outliers found (hyperfine's and criterion's warning), each said once.
 pub fn statistics_notes<'a>(
-    timings: impl IntoIterator<Item = &'a parcrypt::bench::TimingFields>,
+    timings: impl IntoIterator<Item = &'a parcrypt_lab::bench::TimingFields>,
 ) -> Vec<String> {
-    let timings: Vec<&parcrypt::bench::TimingFields> = timings.into_iter().collect();
+    let timings: Vec<&parcrypt_lab::bench::TimingFields> = timings.into_iter().collect();
     let mut notes = Vec::new();
     if timings
         .iter()
-        .any(|t| t.runs < parcrypt::bench::MIN_RUNS_FOR_CI)
+        .any(|t| t.runs < parcrypt_lab::bench::MIN_RUNS_FOR_CI)
     {
         notes.push(format!(
             "note: fewer than {} runs give no 95 % interval of the median: ci95 is left empty there (min and max are the range)",
-            parcrypt::bench::MIN_RUNS_FOR_CI
+            parcrypt_lab::bench::MIN_RUNS_FOR_CI
         ));
     }
     let with = timings

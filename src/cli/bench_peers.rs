@@ -1,11 +1,11 @@
 //! `parcrypt bench peers`: parcrypt's best sequential and parallel forms against GMP and
 //! OpenSSL, one row per piece of work. The suite — rows, peer runners, ratios and the targets'
-//! verdicts — is [`parcrypt::suites::peers`]; this file parses the arguments and prints.
+//! verdicts — is [`parcrypt_lab::suites::peers`]; this file parses the arguments and prints.
 use super::bench_opts::RunOpts;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{Bench, BenchReport, MachineInfo, format_seconds};
-use parcrypt::suites::peers::{PeerRecord, ROWS, Setup};
+use parcrypt_lab::bench::{Bench, BenchReport, MachineInfo, format_seconds};
+use parcrypt_lab::suites::peers::{PeerRecord, ROWS, Setup};
 use serde::Serialize;
 
 fn rows_list(s: &str) -> Result<Vec<String>, String> {
@@ -135,7 +135,7 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
     let bench = Bench::new(config)?;
     let machine = MachineInfo::detect();
     let progress = args.opts.progress(ids.len(), "bench peers");
-    let run = parcrypt::suites::peers::run(&ids, &setup, &bench, progress.reporter())?;
+    let run = parcrypt_lab::suites::peers::run(&ids, &setup, &bench, progress.reporter())?;
     progress.finish();
     let (records, before, after) = (run.records, run.capacity_before, run.capacity_after);
     if !args.opts.screen() {
@@ -163,12 +163,12 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
     );
     if records
         .iter()
-        .any(|r| r.rounds < parcrypt::bench::MIN_RUNS_FOR_CI)
+        .any(|r| r.rounds < parcrypt_lab::bench::MIN_RUNS_FOR_CI)
     {
         println!(
             "note: fewer than {} rounds give min..max instead of a 95 % interval (use --runs {})",
-            parcrypt::bench::MIN_RUNS_FOR_CI,
-            parcrypt::bench::MIN_RUNS_FOR_CI
+            parcrypt_lab::bench::MIN_RUNS_FOR_CI,
+            parcrypt_lab::bench::MIN_RUNS_FOR_CI
         );
     }
     args.opts.write_files(&BenchReport {

@@ -27,7 +27,7 @@ pub struct Sizes(pub Vec<usize>);
 /// The thread count wherever one is optional: the logical CPUs (hyperthreads included), the
 /// same on every command.
 pub fn default_threads() -> usize {
-    parcrypt::bench::logical_cores().max(1)
+    parcrypt_lab::bench::logical_cores().max(1)
 }
 
 /// A positive integer (threads, chunk, messages): 0 and non-numbers are refused.

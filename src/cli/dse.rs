@@ -10,10 +10,10 @@ use super::output::ReportOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{ExportFormat, MachineInfo, Progress};
-use parcrypt::dse::uncertainty::{Cores, Explored, Interval, Recommendation, explore_rounds};
-use parcrypt::dse::workload::WorkloadRounds;
-use parcrypt::dse::{self, Evaluation, Objective, workload};
+use parcrypt_lab::bench::{ExportFormat, MachineInfo, Progress};
+use parcrypt_lab::dse::uncertainty::{Cores, Explored, Interval, Recommendation, explore_rounds};
+use parcrypt_lab::dse::workload::WorkloadRounds;
+use parcrypt_lab::dse::{self, Evaluation, Objective, workload};
 use serde::Serialize;
 
 /// Arguments of `parcrypt dse`.
@@ -70,7 +70,7 @@ fn nodes(s: &str) -> Result<std::vec::Vec<u32>, String> {
 struct DseReport<'a> {
     machine: &'a MachineInfo,
     workload: &'a WorkloadRounds,
-    fit: &'a parcrypt::dse::uncertainty::Fit,
+    fit: &'a parcrypt_lab::dse::uncertainty::Fit,
     recommendations: &'a [Recommendation],
     results: &'a [Evaluation],
 }
@@ -116,7 +116,7 @@ fn row(e: &Evaluation) -> Row {
 
 /// A figure with its interval, to 4 significant digits: `0.01230 [0.01100, 0.01400]`.
 fn with_interval(i: &Interval) -> String {
-    let f = parcrypt::bench::format_number;
+    let f = parcrypt_lab::bench::format_number;
     format!("{} [{}, {}]", f(i.value), f(i.low), f(i.high))
 }
 
@@ -125,7 +125,7 @@ pub fn run(args: DseArgs) -> Result<()> {
     args.out.check(&[])?;
     let objective = Objective::parse(&args.objective).map_err(|e| super::usage(e.to_string()))?;
     for p in &args.presets {
-        parcrypt::energy::presets::preset(p, None).map_err(|e| super::usage(e.to_string()))?;
+        parcrypt_lab::energy::presets::preset(p, None).map_err(|e| super::usage(e.to_string()))?;
     }
     let machine = MachineInfo::detect();
     let most = args.threads.unwrap_or_else(super::default_threads);
@@ -192,7 +192,7 @@ fn workload_text(out: &mut String, rounds: &WorkloadRounds, e: &Explored) -> Res
             },
         })
         .collect();
-    *out += &parcrypt::bench::render(&measured, ExportFormat::Table)?;
+    *out += &parcrypt_lab::bench::render(&measured, ExportFormat::Table)?;
     writeln!(
         out,
         "Amdahl serial fraction fitted to {} threads: s = {:.3}, 95 % interval [{:.3}, {:.3}] (bootstrap over the {} rounds)",
@@ -219,7 +219,7 @@ fn workload_text(out: &mut String, rounds: &WorkloadRounds, e: &Explored) -> Res
             f.value,
             f.low,
             f.high,
-            parcrypt::bench::capacity::FREE_CORES_NEEDED
+            parcrypt_lab::bench::capacity::FREE_CORES_NEEDED
         )?;
     }
     Ok(())
@@ -264,7 +264,7 @@ fn front_text(out: &mut String, e: &Explored) -> Result<()> {
     let mut front: Vec<&Evaluation> = e.evaluations.iter().filter(|x| x.pareto).collect();
     front.sort_by(|a, b| a.time_s.total_cmp(&b.time_s));
     let rows: Vec<Row> = front.iter().map(|x| row(x)).collect();
-    *out += &parcrypt::bench::render(&rows, ExportFormat::Table)?;
+    *out += &parcrypt_lab::bench::render(&rows, ExportFormat::Table)?;
     Ok(())
 }
 
@@ -322,7 +322,7 @@ fn describe(r: &Recommendation) -> String {
     format!(
         "  best for {:<6} {}: {} {} ({:.2} W, {:.1} °C, MTTF {:.1} normalised years) — {verdict}",
         r.objective.name(),
-        parcrypt::dse::uncertainty::config_name(b),
+        parcrypt_lab::dse::uncertainty::config_name(b),
         with_interval(&r.figure),
         r.unit,
         b.power_w,

@@ -14,7 +14,7 @@
 //! a command that sleeps still costs the chip's idle power.
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use parcrypt::energy::meter::{MeterChoice, Reading, open_meter, powercap_root};
+use parcrypt_lab::energy::meter::{MeterChoice, Reading, open_meter, powercap_root};
 use serde::Serialize;
 use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
@@ -152,7 +152,7 @@ pub fn run(args: EnergyArgs) -> Result<()> {
 
 /// What a reading's joules are, in words: measured by RAPL's counters, or modelled as the
 /// chip's power at the average busy cores times the wall time (the model meter's formula).
-fn basis(reading: &parcrypt::energy::meter::Reading) -> String {
+fn basis(reading: &parcrypt_lab::energy::meter::Reading) -> String {
     match reading.cpu_seconds {
         Some(cpu) => {
             let busy = if reading.seconds > 0.0 {

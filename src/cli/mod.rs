@@ -124,28 +124,43 @@ fn allow_negative_values(cmd: clap::Command) -> clap::Command {
 }
 
 /// The exit status of a failed command, from the first error in its chain that has a class:
-/// the CLI's own [`UsageError`], a library error (its [`parcrypt::Error::exit_code`]: usage,
+/// the CLI's own [`UsageError`], a library error (its [`parcrypt_lab::Error::exit_code`]: usage,
 /// runtime or internal) or an energy-model error; anything else (a file, a peer) is a runtime
 /// failure.
 fn exit_code(err: &anyhow::Error) -> i32 {
-    use parcrypt::error::{EXIT_RUNTIME, EXIT_USAGE};
+    use parcrypt_lab::error::{EXIT_RUNTIME, EXIT_USAGE};
     err.chain()
         .find_map(|e| {
             if e.is::<UsageError>() {
                 Some(EXIT_USAGE)
-            } else if let Some(e) = e.downcast_ref::<parcrypt::Error>() {
+            } else if let Some(e) = e.downcast_ref::<parcrypt_lab::Error>() {
                 Some(e.exit_code())
+            } else if let Some(e) = e.downcast_ref::<parcrypt::Error>() {
+                // The crypto crate's error: the same class as the lab's variant it maps to.
+                Some(crypto_exit_code(e))
             } else {
-                e.downcast_ref::<parcrypt::energy::EnergyError>().map(|e| {
-                    if e.is_usage() {
-                        EXIT_USAGE
-                    } else {
-                        EXIT_RUNTIME
-                    }
-                })
+                e.downcast_ref::<parcrypt_lab::energy::EnergyError>()
+                    .map(|e| {
+                        if e.is_usage() {
+                            EXIT_USAGE
+                        } else {
+                            EXIT_RUNTIME
+                        }
+                    })
             }
         })
         .unwrap_or(EXIT_RUNTIME)
+}
+
+/// The exit status of a crypto-crate error: the lab's for the same variant (usage for an
+/// invalid parameter, internal for a bug, runtime otherwise).
+fn crypto_exit_code(e: &parcrypt::Error) -> i32 {
+    use parcrypt_lab::error::{EXIT_INTERNAL, EXIT_RUNTIME, EXIT_USAGE};
+    match e {
+        parcrypt::Error::InvalidParameter(_) => EXIT_USAGE,
+        parcrypt::Error::Internal(_) => EXIT_INTERNAL,
+        _ => EXIT_RUNTIME,
+    }
 }
 
 /// The whole error chain on one line: "context: cause: cause".

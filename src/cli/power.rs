@@ -7,8 +7,8 @@
 //! interpolated, scaled, partly busy or from a profile, `model:first-principles` for αCV²f.
 use anyhow::Result;
 use clap::{Args, ValueEnum};
-use parcrypt::energy::power_model::{ModelKind, PowerEstimate, PowerQuery, estimate};
-use parcrypt::energy::presets::{self, Preset};
+use parcrypt_lab::energy::power_model::{ModelKind, PowerEstimate, PowerQuery, estimate};
+use parcrypt_lab::energy::presets::{self, Preset};
 use std::path::PathBuf;
 
 /// Preset and operating point, shared by `power`, `reliability` and `energy`.

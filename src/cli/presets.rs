@@ -2,7 +2,7 @@
 //! where its numbers come from.
 use anyhow::Result;
 use clap::Args;
-use parcrypt::energy::presets::{self, PRESET_NAMES, PowerBasis};
+use parcrypt_lab::energy::presets::{self, PRESET_NAMES, PowerBasis};
 use serde::Serialize;
 use std::path::PathBuf;
 

@@ -7,9 +7,9 @@
 //! compare operating points; they are not a lifetime prediction for a real chip.
 use anyhow::Result;
 use clap::Args;
-use parcrypt::energy::units::celsius_to_kelvin;
-use parcrypt::reliability::assess::{Assessment, TemperatureChoice, assess, compare};
-use parcrypt::reliability::thermal;
+use parcrypt_lab::energy::units::celsius_to_kelvin;
+use parcrypt_lab::reliability::assess::{Assessment, TemperatureChoice, assess, compare};
+use parcrypt_lab::reliability::thermal;
 use serde::Serialize;
 use std::path::Path;
 
@@ -66,7 +66,7 @@ struct Output<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     other: Option<&'a Assessment>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    change_pct: Option<&'a parcrypt::reliability::ramp::MttfChange>,
+    change_pct: Option<&'a parcrypt_lab::reliability::ramp::MttfChange>,
 }
 
 /// Runs `parcrypt reliability`.
@@ -95,7 +95,7 @@ pub fn run(args: ReliabilityArgs) -> Result<()> {
     }
     let this_q = args.point.query(None, None);
     if comparing {
-        let other_q = parcrypt::energy::power_model::PowerQuery {
+        let other_q = parcrypt_lab::energy::power_model::PowerQuery {
             mhz: args.vs_freq,
             state: args.vs_state.clone(),
             ..this_q.clone()

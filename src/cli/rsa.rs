@@ -377,7 +377,7 @@ fn encrypt(args: CryptArgs) -> Result<()> {
         Padding::Oaep => oaep::encrypt_with(&key, &data, &params, &mut rand::rngs::OsRng)?,
         Padding::None => {
             if data.len() > key.size_bytes() {
-                return Err(parcrypt::Error::MessageTooLong(format!(
+                return Err(parcrypt_lab::Error::MessageTooLong(format!(
                     "textbook RSA input is {} bytes, the {}-bit modulus allows at most {}",
                     data.len(),
                     key.bits(),
@@ -421,7 +421,7 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
         Padding::Oaep => oaep::decrypt_with(&key, &data, &params, op)?,
         Padding::None => {
             if data.len() != k {
-                return Err(parcrypt::Error::InvalidCiphertext(format!(
+                return Err(parcrypt_lab::Error::InvalidCiphertext(format!(
                     "ciphertext is {} bytes, expected exactly {k} for a {}-bit key",
                     data.len(),
                     key.public().bits()

@@ -6,12 +6,12 @@ use super::output::{say, say_raw};
 use super::{Sizes, parse_list, usage};
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use parcrypt::bench::{ExportFormat, render};
-use parcrypt::scc::claims::{SeedClaims, paper, seed_claims};
-use parcrypt::scc::mesh::{Placement, PlacementKind};
-use parcrypt::scc::model::{SccConfig, Sweep, fine_optimum, predict_detailed, sweep};
-use parcrypt::scc::params::{ParamId, ParamRow, SccParams};
-use parcrypt::scc::validate::Validation;
+use parcrypt_lab::bench::{ExportFormat, render};
+use parcrypt_lab::scc::claims::{SeedClaims, paper, seed_claims};
+use parcrypt_lab::scc::mesh::{Placement, PlacementKind};
+use parcrypt_lab::scc::model::{SccConfig, Sweep, fine_optimum, predict_detailed, sweep};
+use parcrypt_lab::scc::params::{ParamId, ParamRow, SccParams};
+use parcrypt_lab::scc::validate::Validation;
 use serde::Serialize;
 
 /// Arguments of `parcrypt scc`.
@@ -241,7 +241,7 @@ fn say_header(cfg: &SccConfig, placement_arg: PlacementArg, placement: &Placemen
         say(format_args!(
             "  {:<25} {:>10} {:<12} [{}] {}",
             r.name,
-            parcrypt::bench::format_number(r.value),
+            parcrypt_lab::bench::format_number(r.value),
             r.unit,
             r.basis.name(),
             r.source
@@ -338,7 +338,7 @@ struct StageRow {
     send_wait_ms: f64,
 }
 
-fn stage_rows(sim: &parcrypt::scc::des::SimResult) -> Vec<StageRow> {
+fn stage_rows(sim: &parcrypt_lab::scc::des::SimResult) -> Vec<StageRow> {
     sim.stages
         .iter()
         .map(|s| StageRow {

@@ -4,9 +4,9 @@ use super::output::{say, say_raw};
 use super::{Sizes, parse_list, parse_positive, usage};
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bench::{BenchConfig, ExportFormat, Progress, render};
-use parcrypt::scc::calibrate::{CalibrationPlan, CoreChoice};
-use parcrypt::scc::validate::{Validation, ValidationPlan, run as validate};
+use parcrypt_lab::bench::{BenchConfig, ExportFormat, Progress, render};
+use parcrypt_lab::scc::calibrate::{CalibrationPlan, CoreChoice};
+use parcrypt_lab::scc::validate::{Validation, ValidationPlan, run as validate};
 use serde::Serialize;
 
 /// Options of `--calibrate`.
@@ -187,8 +187,8 @@ struct Row {
 }
 
 /// Whether a point's runs give a 95 % interval of its median.
-fn has_ci(p: &parcrypt::scc::validate::ValidationPoint) -> bool {
-    p.runs >= parcrypt::bench::MIN_RUNS_FOR_CI
+fn has_ci(p: &parcrypt_lab::scc::validate::ValidationPoint) -> bool {
+    p.runs >= parcrypt_lab::bench::MIN_RUNS_FOR_CI
 }
 
 fn rows(v: &Validation) -> Vec<Row> {

@@ -8,7 +8,7 @@
 use super::parse_list;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use parcrypt::study::{self, Next, Profile, SEEDS, StudyOptions, StudyPlan};
+use parcrypt_lab::study::{self, Next, Profile, SEEDS, StudyOptions, StudyPlan};
 use std::path::PathBuf;
 
 /// Arguments of `parcrypt study`.
@@ -154,7 +154,7 @@ fn run_study(args: RunArgs) -> Result<()> {
         );
     }
     // One step per experiment, as many as the header says; the message names the one running.
-    let progress = parcrypt::bench::Progress::new(selected as u64, "study", args.quiet);
+    let progress = parcrypt_lab::bench::Progress::new(selected as u64, "study", args.quiet);
     let results = plan.run(|done, _, next, measured| {
         if measured {
             progress.set_position(done as u64);
@@ -166,7 +166,7 @@ fn run_study(args: RunArgs) -> Result<()> {
             Next::Experiment(id) => id.to_string(),
         });
     })?;
-    parcrypt::report::write(&results, &args.out)?;
+    parcrypt_lab::report::write(&results, &args.out)?;
     progress.finish();
     println!(
         "{} experiments ({} resumed), {} claims, {}:",

@@ -4,7 +4,7 @@
 //! time ∝ 1/f for the clock (seed 000 Figs. 7–10: doubling the clock ≈ halves the time).
 use crate::bench::{Bench, BenchConfig, Seconds};
 use crate::error::{Error, Result};
-use crate::parallel::{Executor, Schedule, ScheduleSpec};
+use parcrypt::parallel::{Executor, Schedule, ScheduleSpec};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -100,41 +100,44 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
             let bits = if quick { 1024 } else { 2048 };
             let n = if quick { 200 } else { 1000 };
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(1);
-            let key =
-                crate::rsa::RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)?;
-            let msgs = crate::rsa::batch::messages(key.public(), n, 2);
+            let key = parcrypt::rsa::RsaPrivateKey::generate_vartime(
+                bits,
+                &Integer::from(65537),
+                &mut rng,
+            )?;
+            let msgs = parcrypt::rsa::batch::messages(key.public(), n, 2);
             let executors = threads
                 .iter()
                 .map(|&t| Executor::new(t, ScheduleSpec::new(Schedule::Guided, None)?, false))
-                .collect::<Result<Vec<_>>>()?;
+                .collect::<parcrypt::Result<Vec<_>>>()?;
             Ok(Unit {
                 label: format!("{n} {bits}-bit RSA decryptions (CRT), guided"),
                 run: Box::new(move |i| {
-                    let op = crate::rsa::batch::Transform::Decrypt(
+                    let op = parcrypt::rsa::batch::Transform::Decrypt(
                         &key,
-                        crate::rsa::textbook::PrivateOp::CrtVartime,
+                        parcrypt::rsa::textbook::PrivateOp::CrtVartime,
                     );
                     let s = Instant::now();
-                    std::hint::black_box(crate::rsa::batch::parallel(&executors[i], op, &msgs));
+                    std::hint::black_box(parcrypt::rsa::batch::parallel(&executors[i], op, &msgs));
                     Ok(s.elapsed().as_secs_f64())
                 }),
             })
         }
         "modexp" => {
             let bits = if quick { 2048 } else { 4096 };
-            let (b, e, m) = crate::modexp::operands(bits, 9);
-            let slice = crate::modexp::method("slice")?;
+            let (b, e, m) = parcrypt::modexp::operands(bits, 9);
+            let slice = parcrypt::modexp::method("slice")?;
             let threads = threads.to_vec();
             Ok(Unit {
                 label: format!("one {bits}-bit exponentiation, slice method"),
                 run: Box::new(move |i| {
-                    let params = crate::modexp::Params {
+                    let params = parcrypt::modexp::Params {
                         threads: threads[i],
                         ..Default::default()
                     };
                     let s = Instant::now();
                     std::hint::black_box(
-                        crate::modexp::pow_mod_vartime(slice.as_ref(), &b, &e, &m, &params).ok(),
+                        parcrypt::modexp::pow_mod_vartime(slice.as_ref(), &b, &e, &m, &params).ok(),
                     );
                     Ok(s.elapsed().as_secs_f64())
                 }),
@@ -142,13 +145,13 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
         }
         "cipher" => {
             let size = if quick { 4 << 20 } else { 32 << 20 };
-            let bf = crate::cipher::Blowfish::new(&[7u8; 16])?;
+            let bf = parcrypt::cipher::Blowfish::new(&[7u8; 16])?;
             let mut data = vec![0x5au8; size];
             let threads = threads.to_vec();
             Ok(Unit {
                 label: format!("{} MiB Blowfish-ECB (PBlock)", size >> 20),
                 run: Box::new(move |i| {
-                    let pb = crate::cipher::parallel::pblock::PBlock::new(&bf, threads[i])?;
+                    let pb = parcrypt::cipher::parallel::pblock::PBlock::new(&bf, threads[i])?;
                     let s = Instant::now();
                     std::hint::black_box(pb.encrypt_ecb(&mut data).ok());
                     Ok(s.elapsed().as_secs_f64())

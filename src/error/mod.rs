@@ -1,4 +1,7 @@
-//! The library's error type: every bad input becomes one of these, never a panic.
+//! The lab's error type: every bad input becomes one of these, never a panic. It has the
+//! variants of the crypto crate's [`parcrypt::Error`] (converted one to one by `From`, so `?`
+//! carries a crypto error through unchanged) and the energy models' errors, with the exit codes
+//! of the `parcrypt` command.
 use std::path::PathBuf;
 
 mod energy;
@@ -65,8 +68,7 @@ impl Error {
 }
 
 /// What every internal error's line ends with: a request for a bug report.
-pub const BUG_REPORT: &str =
-    "this is a bug in parcrypt; please report it with the command that showed it";
+pub use parcrypt::error::BUG_REPORT;
 
 /// Exit status of a usage error: a bad argument or input the user can fix.
 pub const EXIT_USAGE: i32 = 2;
@@ -96,6 +98,24 @@ impl Error {
 
 /// Shorthand for results of this library.
 pub type Result<T> = std::result::Result<T, Error>;
+
+impl From<parcrypt::Error> for Error {
+    fn from(e: parcrypt::Error) -> Self {
+        use parcrypt::Error as C;
+        match e {
+            C::InvalidParameter(m) => Self::InvalidParameter(m),
+            C::InvalidKey(m) => Self::InvalidKey(m),
+            C::MessageTooLong(m) => Self::MessageTooLong(m),
+            C::InvalidCiphertext(m) => Self::InvalidCiphertext(m),
+            C::InvalidLength(m) => Self::InvalidLength(m),
+            C::DecryptionError => Self::DecryptionError,
+            C::KeyGeneration(m) => Self::KeyGeneration(m),
+            C::Export(m) => Self::Export(m),
+            C::Io { path, source } => Self::Io { path, source },
+            C::Internal(m) => Self::Internal(m),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

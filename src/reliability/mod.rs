@@ -9,13 +9,13 @@
 //! - [`table9`]: the paper's Table 9 beside parcrypt's figures.
 //!
 //! ```
-//! use parcrypt::energy::presets::preset;
-//! use parcrypt::reliability::assess::{TemperatureChoice, at, compare};
+//! use parcrypt_lab::energy::presets::preset;
+//! use parcrypt_lab::reliability::assess::{TemperatureChoice, at, compare};
 //! let c2d = preset("core2duo", None)?;
 //! let m = TemperatureChoice::Model;
 //! let cmp = compare(&c2d, &at(22, 800.0), &at(22, 2800.0), (&m, &m))?;
 //! assert!(cmp.change.combined_pct > 0.0); // the low clock lasts longer
-//! # Ok::<(), parcrypt::energy::EnergyError>(())
+//! # Ok::<(), parcrypt_lab::energy::EnergyError>(())
 //! ```
 pub mod assess;
 pub mod ramp;

@@ -20,12 +20,12 @@ pub mod reproduced;
 pub use markdown::markdown;
 
 use crate::error::{Error, Result};
-use crate::io::write_atomic;
 use crate::results::{
     ClaimResult, ExperimentResult, Kind, Ours, StudyResults, Verdict, chart_csv_name, short,
 };
 use findings::{Findings, figure, group_anchor, reason_words};
 use minijinja::{Environment, Value, context};
+use parcrypt::io::write_atomic;
 use std::fmt::Write;
 use std::path::Path;
 
@@ -49,7 +49,11 @@ const RULES_TEXT: &str = "Only measured and modelled claims can hold: a claim ho
 /// Writes report.md and report.html into `out`.
 pub fn write(study: &StudyResults, out: &Path) -> Result<()> {
     write_atomic(&out.join("report.md"), markdown(study).as_bytes(), None)?;
-    write_atomic(&out.join("report.html"), html(study)?.as_bytes(), None)
+    Ok(write_atomic(
+        &out.join("report.html"),
+        html(study)?.as_bytes(),
+        None,
+    )?)
 }
 
 /// One line on the run: profile, machine, when, how long.

@@ -8,7 +8,7 @@ use super::params::{SEED_MESSAGE_BYTES, SEED_ROUNDS, SccParams};
 use super::power::{EnergyFigures, energy};
 use super::transfer::transfer;
 use crate::error::{Error, Result};
-use crate::parallel::schedule::static_block;
+use parcrypt::parallel::schedule::static_block;
 use serde::{Deserialize, Serialize};
 
 /// Blowfish's block: chunks and messages are whole blocks.

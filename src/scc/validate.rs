@@ -5,9 +5,9 @@
 use super::calibrate::{CalibrationPlan, MachineParams, calibrate, machine_scenario};
 use super::des::simulate;
 use crate::bench::{Bench, BenchConfig, MachineInfo, Summary};
-use crate::cipher::blowfish::{BLOCK, Blowfish};
-use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use crate::error::{Error, Result};
+use parcrypt::cipher::blowfish::{BLOCK, Blowfish};
+use parcrypt::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
@@ -135,7 +135,7 @@ pub fn run(
     let pipelines = configs
         .iter()
         .map(|c| BfPipeline::new(&bf, *c))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<parcrypt::Result<Vec<_>>>()?;
     let measurements = time_sweep(plan, &bf, &input, &pipelines, &mut progress)?;
     let summaries =
         crate::bench::summaries(&measurements).ok_or_else(|| Error::internal("no samples"))?;

@@ -1,8 +1,8 @@
 //! What a study writes and reads back: results.json, each experiment's table and each chart's
 //! data as CSV. A leaf: it imports nothing else from the study.
 use crate::error::{Error, Result};
-use crate::io::write_atomic;
 use crate::results::StudyResults;
+use parcrypt::io::write_atomic;
 use std::path::Path;
 
 /// An I/O error on `path`, as the library's error.

@@ -9,8 +9,8 @@ use super::judge::{self, Evidence};
 use super::options::{Finished, SEEDS, StudyOptions};
 use crate::claims;
 use crate::error::{Error, Result};
-use crate::io::write_atomic;
 use crate::results::{ClaimResult, ExperimentResult, Profile, StudyResults};
+use parcrypt::io::write_atomic;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -14,12 +14,12 @@ use crate::bench::tsc::Tsc;
 use crate::bench::{
     Bench, BenchConfig, Failures, TimingColumns, TimingFields, fingerprint, planted_fault,
 };
-use crate::cipher::alg::CipherSpec;
-use crate::cipher::alg::{Algorithm, Direction};
-use crate::cipher::blowfish::BLOCK;
-use crate::cipher::dispatch::{Cipher, Run};
 use crate::claims::seed004::TABLES_2_3 as T;
 use crate::error::{Error, Result};
+use parcrypt::cipher::alg::CipherSpec;
+use parcrypt::cipher::alg::{Algorithm, Direction};
+use parcrypt::cipher::blowfish::BLOCK;
+use parcrypt::cipher::dispatch::{Cipher, Run};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
@@ -140,7 +140,7 @@ impl CipherBenchPlan {
             return bad("at least one thread count is needed".into());
         }
         for &t in &self.threads {
-            crate::parallel::split::check_threads(t)?;
+            parcrypt::parallel::split::check_threads(t)?;
             if self.algorithms.contains(&Algorithm::BfPipeline) && t > 17 {
                 return bad(format!("bf-pipeline has at most 17 stage groups, got {t}"));
             }
@@ -186,7 +186,7 @@ impl Material {
             chunk: a.default_chunk().and(plan.chunk.or(a.default_chunk())),
             ..CipherSpec::new(a, &self.key)
         };
-        spec.cipher(plan.direction)
+        Ok(spec.cipher(plan.direction)?)
     }
 }
 
@@ -203,7 +203,7 @@ fn transform(
         pin: plan.pin,
         reference,
     };
-    cipher.start(run)?.apply(buf)
+    Ok(cipher.start(run)?.apply(buf)?)
 }
 
 /// Checks every configuration against its sequential reference before anything is timed;

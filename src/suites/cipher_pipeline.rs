@@ -7,13 +7,13 @@
 //! threads on however many cores the machine has, so the sweep shows what a round pipeline
 //! costs when stages outnumber cores; the per-stage busy and wait times say where time goes.
 //! [`run_with_folded`] adds rows of the folded pipeline
-//! ([`crate::cipher::parallel::bf_folded::FoldedPipeline`]: the rounds folded into a
+//! ([`parcrypt::cipher::parallel::bf_folded::FoldedPipeline`]: the rounds folded into a
 //! few stage groups, lock-free hand-off), the form that pays on a machine with few cores.
 use crate::bench::{Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields};
-use crate::cipher::blowfish::{BLOCK, Blowfish};
-use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use crate::error::{Error, Result};
+use parcrypt::cipher::blowfish::{BLOCK, Blowfish};
+use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, PipelineStats};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -157,8 +157,8 @@ impl Piped<'_> {
 
     fn run(&self, data: &mut [u8]) -> Result<PipelineStats> {
         match self {
-            Piped::Seed(p) => p.run(data),
-            Piped::Folded(p) => p.run(data),
+            Piped::Seed(p) => Ok(p.run(data)?),
+            Piped::Folded(p) => Ok(p.run(data)?),
         }
     }
 }
@@ -379,7 +379,7 @@ fn median_run(runs: &[PipelineStats], s: &Summary) -> PipelineStats {
 
 /// Of the last `measured` runs (the warm-ups before them left out), the one whose wall time
 /// (`wall`) is closest to `median`.
-pub(crate) fn closest_to_median<T>(
+pub fn closest_to_median<T>(
     runs: &[T],
     measured: usize,
     median: f64,
@@ -396,7 +396,7 @@ pub(crate) fn closest_to_median<T>(
 
 /// The `rounds_per_stage` column: the compute stages' round counts (stages without rounds left
 /// out) as `min-max`, one number when they are all equal, `-` when there are none.
-pub(crate) fn rounds_range(rounds: impl Iterator<Item = usize>) -> String {
+pub fn rounds_range(rounds: impl Iterator<Item = usize>) -> String {
     let compute: Vec<usize> = rounds.filter(|&n| n > 0).collect();
     match (compute.iter().min(), compute.iter().max()) {
         (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
@@ -408,7 +408,7 @@ pub(crate) fn rounds_range(rounds: impl Iterator<Item = usize>) -> String {
 /// The rounds, bottleneck and busy/wait columns of a pipeline's record, from its median run.
 fn fill_stage_columns(r: &mut PipelineBenchRecord, st: &PipelineStats) {
     r.rounds_per_stage = rounds_range(st.stages.iter().map(|x| x.rounds));
-    let frac = |f: &dyn Fn(&crate::cipher::parallel::bf_pipeline::StageStats) -> f64| {
+    let frac = |f: &dyn Fn(&parcrypt::cipher::parallel::bf_pipeline::StageStats) -> f64| {
         let n = st.stages.len().max(1) as f64;
         st.stages.iter().map(f).sum::<f64>() / n / st.wall_s.max(f64::MIN_POSITIVE)
     };

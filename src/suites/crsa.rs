@@ -1,11 +1,11 @@
 //! Main against pipelined CRSA (seed 002, Fig. 4): one batch of blocks through both
-//! machines ([`crate::modexp::crsa::pow_mod_batch_vartime`]), interleaved run by run, after the
+//! machines ([`parcrypt::modexp::crsa::pow_mod_batch_vartime`]), interleaved run by run, after the
 //! pipelined results are checked against GMP; beside the measured ratio, the schedule's ideal
 //! one and the paper's Nc + 3.
 use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
-use crate::bignum::{random_below, random_bits};
 use crate::error::{Error, Result};
-use crate::modexp::crsa::{BatchOutcome, EngineConfig, pow_mod_batch_vartime, schedule};
+use parcrypt::bignum::{random_below, random_bits};
+use parcrypt::modexp::crsa::{BatchOutcome, EngineConfig, pow_mod_batch_vartime, schedule};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};

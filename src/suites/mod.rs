@@ -3,8 +3,8 @@
 //! flattened [`TimingFields`](crate::bench::TimingFields) and whose energy columns are one
 //! flattened [`EnergyFields`](crate::energy::meter::EnergyFields)), and the run itself, checked
 //! against the sequential reference before any time is reported. The operations measured live
-//! in their domain modules ([`rsa`](crate::rsa), [`modexp`](crate::modexp), [`mul`](crate::mul),
-//! [`cipher`](crate::cipher)), which know nothing of benchmarks or energy.
+//! in their domain modules ([`rsa`](parcrypt::rsa), [`modexp`](parcrypt::modexp), [`mul`](parcrypt::mul),
+//! [`cipher`](parcrypt::cipher)), which know nothing of benchmarks or energy.
 //!
 //! - [`rsa`](mod@rsa): SeRSA against PaRSA over threads, schedules and chunks (seed 000), its
 //!   records built by [`rsa_record`] (shared with the MPI batch); [`rsa_latency`]: one private-key operation (CRT, CRT on two threads, multi-prime);
@@ -24,11 +24,13 @@
 pub mod cipher;
 pub mod cipher_pipeline;
 pub mod crsa;
+pub mod crsa_paper;
 pub mod leak;
 pub mod modexp;
 pub mod montmul;
 pub mod mul;
 pub mod mul_handoff;
+pub mod mul_paper;
 pub mod openssl;
 pub mod peers;
 pub mod rsa;

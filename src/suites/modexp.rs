@@ -11,8 +11,8 @@
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
-pub use crate::modexp::operands;
-use crate::modexp::{ModExp, Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
+pub use parcrypt::modexp::operands;
+use parcrypt::modexp::{ModExp, Outcome, Params, UnitCount, method, methods, pow_mod_vartime};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -177,7 +177,7 @@ fn chosen_methods(plan: &ModexpBenchPlan) -> Result<Vec<Box<dyn ModExp>>> {
             names.insert(0, reference.to_string());
         }
     }
-    names.iter().map(|n| method(n)).collect()
+    names.iter().map(|n| Ok(method(n)?)).collect()
 }
 
 /// Every (method, parameters) pair: parallel methods at each of the plan's thread counts,

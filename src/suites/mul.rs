@@ -18,7 +18,7 @@ use crate::bench::{
     Bench, BenchConfig, Measurement, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
 };
 use crate::error::{Error, Result};
-use crate::mul::{
+use parcrypt::mul::{
     KaraConfig, METHODS, Multiplier, is_parallel, multiplier, operands, unknown_method,
 };
 use rug::Integer;
@@ -111,7 +111,7 @@ impl MulBenchPlan {
             return bad(format!("operand sizes must be 2 to {MAX_BITS} bits"));
         }
         if let Some(m) = self.methods.iter().find(|m| !METHODS.contains(&m.as_str())) {
-            return Err(unknown_method(m));
+            return Err(unknown_method(m).into());
         }
         if self.threads.is_empty() {
             return bad("at least one thread count is needed".into());
@@ -168,9 +168,9 @@ pub fn run(
         return measure_all(plan, cores, &mut progress);
     }
     std::thread::scope(|s| {
-        crate::parallel::joined(
+        parcrypt::parallel::joined(
             s.spawn(|| {
-                crate::parallel::affinity::pin_current_thread(0);
+                parcrypt::parallel::affinity::pin_current_thread(0);
                 measure_all(plan, cores, &mut progress)
             })
             .join(),
@@ -187,7 +187,7 @@ fn measure_all(
     let multipliers = configs
         .iter()
         .map(|&(m, t)| multiplier(m, &plan.kara.with_threads(t)?))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<parcrypt::Result<Vec<_>>>()?;
     let bench = Bench::new(plan.config)?;
     if plan.config.warmup_runs > 0 {
         global_warmup(plan);

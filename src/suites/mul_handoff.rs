@@ -19,7 +19,7 @@
 //! caller's own affinity is never changed.
 use crate::bench::{Bench, BenchConfig, Seconds, Summary, TimingColumns, TimingFields};
 use crate::error::{Error, Result};
-use crate::parallel::affinity::{available_cpus, pin_current_thread};
+use parcrypt::parallel::affinity::{available_cpus, pin_current_thread};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, PoisonError};

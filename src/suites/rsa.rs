@@ -14,10 +14,10 @@ pub use super::rsa_record::{BatchOp, BatchShape, Placement, RsaBenchRecord, reco
 use crate::bench::{Bench, BenchConfig};
 use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::error::{Error, Result};
-use crate::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
-use crate::rsa::batch::{self, Transform};
-use crate::rsa::keys::RsaPrivateKey;
-use crate::rsa::textbook::PrivateOp;
+use parcrypt::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
+use parcrypt::rsa::batch::{self, Transform};
+use parcrypt::rsa::keys::RsaPrivateKey;
+use parcrypt::rsa::textbook::PrivateOp;
 use rug::Integer;
 use std::time::Instant;
 
@@ -182,7 +182,7 @@ pub fn run_with_meter(
     let executors = configs
         .iter()
         .map(|&(threads, spec)| Executor::new(threads, spec, plan.pin))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<parcrypt::Result<Vec<_>>>()?;
     if plan.config.warmup_runs > 0 {
         global_warmup(transform, &prepared.inputs);
     }

@@ -8,13 +8,13 @@
 //! so each joule lands on its own method); `uj_per_byte` is per byte of the modulus.
 use super::openssl::openssl_sign_seconds;
 use crate::bench::{Bench, BenchConfig, Seconds, TimingColumns, TimingFields};
-use crate::bignum::random_below;
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
-use crate::rsa::kernel::PrivateKernel;
-use crate::rsa::keys::{DEFAULT_E, RsaPrivateKey};
-use crate::rsa::multiprime::generate_primes_vartime;
-use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
+use parcrypt::bignum::random_below;
+use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::rsa::keys::{DEFAULT_E, RsaPrivateKey};
+use parcrypt::rsa::multiprime::generate_primes_vartime;
+use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -251,7 +251,7 @@ impl SizeKeys {
         let key3 = multi(3, &mut rng)?;
         let key4 = multi(4, &mut rng)?;
         let m = random_below(&mut rng, key2.public().n());
-        let enc = |k: &RsaPrivateKey| crate::rsa::textbook::encrypt_unchecked(k.public(), &m);
+        let enc = |k: &RsaPrivateKey| parcrypt::rsa::textbook::encrypt_unchecked(k.public(), &m);
         let (c2, c3, c4) = (enc(&key2), enc(&key3), enc(&key4));
         // The keys with each kernel chosen (an unavailable one is an error here).
         let mut keyed = Vec::new();
@@ -419,7 +419,7 @@ mod tests {
                 .unwrap();
             assert_eq!(crt.speedup_vs_crt, 1.0);
         }
-        let best = crate::bignum::ct::Backend::best_for(512).name();
+        let best = parcrypt::bignum::ct::Backend::best_for(512).name();
         for r in &recs {
             let want = match r.kernel.as_deref() {
                 Some("auto") => best,

@@ -3,9 +3,9 @@
 //! the MPI batch (feature `mpi`), which give it their plan's [`BatchShape`] and [`Placement`].
 use crate::bench::{Sampled, Seconds, TimingColumns, TimingFields};
 use crate::energy::meter::EnergyFields;
-use crate::parallel::{RunStats, Schedule, ScheduleSpec};
-use crate::rsa::keys::RsaPrivateKey;
-use crate::rsa::textbook::PrivateOp;
+use parcrypt::parallel::{RunStats, Schedule, ScheduleSpec};
+use parcrypt::rsa::keys::RsaPrivateKey;
+use parcrypt::rsa::textbook::PrivateOp;
 use serde::{Deserialize, Serialize};
 
 /// The operation benchmarked.

@@ -53,7 +53,7 @@ pub trait Exporter<R: Serialize> {
     /// Writes the report to `path` atomically (a complete file or none).
     fn write(&self, report: &BenchReport<R>, path: &Path) -> Result<()> {
         let text = self.render(Some(&report.machine), &report.results)?;
-        crate::io::write_atomic(path, text.as_bytes(), None)
+        Ok(parcrypt::io::write_atomic(path, text.as_bytes(), None)?)
     }
 }
 

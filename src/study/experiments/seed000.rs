@@ -7,15 +7,15 @@ use super::{
     round_config, runs_text, strip, text,
 };
 use crate::error::Result;
-use crate::parallel::Schedule;
-use crate::rsa::RsaPrivateKey;
-use crate::rsa::textbook::PrivateOp;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
 use crate::suites::rsa::{BatchOp, RsaBenchPlan};
+use parcrypt::parallel::Schedule;
+use parcrypt::rsa::RsaPrivateKey;
+use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use rug::Integer;
 
@@ -35,7 +35,11 @@ pub(super) fn sizes(profile: Profile) -> (u32, usize) {
 
 pub(super) fn key(bits: u32) -> Result<RsaPrivateKey> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2024);
-    RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)
+    Ok(RsaPrivateKey::generate_vartime(
+        bits,
+        &Integer::from(65537),
+        &mut rng,
+    )?)
 }
 
 /// One round of an RSA batch benchmark: SeRSA (key "1:static") and each configuration

@@ -10,13 +10,13 @@ use super::{
 };
 use crate::claims::seed000 as paper;
 use crate::error::Result;
-use crate::parallel::Schedule;
-use crate::rsa::RsaPrivateKey;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
+use parcrypt::parallel::Schedule;
+use parcrypt::rsa::RsaPrivateKey;
 
 /// The thread-scaling experiment of seed 000.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {

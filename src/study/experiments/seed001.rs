@@ -69,9 +69,9 @@ const PER_BYTE: [&str; 4] = ["bf-encrypt", "bf-decrypt", "rsa-encrypt", "rsa-dec
 /// What the symmetric-against-asymmetric rounds time: a Blowfish key and 1 MB, an RSA key and
 /// a block.
 struct Ciphers {
-    bf: crate::cipher::blowfish::Blowfish,
+    bf: parcrypt::cipher::blowfish::Blowfish,
     data: Vec<u8>,
-    rsa: crate::rsa::RsaPrivateKey,
+    rsa: parcrypt::rsa::RsaPrivateKey,
     block: rug::Integer,
 }
 
@@ -83,14 +83,14 @@ impl Ciphers {
         rng.fill_bytes(&mut key);
         let mut data = vec![0u8; paper::MESSAGE_BYTES];
         rng.fill_bytes(&mut data);
-        let rsa = crate::rsa::RsaPrivateKey::generate_vartime(
+        let rsa = parcrypt::rsa::RsaPrivateKey::generate_vartime(
             RSA_BITS,
             &rug::Integer::from(65537),
             &mut rng,
         )?;
-        let block = crate::bignum::random_below(&mut rng, rsa.public().n());
+        let block = parcrypt::bignum::random_below(&mut rng, rsa.public().n());
         Ok(Self {
-            bf: crate::cipher::blowfish::Blowfish::new(&key)?,
+            bf: parcrypt::cipher::blowfish::Blowfish::new(&key)?,
             data,
             rsa,
             block,
@@ -99,7 +99,7 @@ impl Ciphers {
 
     /// Seconds per byte of each of [`PER_BYTE`], once each.
     fn round(&mut self) -> Result<Vec<(String, f64)>> {
-        use crate::rsa::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
+        use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
         use std::hint::black_box;
         use std::time::Instant;
         let bytes = self.data.len() as f64;

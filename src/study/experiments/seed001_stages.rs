@@ -3,9 +3,9 @@
 //! by the stage before) and blocked sending (held back by the stage after); this keeps them
 //! for the configurations charted, and draws their medians over the rounds as stacked bars,
 //! one bar per stage.
-use crate::cipher::parallel::bf_pipeline::PipelineStats;
 use crate::study::sampling::Rounds;
 use crate::study::{Chart, Point, Provenance, Series};
+use parcrypt::cipher::parallel::bf_pipeline::PipelineStats;
 
 /// What a stage's time is split into: the rounds' key suffix and the legend's name.
 const PARTS: [(&str, &str); 3] = [
@@ -132,8 +132,8 @@ impl StageTimes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cipher::parallel::bf_pipeline::StageStats;
     use crate::study::ChartKind;
+    use parcrypt::cipher::parallel::bf_pipeline::StageStats;
 
     fn stats(busy: [f64; 3]) -> PipelineStats {
         PipelineStats {

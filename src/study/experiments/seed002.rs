@@ -12,14 +12,14 @@ use super::{fastest, int, measured, opt, quality_note, round_config, runs_text, 
 use crate::bench::Bench;
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
-use crate::modexp::crsa::{Topology, schedule};
-use crate::modexp::{ModExp, Params, method, pow_mod_vartime};
-use crate::rsa::RsaPrivateKey;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
+use parcrypt::modexp::crsa::{Topology, schedule};
+use parcrypt::modexp::{ModExp, Params, method, pow_mod_vartime};
+use parcrypt::rsa::RsaPrivateKey;
 use rand::SeedableRng;
 use rug::Integer;
 use std::time::Instant;
@@ -95,7 +95,7 @@ fn crt_binary_vartime(key: &RsaPrivateKey, c: &Integer, binary: &dyn ModExp) -> 
 fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
     let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)?;
-    let c = crate::bignum::random_below(&mut rng, key.public().n());
+    let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
     let expected = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
     let case = SizeCase {
         bits,
@@ -138,13 +138,16 @@ fn times_round(cases: &[SizeCase], i: usize) -> Result<Vec<(String, f64)>> {
                 "Montgomery" => {
                     pow_mod_vartime(case.montgomery.as_ref(), &case.c, d, n, &Params::default())
                         .map(|o| o.value)
+                        .map_err(Error::from)
                 }
                 "Binary" => {
                     pow_mod_vartime(case.binary.as_ref(), &case.c, d, n, &Params::default())
                         .map(|o| o.value)
+                        .map_err(Error::from)
                 }
                 _ => pow_mod_vartime(case.crsa.as_ref(), &case.c, d, n, &crsa_params())
-                    .map(|o| o.value),
+                    .map(|o| o.value)
+                    .map_err(Error::from),
             };
             let v = std::hint::black_box(v);
             let took = t.elapsed().as_secs_f64();
@@ -380,7 +383,7 @@ impl Experiment for Pipeline {
     fn run(&self, ctx: &Context) -> Result<Output> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let long_e: Integer =
-            crate::bignum::random_bits(&mut rng, 1024) | (Integer::from(1) << 1023);
+            parcrypt::bignum::random_bits(&mut rng, 1024) | (Integer::from(1) << 1023);
         let exps = [
             ("e = 65537", Integer::from(65537)),
             ("1024-bit e", long_e.clone()),

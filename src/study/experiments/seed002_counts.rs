@@ -1,5 +1,5 @@
 //! Seed 002 (CRSA) by counting: the MulMods of our CRSA schedule and of the binary method for
-//! chosen exponents, machine-independent and exact ([`crate::modexp::crsa::schedule()`]
+//! chosen exponents, machine-independent and exact ([`parcrypt::modexp::crsa::schedule()`]
 //! predicts what the engine counts, by test), against Table 1, Section 4's formulas and the
 //! trends of Sections 2–5; and the paper's own numbers against each other. Nothing here is
 //! timed.
@@ -8,12 +8,12 @@ use super::seed001_paper::half_digit;
 use super::{int, num, opt, text};
 use crate::claims::seed002::{self as paper, NC_SWEEP, TABLE1_K, TABLE1_NC};
 use crate::error::Result;
-use crate::modexp::crsa::paper::binary_mulmods;
-use crate::modexp::crsa::{self, Schedule, Topology, mulmod_table, pe_table, schedule};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,
 };
+use crate::suites::crsa_paper::{PeRow, Row, binary_mulmods, mulmod_table, pe_table};
+use parcrypt::modexp::crsa::{self, Schedule, Topology, schedule};
 use rand::SeedableRng;
 use rug::Integer;
 
@@ -31,7 +31,7 @@ pub const SAMPLE: usize = 1000;
 pub fn random_exponents(k: u32) -> Vec<Integer> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(u64::from(k) + 2);
     (0..SAMPLE)
-        .map(|_| crate::bignum::random_bits(&mut rng, k) | (Integer::from(1) << (k - 1)))
+        .map(|_| parcrypt::bignum::random_bits(&mut rng, k) | (Integer::from(1) << (k - 1)))
         .collect()
 }
 
@@ -159,7 +159,7 @@ impl Experiment for Counts {
             ]);
         }
         let pes = pe_table(2)?;
-        let per_pe = |f: &dyn Fn(&crsa::PeRow) -> Option<u64>| -> Vec<(f64, f64)> {
+        let per_pe = |f: &dyn Fn(&PeRow) -> Option<u64>| -> Vec<(f64, f64)> {
             pes.iter()
                 .enumerate()
                 .filter_map(|(i, p)| f(p).map(|v| (i as f64, v as f64)))
@@ -208,7 +208,7 @@ impl Experiment for Counts {
     }
 }
 
-fn evidence(rows: &[crsa::Row], pes: &[crsa::PeRow]) -> Result<Vec<Fed>> {
+fn evidence(rows: &[Row], pes: &[PeRow]) -> Result<Vec<Fed>> {
     let mut v = Figures::new(rows, pes)?.evidence()?;
     v.extend(table1_text_evidence());
     Ok(v)
@@ -254,7 +254,7 @@ fn table1_text_evidence() -> Vec<Fed> {
 /// What the count claims are judged on, worked out once: the count table's worst case, the
 /// PE table at Nc = 2, the two topologies at Nc = 2 and the means over random exponents.
 struct Figures<'a> {
-    pes: &'a [crsa::PeRow],
+    pes: &'a [PeRow],
     /// The count table's optimized-CRSA worst case.
     worst: Option<f64>,
     /// The main and the optimized topology at Nc = 2.
@@ -275,7 +275,7 @@ fn binary_count(e: &Integer) -> f64 {
 }
 
 impl<'a> Figures<'a> {
-    fn new(rows: &[crsa::Row], pes: &'a [crsa::PeRow]) -> Result<Self> {
+    fn new(rows: &[Row], pes: &'a [PeRow]) -> Result<Self> {
         let exps = random_exponents(TABLE1_K);
         let topo2 = (Topology::new(2, false)?, Topology::new(2, true)?);
         let eff = {

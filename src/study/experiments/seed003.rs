@@ -11,12 +11,12 @@ use crate::bench::{Bench, Failures};
 use crate::claims::seed003::modexp::timed;
 use crate::claims::seed003::{Cut, MODEXP_BEST, Measure, PRODUCT, SQUARE, Setup, Timed};
 use crate::error::{Error, Result};
-use crate::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod_vartime};
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
     Profile, Provenance, Series, Table, fed, settled,
 };
+use parcrypt::modexp::{Kernel, ModExp, Params, Ring, Slicing, method, pow_mod_vartime};
 use rug::Integer;
 use std::time::Instant;
 

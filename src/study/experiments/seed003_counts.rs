@@ -7,11 +7,11 @@ use crate::claims::num;
 use crate::claims::seed003::Setup;
 use crate::claims::seed003::checks::{self, Count, Counted, SAMPLES};
 use crate::error::{Error, Result};
-use crate::modexp::{Params, Slicing, UnitCount, method, pow_mod_vartime};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,
 };
+use parcrypt::modexp::{Params, Slicing, UnitCount, method, pow_mod_vartime};
 
 /// The counts' provenance.
 const MODEL: &str = "MulMod counts of src/modexp on random operands of the seed's sizes";

@@ -12,13 +12,13 @@ use crate::claims::seed003::mul::{
 };
 use crate::claims::seed003::{HANDOFF_US, KARATSUBA_US, karatsuba_us, karatsuba_vs_gmp};
 use crate::error::Result;
-use crate::mul::KaraConfig;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed, settled,
 };
 use crate::suites::mul::MulBenchPlan;
+use parcrypt::mul::KaraConfig;
 use rug::Integer;
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -400,7 +400,7 @@ fn handoff_round(profile: Profile, i: usize) -> Result<Vec<(String, f64)>> {
         .map(|r| (r.primitive.clone(), r.median_us))
         .collect();
     for bits in [4096u32, 8192] {
-        let (a, b) = crate::mul::operands(bits, 3);
+        let (a, b) = parcrypt::mul::operands(bits, 3);
         let best = (0..5)
             .map(|_| {
                 let started = Instant::now();

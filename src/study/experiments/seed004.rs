@@ -6,7 +6,6 @@ use super::{
     free_cores, free_cores_sample, int, measured, needs_threads, num, opt, paper_check,
     probe_threads, quality_note, reported, round_config, runs_text, text,
 };
-use crate::cipher::{Algorithm, Direction};
 use crate::claims::assumption_range;
 use crate::claims::seed004::{
     CORES, FIG2_ROWS, FIG4_PBLOCK_LOW_CLOCK, LOW_CLOCK_SAVING_PCT, S2_UNIPROCESSOR_ENERGY_CHANGE,
@@ -22,6 +21,7 @@ use crate::study::{
     Provenance, Quality, Series, Table, fed, settled,
 };
 use crate::suites::cipher::CipherBenchPlan;
+use parcrypt::cipher::{Algorithm, Direction};
 
 /// The experiments of seed 004.
 pub fn experiments() -> Vec<Box<dyn Experiment>> {

@@ -253,7 +253,7 @@ fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
     };
     let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
     let readings = r.get(CROSS_CORE).map(<[f64]>::len);
-    if crate::parallel::logical_cores() >= 2 {
+    if parcrypt::parallel::logical_cores() >= 2 {
         assert_eq!(readings, Some(3));
     }
     let r = measure(&plan, |_| Ok(round("a")), |_| true).unwrap();

@@ -43,11 +43,11 @@
 use crate::bench::tsc::Tsc;
 use crate::bench::welch::{self, LeakTest};
 use crate::error::{Error, Result};
-use crate::rsa::kernel::PrivateKernel;
-use crate::rsa::keys::{DEFAULT_E, MAX_MODULUS_BITS, RsaPrivateKey};
-use crate::rsa::oaep::{self, OaepParams};
-use crate::rsa::textbook::PrivateOp;
 use pairs::{check_path, input};
+use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::rsa::keys::{DEFAULT_E, MAX_MODULUS_BITS, RsaPrivateKey};
+use parcrypt::rsa::oaep::{self, OaepParams};
+use parcrypt::rsa::textbook::PrivateOp;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rug::Integer;
@@ -77,11 +77,16 @@ pub struct DecryptPath {
 
 /// The default private-key operation ([`PrivateOp::default`], what `rsa decrypt` runs).
 fn default_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
-    oaep::decrypt_with(key, ct, params, PrivateOp::default())
+    Ok(oaep::decrypt_with(key, ct, params, PrivateOp::default())?)
 }
 
 fn old_vartime_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
-    oaep::decrypt_with_vartime(key, ct, params, PrivateOp::CrtConstTime)
+    Ok(oaep::decrypt_with_vartime(
+        key,
+        ct,
+        params,
+        PrivateOp::CrtConstTime,
+    )?)
 }
 
 type DecryptResult = Result<Zeroizing<Vec<u8>>>;

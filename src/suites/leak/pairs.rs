@@ -2,11 +2,11 @@
 //! crafted from a chosen EM where the class is a property of EM, and the two keys of the
 //! `keys` pair, which differ only in secret data.
 use super::{DecryptPath, MESSAGE_LEN};
-use crate::bignum::{from_be_bytes, to_be_bytes_vartime};
 use crate::error::{Error, Result};
-use crate::rsa::keys::{DEFAULT_E, RsaPrivateKey};
-use crate::rsa::oaep::{self, OaepParams};
-use crate::rsa::textbook;
+use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::rsa::keys::{DEFAULT_E, RsaPrivateKey};
+use parcrypt::rsa::oaep::{self, OaepParams};
+use parcrypt::rsa::textbook;
 use rand::{Rng, RngCore};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -92,7 +92,7 @@ pub fn key_pair<R: RngCore + ?Sized>(bits: u32, rng: &mut R) -> Result<[RsaPriva
     let e = Integer::from(DEFAULT_E);
     let mut keys = (0..KEY_CANDIDATES)
         .map(|_| RsaPrivateKey::generate_vartime(bits, &e, rng))
-        .collect::<Result<Vec<_>>>()?;
+        .collect::<parcrypt::Result<Vec<_>>>()?;
     let weight =
         |k: &RsaPrivateKey| k.dp().count_ones().unwrap_or(0) + k.dq().count_ones().unwrap_or(0);
     keys.sort_by_key(weight);
@@ -119,7 +119,7 @@ pub(super) fn input<R: RngCore + rand::CryptoRng>(
         (Pair::Padding, false) | (Pair::Keys, _) => {
             let mut msg = [0u8; MESSAGE_LEN];
             rng.fill_bytes(&mut msg);
-            oaep::encrypt_with(key.public(), &msg, params, rng)
+            Ok(oaep::encrypt_with(key.public(), &msg, params, rng)?)
         }
         (Pair::Padding, true) | (Pair::YZero | Pair::YZeroOdd, false) => crafted(key, 0, rng),
         (Pair::YZero | Pair::YZeroOdd, true) => {

@@ -1,20 +1,20 @@
 //! The rows of `bench peers` ([`super`]): for each piece of work, the peer (GMP in-process, or OpenSSL's
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
-use crate::cipher::blowfish::Blowfish;
-use crate::cipher::modes;
-use crate::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
-use crate::cipher::parallel::bf_pipeline::Layout;
-use crate::cipher::parallel::parc4::{self, Parc4};
-use crate::cipher::parallel::pblock::PBlock;
-use crate::cipher::rc4::Rc4;
 use crate::error::{Error, Result};
-use crate::modexp::{Params, method, pow_mod_vartime};
-use crate::mul::{KaraConfig, Multiplier};
-use crate::rsa::kernel::PrivateKernel;
-use crate::rsa::textbook::{PrivateOp, decrypt_unchecked};
-use crate::rsa::{RsaPrivateKey, keys::DEFAULT_E};
 use crate::suites::openssl::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
+use parcrypt::cipher::blowfish::Blowfish;
+use parcrypt::cipher::modes;
+use parcrypt::cipher::parallel::bf_folded::{FoldedConfig, FoldedPipeline};
+use parcrypt::cipher::parallel::bf_pipeline::Layout;
+use parcrypt::cipher::parallel::parc4::{self, Parc4};
+use parcrypt::cipher::parallel::pblock::PBlock;
+use parcrypt::cipher::rc4::Rc4;
+use parcrypt::modexp::{Params, method, pow_mod_vartime};
+use parcrypt::mul::{KaraConfig, Multiplier};
+use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
+use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
 use rand::{RngCore, SeedableRng};
 use rug::Integer;
 use std::cell::RefCell;
@@ -174,8 +174,8 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
     Ok(match id {
         "product-32k" | "product-64k" | "product-128k" | "product-1m" => {
             let bits = product_bits(id);
-            let (a, b) = crate::mul::operands(bits, s.seed);
-            let m = crate::mul::par::new(KaraConfig {
+            let (a, b) = parcrypt::mul::operands(bits, s.seed);
+            let m = parcrypt::mul::par::new(KaraConfig {
                 helpers: s.threads - 1,
                 ..KaraConfig::default()
             })?;
@@ -190,7 +190,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let bits = if id == "rsa-2048" { 2048 } else { 4096 };
             let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
                 .with_kernel(s.kernel)?;
-            let c = crate::bignum::random_below(&mut rng, key.public().n());
+            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
         }
         _ => {
@@ -328,7 +328,7 @@ fn modexp_row<'a>(
         "sliding",
         t,
         batch,
-        || method("sliding"),
+        || Ok(method("sliding")?),
         move |seq| {
             drop(black_box(pow_mod_vartime(
                 seq.as_ref(),

@@ -1,0 +1,115 @@
+//! `rsa`: the batch of RSA operations over ranks, master-worker, against threads and SeRSA.
+use crate::args::{self, MasterArg, OpArg};
+use crate::parse::parse_list;
+use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
+use parcrypt::parallel::Schedule;
+use parcrypt::rsa::RsaPrivateKey;
+use parcrypt::rsa::textbook::PrivateOp;
+use parcrypt_lab::suites::rsa::BatchOp;
+use parcrypt_mpi::batch::BatchPlan;
+use parcrypt_mpi::batch_bench::BatchRecord;
+use parcrypt_mpi::{MpiError, MpiResult, Ranks};
+use rand::SeedableRng;
+
+/// `rsa`: the batch sweep over schedules and chunk sizes.
+pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
+    use parcrypt_mpi::batch::Master;
+    let schedules = parse_list(&a.schedule, "schedule", |s| {
+        s.parse::<Schedule>().map_err(|e| e.to_string())
+    })
+    .map_err(usage)?;
+    let chunks = parse_list(&a.chunk, "chunk", |s| match s {
+        "default" | "none" => Ok(None),
+        _ => match s.parse::<usize>() {
+            Ok(c) if c > 0 => Ok(Some(c)),
+            _ => Err(format!(
+                "chunk must be a positive integer or 'default', got '{s}'"
+            )),
+        },
+    })
+    .map_err(usage)?;
+    let plan = BatchPlan {
+        messages: a.messages,
+        op: match a.op {
+            OpArg::Encrypt => BatchOp::Encrypt,
+            OpArg::Decrypt => BatchOp::Decrypt,
+        },
+        private_op: PrivateOp::CrtVartime,
+        schedules,
+        chunks,
+        threads: a.threads,
+        master: match a.master {
+            MasterArg::Works => Master::Works,
+            MasterArg::Waits => Master::Waits,
+        },
+        seed: a.seed,
+        config: a.common.config(),
+    };
+    plan.validate(ranks.size())?;
+    warn_if_bound(ranks, a.threads);
+    check_writable(ranks, a.common.json.as_deref())?;
+    let key = load_key(ranks, &a)?;
+    let Some(records) = parcrypt_mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
+        return Ok(());
+    };
+    print_records(ranks, &plan, &records);
+    write_json(a.common.json.as_deref(), records)
+}
+
+/// Rank 0's key, from `--key` or generated from the seed, agreed on by every rank (`None`
+/// on the others).
+fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>> {
+    if ranks.is_root() {
+        let key = match &a.key {
+            // A file that cannot be read names itself; a key that cannot be parsed gets its
+            // file's name.
+            Some(path) => parcrypt::io::read_file(path)
+                .map_err(MpiError::from)
+                .and_then(|b| {
+                    parcrypt::rsa::pem::load_private_key(&b)
+                        .map_err(|e| usage(format!("{}: {e}", path.display())))
+                }),
+            None => {
+                let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(a.seed);
+                RsaPrivateKey::generate_vartime(a.bits, &rug::Integer::from(65537), &mut rng)
+                    .map_err(|e| usage(e.to_string()))
+            }
+        };
+        Ok(Some(ranks.agree(key)?))
+    } else {
+        ranks.agree(Ok(()))?;
+        Ok(None)
+    }
+}
+
+/// The sweep's table, one row per backend, schedule and chunk size.
+fn print_records(ranks: &Ranks, plan: &BatchPlan, records: &[BatchRecord]) {
+    println!(
+        "{}-bit RSA {:?} of {} messages over {} ({} threads per rank, master {:?}); energy: {}",
+        records[0].base.bits,
+        plan.op,
+        plan.messages,
+        on_hosts(ranks),
+        plan.threads,
+        plan.master,
+        records[0].base.energy.energy_source,
+    );
+    println!(
+        "{:<8} {:>5} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",
+        "backend", "ranks", "schedule", "chunk", "median ms", "speedup", "imbalance", "chunks"
+    );
+    for r in records {
+        println!(
+            "{:<8} {:>5} {:<9} {:>6} {:>11.3} {:>8.2} {:>10.2} {:>8}",
+            r.mpi.backend,
+            r.mpi.ranks,
+            r.base.schedule.name(),
+            r.base.chunk.map_or("-".into(), |c| c.to_string()),
+            r.base.timing.median_s * 1e3,
+            r.base.speedup,
+            r.base.imbalance,
+            r.base.chunks_taken,
+        );
+    }
+    println!("every output equalled SeRSA's");
+}

@@ -1,0 +1,64 @@
+//! parcrypt — parallel and constant-time cryptography.
+//!
+//! RSA-OAEP whose private key never meets variable-time code (constant-time key loading,
+//! blinding, CRT on AVX-512 IFMA, MULX/ADX or portable Montgomery kernels chosen at run time,
+//! a fault check before output); parallel modular exponentiation (m-ary, slicing, CRSA's
+//! hypercube) and parallel Karatsuba products; Blowfish, RC4 and RC4A with their parallel
+//! forms (PBlock, the Blowfish round pipeline, PARC4, PARC4-I). Every parallel form gives the
+//! same bytes as its sequential reference. The measuring, the papers' claims and the
+//! `parcrypt` command live in the `parcrypt-lab` crate; this one has no paper data, no
+//! plotting and no command line.
+//!
+//! # Start here
+//!
+//! | task | API |
+//! |---|---|
+//! | read an OpenSSL key (PKCS#8 or PKCS#1, PEM or DER) | [`rsa::pem::load_private_key`], [`rsa::pem::load_public_key`] |
+//! | make a key | [`RsaPrivateKey::generate_vartime`] (variable time, and named so: it runs once) |
+//! | RSA-OAEP (SHA-256 by default) | [`rsa::oaep::encrypt`], [`rsa::oaep::decrypt`], [`OaepParams`] |
+//! | many decryptions at once (SeRSA, PaRSA) | [`rsa::batch`] |
+//! | modular exponentiation, sequential or parallel | [`modexp::method`]`("mary-precomp")`, [`modexp::pow_mod_vartime`] |
+//! | big-integer products, sequential or parallel | [`mul::multiplier`]`("kara-lockfree", …)` |
+//! | a cipher over bytes or a file, sequential or parallel | [`cipher::file::transform_bytes`], [`cipher::file::transform_file`] |
+//! | OpenMP-style loop schedules, thread teams | [`parallel`] |
+//!
+//! Runnable examples: `cargo run --release -p parcrypt --example oaep_roundtrip`,
+//! `--example parallel_modexp`, `--example parallel_cipher`.
+//!
+//! # Timing
+//!
+//! What touches a private key is constant time: no branch and no memory index depends on a
+//! secret (checked under Valgrind by `examples/secret_flow.rs`). Everything else that could
+//! be mistaken for it carries `vartime` in its name or says **variable-time** in its docs: the
+//! exponentiation strategies of [`modexp`] (they take public or test operands), key
+//! generation, and the `gmp-sec` kernel, which is constant time in the exponent but not in the
+//! prime.
+//!
+//! # Secrets
+//!
+//! Secret values are wiped on drop. GMP frees its temporaries without wiping them unless the
+//! allocator of [`bignum::wipe`] is installed; the crate installs it itself before it handles
+//! its first secret (a [`bignum::SecretInteger`], a key read, built or generated), around
+//! whatever allocator GMP had, so a user has nothing to call (calling
+//! [`bignum::wipe::install`] first covers the program's own integers from the start too).
+//!
+//! # Modules, from the bottom layer up
+//!
+//! A module imports only modules before it: [`error`] and [`io`] (atomic file output, never
+//! over an input); [`parallel`] (generic machinery, no algorithm); [`bignum`] (GMP helpers,
+//! the constant-time kernels in [`bignum::ct`], secret integers); [`mul`]; [`modexp`];
+//! [`rsa`]; [`cipher`].
+#![warn(missing_docs)]
+
+pub mod bignum;
+pub mod cipher;
+pub mod error;
+pub mod io;
+pub mod modexp;
+pub mod mul;
+pub mod parallel;
+pub mod rsa;
+
+pub use error::{Error, Result};
+pub use rsa::oaep::OaepParams;
+pub use rsa::{RsaPrivateKey, RsaPublicKey};
