@@ -316,7 +316,7 @@ fn benchmarks_write_machine_and_results() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("seed 004") && stdout.contains("pblock-ecb"),
+        stdout.contains("cipher-energy") && stdout.contains("pblock-ecb"),
         "{stdout}"
     );
     let v = json(&d.p("cipher.json"));
@@ -350,7 +350,7 @@ fn benchmarks_write_machine_and_results() {
     );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("seed 001") && stdout.contains("E1") && stdout.contains("DW"),
+        stdout.contains("SCC Blowfish") && stdout.contains("E1") && stdout.contains("DW"),
         "{stdout}"
     );
     let results = json(&d.p("pipe.json"))["results"]

@@ -2,10 +2,10 @@
 //! key size, subkey bytes and pipeline stages (the claims registry's constants).
 use parcrypt::cipher::Blowfish;
 use parcrypt::cipher::parallel::bf_pipeline::Layout;
-use parcrypt_lab::claims::seed001::{MAX_KEY_BITS, ROUND_STAGES, STAGES, SUBKEY_BYTES};
+use parcrypt_lab::claims::scc_blowfish::{MAX_KEY_BITS, ROUND_STAGES, STAGES, SUBKEY_BYTES};
 
 #[test]
-fn seed_001s_by_construction_claims_are_what_the_code_does() {
+fn scc_blowfish_by_construction_claims_are_what_the_code_does() {
     // 448 bits at most, 4168 bytes of subkeys.
     assert!(Blowfish::new(&[7; 56]).is_ok());
     assert!(Blowfish::new(&[7; 57]).is_err());

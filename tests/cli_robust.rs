@@ -297,7 +297,7 @@ impl CountBefore for str {
 fn study_only_adds_to_a_folder_and_keeps_what_was_there() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().to_str().unwrap();
-    for seed in ["seed002", "seed004"] {
+    for seed in ["crsa", "cipher-energy"] {
         let run = parcrypt(&["study", "--quick", "--quiet", "--only", seed, "--out", out]);
         assert!(
             run.status.success(),
@@ -313,22 +313,25 @@ fn study_only_adds_to_a_folder_and_keeps_what_was_there() {
         .iter()
         .filter_map(|e| e["id"].as_str())
         .collect();
-    for seed in ["seed002", "seed004"] {
+    for seed in ["crsa", "cipher-energy"] {
         assert!(
             ids.iter().any(|id| id.starts_with(seed)),
             "{seed} missing from {ids:?}"
         );
     }
     let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
-    for claim in ["| seed002 | Table 1 |", "| seed004 |"] {
+    for claim in ["| crsa | Table 1 |", "| cipher-energy |"] {
         assert!(report.contains(claim), "{claim} gone from the report");
     }
-    assert!(dir.path().join("seed002-table1.csv").exists());
+    assert!(dir.path().join("crsa-table1.csv").exists());
     assert!(
         std::fs::read_dir(dir.path())
             .unwrap()
             .filter_map(|e| e.ok())
-            .any(|e| e.file_name().to_string_lossy().starts_with("seed004-"))
+            .any(|e| e
+                .file_name()
+                .to_string_lossy()
+                .starts_with("cipher-energy-"))
     );
 }
 

@@ -1,9 +1,9 @@
 //! End-to-end tests of `parcrypt power`, `reliability`, `energy` and `presets`: the 90 rows of
-//! seed 000's Tables 4-7 reproduced through the command line, the RAPL meter on a fake
+//! PaRSA's Tables 4-7 reproduced through the command line, the RAPL meter on a fake
 //! powercap tree, `auto` falling back to the model here, and every bad input answered by one
 //! `error:` line and the right exit status.
 mod common;
-use parcrypt_lab::energy::seed000;
+use parcrypt_lab::energy::parsa;
 use serde_json::Value;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -46,7 +46,7 @@ fn preset_of(processor: &str) -> &'static str {
 
 #[test]
 fn power_reproduces_all_90_rows_of_tables_4_to_7() {
-    let rows = seed000::power_rows();
+    let rows = parsa::power_rows();
     assert_eq!(rows.len(), 90);
     for r in rows {
         let (node, freq) = (r.node_nm.to_string(), r.freq_mhz.to_string());
@@ -68,7 +68,7 @@ fn power_reproduces_all_90_rows_of_tables_4_to_7() {
             );
         }
         // A table row read as printed is the paper's figure, labelled so; a rebuilt row says so.
-        assert_eq!(v["source"], format!("paper:seed000-table-{}", r.table));
+        assert_eq!(v["source"], format!("paper:parsa-table-{}", r.table));
         let notes = v["notes"].to_string();
         assert_eq!(notes.contains("rebuilt"), !r.note.is_empty(), "{notes}");
     }

@@ -274,8 +274,8 @@ fn fixture() -> StudyResults {
         parcrypt_version: "fixture".into(),
         claims: judged_claims(),
         experiments: vec![ExperimentResult {
-            id: "seed000-fixture".into(),
-            seed: "seed000".into(),
+            id: "parsa-fixture".into(),
+            paper_id: "parsa".into(),
             title: "Every kind of chart".into(),
             answers: "Fig. 0".into(),
             provenance: Provenance::Measured,
@@ -295,8 +295,8 @@ fn long_claim() -> ClaimResult {
     let long = "needs 8 hardware threads; this machine has 2, so 8 threads here only time-share \
                 them, and the figure beside is shown without deciding anything about the claim";
     ClaimResult {
-        id: "seed000-fixture-claim".into(),
-        seed: "seed000".into(),
+        id: "parsa-fixture-claim".into(),
+        paper_id: "parsa".into(),
         reference: "Fig. 10, Abstract".into(),
         claim: "1 → 8 threads makes PaRSA 79 % faster on the Core i7".into(),
         kind: Kind::Measured,
@@ -325,7 +325,7 @@ fn long_claim() -> ClaimResult {
         beside: Some(format!(
             "8 threads on 2 CPUs: 49.38 % [49.12, 49.8]; {long}"
         )),
-        experiment: "seed000-fixture".into(),
+        experiment: "parsa-fixture".into(),
         headline: true,
         defect: None,
         confirms: None,
@@ -365,7 +365,7 @@ fn judged_claims() -> Vec<ClaimResult> {
         parts: Vec::new(),
     };
     let mut paper_check = with(
-        "seed000-fixture-paper",
+        "parsa-fixture-paper",
         Kind::PaperCheck,
         Verdict::Inconsistent,
         Reason::PaperInconsistent,
@@ -378,9 +378,9 @@ fn judged_claims() -> Vec<ClaimResult> {
     paper_check.paper_values = vec![563.091];
     paper_check.defect = Some("593-vs-563".into());
     let mut again = paper_check.clone();
-    again.id = "seed000-fixture-paper-again".into();
+    again.id = "parsa-fixture-paper-again".into();
     let mut ordering = with(
-        "seed000-fixture-holds",
+        "parsa-fixture-holds",
         Kind::Measured,
         Verdict::Holds,
         Reason::IntervalInside,
@@ -390,7 +390,7 @@ fn judged_claims() -> Vec<ClaimResult> {
     ordering.confirms = Some(parcrypt_lab::results::Confirms::Ordering);
     ordering.untested = Some("the paper's 3.5× at 4 threads is not tested here".into());
     let mut unclear = with(
-        "seed000-fixture-unclear",
+        "parsa-fixture-unclear",
         Kind::Measured,
         Verdict::Inconclusive,
         Reason::CoresUnclear,
@@ -402,7 +402,7 @@ fn judged_claims() -> Vec<ClaimResult> {
         base.clone(),
         ordering,
         with(
-            "seed000-fixture-gap",
+            "parsa-fixture-gap",
             Kind::Measured,
             Verdict::DoesNotHold,
             Reason::IntervalOutside,
@@ -411,7 +411,7 @@ fn judged_claims() -> Vec<ClaimResult> {
         ),
         unclear,
         with(
-            "seed000-fixture-parts",
+            "parsa-fixture-parts",
             Kind::Modelled,
             Verdict::DoesNotHold,
             Reason::ExactOutside,
@@ -517,7 +517,7 @@ struct Probe {
 /// Where the findings' first headline block is on the page, scrolled to the top (px).
 #[derive(Debug, serde::Deserialize)]
 struct First {
-    /// The id of the first paper's block of findings (`findings-seed000`).
+    /// The id of the first paper's block of findings (`findings-parsa`).
     paper: Option<String>,
     /// The id of the paper block holding the first headline block.
     block: Option<String>,

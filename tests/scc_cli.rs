@@ -19,12 +19,12 @@ fn default_run_prints_sources_points_and_the_optimum() {
     for needle in [
         "model:scc",
         "core-mhz",
-        "paper:seed001",
+        "paper:scc-blowfish",
         "6x4 Mesh Network",
         "assumed",
         "limited_by",
         "optimal chunk among those asked",
-        "paper (seed 001): 8192 B optimum",
+        "paper (SCC Blowfish): 8192 B optimum",
     ] {
         assert!(text.contains(needle), "'{needle}' missing:\n{text}");
     }

@@ -33,7 +33,7 @@ fn study_writes_a_self_contained_report_and_resumes() {
         "study",
         "--quick",
         "--only",
-        "seed002",
+        "crsa",
         "--quiet",
         "--out",
         out.to_str().unwrap(),
@@ -44,9 +44,9 @@ fn study_writes_a_self_contained_report_and_resumes() {
         "results.json",
         "report.html",
         "report.md",
-        "seed002-table1.csv",
-        "seed002-table2.csv",
-        "seed002-pipeline.csv",
+        "crsa-table1.csv",
+        "crsa-table2.csv",
+        "crsa-pipeline.csv",
     ] {
         assert!(out.join(f).exists(), "{f} missing");
     }
@@ -103,7 +103,7 @@ fn study_writes_a_self_contained_report_and_resumes() {
     ];
     for c in claims {
         for key in [
-            "id", "seed", "ref", "claim", "kind", "verdict", "paper", "rule", "why",
+            "id", "paper_id", "ref", "claim", "kind", "verdict", "paper", "rule", "why",
         ] {
             assert!(c[key].is_string(), "{key} missing in {c}");
         }
@@ -254,5 +254,5 @@ fn study_refuses_unknown_seeds() {
     assert_eq!(r.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
-    assert!(stderr.contains("unknown seed 'seed009'"));
+    assert!(stderr.contains("unknown paper_id 'seed009'"));
 }

@@ -1,7 +1,7 @@
 //! `parcrypt study` with an MPI run: a real `parcrypt-mpi pipeline` result (tests/fixtures/mpi,
-//! see its README) shown beside seed 001's thread experiment, labelled by backend, in
+//! see its README) shown beside SCC Blowfish's thread experiment, labelled by backend, in
 //! results.json, the CSV and the report; found in OUT/mpi/ as well as named; and a bad MPI file
-//! refused with one line, exit 2, before anything is written. The same run checks seed 001's
+//! refused with one line, exit 2, before anything is written. The same run checks SCC Blowfish's
 //! modelled SCC claims as results.json carries them.
 use common::{assert_one_line_error, parcrypt};
 use serde_json::Value;
@@ -21,7 +21,7 @@ fn mpi_experiment(results: &Value) -> (usize, Value) {
     let exps = results["experiments"].as_array().unwrap();
     let i = exps
         .iter()
-        .position(|e| e["id"] == "seed001-mpi-pipeline")
+        .position(|e| e["id"] == "scc-blowfish-mpi-pipeline")
         .expect("the MPI run is in results.json");
     (i, exps[i].clone())
 }
@@ -35,7 +35,7 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
         "study",
         "--quick",
         "--only",
-        "seed001",
+        "scc-blowfish",
         "--quiet",
         "--out",
         o,
@@ -48,10 +48,10 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
     let exps = res["experiments"].as_array().unwrap();
     assert_eq!(
         exps[i - 1]["id"],
-        "seed001-pipeline",
+        "scc-blowfish-pipeline",
         "after the thread experiment"
     );
-    assert_eq!(e["seed"], "seed001");
+    assert_eq!(e["paper_id"], "scc-blowfish");
     let cols: Vec<&str> = e["table"]["columns"]
         .as_array()
         .unwrap()
@@ -80,7 +80,7 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
             .contains("pipeline-2ranks.json")
     );
     // The CSV and the report carry it with its labels.
-    let csv = std::fs::read_to_string(out.join("seed001-mpi-pipeline.csv")).unwrap();
+    let csv = std::fs::read_to_string(out.join("scc-blowfish-mpi-pipeline.csv")).unwrap();
     assert!(csv.starts_with("backend,ranks,hosts"), "{csv}");
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
@@ -93,14 +93,14 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
             .as_array()
             .unwrap()
             .iter()
-            .all(|c| c["experiment"] != "seed001-mpi-pipeline")
+            .all(|c| c["experiment"] != "scc-blowfish-mpi-pipeline")
     );
-    // Seed 001's three modelled claims: named model, range over the sweep, validation,
+    // SCC Blowfish's three modelled claims: named model, range over the sweep, validation,
     // sensitivity.
     for id in [
-        "seed001-sv-speedup-scc",
-        "seed001-fig11-energy-scc",
-        "seed001-fig8-best-chunk-scc",
+        "scc-blowfish-sv-speedup-scc",
+        "scc-blowfish-fig11-energy-scc",
+        "scc-blowfish-fig8-best-chunk-scc",
     ] {
         let c = res["claims"]
             .as_array()
@@ -136,7 +136,13 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
     std::fs::create_dir_all(out.join("mpi")).unwrap();
     std::fs::copy(FIXTURE, out.join("mpi").join("run.json")).unwrap();
     let r = parcrypt(&[
-        "study", "--quick", "--only", "seed001", "--quiet", "--out", o,
+        "study",
+        "--quick",
+        "--only",
+        "scc-blowfish",
+        "--quiet",
+        "--out",
+        o,
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     let (_, again) = mpi_experiment(&results(&out));

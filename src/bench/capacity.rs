@@ -85,7 +85,7 @@ pub const FREE_CORES_NEEDED: f64 = 0.9;
 /// plan's first rounds, together with rounds measured with the CPUs apart (past that, rounds
 /// are kept as measured and the free-core gate judges them; see `study::sampling`).
 ///
-/// Quiet rounds on the 2-vCPU guest read 0.90–0.99; over 90 s of seed 004's cipher round
+/// Quiet rounds on the 2-vCPU guest read 0.90–0.99; over 90 s of cipher-energy's cipher round
 /// repeated, the rounds that read 0.60–0.73 had PBlock's 2-thread speedup at 1.1–1.56 against
 /// 1.92–2.0 in the rest, and such rounds, kept, had moved three modelled energy claims between
 /// inconclusive and their verdict in one run of a quiet pair.

@@ -1,4 +1,4 @@
-//! Coverage of the papers: for each seed, a file (`coverage/seed00N.md`) listing every
+//! Coverage of the papers: for each paper, a file (`coverage/<paper>.md`, e.g. `coverage/parsa.md`) listing every
 //! claim-bearing place of the paper — each number in the abstract, text, tables and figures,
 //! each stated ordering, trend, "no effect" or "always", each self-contradiction — with the
 //! claim ids that judge it, or `none:` and why no claim does. The files are compiled in, so the
@@ -8,11 +8,11 @@ use super::all;
 
 /// The coverage file of each seed, as written.
 pub const FILES: [(&str, &str); 5] = [
-    ("seed000", include_str!("coverage/seed000.md")),
-    ("seed001", include_str!("coverage/seed001.md")),
-    ("seed002", include_str!("coverage/seed002.md")),
-    ("seed003", include_str!("coverage/seed003.md")),
-    ("seed004", include_str!("coverage/seed004.md")),
+    ("parsa", include_str!("coverage/parsa.md")),
+    ("scc-blowfish", include_str!("coverage/scc_blowfish.md")),
+    ("crsa", include_str!("coverage/crsa.md")),
+    ("mary-karatsuba", include_str!("coverage/mary_karatsuba.md")),
+    ("cipher-energy", include_str!("coverage/cipher_energy.md")),
 ];
 
 /// One claim-bearing place of a paper.
@@ -125,15 +125,15 @@ pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
                     None => out.push(format!(
                         "coverage/{seed}.md names '{id}', which is not a registered claim"
                     )),
-                    Some(c) if c.seed != seed => out.push(format!(
+                    Some(c) if c.paper_id != seed => out.push(format!(
                         "coverage/{seed}.md names '{id}', a claim of {}",
-                        c.seed
+                        c.paper_id
                     )),
                     Some(_) => {}
                 }
             }
         }
-        for c in all().iter().filter(|c| c.seed == seed) {
+        for c in all().iter().filter(|c| c.paper_id == seed) {
             if !places.iter().any(|p| p.ids.contains(&c.id)) {
                 out.push(format!(
                     "claim '{}' is registered but coverage/{seed}.md does not name it",
@@ -189,7 +189,7 @@ mod tests {
                 .collect();
             let headline: Vec<_> = all()
                 .iter()
-                .filter(|c| c.seed == seed && c.headline)
+                .filter(|c| c.paper_id == seed && c.headline)
                 .collect();
             assert!(!headline.is_empty(), "{seed}: no headline claim");
             for c in headline {
@@ -210,12 +210,12 @@ mod tests {
     #[test]
     fn the_parser_reads_ids_reasons_and_escaped_bars_and_refuses_bare_rows() {
         let text = "| place | the paper says | covered by |\n|---|---|---|\n\
-                    | Abstract | a \\| b | `seed000-a`, seed000-b |\n\
+                    | Abstract | a \\| b | `parsa-a`, parsa-b |\n\
                     | Sec. 2 | setup | none: describes the machine, claims nothing |\n";
         let p = places(text).unwrap();
         assert_eq!(p.len(), 2);
         assert_eq!(p[0].says, "a | b");
-        assert_eq!(p[0].ids, ["seed000-a", "seed000-b"]);
+        assert_eq!(p[0].ids, ["parsa-a", "parsa-b"]);
         assert!(p[1].ids.is_empty() && p[1].why_none.starts_with("describes"));
         let bare =
             "| place | the paper says | covered by |\n|---|---|---|\n| Fig. 1 | x | none: |\n";
@@ -224,24 +224,24 @@ mod tests {
 
     #[test]
     fn a_planted_unknown_id_or_a_missing_claim_is_caught() {
-        let seed001 = FILES[1].1;
+        let scc_blowfish = FILES[1].1;
         let planted = format!(
-            "{seed001}| Fig. 99 | x | seed001-no-such-claim |\n| Fig. 98 | y | seed000-parsa2 |\n"
+            "{scc_blowfish}| Fig. 99 | x | scc-blowfish-no-such-claim |\n| Fig. 98 | y | parsa-parsa2 |\n"
         );
-        let found = problems_in(&[("seed001", &planted)]);
+        let found = problems_in(&[("scc-blowfish", &planted)]);
         assert!(
             found
                 .iter()
-                .any(|p| p.contains("'seed001-no-such-claim', which is not"))
+                .any(|p| p.contains("'scc-blowfish-no-such-claim', which is not"))
         );
-        assert!(found.iter().any(|p| p.contains("a claim of seed000")));
-        let first = all().iter().find(|c| c.seed == "seed001").unwrap();
-        let dropped: String = seed001
+        assert!(found.iter().any(|p| p.contains("a claim of parsa")));
+        let first = all().iter().find(|c| c.paper_id == "scc-blowfish").unwrap();
+        let dropped: String = scc_blowfish
             .lines()
             .filter(|l| !l.contains(first.id.as_str()))
             .map(|l| format!("{l}\n"))
             .collect();
-        let found = problems_in(&[("seed001", &dropped)]);
+        let found = problems_in(&[("scc-blowfish", &dropped)]);
         assert!(
             found
                 .iter()

@@ -3,19 +3,20 @@
 //! one-line reason for its tolerance, its kind, and the experiment that feeds it evidence.
 //!
 //! Every figure the study, the benchmarks and the models quote from a paper lives in these
-//! files once (the seed-000 power Tables 4–7 live in `data/seed000_power_tables.csv`, read by
-//! [`crate::energy::seed000`]); the rest of the code reads them from here. Verdicts are not
+//! files once (the seed-000 power Tables 4–7 live in `data/parsa_power_tables.csv`, read by
+//! [`crate::energy::parsa`]); the rest of the code reads them from here. Verdicts are not
 //! here: [`crate::study::judge::judge`] computes them from a claim and its evidence.
 //!
 //! To add a claim fed by a model: add it to its seed's `claims()` with
 //! [`Claim::modelled`] naming the model and the experiment, and have that experiment push
 //! [`crate::study::judge::Evidence::modelled`] for the claim's id.
+pub mod cipher_energy;
 pub mod coverage;
-pub mod seed000;
-pub mod seed001;
-pub mod seed002;
-pub mod seed003;
-pub mod seed004;
+pub mod crsa;
+pub mod mary_karatsuba;
+pub mod papers;
+pub mod parsa;
+pub mod scc_blowfish;
 
 use crate::results::Kind;
 pub use crate::results::{Assumption, Confirms, Load, Rule, Test, num};
@@ -47,10 +48,10 @@ pub fn below_one() -> Rule {
 /// One claim of a paper.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Claim {
-    /// Stable id, e.g. "seed000-fig6-guided-best".
+    /// Stable id, e.g. "parsa-fig6-guided-best".
     pub id: String,
-    /// Seed id.
-    pub seed: &'static str,
+    /// The paper's id ([`papers::IDS`]).
+    pub paper_id: &'static str,
     /// The experiment that feeds it evidence.
     pub experiment: &'static str,
     /// The paper's table, figure or section.
@@ -111,18 +112,18 @@ pub struct Claim {
 }
 
 impl Claim {
-    /// A claim of `seed` fed by `experiment`; kind measured and rule [`Rule::Report`] until
+    /// A claim of the paper `paper_id` fed by `experiment`; kind measured and rule [`Rule::Report`] until
     /// set.
     pub fn new(
         id: impl Into<String>,
-        seed: &'static str,
+        paper_id: &'static str,
         experiment: &'static str,
         reference: impl Into<String>,
         claim: impl Into<String>,
     ) -> Self {
         Self {
             id: id.into(),
-            seed,
+            paper_id,
             experiment,
             reference: reference.into(),
             claim: claim.into(),
@@ -341,11 +342,11 @@ impl Claim {
 pub fn all() -> &'static [Claim] {
     static ALL: OnceLock<Vec<Claim>> = OnceLock::new();
     ALL.get_or_init(|| {
-        let mut v = seed000::claims();
-        v.extend(seed001::claims());
-        v.extend(seed002::claims());
-        v.extend(seed003::claims());
-        v.extend(seed004::claims());
+        let mut v = parsa::claims();
+        v.extend(scc_blowfish::claims());
+        v.extend(crsa::claims());
+        v.extend(mary_karatsuba::claims());
+        v.extend(cipher_energy::claims());
         v
     })
 }
@@ -378,8 +379,13 @@ mod tests {
         let mut seen = HashSet::new();
         for c in all() {
             assert!(seen.insert(c.id.as_str()), "duplicate id {}", c.id);
-            assert!(c.id.starts_with(c.seed), "{} is not under {}", c.id, c.seed);
-            assert!(c.experiment.starts_with(c.seed), "{}", c.id);
+            assert!(
+                c.id.starts_with(c.paper_id),
+                "{} is not under {}",
+                c.id,
+                c.paper_id
+            );
+            assert!(c.experiment.starts_with(c.paper_id), "{}", c.id);
             assert!(!c.claim.is_empty() && !c.reference.is_empty(), "{}", c.id);
             assert!(!c.paper.is_empty(), "{} quotes no figure", c.id);
         }

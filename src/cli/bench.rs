@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// The benchmarks.
 #[derive(Subcommand, Debug)]
 pub enum BenchCommand {
-    /// SeRSA against PaRSA (seed 000): a batch of textbook RSA operations over a grid of
+    /// SeRSA against PaRSA (PaRSA): a batch of textbook RSA operations over a grid of
     /// thread counts, schedules and chunk sizes.
     Rsa(BenchRsaArgs),
     /// Modular exponentiation strategies (seeds 002, 003) against binary and GMP.
@@ -28,14 +28,14 @@ pub enum BenchCommand {
     /// One Montgomery product per constant-time backend (single and dual), beside an estimate
     /// of OpenSSL's from `openssl speed`.
     Montmul(super::bench_modexp::BenchMontmulArgs),
-    /// Karatsuba family against GMP mpz_mul (seed 003), beside the seed's figures.
+    /// Karatsuba family against GMP mpz_mul (m-ary/Karatsuba), beside the seed's figures.
     Mul(super::bench_mul::BenchMulArgs),
     /// Thread-activation costs: spawn, spawn+join, condvar wake, lock-free handoff.
     Handoff(super::bench_mul::BenchHandoffArgs),
-    /// Cipher throughput (seed 004): Blowfish, PBlock, bf-pipeline, RC4, RC4A, PARC4, PARC4-I
+    /// Cipher throughput (cipher-energy): Blowfish, PBlock, bf-pipeline, RC4, RC4A, PARC4, PARC4-I
     /// against their sequential forms, in MB/s and TSC cycles per byte.
     Cipher(super::bench_cipher::BenchCipherArgs),
-    /// Round-pipelined Blowfish chunk sweep (seed 001, Fig. 8), with per-stage busy/wait times.
+    /// Round-pipelined Blowfish chunk sweep (SCC Blowfish, Fig. 8), with per-stage busy/wait times.
     Pipeline(super::bench_cipher::BenchPipelineArgs),
     /// parcrypt's best sequential and parallel forms against GMP and OpenSSL, interleaved.
     Peers(super::bench_peers::BenchPeersArgs),

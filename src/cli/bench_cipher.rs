@@ -1,4 +1,4 @@
-//! `parcrypt bench cipher` (seed 004, Tables 2-3) and `parcrypt bench pipeline` (seed 001,
+//! `parcrypt bench cipher` (cipher-energy, Tables 2-3) and `parcrypt bench pipeline` (SCC Blowfish,
 //! Figs. 8-9): throughput tables, the papers' figures beside them, JSON/CSV export.
 use super::bench_opts::{RunOpts, Threads, ci95_cell, flags, statistics_notes, threads_list};
 use super::{parse_list, parse_positive, usage};
@@ -226,7 +226,7 @@ fn cipher_notes(records: &[CipherBenchRecord]) -> Vec<String> {
     }
     if !lines.is_empty() {
         notes.push(
-            "seed 004 Tables 2-3, MB/s (paper's Blowfish-family and RC4-family rows):".into(),
+            "cipher-energy Tables 2-3, MB/s (paper's Blowfish-family and RC4-family rows):".into(),
         );
         notes.extend(lines);
     }
@@ -342,7 +342,7 @@ fn pipeline_notes(records: &[PipelineBenchRecord], stats: &[PipelineStats]) -> R
             .filter(|(r, _)| r.alg == alg)
             .max_by(|a, b| a.0.mb_per_s.total_cmp(&b.0.mb_per_s))
     };
-    out += "seed 001: best chunk 8 KB on the SCC (Fig. 8), 36 stages 27.14x faster than sequential (1.904956 s vs 0.0702 s, Fig. 9).\n";
+    out += "SCC Blowfish: best chunk 8 KB on the SCC (Fig. 8), 36 stages 27.14x faster than sequential (1.904956 s vs 0.0702 s, Fig. 9).\n";
     for (r, st) in ["bf-pipeline", "bf-folded"].into_iter().filter_map(best_of) {
         let what = if r.alg == "bf-folded" {
             "stage groups"

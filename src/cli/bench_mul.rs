@@ -1,4 +1,4 @@
-//! `parcrypt bench mul` (the Karatsuba family against GMP `mpz_mul`, seed 003) and
+//! `parcrypt bench mul` (the Karatsuba family against GMP `mpz_mul`, m-ary/Karatsuba) and
 //! `parcrypt bench handoff` (thread-activation costs), each printed beside the seed's figures.
 use super::bench_opts::{RunOpts, Threads, flags, statistics_notes, threads_list};
 use super::mul::KaraOpts;

@@ -1,5 +1,5 @@
 //! `parcrypt dse`: the design-space exploration — the Pareto front over time, energy and MTTF,
-//! the best configuration per objective, and seed 000's Table 8 choices recomputed.
+//! the best configuration per objective, and PaRSA's Table 8 choices recomputed.
 //!
 //! The workload is timed here in paired rounds (1 thread and `--threads`, interleaved, with a
 //! free-core probe beside each round); the fitted serial fraction and every recommendation
@@ -268,12 +268,12 @@ fn front_text(out: &mut String, e: &Explored) -> Result<()> {
     Ok(())
 }
 
-/// Seed 000's Table 8 choices, energy-optimal against power-optimal.
+/// PaRSA's Table 8 choices, energy-optimal against power-optimal.
 fn table8_text(out: &mut String, e: &Explored) -> Result<()> {
     use std::fmt::Write;
     writeln!(
         out,
-        "\nseed 000 Table 8 (PaRSA-n, n = hardware threads): energy-optimal against power-optimal.\n\
+        "\nThe PaRSA paper's Table 8 (PaRSA-n, n = hardware threads): energy-optimal against power-optimal.\n\
          By construction of the model: time ∝ 1/f scales every configuration of a preset alike and the power \
          is Tables 4-7's, so the workload measured here cannot move these choices."
     )?;

@@ -62,7 +62,7 @@ enum Command {
     Dse(dse::DseArgs),
     /// Big-integer product with GMP or a Karatsuba variant (--list shows them).
     Mul(mul::MulArgs),
-    /// Chip power of a preset at a node, clock and active-core count (seed 000 Tables 4-7).
+    /// Chip power of a preset at a node, clock and active-core count (PaRSA Tables 4-7).
     Power(power::PowerArgs),
     /// RAMP lifetime (EM, SM, TDDB, TC) of a preset at a clock, as normalised MTTF, and the %
     /// change between two clocks.
@@ -72,7 +72,7 @@ enum Command {
     Energy(energy::EnergyArgs),
     /// The processor presets of the power, energy and reliability models.
     Presets(presets::PresetsArgs),
-    /// Seed 001's pipeline on a model of Intel's SCC: time, speedup, energy per chunk size,
+    /// SCC Blowfish's pipeline on a model of Intel's SCC: time, speedup, energy per chunk size,
     /// each parameter's source, ±50 % sensitivity, and calibration against this machine.
     Scc(scc::SccArgs),
 }

@@ -2,7 +2,7 @@
 //! seed-000 tables reproduced, interpolated or scaled (only when asked), or the profile model
 //! of the other presets. Also the operating-point arguments every energy command shares.
 //!
-//! Every figure says where it comes from: `paper:seed000-table-N` for a table row as printed
+//! Every figure says where it comes from: `paper:parsa-table-N` for a table row as printed
 //! (rows rebuilt from an illegible scan carry their note), `model:<preset>` for anything
 //! interpolated, scaled, partly busy or from a profile, `model:first-principles` for αCV²f.
 use anyhow::Result;

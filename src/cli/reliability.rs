@@ -1,6 +1,6 @@
 //! `parcrypt reliability`: RAMP MTTF (EM, SM, TDDB, TC, combined) of a preset at a node and
 //! clock, with its temperature and where that came from; with `--vs-freq`, the % change of
-//! `--freq` over `--vs-freq` in the form of seed 000's Table 9.
+//! `--freq` over `--vs-freq` in the form of PaRSA's Table 9.
 //!
 //! The MTTF figures are *normalised* years, RAMP's convention: every mechanism is scaled to
 //! 120 years (all four together 30) at a reference operating point, printed with them. They

@@ -1,4 +1,4 @@
-//! `parcrypt scc`: seed 001's round pipeline on a model of Intel's SCC — predicted time,
+//! `parcrypt scc`: SCC Blowfish's round pipeline on a model of Intel's SCC — predicted time,
 //! speedup, energy and what limits each chunk size, with every parameter's source; the ±50 %
 //! sensitivity of the seed's claims (`--sensitivity`); and the same model calibrated on this
 //! machine against its own measured pipeline (`--calibrate`).
@@ -99,7 +99,7 @@ pub struct ParamArgs {
 impl ParamArgs {
     /// The seed's parameters with the overrides given.
     fn params(&self) -> Result<SccParams> {
-        let mut p = SccParams::seed();
+        let mut p = SccParams::as_in_paper();
         let given = [
             (ParamId::CoreMhz, self.core_mhz),
             (ParamId::MeshMhz, self.mesh_mhz),
@@ -229,7 +229,7 @@ fn config(args: &SccArgs) -> Result<SccConfig> {
 /// What is modelled: stages, placement, message size, and every parameter with its basis.
 fn say_header(cfg: &SccConfig, placement_arg: PlacementArg, placement: &Placement) {
     say(format_args!(
-        "SCC model (model:scc) of seed 001's round pipeline: {} stages on the 6x4 mesh ({:?} placement, \
+        "SCC model (model:scc) of SCC Blowfish's round pipeline: {} stages on the 6x4 mesh ({:?} placement, \
          longest link {} hop(s)), {} bytes encrypted then decrypted, RCCE synchronous transfers",
         cfg.stages,
         placement_arg,
@@ -272,7 +272,7 @@ fn say_sweep(cfg: &SccConfig, sw: &Sweep, (fine_c, fine_t): (usize, f64)) -> Res
         best.chunk_bytes, best.time_s, best.speedup, best.energy.ratio, fine_c, fine_t
     ));
     say(format_args!(
-        "paper (seed 001): {} B optimum, {} s, {}x, {}x less energy (Figs. 8-11)",
+        "paper (SCC Blowfish): {} B optimum, {} s, {}x, {}x less energy (Figs. 8-11)",
         paper::BEST_CHUNK_BYTES,
         paper::PIPELINED_S,
         paper::SPEEDUP,

@@ -8,7 +8,7 @@
 use super::parse_list;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use parcrypt_lab::study::{self, Next, Profile, SEEDS, StudyOptions, StudyPlan};
+use parcrypt_lab::study::{self, Next, PAPER_IDS, Profile, StudyOptions, StudyPlan};
 use std::path::PathBuf;
 
 /// Arguments of `parcrypt study`.
@@ -63,7 +63,8 @@ struct RunArgs {
     /// Measure every selected experiment again, even those the folder holds finished.
     #[arg(long)]
     fresh: bool,
-    /// Only these seeds, comma-separated: seed000, seed001, seed002, seed003, seed004.
+    /// Only these papers, comma-separated: parsa, scc-blowfish, crsa, mary-karatsuba,
+    /// cipher-energy (the old ids seed000 … seed004 are taken too).
     #[arg(long, value_parser = seeds_list)]
     only: Option<std::vec::Vec<String>>,
     /// No progress bar.
@@ -76,14 +77,14 @@ struct RunArgs {
 }
 
 fn seeds_list(s: &str) -> Result<Vec<String>, String> {
-    parse_list(s, "seed", |t| {
-        let t = t.to_ascii_lowercase();
-        if SEEDS.contains(&t.as_str()) {
+    parse_list(s, "paper_id", |t| {
+        let t = parcrypt_lab::claims::papers::current_id(&t.to_ascii_lowercase());
+        if PAPER_IDS.contains(&t.as_str()) {
             Ok(t)
         } else {
             Err(format!(
-                "unknown seed '{t}' (expected one of {})",
-                SEEDS.join(", ")
+                "unknown paper_id '{t}' (expected one of {})",
+                PAPER_IDS.join(", ")
             ))
         }
     })

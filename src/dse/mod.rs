@@ -1,4 +1,4 @@
-//! Design-space exploration (seed 000, section 5): every (preset, threads ≤ hardware threads,
+//! Design-space exploration (PaRSA, section 5): every (preset, threads ≤ hardware threads,
 //! clock, process node, power gating) evaluated for time, power, energy, temperature and MTTF;
 //! the Pareto front over time, energy and MTTF; the best configuration per objective.
 //!
@@ -109,7 +109,7 @@ pub struct Evaluation {
     pub source: String,
 }
 
-/// The presets the exploration covers by default: seed 000's four processors.
+/// The presets the exploration covers by default: PaRSA's four processors.
 pub const DEFAULT_PRESETS: [&str; 4] = ["core2duo", "core-i3", "core-i5", "core-i7"];
 
 /// Thread counts explored on a preset: powers of two up to its hardware threads, and the
@@ -240,7 +240,7 @@ pub fn best(
         })
 }
 
-/// Seed 000's Table 8 question per processor: with every hardware thread busy (PaRSA-n, n =
+/// PaRSA's Table 8 question per processor: with every hardware thread busy (PaRSA-n, n =
 /// hardware threads), which (node, clock) uses the least energy, and which the least power?
 /// Returns (preset, energy-optimal, power-optimal).
 pub fn table8(evals: &[Evaluation]) -> Vec<(String, Evaluation, Evaluation)> {
@@ -284,7 +284,7 @@ mod tests {
         let t8 = table8(&evals);
         assert_eq!(t8.len(), 4);
         for (name, energy, power) in &t8 {
-            // Seed 000: energy-optimal at 22 nm and the highest clock; power-optimal at 22 nm and
+            // PaRSA: energy-optimal at 22 nm and the highest clock; power-optimal at 22 nm and
             // the lowest clock; the two differ.
             let p = preset(name, None).unwrap();
             let freqs = p.frequencies(22);

@@ -1,7 +1,7 @@
 //! The workload a design-space exploration evaluates: a unit of work timed on this machine
 //! with 1 and with every available thread, and the scaling model that carries that time to
 //! other processors — an Amdahl fit for thread counts, a hardware-thread factor for SMT, and
-//! time ∝ 1/f for the clock (seed 000 Figs. 7–10: doubling the clock ≈ halves the time).
+//! time ∝ 1/f for the clock (PaRSA Figs. 7–10: doubling the clock ≈ halves the time).
 use crate::bench::{Bench, BenchConfig, Seconds};
 use crate::error::{Error, Result};
 use parcrypt::parallel::{Executor, Schedule, ScheduleSpec};
@@ -10,11 +10,11 @@ use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 
-/// The SMT factor derived from seed 000's Core i3 figures: PaRSA-2 is 47 % faster and PaRSA-4
+/// The SMT factor derived from PaRSA's Core i3 figures: PaRSA-2 is 47 % faster and PaRSA-4
 /// 65 % faster than SeRSA on 2 cores × 2 threads, i.e. an Amdahl serial fraction of 0.058
 /// and 3.2 effective cores for 4 threads: each second hardware thread adds ~0.6 of a core
-/// (the registry's [`crate::claims::seed000::PAPER_SMT_FACTOR`]).
-pub const DEFAULT_HT_FACTOR: f64 = crate::claims::seed000::PAPER_SMT_FACTOR;
+/// (the registry's [`crate::claims::parsa::PAPER_SMT_FACTOR`]).
+pub const DEFAULT_HT_FACTOR: f64 = crate::claims::parsa::PAPER_SMT_FACTOR;
 
 /// A measured workload and its scaling model.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -195,7 +195,7 @@ pub fn measure(name: &str, max_threads: usize, quick: bool) -> Result<Workload> 
 }
 
 /// A workload from the median seconds of each thread count: speedups over the first count,
-/// the Amdahl fraction fitted to the last (seed 000's 0.058 when only one thread ran).
+/// the Amdahl fraction fitted to the last (PaRSA's 0.058 when only one thread ran).
 fn fitted(
     name: &str,
     unit: String,
@@ -361,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn seed000_i3_figures_give_the_default_ht_factor() {
+    fn parsa_i3_figures_give_the_default_ht_factor() {
         // PaRSA-2 47 % and PaRSA-4 65 % faster (time reductions) on 2 cores x 2 threads.
         let s2 = 1.0 / (1.0 - 0.47);
         let s4 = 1.0 / (1.0 - 0.65);

@@ -1,5 +1,5 @@
 //! The first-principles power model: dynamic power `alpha C V^2 f` with node scaling, leakage
-//! from a per-node leakage power density, and its error table against seed 000's Tables 4-7.
+//! from a per-node leakage power density, and its error table against PaRSA's Tables 4-7.
 //!
 //! Scaling rules, for one fixed design moved to another node L (nm):
 //! - supply voltage: the ITRS high-performance nominal Vdd McPAT uses, [`NOMINAL_VDD`]
@@ -16,7 +16,7 @@
 //! its table is then a prediction, and [`error_table`] says how far off it is.
 use serde::Serialize;
 
-use super::seed000::{self, PowerRow};
+use super::parsa::{self, PowerRow};
 use super::units::{MegaHertz, Nanometres, SquareMillimetres, Volts, Watts};
 
 /// ITRS high-performance nominal supply voltage per node (as in McPAT's technology files).
@@ -73,7 +73,7 @@ pub fn area_scale(from: Nanometres, to: Nanometres) -> f64 {
 
 /// Leakage figures of a processor at a node, from the tables.
 fn leak_density_of(processor: &str, node: Nanometres) -> Option<f64> {
-    seed000::rows_of(processor)
+    parsa::rows_of(processor)
         .into_iter()
         .find(|r| r.node_nm == node)
         .map(|r| r.p_leak_total_w / r.area_mm2)
@@ -109,7 +109,7 @@ pub fn leakage_split(node: Nanometres) -> (f64, f64) {
         .map(|&(n, _)| n)
         .min_by_key(|n| n.abs_diff(node))
         .expect("non-empty");
-    let rows: Vec<&PowerRow> = seed000::power_rows()
+    let rows: Vec<&PowerRow> = parsa::power_rows()
         .iter()
         .filter(|r| r.node_nm == nearest)
         .collect();
@@ -165,8 +165,8 @@ pub fn scale(
 
 /// The first-principles anchor of a seed-000 processor: its 90 nm row at its highest clock,
 /// with leakage from the other processors' density (not its own table).
-pub fn seed000_anchor(processor: &str) -> Option<Anchor> {
-    let row = seed000::rows_of(processor)
+pub fn parsa_anchor(processor: &str) -> Option<Anchor> {
+    let row = parsa::rows_of(processor)
         .into_iter()
         .filter(|r| r.node_nm == NODE_RANGE.1)
         .max_by(|a, b| a.freq_mhz.total_cmp(&b.freq_mhz))?;
@@ -229,10 +229,10 @@ fn pct(model: f64, table: f64) -> f64 {
 
 /// The first-principles model against all 90 rows of Tables 4-7.
 pub fn error_table() -> Vec<ErrorRow> {
-    seed000::power_rows()
+    parsa::power_rows()
         .iter()
         .map(|r| {
-            let anchor = seed000_anchor(&r.processor).expect("every processor has a 90 nm row");
+            let anchor = parsa_anchor(&r.processor).expect("every processor has a 90 nm row");
             let m = scale(&anchor, r.node_nm, r.freq_mhz, Some(&r.processor))
                 .expect("table nodes are covered");
             ErrorRow {

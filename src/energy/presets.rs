@@ -1,5 +1,5 @@
 //! Processor presets: the seed-000 processors of Table 1 with their McPAT power Tables 4-7,
-//! seed 004's laptop (`t5270`) and desktop (`fx-8320`) with their P-states, seed 001's `scc`,
+//! cipher-energy's laptop (`t5270`) and desktop (`fx-8320`) with their P-states, SCC Blowfish's `scc`,
 //! and `this-machine` (detected topology, power parameters from a TOML profile).
 //!
 //! Built-in presets live in `data/presets.toml` (embedded); `this-machine` reads the profile
@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
+use super::parsa;
 use super::profile::{self, PresetFile, PresetSpec, ProfileOrigin, StateSpec};
-use super::seed000;
 use super::units::{
     Celsius, KelvinPerWatt, MegaHertz, NanoFarads, Nanometres, SquareMillimetres, Watts,
 };
@@ -43,7 +43,7 @@ pub struct Preset {
     pub cores: usize,
     /// Hardware threads per core.
     pub threads_per_core: usize,
-    /// Cache hierarchy (seed 000 Table 1), for people.
+    /// Cache hierarchy (PaRSA Table 1), for people.
     pub caches: Vec<String>,
     /// Where the power figures come from.
     pub power: PowerBasis,
@@ -65,13 +65,13 @@ pub struct ThermalParams {
 /// How a preset's power is obtained.
 #[derive(Debug, Clone, PartialEq)]
 pub enum PowerBasis {
-    /// From seed 000's McPAT tables.
+    /// From PaRSA's McPAT tables.
     Table(TableBasis),
     /// From a static power plus C_eff V^2 f per core.
     Profile(ProfileBasis),
 }
 
-/// A preset whose power comes from seed 000's Tables 4-7.
+/// A preset whose power comes from PaRSA's Tables 4-7.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TableBasis {
     /// `processor` key in the CSV.
@@ -135,7 +135,7 @@ impl Preset {
     pub fn nodes(&self) -> Vec<Nanometres> {
         match &self.power {
             PowerBasis::Table(t) => {
-                let mut nodes: Vec<Nanometres> = seed000::rows_of(&t.processor)
+                let mut nodes: Vec<Nanometres> = parsa::rows_of(&t.processor)
                     .iter()
                     .map(|r| r.node_nm)
                     .collect();
@@ -150,7 +150,7 @@ impl Preset {
     /// Frequencies with figures (table rows at `node`, or the profile's states), ascending.
     pub fn frequencies(&self, node: Nanometres) -> Vec<MegaHertz> {
         let mut f: Vec<MegaHertz> = match &self.power {
-            PowerBasis::Table(t) => seed000::rows_of(&t.processor)
+            PowerBasis::Table(t) => parsa::rows_of(&t.processor)
                 .iter()
                 .filter(|r| r.node_nm == node)
                 .map(|r| r.freq_mhz)
@@ -211,12 +211,12 @@ fn build(spec: &PresetSpec, name: &str, cores: usize, threads: usize) -> Result<
     };
     let mut notes = Vec::new();
     let power = if let Some(processor) = &spec.power_table {
-        let rows = seed000::rows_of(processor);
+        let rows = parsa::rows_of(processor);
         let first = rows
             .first()
             .ok_or(format!("no power-table rows for '{processor}'"))?;
         notes.push(format!(
-            "power: seed 000 Table {} (McPAT, {}, every hardware thread busy)",
+            "power: PaRSA Table {} (McPAT, {}, every hardware thread busy)",
             first.table, first.workload
         ));
         PowerBasis::Table(TableBasis {
@@ -372,7 +372,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_000_presets_carry_table_1() {
+    fn parsa_presets_carry_table_1() {
         let i7 = preset("core-i7", None).unwrap();
         assert_eq!((i7.cores, i7.threads_per_core, i7.threads()), (4, 2, 8));
         assert_eq!(i7.nodes(), vec![90, 65, 45, 32, 22]);
@@ -430,7 +430,7 @@ mod tests {
     }
 
     #[test]
-    fn seed_004_states_are_the_papers() {
+    fn cipher_energy_states_are_the_papers() {
         let fx = preset("fx-8320", None).unwrap();
         let PowerBasis::Profile(p) = &fx.power else {
             panic!()

@@ -6,7 +6,7 @@
 //! idle_activity C_eff V_idle^2 f_idle`. C_eff is either given (`c_eff_nf`) or calibrated:
 //! `two-point` (two measured chip powers at two active-core counts: solves static power and
 //! C_eff, as for the SCC's Fig. 10), `per-core-watts` (application watts per busy core, from
-//! uJ/B x MB/s, as for seed 004's laptop) or `tdp` (every core busy at the given state draws the
+//! uJ/B x MB/s, as for cipher-energy's laptop) or `tdp` (every core busy at the given state draws the
 //! TDP).
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

@@ -123,7 +123,7 @@ pub fn assess(
         volts,
         mhz: power.freq_mhz,
     };
-    let mttf = ramp::mttf(&condition, &reference, &ramp::SEED000)?;
+    let mttf = ramp::mttf(&condition, &reference, &ramp::PARSA)?;
     Ok(Assessment {
         power,
         volts,

@@ -1,4 +1,4 @@
-//! Lifetime reliability (seed 000, sections 4.3 and 5.4): temperature from sensors or a thermal
+//! Lifetime reliability (PaRSA, sections 4.3 and 5.4): temperature from sensors or a thermal
 //! model, RAMP MTTF for electromigration, stress migration, TDDB and thermal cycling, and the
 //! % change between two configurations in Table 9's form.
 //!

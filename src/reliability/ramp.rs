@@ -1,4 +1,4 @@
-//! RAMP lifetime reliability (seed 000, section 4.3): MTTF from electromigration (EM), stress
+//! RAMP lifetime reliability (PaRSA, section 4.3): MTTF from electromigration (EM), stress
 //! migration (SM), time-dependent dielectric breakdown (TDDB) and thermal cycling (TC), with
 //! the seed's constants (Table 3 and the text), combined by adding failure rates.
 //!
@@ -17,7 +17,7 @@
 //! assumption). Percent changes between two conditions (Table 9's form) do not depend on it.
 use serde::Serialize;
 
-use crate::claims::seed000 as paper;
+use crate::claims::parsa as paper;
 use crate::energy::units::{Kelvin, MegaHertz, Volts, Years, celsius_to_kelvin};
 use crate::error::{EnergyError, EnergyResult};
 
@@ -51,9 +51,9 @@ pub struct RampConstants {
     pub tc_q: f64,
 }
 
-/// Seed 000's constants (Table 3 and section 4.3, from the claims registry) and RAMP's
+/// PaRSA's constants (Table 3 and section 4.3, from the claims registry) and RAMP's
 /// T0 = 500 K.
-pub const SEED000: RampConstants = RampConstants {
+pub const PARSA: RampConstants = RampConstants {
     em_n: paper::RAMP_EM_N,
     em_ea_ev: paper::RAMP_EM_EA_EV,
     sm_m: paper::RAMP_SM_M,
@@ -217,7 +217,7 @@ mod tests {
     #[test]
     fn the_reference_gives_120_years_each_and_30_together() {
         let r = Reference::standard(1.0, 2000.0);
-        let m = mttf(&r.condition, &r, &SEED000).unwrap();
+        let m = mttf(&r.condition, &r, &PARSA).unwrap();
         for y in [m.em_years, m.sm_years, m.tddb_years, m.tc_years] {
             assert!((y - 120.0).abs() < 1e-9);
         }
@@ -228,8 +228,8 @@ mod tests {
     #[test]
     fn hotter_and_faster_wears_out_sooner() {
         let r = Reference::standard(1.0, 2000.0);
-        let cool = mttf(&at(60.0, 1000.0), &r, &SEED000).unwrap();
-        let hot = mttf(&at(80.0, 2000.0), &r, &SEED000).unwrap();
+        let cool = mttf(&at(60.0, 1000.0), &r, &PARSA).unwrap();
+        let hot = mttf(&at(80.0, 2000.0), &r, &PARSA).unwrap();
         let ch = percent_change(&cool, &hot);
         assert!(ch.em_pct > 0.0 && ch.sm_pct > 0.0 && ch.tddb_pct > 0.0 && ch.tc_pct > 0.0);
         assert!(ch.combined_pct > 0.0);
@@ -243,7 +243,7 @@ mod tests {
     #[test]
     fn a_chip_at_ambient_is_refused() {
         let r = Reference::standard(1.0, 2000.0);
-        assert!(mttf(&at(45.0, 1000.0), &r, &SEED000).is_err());
+        assert!(mttf(&at(45.0, 1000.0), &r, &PARSA).is_err());
         assert!(
             mttf(
                 &Condition {
@@ -251,7 +251,7 @@ mod tests {
                     ..at(60.0, 1000.0)
                 },
                 &r,
-                &SEED000
+                &PARSA
             )
             .is_err()
         );

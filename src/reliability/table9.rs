@@ -1,4 +1,4 @@
-//! Seed 000's Table 9 beside parcrypt's RAMP figures: the % MTTF gain of the power-efficient
+//! PaRSA's Table 9 beside parcrypt's RAMP figures: the % MTTF gain of the power-efficient
 //! over the energy-efficient configuration of each PaRSA-n (22 nm, lowest vs highest clock).
 //!
 //! The paper measured the temperatures with psensor on the real chips and fitted a quadratic in
@@ -13,17 +13,17 @@
 use serde::Serialize;
 
 use super::assess::{Comparison, TemperatureChoice, at, compare};
-use super::ramp::{Condition, MttfChange, Reference, SEED000, mttf, percent_change};
+use super::ramp::{Condition, MttfChange, PARSA, Reference, mttf, percent_change};
 use crate::energy::power_model::estimate;
 use crate::energy::presets::preset;
 use crate::energy::units::celsius_to_kelvin;
 use crate::error::{EnergyError, EnergyResult};
 
 /// One row of Table 9 with its configurations (sections 5.2-5.4), from the claims registry.
-pub use crate::claims::seed000::Table9Row as Table9Claim;
+pub use crate::claims::parsa::Table9Row as Table9Claim;
 
 /// Table 9 (from the claims registry).
-pub use crate::claims::seed000::TABLE9;
+pub use crate::claims::parsa::TABLE9;
 
 /// A Table 9 row beside parcrypt's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -58,7 +58,7 @@ impl Table9Row {
             &mttf(
                 &at(lo.temperature.kelvin, self.claim.low_mhz),
                 &reference,
-                &SEED000,
+                &PARSA,
             )
             .ok()?,
         );
@@ -66,7 +66,7 @@ impl Table9Row {
             let high = mttf(
                 &at(lo.temperature.kelvin + rise, self.claim.high_mhz),
                 &reference,
-                &SEED000,
+                &PARSA,
             )
             .ok()?;
             Some((low / pick(&high) - 1.0) * 100.0)
@@ -89,7 +89,7 @@ impl Table9Row {
 
     /// The ratio `(T_high - T_amb) / (T_low - T_amb)` the paper's TC figure implies.
     pub fn paper_tc_delta_ratio(&self) -> f64 {
-        (1.0 + self.claim.paper_pct[3] / 100.0).powf(1.0 / super::ramp::SEED000.tc_q)
+        (1.0 + self.claim.paper_pct[3] / 100.0).powf(1.0 / super::ramp::PARSA.tc_q)
     }
 }
 
@@ -161,7 +161,7 @@ pub fn gains_under(row: &Table9Claim, a: &Assumptions) -> EnergyResult<[f64; 4]>
     let p = preset(row.preset, None)?;
     let k = super::ramp::RampConstants {
         sm_t0_k: a.t0_k,
-        ..SEED000
+        ..PARSA
     };
     let condition = |mhz: f64| -> EnergyResult<Condition> {
         let e = estimate(&p, &at(row.node_nm, mhz))?;
@@ -309,7 +309,7 @@ mod tests {
                 assert!((a - b).abs() < 1e-9, "{a} vs {b}");
             }
             let ranges = gain_range(row).unwrap();
-            for (m, r) in crate::claims::seed000::MECHANISMS.iter().zip(&ranges) {
+            for (m, r) in crate::claims::parsa::MECHANISMS.iter().zip(&ranges) {
                 println!(
                     "{} {m}: {:.1} [{:.1}, {:.1}]; {}",
                     row.workload,
@@ -329,7 +329,7 @@ mod tests {
             // R_th, which sets the temperature swing between the clocks, moves EM most.
             assert_eq!(ranges[0].most.unwrap().0, "R_th");
             // The claim is not testable here: it names what it rests on and the machine.
-            let id = format!("seed000-table9-{}", row.workload.to_lowercase());
+            let id = format!("parsa-table9-{}", row.workload.to_lowercase());
             let c = crate::claims::find(&id).unwrap();
             assert_eq!(c.kind, crate::results::Kind::NotTestable, "{id}");
             assert!(

@@ -10,7 +10,8 @@ use super::findings::{
 use super::papers::paper;
 use super::reproduced::{GLOSSARY, PaperFindings, headline_text, verdict_words};
 use super::{
-    SEEDS, experiments_of, machine_lines, ours_text, quality_line, run_line, seed_title, tolerance,
+    PAPER_IDS, experiments_of, machine_lines, ours_text, quality_line, run_line, seed_title,
+    tolerance,
 };
 use crate::results::{ClaimResult, ExperimentResult, Kind, StudyResults, Verdict, chart_csv_name};
 use std::fmt::Write;
@@ -22,7 +23,7 @@ fn finding(s: &mut String, c: &ClaimResult) {
         s,
         "- **{}** — [{} {}](#{}): {} Ours {}; rule {} — {}.",
         c.verdict.label(),
-        c.seed,
+        c.paper_id,
         c.reference,
         c.id,
         sentence(&c.claim),
@@ -84,7 +85,7 @@ fn findings(s: &mut String, f: &Findings) {
 /// One paper: its counts, its headline claims, what does not hold, its defects, what is
 /// inconclusive.
 fn paper_findings(s: &mut String, p: &PaperFindings) {
-    let (seed, short) = (p.paper.seed, p.paper.short);
+    let (seed, short) = (p.paper.id, p.paper.short);
     let _ = writeln!(
         s,
         "\n### [{short}](#{seed}) ({seed}) — {}.\n\n{}.\n",
@@ -192,7 +193,7 @@ fn claims_by_group(s: &mut String, study: &StudyResults) {
                 let _ = writeln!(
                     s,
                     "| {} | {} | [{}](#{}) | {} | {} | {} | {} | **{}** |",
-                    c.seed,
+                    c.paper_id,
                     c.reference,
                     c.claim,
                     c.id,
@@ -210,7 +211,7 @@ fn claims_by_group(s: &mut String, study: &StudyResults) {
 
 /// A section per seed: its paper, then each experiment.
 fn seed_sections(s: &mut String, study: &StudyResults) {
-    for seed in SEEDS {
+    for seed in PAPER_IDS {
         let exps: Vec<_> = experiments_of(study, seed).collect();
         if exps.is_empty() {
             continue;

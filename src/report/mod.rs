@@ -13,7 +13,7 @@
 //! of the study, which never imports the report.
 pub mod findings;
 mod markdown;
-pub mod papers;
+pub use crate::claims::papers;
 pub mod plot;
 pub mod reproduced;
 
@@ -29,8 +29,8 @@ use parcrypt::io::write_atomic;
 use std::fmt::Write;
 use std::path::Path;
 
-/// The seed ids, in report order.
-const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
+/// The papers' ids, in report order (the registry: [`crate::claims::papers`]).
+use crate::claims::papers::IDS as PAPER_IDS;
 
 /// The heading of a seed paper's section: its short name, what it is about, its seed id.
 pub fn seed_title(seed: &str) -> String {
@@ -147,7 +147,7 @@ fn experiments_of<'a>(
     study: &'a StudyResults,
     seed: &'a str,
 ) -> impl Iterator<Item = &'a ExperimentResult> {
-    study.experiments.iter().filter(move |e| e.seed == seed)
+    study.experiments.iter().filter(move |e| e.paper_id == seed)
 }
 
 fn quality_line(e: &ExperimentResult) -> String {
@@ -174,12 +174,12 @@ fn tolerance(c: &ClaimResult) -> String {
 
 fn claim_value(c: &ClaimResult) -> Value {
     context! {
-        id => c.id, seed => c.seed, reference => c.reference, claim => c.claim, paper => c.paper,
+        id => c.id, seed => c.paper_id, reference => c.reference, claim => c.claim, paper => c.paper,
         ours => c.ours.text, interval => interval(&c.ours), detail => detail(&c.ours), rule => c.rule, tolerance => tolerance(c),
         kind => c.kind.name(), model => c.model, verdict => c.verdict.label(), class => c.verdict.name(),
         why => c.why, beside => c.beside, figure => figure(c), reason => reason_words(c),
         sentence => findings::sentence(&c.claim),
-        short => papers::paper(&c.seed).map_or(c.seed.as_str(), |p| p.short),
+        short => papers::paper(&c.paper_id).map_or(c.paper_id.as_str(), |p| p.short),
     }
 }
 
@@ -207,7 +207,7 @@ pub fn html(study: &StudyResults) -> Result<String> {
 
 /// One section per seed paper with experiments in `study`: the paper and its experiments.
 fn seed_sections(study: &StudyResults) -> Vec<Value> {
-    SEEDS
+    PAPER_IDS
         .iter()
         .filter_map(|seed| {
             let exps: Vec<Value> = experiments_of(study, seed)
@@ -257,9 +257,9 @@ fn paper_findings(study: &StudyResults, f: &Findings) -> Vec<Value> {
                 .collect();
             let inconsistent: usize = p.defects.iter().map(|d| d.inconsistent()).sum();
             context! {
-                seed => p.paper.seed, short => p.paper.short, authors => p.paper.authors,
+                seed => p.paper.id, short => p.paper.short, authors => p.paper.authors,
                 title => p.paper.title, venue => p.paper.venue, counts => p.counts_text(),
-                has_section => study.experiments.iter().any(|e| e.seed == p.paper.seed),
+                has_section => study.experiments.iter().any(|e| e.paper_id == p.paper.id),
                 headline => headline, defects => defects, inconsistent => inconsistent,
                 does_not_hold => p.does_not_hold.iter().map(|c| claim_value(c)).collect::<Vec<_>>(),
                 inconclusive => cause_groups(&p.inconclusive),

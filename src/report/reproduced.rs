@@ -13,7 +13,7 @@ use crate::results::{ClaimResult, Confirms, Kind, StudyResults, Verdict};
 pub struct Defect<'a> {
     /// Its id (`defect` in results.json, or the claim's id for a check without one).
     pub id: String,
-    /// The anchor of its line in the findings, e.g. "defect-seed002-table2".
+    /// The anchor of its line in the findings, e.g. "defect-crsa-table2".
     pub anchor: String,
     /// The checks with that id, in registry order (at least one inconsistent).
     pub claims: Vec<&'a ClaimResult>,
@@ -65,10 +65,10 @@ pub fn defects<'a>(claims: &[&'a ClaimResult]) -> Vec<Defect<'a>> {
         match out.iter_mut().find(|d| d.id == id) {
             Some(d) => d.claims.push(c),
             None => out.push(Defect {
-                anchor: if id.starts_with(&c.seed) {
+                anchor: if id.starts_with(&c.paper_id) {
                     format!("defect-{id}")
                 } else {
-                    format!("defect-{}-{id}", c.seed)
+                    format!("defect-{}-{id}", c.paper_id)
                 },
                 id,
                 claims: vec![c],
@@ -104,9 +104,9 @@ impl<'a> PaperFindings<'a> {
                 let claims: Vec<&ClaimResult> = study
                     .claims
                     .iter()
-                    .filter(|c| c.seed == paper.seed)
+                    .filter(|c| c.paper_id == paper.id)
                     .collect();
-                let has_experiments = study.experiments.iter().any(|e| e.seed == paper.seed);
+                let has_experiments = study.experiments.iter().any(|e| e.paper_id == paper.id);
                 (has_experiments || !claims.is_empty()).then(|| Self::of_paper(paper, &claims))
             })
             .collect()
@@ -128,7 +128,7 @@ impl<'a> PaperFindings<'a> {
                     .filter(|c| Cause::of(c.reason.as_ref()) == cause)
                     .collect();
                 (!of.is_empty()).then(|| Group {
-                    anchor: format!("{}-inconclusive-{}", paper.seed, cause.name()),
+                    anchor: format!("{}-inconclusive-{}", paper.id, cause.name()),
                     cause,
                     claims: of,
                 })
@@ -293,9 +293,9 @@ mod tests {
             found[0].touches(),
             "Defect table2 touches 3 checks, all inconsistent"
         );
-        assert_eq!(found[0].anchor, "defect-seed000-table2");
+        assert_eq!(found[0].anchor, "defect-parsa-table2");
         assert_eq!(found[1].touches(), "The check");
-        assert_eq!(found[1].anchor, "defect-seed000-d");
+        assert_eq!(found[1].anchor, "defect-parsa-d");
     }
 
     #[test]

@@ -3,11 +3,11 @@
 use super::*;
 use crate::results::{Profile, Quality, Reason};
 
-/// A claim of seed000's "Fig. 0" with the rule "at most 1", for the report's tests.
+/// A claim of parsa's "Fig. 0" with the rule "at most 1", for the report's tests.
 pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> ClaimResult {
     ClaimResult {
         id: id.into(),
-        seed: "seed000".into(),
+        paper_id: "parsa".into(),
         reference: "Fig. 0".into(),
         claim: format!("claim {id}"),
         kind,
@@ -22,7 +22,7 @@ pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> Claim
         tolerance: "none".into(),
         why: "because".into(),
         beside: Some("1 thread: 0.9 ×".into()),
-        experiment: "seed000-x".into(),
+        experiment: "parsa-x".into(),
         headline: false,
         defect: None,
         confirms: None,
@@ -58,8 +58,8 @@ fn study() -> StudyResults {
             inconsistent,
         ],
         experiments: vec![ExperimentResult {
-            id: "seed000-x".into(),
-            seed: "seed000".into(),
+            id: "parsa-x".into(),
+            paper_id: "parsa".into(),
             title: "An experiment".into(),
             answers: "Fig. 0".into(),
             provenance: crate::results::Provenance::Measured,
@@ -120,12 +120,12 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
     // sections.
     let order = [
         "## What was reproduced",
-        "### [PaRSA on multicores](#seed000) (seed000) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
+        "### [PaRSA on multicores](#parsa) (parsa) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
         "Al-Tarawneh",
-        "<a id=\"seed000-headline\"></a>",
+        "<a id=\"parsa-headline\"></a>",
         "- **holds** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p. ([details](#a))",
         "#### The paper's own inconsistencies: 1 defect (1 inconsistent check)",
-        "- <a id=\"defect-seed000-b\"></a>**inconsistent** — claim b. The paper's numbers give",
+        "- <a id=\"defect-parsa-b\"></a>**inconsistent** — claim b. The paper's numbers give",
         "The check: [Fig. 0](#b) (inconsistent).",
         "### Not testable here (0)",
         "### Verdicts by kind",
@@ -133,8 +133,8 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
         "- **confirms ordering**: judged at a scaled setting",
         "## Machine",
         "<a id=\"paper-check-inconsistent\"></a>",
-        "| seed000 | Fig. 0 | [claim b](#b) |",
-        "<a id=\"seed000\"></a>",
+        "| parsa | Fig. 0 | [claim b](#b) |",
+        "<a id=\"parsa\"></a>",
         "- <a id=\"b\"></a>Fig. 0 **inconsistent**",
     ];
     let mut last = 0;
@@ -146,19 +146,19 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
     let html = html(&s).unwrap();
     let order = [
         "<nav><a href=\"#findings\">What was reproduced</a>",
-        "<a href=\"#seed000\">PaRSA on multicores</a>",
+        "<a href=\"#parsa\">PaRSA on multicores</a>",
         "1 defect (1 inconsistent check).",
         "<i>Towards an Optimal Multicore",
-        "<div class=\"headline\" id=\"seed000-headline\">",
+        "<div class=\"headline\" id=\"parsa-headline\">",
         "<a href=\"#a\" class=\"verdict holds\">holds</a> — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper&#x27;s: p.",
-        "<h4 id=\"seed000-defects\">The paper's own inconsistencies: 1 defect (1 inconsistent check)</h4>",
-        "<li id=\"defect-seed000-b\">",
+        "<h4 id=\"parsa-defects\">The paper's own inconsistencies: 1 defect (1 inconsistent check)</h4>",
+        "<li id=\"defect-parsa-b\">",
         "<a href=\"#b\">Fig. 0</a> (<span class=\"inconsistent\">inconsistent</span>)",
         "<a href=\"#paper-check-inconsistent\">1</a>",
         "<h3 id=\"glossary\">What the verdicts mean</h3>",
         "<tr class=\"group\" id=\"measured-holds\">",
         "<tr class=\"group\" id=\"paper-check-inconsistent\">",
-        "<section id=\"seed000\">",
+        "<section id=\"parsa\">",
         "<tr id=\"b\">",
     ];
     let mut last = 0;
@@ -241,17 +241,17 @@ fn inconclusive_claims_are_split_by_cause() {
     assert!(md.contains(
         "2 the interval straddles the rule; 1 the cores were busy or their state unclear"
     ));
-    assert!(md.contains("<a id=\"seed000-inconclusive-straddles\"></a>"));
+    assert!(md.contains("<a id=\"parsa-inconclusive-straddles\"></a>"));
     assert!(md.contains("### Not testable here (1)"));
     let html = html(&s).unwrap();
-    assert!(html.contains(r#"<details id="seed000-inconclusive-cores" open>"#));
+    assert!(html.contains(r#"<details id="parsa-inconclusive-cores" open>"#));
     assert!(html.contains(r#"<details id="not-testable-cores" open>"#));
     // Inconclusive claims come after the paper's headline claims and before what is not
     // testable here.
     let i = at(
         &html,
-        r#"<h4 id="seed000-inconclusive">Inconclusive (3)</h4>"#,
+        r#"<h4 id="parsa-inconclusive">Inconclusive (3)</h4>"#,
     );
-    assert!(i > at(&html, r#"id="seed000-headline""#));
+    assert!(i > at(&html, r#"id="parsa-headline""#));
     assert!(i < at(&html, r#"<h3 id="not-testable">"#));
 }

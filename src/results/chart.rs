@@ -323,7 +323,7 @@ impl Chart {
 }
 
 /// The file the data of chart `index` (from 0) of experiment `id` is written to, beside the
-/// experiment's own CSV: `seed001-fig8.chart2.csv` for its second chart.
+/// experiment's own CSV: `scc-blowfish-fig8.chart2.csv` for its second chart.
 pub fn chart_csv_name(id: &str, index: usize) -> String {
     format!("{id}.chart{}.csv", index + 1)
 }
@@ -431,6 +431,9 @@ mod tests {
             "{}",
             line.to_csv()
         );
-        assert_eq!(chart_csv_name("seed001-fig8", 1), "seed001-fig8.chart2.csv");
+        assert_eq!(
+            chart_csv_name("scc-blowfish-fig8", 1),
+            "scc-blowfish-fig8.chart2.csv"
+        );
     }
 }

@@ -210,10 +210,12 @@ impl Assumption {
 /// One claim of a paper, judged.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClaimResult {
-    /// Stable id, e.g. "seed003-mary-precomp-2048".
+    /// Stable id, e.g. "mary-karatsuba-mary-precomp-2048".
     pub id: String,
-    /// Seed id, e.g. "seed003".
-    pub seed: String,
+    /// The paper's id, e.g. "mary-karatsuba" (`seed` in files written before the papers
+    /// were named, read too).
+    #[serde(alias = "seed")]
+    pub paper_id: String,
     /// The paper's table, figure or section.
     #[serde(rename = "ref")]
     pub reference: String,
@@ -350,10 +352,11 @@ impl Quality {
 /// Everything one experiment produced for people (its claims are judged apart).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExperimentResult {
-    /// Stable id, e.g. "seed000-fig6"; also the CSV file name.
+    /// Stable id, e.g. "parsa-fig6"; also the CSV file name.
     pub id: String,
-    /// Seed id, e.g. "seed000".
-    pub seed: String,
+    /// The paper's id, e.g. "parsa" (`seed` in older files, read too).
+    #[serde(alias = "seed")]
+    pub paper_id: String,
     /// Title.
     pub title: String,
     /// The paper's tables or figures it answers, e.g. "Fig. 6".
@@ -386,7 +389,7 @@ impl ExperimentResult {
     ) -> Self {
         Self {
             id: id.into(),
-            seed: seed.into(),
+            paper_id: seed.into(),
             title: title.into(),
             answers: answers.into(),
             provenance,

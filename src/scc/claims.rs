@@ -1,4 +1,4 @@
-//! The model's figures for seed 001's three headline claims — 27× faster, about 16× less
+//! The model's figures for SCC Blowfish's three headline claims — 27× faster, about 16× less
 //! energy, an 8 KB optimum — as plain data for the study to judge: the modelled values, their
 //! range over the ±50 % sensitivity sweep, the paper's figures, and two checks of the paper
 //! against itself (the compute-only bound its 8 KB time must respect, and the handshake cost
@@ -9,8 +9,8 @@ use super::sensitivity::{Sensitivity, sensitivity};
 use crate::error::Result;
 use serde::{Deserialize, Serialize};
 
-/// Seed 001's figures (Section V, Figs. 8–11), from the claims registry.
-pub use crate::claims::seed001 as paper;
+/// SCC Blowfish's figures (Section V, Figs. 8–11), from the claims registry.
+pub use crate::claims::scc_blowfish as paper;
 
 /// A modelled figure with its range over the sensitivity sweep.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,4 +1,4 @@
-//! A model of Intel's Single-chip Cloud Computer (SCC) running seed 001's round pipeline: the
+//! A model of Intel's Single-chip Cloud Computer (SCC) running SCC Blowfish's round pipeline: the
 //! machine the paper had, modelled openly so its headline figures can be judged as modelled
 //! claims next to this machine's measured ones.
 //!

@@ -1,4 +1,4 @@
-//! Seed 001's pipeline on the modelled SCC: the 36 stages (input, 17 encryption rounds, 17
+//! SCC Blowfish's pipeline on the modelled SCC: the 36 stages (input, 17 encryption rounds, 17
 //! decryption rounds, output) placed on the mesh, 1 MB cut into chunks, each chunk moved by
 //! RCCE between neighbours; the predicted time, speedup over the modelled sequential run,
 //! energy, and what limits each chunk size.
@@ -41,7 +41,7 @@ pub struct SccConfig {
 impl Default for SccConfig {
     fn default() -> Self {
         Self {
-            params: SccParams::seed(),
+            params: SccParams::as_in_paper(),
             placement: PlacementKind::Snake,
             stages: SEED_ROUNDS + 2,
             message_bytes: SEED_MESSAGE_BYTES,

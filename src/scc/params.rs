@@ -12,7 +12,7 @@ const GIB: f64 = (1u64 << 30) as f64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Basis {
-    /// Printed in the seed paper (seed 001).
+    /// Printed in the seed paper (SCC Blowfish).
     Paper,
     /// Printed in a published source other than the seed (named in the source text).
     Published,
@@ -181,13 +181,13 @@ pub struct ParamRow {
 
 impl Default for SccParams {
     fn default() -> Self {
-        Self::seed()
+        Self::as_in_paper()
     }
 }
 
 impl SccParams {
-    /// The SCC as seed 001 ran it, with every default's basis.
-    pub fn seed() -> Self {
+    /// The SCC as SCC Blowfish ran it, with every default's basis.
+    pub fn as_in_paper() -> Self {
         use Basis::*;
         use ParamId::*;
         Self {
@@ -317,7 +317,7 @@ impl SccParams {
 pub fn source(id: ParamId) -> &'static str {
     match id {
         ParamId::CoreMhz => {
-            "paper:seed001 Section III/V: active cores at 533 MHz and 0.9 V (idle cores 100 MHz, 0.7 V)"
+            "paper:scc-blowfish Section III/V: active cores at 533 MHz and 0.9 V (idle cores 100 MHz, 0.7 V)"
         }
         ParamId::MeshMhz => {
             "assumed: the paper does not give its mesh clock; 800 MHz is the mesh of Intel sccKit's \
@@ -362,7 +362,7 @@ pub fn source(id: ParamId) -> &'static str {
              500 core cycles; no published figure found"
         }
         ParamId::BfCyclesPerByteRound => {
-            "derived from paper:seed001 Fig. 9: 1.904956 s x 533 MHz / (34 rounds x 2^20 B) = 28.48; \
+            "derived from paper:scc-blowfish Fig. 9: 1.904956 s x 533 MHz / (34 rounds x 2^20 B) = 28.48; \
              so the modelled sequential run equals the paper's"
         }
         ParamId::IoCyclesPerByte => {
@@ -370,9 +370,11 @@ pub fn source(id: ParamId) -> &'static str {
              counted in the transfers"
         }
         ParamId::SeqWatts => {
-            "paper:seed001-fig10: 20.56 W, one core at 533 MHz, the rest at 100 MHz"
+            "paper:scc-blowfish-fig10: 20.56 W, one core at 533 MHz, the rest at 100 MHz"
         }
-        ParamId::PipeWatts => "paper:seed001-fig10: 30.24 W, 36 cores at 533 MHz, 12 at 100 MHz",
+        ParamId::PipeWatts => {
+            "paper:scc-blowfish-fig10: 30.24 W, 36 cores at 533 MHz, 12 at 100 MHz"
+        }
     }
 }
 
@@ -382,7 +384,7 @@ mod tests {
 
     #[test]
     fn seed_defaults_have_sources_and_the_derived_round_cost() {
-        let p = SccParams::seed();
+        let p = SccParams::as_in_paper();
         assert!((p.get(ParamId::BfCyclesPerByteRound) - 28.478).abs() < 0.01);
         let seq = SEED_ROUNDS as f64 * SEED_MESSAGE_BYTES as f64 * p.round_s_per_byte();
         assert!((seq - SEED_SEQUENTIAL_S).abs() < 1e-9);
@@ -398,7 +400,7 @@ mod tests {
 
     #[test]
     fn overrides_are_checked_and_marked() {
-        let mut p = SccParams::seed();
+        let mut p = SccParams::as_in_paper();
         p.set(ParamId::HandshakeUs, 2.5).unwrap();
         assert_eq!(p.get(ParamId::HandshakeUs), 2.5);
         assert_eq!(p.basis(ParamId::HandshakeUs), Basis::Override);

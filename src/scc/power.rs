@@ -1,14 +1,14 @@
 //! Chip power and energy of the modelled runs. The watts are the seed's measured SCC figures
-//! (`paper:seed001-fig10`: 20.56 W with one active core, 30.24 W with 36, idle cores at
+//! (`paper:scc-blowfish-fig10`: 20.56 W with one active core, 30.24 W with 36, idle cores at
 //! 100 MHz / 0.7 V); the joules are this model's (`model:scc`): the paper's watts times the
 //! modelled times. Other active-core counts interpolate linearly between the two figures.
 use super::params::{ParamId, SccParams};
 use serde::{Deserialize, Serialize};
 
 /// Label of the watts: the seed's Fig. 10.
-pub const WATTS_LABEL: &str = "paper:seed001-fig10";
+pub const WATTS_LABEL: &str = "paper:scc-blowfish-fig10";
 /// Label of everything computed here.
-pub const MODEL_LABEL: &str = crate::claims::seed001::MODEL;
+pub const MODEL_LABEL: &str = crate::claims::scc_blowfish::MODEL;
 /// Active cores of the seed's pipelined measurement.
 pub const PAPER_PIPELINE_CORES: usize = 36;
 
@@ -19,7 +19,7 @@ pub struct EnergyFigures {
     pub seq_w: f64,
     /// Chip watts during the pipelined run.
     pub pipe_w: f64,
-    /// Where the watts come from (`paper:seed001-fig10`, or `model:scc` when interpolated).
+    /// Where the watts come from (`paper:scc-blowfish-fig10`, or `model:scc` when interpolated).
     pub watts_label: String,
     /// Joules of the sequential run.
     pub seq_j: f64,
@@ -66,7 +66,7 @@ mod tests {
 
     #[test]
     fn watts_are_the_papers_at_its_two_points() {
-        let p = SccParams::seed();
+        let p = SccParams::as_in_paper();
         assert!((chip_watts(&p, 1) - 20.56).abs() < 1e-12);
         assert!((chip_watts(&p, 36) - 30.24).abs() < 1e-12);
         assert!(chip_watts(&p, 4) > 20.56 && chip_watts(&p, 4) < 30.24);

@@ -1,4 +1,4 @@
-//! How much the model's verdicts on seed 001's claims move when one parameter moves: each
+//! How much the model's verdicts on SCC Blowfish's claims move when one parameter moves: each
 //! parameter scaled by 1 − f and 1 + f (f = 0.5 for the ±50 % sweep), the others kept, and the
 //! speedup and energy ratio at the claim's chunk (8 KB) and the best chunk among the sweep's
 //! sizes recomputed. The parameter whose swing is largest is the one the verdict hangs on.
@@ -114,7 +114,7 @@ pub fn sensitivity(
         .iter()
         .filter(|r| {
             ParamId::parse(&r.param)
-                .is_ok_and(|id| SccParams::seed().basis(id) == super::params::Basis::Assumed)
+                .is_ok_and(|id| SccParams::as_in_paper().basis(id) == super::params::Basis::Assumed)
         })
         .max_by(|a, b| a.speedup_swing.abs().total_cmp(&b.speedup_swing.abs()))
         .map(|r| r.param.clone())

@@ -67,7 +67,7 @@ mod tests {
 
     #[test]
     fn pieces_follow_rcce_splitting() {
-        let p = SccParams::seed();
+        let p = SccParams::as_in_paper();
         let pieces = |b| transfer(&p, b, 1).unwrap().pieces;
         assert_eq!(pieces(0), 0);
         assert_eq!(pieces(8), 1, "a partial line");
@@ -84,7 +84,7 @@ mod tests {
 
     #[test]
     fn costs_scale_with_lines_hops_and_rates() {
-        let p = SccParams::seed();
+        let p = SccParams::as_in_paper();
         let one = transfer(&p, 4096, 1).unwrap();
         let same_tile = transfer(&p, 4096, 0).unwrap();
         let far = transfer(&p, 4096, 6).unwrap();

@@ -383,20 +383,37 @@ fn figure_text(side: &Side) -> String {
     }
 }
 
+/// The claims with their ids, and their papers' ids, in today's form.
+fn current_ids(claims: &[ClaimResult]) -> Vec<ClaimResult> {
+    use crate::claims::papers::current_id;
+    claims
+        .iter()
+        .cloned()
+        .map(|mut c| {
+            c.id = current_id(&c.id);
+            c.paper = current_id(&c.paper);
+            c
+        })
+        .collect()
+}
+
 /// Compares two studies claim by claim; `paths` name them for people.
+/// A results.json of either naming compares with one of the other: ids of the old form
+/// (`seed000-…`) are read as today's (`parsa-…`) through the one alias table,
+/// [`crate::claims::papers::OLD_IDS`].
 pub fn diff(first: &StudyResults, second: &StudyResults, paths: (&str, &str)) -> Diff {
+    let (first_claims, second_claims) = (current_ids(&first.claims), current_ids(&second.claims));
     let mut claims = Vec::new();
     let mut only_first = Vec::new();
-    for a in &first.claims {
-        match second.claims.iter().find(|b| b.id == a.id) {
+    for a in &first_claims {
+        match second_claims.iter().find(|b| b.id == a.id) {
             Some(b) => claims.push(ClaimDiff::of(a, b)),
             None => only_first.push(a.id.clone()),
         }
     }
-    let only_second = second
-        .claims
+    let only_second = second_claims
         .iter()
-        .filter(|b| !first.claims.iter().any(|a| a.id == b.id))
+        .filter(|b| !first_claims.iter().any(|a| a.id == b.id))
         .map(|b| b.id.clone())
         .collect();
     Diff {
@@ -419,7 +436,7 @@ mod tests {
     fn claim(id: &str, verdict: Verdict, ours: Option<(f64, f64, f64)>) -> ClaimResult {
         ClaimResult {
             id: id.into(),
-            seed: "seed000".into(),
+            paper_id: "parsa".into(),
             reference: "Fig. 0".into(),
             claim: "c".into(),
             kind: Kind::Measured,
@@ -445,7 +462,7 @@ mod tests {
             tolerance: "t".into(),
             why: "w".into(),
             beside: None,
-            experiment: "seed000-x".into(),
+            experiment: "parsa-x".into(),
             headline: false,
             defect: None,
             confirms: None,

@@ -60,11 +60,11 @@ pub struct Output {
 
 /// One experiment of the study.
 pub trait Experiment {
-    /// Stable id, e.g. "seed000-fig6".
+    /// Stable id, e.g. "parsa-fig6".
     fn id(&self) -> &'static str;
-    /// The seed it belongs to, e.g. "seed000".
-    fn seed(&self) -> &'static str {
-        self.id().split('-').next().unwrap_or("")
+    /// The paper it belongs to, e.g. "parsa".
+    fn paper_id(&self) -> &'static str {
+        crate::claims::papers::of_id(self.id()).unwrap_or("")
     }
     /// Expected seconds under `profile` on a 2-core machine (for the time estimate).
     fn estimate_s(&self, profile: Profile) -> f64;
@@ -123,9 +123,9 @@ mod tests {
     /// A claim "a / b ≤ 1" (a measured ordering) for the judge, as registered claims are built.
     fn at_most_one() -> crate::claims::Claim {
         crate::claims::Claim::new(
-            "seed003-test",
-            "seed003",
-            "seed003-test",
+            "mary-karatsuba-test",
+            "mary-karatsuba",
+            "mary-karatsuba-test",
             "Fig. 0",
             "a beats b",
         )
@@ -164,7 +164,7 @@ mod tests {
         set_aside_checked(&r, |r| {
             let e = r.ratio("a", "b").unwrap();
             vec![fed(
-                "seed003-test",
+                "mary-karatsuba-test",
                 Evidence::measured(vec![e], r.len(), 1, "a over b"),
             )]
         })

@@ -625,16 +625,10 @@ mod tests {
     use crate::claims::Rule;
 
     fn claim(kind: Kind, rule: Rule) -> Claim {
-        let c = Claim::new(
-            "seed000-test",
-            "seed000",
-            "seed000-test",
-            "Fig. 0",
-            "a claim",
-        )
-        .paper("1")
-        .metric("x", "")
-        .rule(rule, "a reason");
+        let c = Claim::new("parsa-test", "parsa", "parsa-test", "Fig. 0", "a claim")
+            .paper("1")
+            .metric("x", "")
+            .rule(rule, "a reason");
         match kind {
             Kind::Measured => c.measured(),
             Kind::Modelled => c.modelled("a model"),

@@ -36,7 +36,7 @@ pub use crate::results::{
 pub use experiment::{Context, Experiment, Fed, Output, fed, set_aside_checked, settled};
 pub use files::{load, write_outputs};
 pub use judge::{Estimate, Evidence, judge};
-pub use options::{Finished, SEEDS, StudyOptions};
+pub use options::{Finished, PAPER_IDS, StudyOptions};
 pub use run::{Next, StudyPlan, estimate, judge_experiment, judged, select};
 
 #[cfg(test)]
@@ -62,13 +62,17 @@ mod tests {
                 "{} feeds no claim",
                 e.id()
             );
-            assert_eq!(e.seed(), e.id().split('-').next().unwrap());
+            assert!(
+                e.id().starts_with(&format!("{}-", e.paper_id())),
+                "{}: its paper's id begins it",
+                e.id()
+            );
         }
     }
 
     #[test]
     fn judging_refuses_missing_and_foreign_evidence() {
-        let exp = "seed001-pipeline";
+        let exp = "scc-blowfish-pipeline";
         let all: Vec<Fed> = claims::of_experiment(exp)
             .iter()
             .map(|c| fed(&c.id, Evidence::unavailable("test")))
@@ -80,7 +84,7 @@ mod tests {
         let err = judge_experiment(exp, missing).unwrap_err().to_string();
         assert!(err.contains("fed no evidence"), "{err}");
         let mut foreign = all.clone();
-        foreign.push(fed("seed000-parsa2", Evidence::unavailable("x")));
+        foreign.push(fed("parsa-parsa2", Evidence::unavailable("x")));
         assert!(judge_experiment(exp, &foreign).is_err());
     }
 
@@ -90,14 +94,7 @@ mod tests {
     fn the_modelled_experiments_feed_exactly_their_claims() {
         let ctx = Context::new(Profile::Quick);
         for exp in experiments::all() {
-            if ![
-                "seed000-power",
-                "seed000-energy",
-                "seed000-mttf",
-                "seed002-table1",
-            ]
-            .contains(&exp.id())
-            {
+            if !["parsa-power", "parsa-energy", "parsa-mttf", "crsa-table1"].contains(&exp.id()) {
                 continue;
             }
             let out = exp.run(&ctx).unwrap();

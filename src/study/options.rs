@@ -3,8 +3,8 @@
 use crate::results::Profile;
 use std::path::PathBuf;
 
-/// The seed ids, in report order.
-pub const SEEDS: [&str; 5] = ["seed000", "seed001", "seed002", "seed003", "seed004"];
+/// The papers' ids, in report order (the registry: [`crate::claims::papers`]).
+pub use crate::claims::papers::IDS as PAPER_IDS;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -13,7 +13,7 @@ pub struct StudyOptions {
     pub profile: Profile,
     /// The output folder (created if missing).
     pub out: PathBuf,
-    /// Only these seeds (ids from [`SEEDS`]); empty = all.
+    /// Only these seeds (ids from [`PAPER_IDS`]); empty = all.
     pub only: Vec<String>,
     /// MPI result files (`parcrypt-mpi ... --json`) to show beside the thread experiments,
     /// besides the `*.json` found in the output folder's `mpi/` ([`experiments::mpi_runs`](super::experiments::mpi_runs)).

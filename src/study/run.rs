@@ -6,7 +6,7 @@ use super::experiment::{Context, Experiment, Fed, Output};
 use super::experiments;
 use super::files::{io_err, write_outputs};
 use super::judge::{self, Evidence};
-use super::options::{Finished, SEEDS, StudyOptions};
+use super::options::{Finished, PAPER_IDS, StudyOptions};
 use crate::claims;
 use crate::error::{Error, Result};
 use crate::results::{ClaimResult, ExperimentResult, Profile, StudyResults};
@@ -58,7 +58,7 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
     let (verdict, reason) = judge::assess(c, e);
     ClaimResult {
         id: c.id.clone(),
-        seed: c.seed.into(),
+        paper_id: c.paper_id.into(),
         reference: c.reference.clone(),
         claim: c.claim.clone(),
         kind: c.kind,
@@ -89,16 +89,16 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
 /// The experiments `only` selects, checking the seed names.
 pub fn select(only: &[String]) -> Result<Vec<Box<dyn Experiment>>> {
     for s in only {
-        if !SEEDS.contains(&s.as_str()) {
+        if !PAPER_IDS.contains(&s.as_str()) {
             return Err(Error::InvalidParameter(format!(
-                "unknown seed '{s}' (expected one of {})",
-                SEEDS.join(", ")
+                "unknown paper_id '{s}' (expected one of {})",
+                PAPER_IDS.join(", ")
             )));
         }
     }
     Ok(experiments::all()
         .into_iter()
-        .filter(|e| only.is_empty() || only.iter().any(|s| s == e.seed()))
+        .filter(|e| only.is_empty() || only.iter().any(|s| s == e.paper_id()))
         .collect())
 }
 
@@ -217,7 +217,7 @@ impl StudyPlan {
             outputs.into_iter().map(|o| o.result).collect();
         // Each MPI run goes after its seed's thread experiments.
         experiments.extend(self.mpi_runs);
-        experiments.sort_by_key(|e| SEEDS.iter().position(|s| *s == e.seed));
+        experiments.sort_by_key(|e| PAPER_IDS.iter().position(|s| *s == e.paper_id));
         let study = StudyResults {
             machine: ctx.machine,
             profile: self.opts.profile,
@@ -311,7 +311,7 @@ mod tests {
     use super::*;
     use crate::study::Profile;
 
-    /// `--only seed002` over a folder where seed000-power was finished keeps seed000-power;
+    /// `--only crsa` over a folder where parsa-power was finished keeps parsa-power;
     /// a stale or foreign state file is not kept.
     #[test]
     fn a_partial_run_keeps_the_folders_other_finished_experiments() {
@@ -320,18 +320,18 @@ mod tests {
         let ctx = Context::new(Profile::Quick);
         let power = experiments::all()
             .into_iter()
-            .find(|e| e.id() == "seed000-power")
+            .find(|e| e.id() == "parsa-power")
             .unwrap();
         let out = power.run(&ctx).unwrap();
         let json = serde_json::to_vec(&out).unwrap();
-        std::fs::write(state_of("seed000-power"), &json).unwrap();
+        std::fs::write(state_of("parsa-power"), &json).unwrap();
         // The same output filed under another experiment's name is not that experiment.
-        std::fs::write(state_of("seed000-energy"), &json).unwrap();
-        std::fs::write(state_of("seed000-mttf"), b"{ truncated").unwrap();
-        let kept = finished_elsewhere(&select(&["seed002".into()]).unwrap(), state_of);
+        std::fs::write(state_of("parsa-energy"), &json).unwrap();
+        std::fs::write(state_of("parsa-mttf"), b"{ truncated").unwrap();
+        let kept = finished_elsewhere(&select(&["crsa".into()]).unwrap(), state_of);
         let ids: Vec<&str> = kept.iter().map(|o| o.result.id.as_str()).collect();
-        assert_eq!(ids, ["seed000-power"]);
-        let kept = finished_elsewhere(&select(&["seed000".into()]).unwrap(), state_of);
+        assert_eq!(ids, ["parsa-power"]);
+        let kept = finished_elsewhere(&select(&["parsa".into()]).unwrap(), state_of);
         assert!(
             kept.is_empty(),
             "selected experiments are run or resumed, not kept"

@@ -1,4 +1,4 @@
-//! The cipher throughput benchmark (seed 004, Tables 2-3): every requested algorithm at every
+//! The cipher throughput benchmark (cipher-energy, Tables 2-3): every requested algorithm at every
 //! thread count on one buffer, against its sequential form measured in the same invocation.
 //!
 //! Each configuration is checked once before timing: its output must equal the sequential
@@ -14,7 +14,7 @@ use crate::bench::tsc::Tsc;
 use crate::bench::{
     Bench, BenchConfig, Failures, TimingColumns, TimingFields, fingerprint, planted_fault,
 };
-use crate::claims::seed004::TABLES_2_3 as T;
+use crate::claims::cipher_energy::TABLES_2_3 as T;
 use crate::error::{Error, Result};
 use parcrypt::cipher::alg::CipherSpec;
 use parcrypt::cipher::alg::{Algorithm, Direction};
@@ -25,9 +25,9 @@ use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::time::Instant;
 
-/// Seed 004's Tables 2-3 throughput, MB/s: (algorithm, platform 1 = Core 2 Duo T5270 laptop,
+/// cipher-energy's Tables 2-3 throughput, MB/s: (algorithm, platform 1 = Core 2 Duo T5270 laptop,
 /// platform 2 = AMD FX-8320 desktop), at the default clock. Copied from
-/// seed 004 (Handa, 2022; the README lists the papers); the paper does not say how many threads its
+/// cipher-energy (Handa, 2022; the README lists the papers); the paper does not say how many threads its
 /// parallel forms used (the desktop has eight cores).
 pub const SEED_004: [(Algorithm, f64, f64); 6] = [
     (Algorithm::BlowfishEcb, T[0].2, T[0].4),

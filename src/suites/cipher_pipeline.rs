@@ -1,4 +1,4 @@
-//! The round-pipeline chunk sweep (seed 001, Fig. 8 and Fig. 9): Blowfish encryption then
+//! The round-pipeline chunk sweep (SCC Blowfish, Fig. 8 and Fig. 9): Blowfish encryption then
 //! decryption of one message through the pipeline, for every chunk size and stage count,
 //! against the same work done sequentially on one thread in the same invocation.
 //!

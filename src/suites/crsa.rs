@@ -1,4 +1,4 @@
-//! Main against pipelined CRSA (seed 002, Fig. 4): one batch of blocks through both
+//! Main against pipelined CRSA (CRSA, Fig. 4): one batch of blocks through both
 //! machines ([`parcrypt::modexp::crsa::pow_mod_batch_vartime`]), interleaved run by run, after the
 //! pipelined results are checked against GMP; beside the measured ratio, the schedule's ideal
 //! one and the paper's Nc + 3.

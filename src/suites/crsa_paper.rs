@@ -14,7 +14,7 @@ use rug::Integer;
 use serde::{Deserialize, Serialize};
 
 /// MulMods per PE in the paper's Nc = 2 example (Section 2 and Section 4), by PE number.
-pub const PAPER_PE_MULMODS_NC2: [u64; 16] = crate::claims::seed002::PE_MULMODS_NC2;
+pub const PAPER_PE_MULMODS_NC2: [u64; 16] = crate::claims::crsa::PE_MULMODS_NC2;
 
 /// The paper's "24·2^Nc − 12·Nc − 26", the number the exponent is divided by.
 pub fn paper_power(nc: usize) -> f64 {
@@ -108,7 +108,7 @@ pub fn mulmod_table(k: u32, nc: usize) -> Result<Vec<Row>> {
     let f = |v: u64| Some(v as f64);
     let paper_main_hc = (nc == 2).then(|| PAPER_PE_MULMODS_NC2.iter().sum::<u64>() as f64);
     let printed_2044 =
-        (k == 1024 && nc == 2).then_some(crate::claims::seed002::TABLE1_WORST_CRSA as f64);
+        (k == 1024 && nc == 2).then_some(crate::claims::crsa::TABLE1_WORST_CRSA as f64);
     Ok(vec![
         row(
             "PEs, main CRSA (8Nc)",

@@ -6,17 +6,17 @@
 //! in their domain modules ([`rsa`](parcrypt::rsa), [`modexp`](parcrypt::modexp), [`mul`](parcrypt::mul),
 //! [`cipher`](parcrypt::cipher)), which know nothing of benchmarks or energy.
 //!
-//! - [`rsa`](mod@rsa): SeRSA against PaRSA over threads, schedules and chunks (seed 000), its
+//! - [`rsa`](mod@rsa): SeRSA against PaRSA over threads, schedules and chunks (PaRSA), its
 //!   records built by [`rsa_record`] (shared with the MPI batch); [`rsa_latency`]: one private-key operation (CRT, CRT on two threads, multi-prime);
 //!   [`montmul`]: one Montgomery product per constant-time backend, beside an estimate of
 //!   OpenSSL's;
 //! - [`modexp`](mod@modexp): modular exponentiation strategies against binary and GMP
-//!   (seeds 002, 003); [`crsa`](mod@crsa): main against pipelined CRSA on one batch (seed 002,
+//!   (seeds 002, 003); [`crsa`](mod@crsa): main against pipelined CRSA on one batch (CRSA,
 //!   Fig. 4);
-//! - [`mul`](mod@mul): the Karatsuba family against GMP (seed 003); [`mul_handoff`]: what it
+//! - [`mul`](mod@mul): the Karatsuba family against GMP (m-ary/Karatsuba); [`mul_handoff`]: what it
 //!   costs to activate a thread;
-//! - [`cipher`](mod@cipher): cipher throughput against each sequential form (seed 004);
-//!   [`cipher_pipeline`]: the round pipeline's chunk sweep (seed 001, Fig. 8);
+//! - [`cipher`](mod@cipher): cipher throughput against each sequential form (cipher-energy);
+//!   [`cipher_pipeline`]: the round pipeline's chunk sweep (SCC Blowfish, Fig. 8);
 //! - [`peers`]: parcrypt's best forms against GMP and OpenSSL (`bench peers`), its targets
 //!   judged by the study's rule code;
 //! - [`openssl`]: the OpenSSL peer (`openssl speed` for RSA sign and the ciphers);

@@ -1,4 +1,4 @@
-//! The exponentiation benchmark (seed 003's experiments, seed 002's Table 2): every method at
+//! The exponentiation benchmark (m-ary/Karatsuba's experiments, CRSA's Table 2): every method at
 //! every modulus size and thread count, against `binary` (the seeds' square-and-multiply
 //! reference) and `gmp` (`mpz_powm`), both always measured in the same invocation.
 //!
@@ -69,10 +69,10 @@ pub struct ModexpRecord {
     pub seed_claim: String,
 }
 
-/// The seed's best time change against square-and-multiply (seed 003, up to 8 threads on 8
+/// The seed's best time change against square-and-multiply (m-ary/Karatsuba, up to 8 threads on 8
 /// cores; the seed's slides, see the README's list of papers).
 pub fn seed_claim(method: &str, bits: u32) -> Option<&'static str> {
-    crate::claims::seed003::MODEXP_BEST
+    crate::claims::mary_karatsuba::MODEXP_BEST
         .iter()
         .find(|(m, b, _, _)| *m == method && *b == bits)
         .map(|(_, _, _, c)| *c)

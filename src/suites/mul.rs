@@ -1,4 +1,4 @@
-//! The Karatsuba benchmark (seed 003): every multiplication method at every operand size,
+//! The Karatsuba benchmark (m-ary/Karatsuba): every multiplication method at every operand size,
 //! against GMP's `mpz_mul` measured in the same run.
 //!
 //! A product takes microseconds, so one sample times a batch of products (calibrated per

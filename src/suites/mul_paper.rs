@@ -1,4 +1,4 @@
-//! The seed's figures (seed 003, Bartolini and Peccerillo's "Parallel Karatsuba" slides, see
+//! The seed's figures (m-ary/Karatsuba, Bartolini and Peccerillo's "Parallel Karatsuba" slides, see
 //! the README's list of papers), to print beside what is measured here.
 //!
 //! They come from other machines (i7-2600 4c/8t, Xeon E5-2650 v2 8c/16t, i7-6800K 6c/12t),
@@ -7,7 +7,7 @@
 
 /// Microseconds per product, GMP `mpz_mul` and the sequential `karaMul` (i7-2600), by bits
 /// (from the claims registry).
-pub const GMP_AND_KARA_SEQ_US: [(u32, f64, f64); 7] = crate::claims::seed003::KARATSUBA_US;
+pub const GMP_AND_KARA_SEQ_US: [(u32, f64, f64); 7] = crate::claims::mary_karatsuba::KARATSUBA_US;
 
 /// One parallel figure of the seed: change against GMP and against `karaMul`, as fractions
 /// (−0.49 = 49 % faster), where the slide gives them.
@@ -59,7 +59,7 @@ pub fn ratio(method: &str, bits: u32) -> Option<SeedRatio> {
             "i7-2600, 1 thread",
         ));
     }
-    crate::claims::seed003::KARATSUBA_PARALLEL
+    crate::claims::mary_karatsuba::KARATSUBA_PARALLEL
         .iter()
         .find(|p| p.0 == method && p.1 == bits)
         .map(|p| r(p.1, p.2, p.3, p.4))
@@ -67,7 +67,7 @@ pub fn ratio(method: &str, bits: u32) -> Option<SeedRatio> {
 
 /// The seed's thread-activation figures in µs, (low, high) over its machines, by the name
 /// [`Activation::name`](crate::suites::mul_handoff::Activation::name) gives (from the claims registry).
-pub const HANDOFF_US: [(&str, f64, f64); 5] = crate::claims::seed003::HANDOFF_US;
+pub const HANDOFF_US: [(&str, f64, f64); 5] = crate::claims::mary_karatsuba::HANDOFF_US;
 
 /// The seed's range for an activation, as text ("4.3–6.5").
 pub fn handoff_range(name: &str) -> Option<String> {

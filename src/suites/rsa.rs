@@ -1,4 +1,4 @@
-//! The SeRSA / PaRSA benchmark (seed 000, Figs. 5-6): time a batch of textbook RSA operations
+//! The SeRSA / PaRSA benchmark (PaRSA, Figs. 5-6): time a batch of textbook RSA operations
 //! for every (threads, schedule, chunk) of a grid, against the 1-thread `static` run.
 //!
 //! Each configuration gets its own [`Executor`] (built outside the timed region), is run

@@ -1,4 +1,4 @@
-//! SeRSA / PaRSA over MPI ranks (seed 000): a batch of textbook RSA operations dealt to ranks
+//! SeRSA / PaRSA over MPI ranks (PaRSA): a batch of textbook RSA operations dealt to ranks
 //! with OpenMP's `static`, `dynamic` and `guided` schedules and a chunk size, optionally with
 //! threads inside each rank, timed against SeRSA on rank 0 alone in the same run.
 //!

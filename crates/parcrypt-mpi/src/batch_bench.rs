@@ -1,4 +1,4 @@
-//! SeRSA / PaRSA over MPI ranks, measured (seed 000): the key sent to every rank, the batch
+//! SeRSA / PaRSA over MPI ranks, measured (PaRSA): the key sent to every rank, the batch
 //! built and checked on rank 0, SeRSA on rank 0 alone and every schedule and chunk over ranks
 //! ([`super::batch`]'s protocol) interleaved by the harness in the same run, and one record
 //! per configuration in `bench rsa`'s schema with the MPI fields added.

@@ -1,4 +1,4 @@
-//! PBlock (ECB, CTR) and PARC4 over a file split among ranks (seed 004): every rank reads its
+//! PBlock (ECB, CTR) and PARC4 over a file split among ranks (cipher-energy): every rank reads its
 //! own part and writes it into the output at its own offset, in pieces, and the output
 //! appears atomically.
 //!

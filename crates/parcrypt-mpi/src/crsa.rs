@@ -1,4 +1,4 @@
-//! CRSA over ranks (seed 002): the hypercube's processing elements placed on ranks by the low
+//! CRSA over ranks (CRSA): the hypercube's processing elements placed on ranks by the low
 //! bits of their hypercube address, values moving only along hypercube edges, the coordinator
 //! on rank 0. Variable-time, like the thread engine.
 //!

@@ -1,4 +1,4 @@
-//! The Blowfish round pipeline over ranks (seed 001): chunks of a message pass rank to rank,
+//! The Blowfish round pipeline over ranks (SCC Blowfish): chunks of a message pass rank to rank,
 //! each rank applying its share of the 34 round operations of encrypt+decrypt, as the SCC's
 //! cores passed chunks core to core.
 //!

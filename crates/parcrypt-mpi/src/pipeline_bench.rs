@@ -1,4 +1,4 @@
-//! The round pipeline's chunk sweep over ranks (seed 001, Fig. 8): Blowfish encryption then
+//! The round pipeline's chunk sweep over ranks (SCC Blowfish, Fig. 8): Blowfish encryption then
 //! decryption of one message, for every chunk size, over the ranks and — interleaved in the
 //! same run, on rank 0 — over threads (the thread pipeline with as many compute stages as there
 //! are ranks) and sequentially; plus the per-hop cost of both at each chunk size.

@@ -2,7 +2,7 @@
 //! one file per meter, and exactly one `match` ([`open_meter`]) that picks the meter.
 //!
 //! - [`rapl`]: Intel/AMD RAPL package counters through Linux powercap — `measured:rapl`;
-//! - [`model`]: a software power meter in the spirit of Joulemeter (seed 004): the process's
+//! - [`model`]: a software power meter in the spirit of Joulemeter (cipher-energy): the process's
 //!   CPU time and a processor preset's power model — `model:<preset>`;
 //! - [`fake`]: a deterministic meter for tests;
 //! - [`session`]: [`RunMeter`] and [`EnergyTally`], how benchmarks measure energy around

@@ -1,4 +1,4 @@
-//! A software power meter in the spirit of Joulemeter (seed 004): energy from the process's
+//! A software power meter in the spirit of Joulemeter (cipher-energy): energy from the process's
 //! CPU time and a processor preset's power model — `model:<preset>`.
 //!
 //! Over an interval of wall time `t` in which this process (with the children it has waited

@@ -1,4 +1,4 @@
-//! Chip power at an operating point: the calibrated model that reproduces seed 000's Tables
+//! Chip power at an operating point: the calibrated model that reproduces PaRSA's Tables
 //! 4-7, the profile model of the other presets, and (on request) the first-principles model.
 //!
 //! Calibrated (table presets): dynamic power is linear in f between the table's clocks of a
@@ -62,7 +62,7 @@ pub struct PowerEstimate {
     pub p_total_w: Watts,
     /// Die area, if known.
     pub area_mm2: Option<SquareMillimetres>,
-    /// Where the figure comes from: `paper:seed000-table-N` (a table row as printed; rows
+    /// Where the figure comes from: `paper:parsa-table-N` (a table row as printed; rows
     /// rebuilt from an illegible scan say so in `notes`), `model:first-principles`, or
     /// `model:<preset>` (interpolated, scaled, partly busy, or a profile preset).
     pub source: String,
@@ -165,14 +165,14 @@ pub fn estimate(preset: &Preset, q: &PowerQuery) -> EnergyResult<PowerEstimate> 
     })
 }
 
-/// The label of an estimate: `paper:seed000-table-N` for a table row read as printed (every
+/// The label of an estimate: `paper:parsa-table-N` for a table row read as printed (every
 /// core busy, the workload the table is for), `model:first-principles` for the αCV²f model,
 /// `model:<preset>` for everything interpolated, scaled or computed from a profile.
 fn source(preset: &Preset, basis: &str, active_cores: f64) -> String {
     match (&preset.power, basis) {
         (_, "first-principles") => "model:first-principles".into(),
         (PowerBasis::Table(t), "table") if active_cores == preset.cores as f64 => {
-            format!("paper:seed000-table-{}", t.table)
+            format!("paper:parsa-table-{}", t.table)
         }
         _ => preset.source(),
     }
@@ -245,8 +245,8 @@ impl LinearPower {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::energy::parsa;
     use crate::energy::presets::preset;
-    use crate::energy::seed000;
 
     fn at(_name: &str, node: u32, mhz: f64) -> PowerQuery {
         PowerQuery {
@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn all_90_rows_of_tables_4_to_7_are_reproduced() {
         let mut worst: f64 = 0.0;
-        for r in seed000::power_rows() {
+        for r in parsa::power_rows() {
             let name = match r.processor.as_str() {
                 "core2duo" => "core2duo",
                 "core_i3" => "core-i3",

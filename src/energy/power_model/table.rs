@@ -4,8 +4,8 @@
 //! first-principles model itself when asked for.
 use super::{ModelKind, Parts, PowerQuery, freq_error, node_error};
 use crate::energy::first_principles::{self as fp, Anchor};
+use crate::energy::parsa;
 use crate::energy::presets::{Preset, TableBasis};
-use crate::energy::seed000;
 use crate::energy::units::Nanometres;
 use crate::error::{EnergyError, EnergyResult};
 
@@ -43,7 +43,7 @@ pub(super) fn table_parts(
     let n = preset.cores as f64;
     let mut notes = Vec::new();
     if q.model == ModelKind::FirstPrinciples {
-        let anchor = fp::seed000_anchor(&t.processor).expect("table presets have 90 nm rows");
+        let anchor = fp::parsa_anchor(&t.processor).expect("table presets have 90 nm rows");
         let at = |f| fp::scale(&anchor, node, f, Some(&t.processor)).expect("covered");
         let (s, s_min) = (at(mhz), at(f_min));
         let (gate_frac, pg_ratio) = fp::leakage_split(node);
@@ -75,7 +75,7 @@ pub(super) fn table_parts(
             .min_by_key(|n| n.abs_diff(node))
             .expect("tables have nodes")
     };
-    let rows: Vec<_> = seed000::rows_of(&t.processor)
+    let rows: Vec<_> = parsa::rows_of(&t.processor)
         .into_iter()
         .filter(|r| r.node_nm == source_node)
         .collect();

@@ -1,26 +1,26 @@
 //! The experiments of the study, one file per seed paper (or part of one), and the helpers
 //! they share. Each experiment measures or models, builds its table and charts, and returns
 //! evidence for the claims the registry gives it; none decides a verdict.
+pub mod cipher_energy;
+pub mod crsa;
+pub mod crsa_counts;
+pub mod mary_karatsuba;
+pub mod mary_karatsuba_counts;
+pub mod mary_karatsuba_mul;
+pub mod mary_karatsuba_paper;
 pub mod mpi_runs;
-pub mod seed000;
-pub mod seed000_dse;
-pub mod seed000_energy;
-pub mod seed000_model;
-pub mod seed000_mttf;
-pub mod seed000_tables;
-pub mod seed000_text;
-pub mod seed000_threads;
-pub mod seed001;
-pub mod seed001_paper;
-pub mod seed001_scc;
-pub mod seed001_stages;
-pub mod seed002;
-pub mod seed002_counts;
-pub mod seed003;
-pub mod seed003_counts;
-pub mod seed003_mul;
-pub mod seed003_paper;
-pub mod seed004;
+pub mod parsa;
+pub mod parsa_dse;
+pub mod parsa_energy;
+pub mod parsa_model;
+pub mod parsa_mttf;
+pub mod parsa_tables;
+pub mod parsa_text;
+pub mod parsa_threads;
+pub mod scc_blowfish;
+pub mod scc_blowfish_paper;
+pub mod scc_blowfish_scc;
+pub mod scc_blowfish_stages;
 
 use super::judge::{Estimate, Evidence};
 use super::sampling::{self, Rounds};
@@ -30,19 +30,19 @@ use crate::bench::BenchConfig;
 /// Every experiment, in report order.
 pub fn all() -> Vec<Box<dyn Experiment>> {
     let mut v: Vec<Box<dyn Experiment>> = Vec::new();
-    v.extend(seed000::experiments());
-    v.extend(seed000_threads::experiments());
-    v.extend(seed000_text::experiments());
-    v.extend(seed000_model::experiments());
-    v.extend(seed000_energy::experiments());
-    v.extend(seed000_mttf::experiments());
-    v.extend(seed000_dse::experiments());
-    v.extend(seed001::experiments());
-    v.extend(seed002::experiments());
-    v.extend(seed003::experiments());
-    v.extend(seed003_mul::experiments());
-    v.extend(seed003_counts::experiments());
-    v.extend(seed004::experiments());
+    v.extend(parsa::experiments());
+    v.extend(parsa_threads::experiments());
+    v.extend(parsa_text::experiments());
+    v.extend(parsa_model::experiments());
+    v.extend(parsa_energy::experiments());
+    v.extend(parsa_mttf::experiments());
+    v.extend(parsa_dse::experiments());
+    v.extend(scc_blowfish::experiments());
+    v.extend(crsa::experiments());
+    v.extend(mary_karatsuba::experiments());
+    v.extend(mary_karatsuba_mul::experiments());
+    v.extend(mary_karatsuba_counts::experiments());
+    v.extend(cipher_energy::experiments());
     v
 }
 

@@ -17,13 +17,13 @@ pub const FOLDER: &str = "mpi";
 /// The `parcrypt-mpi` programs, told apart by their records' fields.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Program {
-    /// Batch RSA (seed 000).
+    /// Batch RSA (PaRSA).
     Rsa,
-    /// The Blowfish round pipeline (seed 001).
+    /// The Blowfish round pipeline (SCC Blowfish).
     Pipeline,
-    /// The CRSA hypercube (seed 002).
+    /// The CRSA hypercube (CRSA).
     Crsa,
-    /// PBlock / PARC4 over a file (seed 004).
+    /// PBlock / PARC4 over a file (cipher-energy).
     Cipher,
 }
 
@@ -54,13 +54,13 @@ impl Program {
         }
     }
 
-    /// The seed it belongs to.
-    pub fn seed(self) -> &'static str {
+    /// The paper it belongs to.
+    pub fn paper_id(self) -> &'static str {
         match self {
-            Self::Rsa => "seed000",
-            Self::Pipeline => "seed001",
-            Self::Crsa => "seed002",
-            Self::Cipher => "seed004",
+            Self::Rsa => "parsa",
+            Self::Pipeline => "scc-blowfish",
+            Self::Crsa => "crsa",
+            Self::Cipher => "cipher-energy",
         }
     }
 
@@ -283,7 +283,7 @@ fn experiment(
         .map_or(String::new(), Row::label);
     ExperimentResult::new(
         String::new(),
-        program.seed(),
+        program.paper_id(),
         program.title(),
         format!("an MPI run (parcrypt-mpi {})", program.name()),
         Provenance::Measured,
@@ -399,7 +399,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Vec<ExperimentResult>> {
     let mut out: Vec<ExperimentResult> = Vec::new();
     for p in paths {
         let (program, mut e) = read(p)?;
-        let base = format!("{}-mpi-{}", program.seed(), program.name());
+        let base = format!("{}-mpi-{}", program.paper_id(), program.name());
         let n = out
             .iter()
             .filter(|o| o.id == base || o.id.starts_with(&format!("{base}-")))
@@ -445,16 +445,16 @@ mod tests {
     }
 
     #[test]
-    fn a_pipeline_run_is_labelled_by_backend_under_seed001() {
+    fn a_pipeline_run_is_labelled_by_backend_under_scc_blowfish() {
         let (_d, p) = file(vec![
             record("threads", 1, None),
             record("mpi", 2, Some(8192)),
             record("threads", 1, Some(8192)),
         ]);
         let e = load(&[p.clone(), p]).unwrap();
-        assert_eq!(e[0].id, "seed001-mpi-pipeline");
-        assert_eq!(e[1].id, "seed001-mpi-pipeline-2");
-        assert_eq!(e[0].seed, "seed001");
+        assert_eq!(e[0].id, "scc-blowfish-mpi-pipeline");
+        assert_eq!(e[1].id, "scc-blowfish-mpi-pipeline-2");
+        assert_eq!(e[0].paper_id, "scc-blowfish");
         let t = &e[0].table;
         assert_eq!(t.rows.len(), 3);
         assert_eq!(t.rows[1][0], Cell::text("mpi"));

@@ -34,7 +34,7 @@ pub enum Algorithm {
     PblockEcb,
     /// PBlock CTR.
     PblockCtr,
-    /// Round-pipelined Blowfish ECB (seed 001), folded: threads = stage groups (1..=17).
+    /// Round-pipelined Blowfish ECB (SCC Blowfish), folded: threads = stage groups (1..=17).
     BfPipeline,
     /// RC4, sequential.
     Rc4,

@@ -1,7 +1,7 @@
 //! RC4 (Rivest, 1987): the key-scheduling algorithm (KSA) and the keystream generator (PRGA).
 //!
 //! **Broken**: its keystream is biased (Mantin–Shamir, Fluhrer–Mantin–McGrew, and the
-//! plaintext-recovery attacks that got it banned from TLS, RFC 7465); kept because seed 004
+//! plaintext-recovery attacks that got it banned from TLS, RFC 7465); kept because cipher-energy
 //! studies it. Never reuse a key: the same key gives the same keystream (a two-time pad).
 //!
 //! No bytes are dropped after the KSA, so the output matches RFC 6229 and `openssl enc -rc4`.

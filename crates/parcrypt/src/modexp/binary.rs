@@ -1,7 +1,7 @@
-//! `binary`: left-to-right square-and-multiply, seed 003's reference ("binary method").
+//! `binary`: left-to-right square-and-multiply, m-ary/Karatsuba's reference ("binary method").
 //!
 //! For a k-bit exponent: k - 1 squarings and (weight - 1) multiplications, so between k - 1
-//! (e = 2^(k-1)) and 2(k - 1) (all ones) MulMods, 3(k - 1)/2 on average — seed 002's counts.
+//! (e = 2^(k-1)) and 2(k - 1) (all ones) MulMods, 3(k - 1)/2 on average — CRSA's counts.
 //! Variable-time.
 use super::{ModExp, Outcome, Params, Ring};
 use crate::error::Result;

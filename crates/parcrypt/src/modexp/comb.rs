@@ -1,4 +1,4 @@
-//! The "comb" split of seed 003's parallel m-ary methods: the exponent's r-bit digits are dealt
+//! The "comb" split of m-ary/Karatsuba's parallel m-ary methods: the exponent's r-bit digits are dealt
 //! to Nt threads by index (digit j to thread j mod Nt); thread t computes
 //! R_t = base^(Σ_{j ≡ t} d_j·2^(rj)) left to right, squaring r times per digit from its highest
 //! non-zero digit down to digit 0, and multiplying only at its own digits; then

@@ -1,4 +1,4 @@
-//! `mary-ondemand` (seed 003, "m-ary on demand"): Nt threads start at once on their comb parts
+//! `mary-ondemand` (m-ary/Karatsuba, "m-ary on demand"): Nt threads start at once on their comb parts
 //! (see [`super::comb`]); a table entry base^d is computed by the first thread that needs it,
 //! under a lock of that entry only (a `OnceLock` per entry: others needing the same entry wait
 //! for it, others proceed), and counted in that thread's MulMods. An entry is one MulMod from
@@ -24,7 +24,7 @@ impl ModExp for MaryOnDemand {
     }
 
     fn describe(&self) -> &'static str {
-        "seed 003: Nt threads start at once; table entries computed on first use, per-entry lock"
+        "m-ary/Karatsuba: Nt threads start at once; table entries computed on first use, per-entry lock"
     }
 
     fn is_parallel(&self) -> bool {

@@ -1,4 +1,4 @@
-//! `mary-precomp` (seed 003, "m-ary with precomputation"): Np threads first build the table
+//! `mary-precomp` (m-ary/Karatsuba, "m-ary with precomputation"): Np threads first build the table
 //! base^2 .. base^(2^r − 1), entries split evenly in contiguous ranges (thread p computes the
 //! first power of its range by square-and-multiply, then multiplies by the base); then Nt
 //! threads each compute their comb part (see [`super::comb`]) and the parts are multiplied.
@@ -32,7 +32,7 @@ impl ModExp for MaryPrecomp {
     }
 
     fn describe(&self) -> &'static str {
-        "seed 003: Np threads build the 2^r table, then Nt threads scan digits j = t mod Nt"
+        "m-ary/Karatsuba: Np threads build the 2^r table, then Nt threads scan digits j = t mod Nt"
     }
 
     fn is_parallel(&self) -> bool {

@@ -93,7 +93,7 @@ pub struct Params {
     pub cubes: Option<usize>,
     /// How `slice` cuts the exponent.
     pub slicing: Slicing,
-    /// Pin worker threads to logical CPUs (seed 003 found affinity matters).
+    /// Pin worker threads to logical CPUs (m-ary/Karatsuba found affinity matters).
     pub pin: bool,
     /// How the counted MulMods are computed (CRSA and GMP's own methods ignore it).
     #[serde(default)]

@@ -1,4 +1,4 @@
-//! `slice` (seed 003, "slice method"): thread t gets a contiguous slice [lo_t, hi_t) of the
+//! `slice` (m-ary/Karatsuba, "slice method"): thread t gets a contiguous slice [lo_t, hi_t) of the
 //! exponent's bits, computes R_t = base^(slice value) by square-and-multiply, then squares it
 //! lo_t times (the "chain of modular squares" of every slice but the lowest); the parts are
 //! multiplied. The most significant slice bounds the time, so the cut matters:
@@ -56,7 +56,7 @@ impl ModExp for Slice {
     }
 
     fn describe(&self) -> &'static str {
-        "seed 003: contiguous exponent slices per thread, then squarings into place"
+        "m-ary/Karatsuba: contiguous exponent slices per thread, then squarings into place"
     }
 
     fn is_parallel(&self) -> bool {

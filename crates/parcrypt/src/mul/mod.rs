@@ -1,4 +1,4 @@
-//! Big-integer multiplication (seed 003): GMP's `mpz_mul` as the oracle, the seed's one-level
+//! Big-integer multiplication (m-ary/Karatsuba): GMP's `mpz_mul` as the oracle, the seed's one-level
 //! Karatsuba (`karaMul`), and the same split run in parallel five ways. Their benchmarks (and
 //! the thread-activation microbenchmarks) are in `bench::suites`.
 //!

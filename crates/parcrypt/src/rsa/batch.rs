@@ -1,7 +1,7 @@
-//! SeRSA and PaRSA (seed 000, section 4.1): textbook RSA over a batch of N messages, run
+//! SeRSA and PaRSA (PaRSA, section 4.1): textbook RSA over a batch of N messages, run
 //! sequentially or as a parallel loop under an OpenMP-style schedule.
 //!
-//! Seed 000's Fig. 1 loops `EMSGS[i] = MSGS[i]^e mod m`; Fig. 2 is the same loop under
+//! PaRSA's Fig. 1 loops `EMSGS[i] = MSGS[i]^e mod m`; Fig. 2 is the same loop under
 //! `#pragma omp for`. The iterations are independent, so every schedule must give exactly the
 //! sequential output; the tests check it for every schedule, thread count and chunk.
 //! Textbook RSA is for study only (see [`crate::rsa::textbook`]).

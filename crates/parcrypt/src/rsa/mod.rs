@@ -2,7 +2,7 @@
 //! OpenSSL reads it, or DER), textbook RSA for study, RSA-OAEP (SHA-256 by default, any
 //! SHA-1/SHA-2 hash and a label) for real use, CRT and constant-time private-key operations
 //! (over every prime, one thread per prime if asked, blinded and checked before output), keys
-//! loaded and checked in constant time, and the SeRSA / PaRSA batches of seed 000.
+//! loaded and checked in constant time, and the SeRSA / PaRSA batches of PaRSA.
 pub mod armor;
 pub mod batch;
 pub mod crt;

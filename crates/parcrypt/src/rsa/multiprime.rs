@@ -8,7 +8,7 @@
 //! m += R·((m_i − m)·t_i mod r_i). An [`RsaPrivateKey`] of any prime count holds its primes;
 //! the constant-time operation over them is [`crate::rsa::kernel::CtCrt`]. This file has what
 //! is variable time and named so: generating the primes, and the CRT with GMP's `mpz_powm`
-//! ([`crt_vartime`], the `crt` and `crt-parallel` forms of seed 000's study).
+//! ([`crt_vartime`], the `crt` and `crt-parallel` forms of PaRSA's study).
 use super::keys::RsaPrivateKey;
 use super::limits::{MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
 use super::prime::{random_prime_in_vartime, random_prime_vartime};

@@ -1,6 +1,6 @@
 //! Textbook RSA: c = m^e mod n and m = c^d mod n, with no padding.
 //!
-//! **Study only.** Textbook RSA is deterministic and malleable; seed 000 uses it and so does the
+//! **Study only.** Textbook RSA is deterministic and malleable; PaRSA uses it and so does the
 //! benchmark, but real data must use [`crate::rsa::oaep`]. The private-key operation comes in
 //! five forms ([`PrivateOp`]); only [`PrivateOp::CrtConstTime`] and its parallel form avoid
 //! secret-dependent timing. Those run the key's kernel ([`RsaPrivateKey::set_kernel`]): by
@@ -31,7 +31,7 @@ pub enum PrivateOp {
     /// e must give c: a fault is [`Error::DecryptionError`]).
     #[default]
     CrtConstTime,
-    /// `CrtVartime` with one prime per thread: single-operation latency, seed 003's question
+    /// `CrtVartime` with one prime per thread: single-operation latency, m-ary/Karatsuba's question
     /// of splitting one exponentiation, answered by the cheapest split there is.
     /// Variable-time. Named `crt-parallel` in records.
     #[serde(rename = "crt-parallel")]

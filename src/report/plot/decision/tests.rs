@@ -4,7 +4,7 @@ use crate::results::Kind;
 use crate::results::{Ours, Part};
 
 fn claim(verdict: Verdict, ours: Ours, rule: Rule) -> ClaimResult {
-    let mut c = crate::report::tests::claim("seed000-x", Kind::Measured, verdict, ours);
+    let mut c = crate::report::tests::claim("parsa-x", Kind::Measured, verdict, ours);
     c.reference = "Fig. 6".into();
     c.claim = "Guided scheduling always outperforms static and dynamic".into();
     c.rule_data = rule;

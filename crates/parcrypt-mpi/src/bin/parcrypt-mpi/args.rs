@@ -18,8 +18,8 @@ const LONG_ABOUT: &str = "Start it with an MPI launcher, one process per rank:
 launcher it runs as one rank. Add `--oversubscribe` to mpirun for more ranks than cores, and \
 `--bind-to none` when ranks run --threads above 1 (Open MPI binds each of 2 ranks to one core).
 
-The seed systems over MPI ranks: batch RSA (seed 000), the Blowfish round pipeline (seed 001), \
-CRSA (seed 002) and PBlock/PARC4 over a file (seed 004). Every rank runs the same command line; \
+The seed systems over MPI ranks: batch RSA (PaRSA), the Blowfish round pipeline (SCC Blowfish), \
+CRSA (CRSA) and PBlock/PARC4 over a file (cipher-energy). Every rank runs the same command line; \
 files must be at the same path on every host. Rank 0 prints the results; every output is checked \
 against its sequential reference.";
 
@@ -38,16 +38,16 @@ pub struct Cli {
 /// The programs.
 #[derive(Subcommand, Debug)]
 pub enum Program {
-    /// Batch RSA (seed 000): messages dealt to ranks with static, dynamic or guided schedules,
+    /// Batch RSA (PaRSA): messages dealt to ranks with static, dynamic or guided schedules,
     /// against SeRSA on one rank.
     Rsa(RsaArgs),
-    /// The Blowfish round pipeline (seed 001): rank groups as stages, a chunk-size sweep, and
+    /// The Blowfish round pipeline (SCC Blowfish): rank groups as stages, a chunk-size sweep, and
     /// the per-hop cost over ranks against threads.
     Pipeline(PipelineArgs),
-    /// CRSA (seed 002): hypercube PEs placed on ranks by address bits, values only along edges,
+    /// CRSA (CRSA): hypercube PEs placed on ranks by address bits, values only along edges,
     /// against the thread engine.
     Crsa(CrsaArgs),
-    /// PBlock or PARC4 (seed 004) over a file split among ranks, written once, atomically;
+    /// PBlock or PARC4 (cipher-energy) over a file split among ranks, written once, atomically;
     /// with --runs, timed against the same cipher on threads.
     Cipher(CipherArgs),
 }

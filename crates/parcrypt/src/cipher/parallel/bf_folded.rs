@@ -2,7 +2,7 @@
 //! cores, one thread per group, chunks handed from group to group through lock-free
 //! single-producer single-consumer rings ([`crate::parallel::spsc`]).
 //!
-//! Seed 001's layout ([`BfPipeline`](super::bf_pipeline::BfPipeline)) gives every round its
+//! SCC Blowfish's layout ([`BfPipeline`](super::bf_pipeline::BfPipeline)) gives every round its
 //! own thread plus an input and an output thread: 36 threads for encrypt+decrypt, which on a
 //! machine with a few cores mostly wait for each other. Here `groups` threads each run a
 //! contiguous share of the operations (the same `E1..EW`, `D1..DW` operations and names):

@@ -1,4 +1,4 @@
-//! Round-pipelined Blowfish (seed 001): every Blowfish round is a pipeline stage on its own
+//! Round-pipelined Blowfish (SCC Blowfish): every Blowfish round is a pipeline stage on its own
 //! thread, and chunks of the message flow from stage to stage through bounded channels.
 //!
 //! # Stages

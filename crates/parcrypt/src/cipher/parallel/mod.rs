@@ -1,6 +1,6 @@
 //! The parallel forms of the ciphers, each tested byte-for-byte against its sequential reference
 //! in [`cipher`](crate::cipher): PBlock (data-parallel Blowfish), the Blowfish round pipeline
-//! (seed 001's layout and the folded one), PARC4 and PARC4-I. The generic machinery they run on
+//! (SCC Blowfish's layout and the folded one), PARC4 and PARC4-I. The generic machinery they run on
 //! (static splits, schedules, SPSC rings) is in [`parallel`](crate::parallel).
 pub mod bf_folded;
 pub mod bf_pipeline;

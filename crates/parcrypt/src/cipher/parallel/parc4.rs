@@ -1,4 +1,4 @@
-//! PARC4 (seed 004, after Handa & Kapoor 2014): RC4 over fixed-size blocks in parallel, each
+//! PARC4 (cipher-energy, after Handa & Kapoor 2014): RC4 over fixed-size blocks in parallel, each
 //! block with its own keystream.
 //!
 //! # Block keys

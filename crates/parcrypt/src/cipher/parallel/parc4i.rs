@@ -1,10 +1,10 @@
-//! PARC4-I (seed 004, after Handa & Kapoor 2015): RC4A-based, 256-byte blocks, a generator
+//! PARC4-I (cipher-energy, after Handa & Kapoor 2015): RC4A-based, 256-byte blocks, a generator
 //! that produces 4 bytes per step with its loop unrolled, blocks in parallel.
 //!
 //! # Layout
 //!
 //! The message is cut into 256-byte blocks ([`BLOCK`]); the generator
-//! ([`Rc4a::apply_keystream_x4`]) covers a block in 64 unrolled steps of 4 bytes (seed 004:
+//! ([`Rc4a::apply_keystream_x4`]) covers a block in 64 unrolled steps of 4 bytes (cipher-energy:
 //! "PRGA is only processed 16 times for every 64 bytes of data instead of 32 times in RC4A or
 //! 64 times in RC4"). Consecutive blocks are grouped into *segments* of `segment` bytes (a
 //! multiple of 256, default 64 KiB = 256 blocks); segment `i` is RC4A keyed with

@@ -1,4 +1,4 @@
-//! PBlock (seed 004): data-parallel Blowfish. The blocks of a message are statically assigned
+//! PBlock (cipher-energy): data-parallel Blowfish. The blocks of a message are statically assigned
 //! to `n` threads — contiguous runs of whole 8-byte blocks, sizes differing by at most one
 //! block — and every thread does the same work on its own data.
 //!

@@ -1,4 +1,4 @@
-//! CRSA (seed 002, Damrudi & Jadidy Aval, "Cube based RSA analysis and optimization"):
+//! CRSA (CRSA, Damrudi & Jadidy Aval, "Cube based RSA analysis and optimization"):
 //! modular exponentiation on a hypercube of processing elements (PEs), 8 per cube, Nc cubes,
 //! plus a coordinator; its pipelined form and its optimized form (duplicate PEs removed).
 //!
@@ -151,18 +151,18 @@ macro_rules! crsa_strategy {
 crsa_strategy!(
     Crsa,
     "crsa",
-    "CRSA: 8·Nc PEs on a hypercube + coordinator, values only along edges (seed 002)",
+    "CRSA: 8·Nc PEs on a hypercube + coordinator, values only along edges (CRSA)",
     EngineConfig::main
 );
 crsa_strategy!(
     CrsaPipelined,
     "crsa-pipelined",
-    "pipelined CRSA: block i+1 enters while block i climbs the Nc + 3 levels (seed 002)",
+    "pipelined CRSA: block i+1 enters while block i climbs the Nc + 3 levels (CRSA)",
     EngineConfig::pipelined
 );
 crsa_strategy!(
     CrsaOptimized,
     "crsa-optimized",
-    "optimized CRSA: duplicate PEs removed, 6·Nc PEs instead of 8·Nc (seed 002)",
+    "optimized CRSA: duplicate PEs removed, 6·Nc PEs instead of 8·Nc (CRSA)",
     EngineConfig::optimized
 );
