@@ -22,8 +22,10 @@ fn rows_list(s: &str) -> Result<Vec<String>, String> {
 #[derive(Args, Debug)]
 pub struct BenchPeersArgs {
     /// Rows to run (default: all), comma-separated: product-32k, product-64k, product-128k,
-    /// product-1m, modexp-8192, modexp-16384, rsa-2048, rsa-4096, rc4, bf-ecb, bf-cbc,
-    /// bf-pipeline.
+    /// product-1m, modexp-8192, modexp-16384, rsa-2048, rsa-3072, rsa-4096 (against `openssl
+    /// speed`), awslc-rsa-2048, awslc-rsa-3072, awslc-rsa-4096 (against aws-lc-rs in process),
+    /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many),
+    /// rc4, bf-ecb, bf-cbc, bf-pipeline.
     #[arg(long, value_parser = rows_list)]
     rows: Option<std::vec::Vec<String>>,
     /// Threads of parcrypt's parallel forms (the caller included); default: the logical CPUs.

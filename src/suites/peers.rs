@@ -10,6 +10,7 @@
 //! interval): *reached* when the whole interval lies at or above it, *missed* when it lies
 //! below, and *inconclusive* otherwise. OpenSSL runs with `-elapsed` (wall-clock time, as
 //! ours), 16 KiB per call for the ciphers.
+pub mod awslc;
 pub mod rows;
 
 use crate::bench::capacity::{CAPACITY_BITS, parallel_capacity};
@@ -326,6 +327,39 @@ mod tests {
             err.is_usage() && err.to_string().contains("unknown row 'rc5'"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn aws_lc_rows_sign_with_parcrypt_s_key_and_are_measured() {
+        let setup = Setup {
+            threads: 2,
+            openssl_seconds: 1,
+            batch_s: 0.001,
+            cipher_bytes: 64 * 1024,
+            seed: 1,
+            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
+        };
+        let bench = Bench::new(crate::bench::BenchConfig {
+            warmup_runs: 0,
+            ..crate::bench::BenchConfig::exact(2)
+        })
+        .unwrap();
+        for id in ["awslc-rsa-2048", "awslc-parsa-2048"] {
+            let data = rows::data(id, &setup).unwrap();
+            let row = rows::row(id, &setup, &data).unwrap();
+            let rec = measure(row, &bench).unwrap();
+            assert!(
+                rec.peer.as_deref().is_some_and(|p| p.contains("aws-lc-rs")),
+                "{id}"
+            );
+            assert!(rec.peer_s.is_some_and(|s| s > 0.0), "{id}");
+            assert!(rec.par_s.is_some_and(|s| s > 0.0), "{id}");
+            assert!(
+                rec.targets.contains("peer/par >= 1.5"),
+                "{id}: {}",
+                rec.targets
+            );
+        }
     }
 
     #[test]

@@ -22,7 +22,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 /// Every row, in the order of the table.
-pub const ROWS: [&str; 12] = [
+pub const ROWS: [&str; 17] = [
     "product-32k",
     "product-64k",
     "product-128k",
@@ -30,7 +30,12 @@ pub const ROWS: [&str; 12] = [
     "modexp-8192",
     "modexp-16384",
     "rsa-2048",
+    "rsa-3072",
     "rsa-4096",
+    "awslc-rsa-2048",
+    "awslc-rsa-3072",
+    "awslc-rsa-4096",
+    "awslc-parsa-2048",
     "rc4",
     "bf-ecb",
     "bf-cbc",
@@ -95,7 +100,7 @@ pub struct Row<'a> {
 }
 
 /// Repeats `op` until the batch has taken `batch_s`, then the seconds per call.
-fn per_op(batch_s: f64, mut op: impl FnMut()) -> f64 {
+pub(super) fn per_op(batch_s: f64, mut op: impl FnMut()) -> f64 {
     let started = Instant::now();
     let mut n = 0u64;
     loop {
@@ -108,7 +113,11 @@ fn per_op(batch_s: f64, mut op: impl FnMut()) -> f64 {
     }
 }
 
-fn form<'a>(name: &str, threads: usize, sample: impl FnMut() -> Result<f64> + 'a) -> Form<'a> {
+pub(super) fn form<'a>(
+    name: &str,
+    threads: usize,
+    sample: impl FnMut() -> Result<f64> + 'a,
+) -> Form<'a> {
     Form {
         name: name.to_string(),
         threads,
@@ -120,7 +129,7 @@ fn form<'a>(name: &str, threads: usize, sample: impl FnMut() -> Result<f64> + 'a
 /// (`make`), started together: seconds per operation at the machine's whole throughput,
 /// `1 / Σ rate`. No parallel form of that operation can do better on this machine now, so
 /// its ratio to the single copy is the ceiling of a speedup over it.
-fn copies<'a, S>(
+pub(super) fn copies<'a, S>(
     name: &str,
     t: usize,
     batch_s: f64,
@@ -159,6 +168,8 @@ pub enum Data {
     Modexp(Integer, Integer, Integer),
     /// A key and a ciphertext.
     Rsa(Box<RsaPrivateKey>, Integer),
+    /// A key, a ciphertext and the same key in aws-lc-rs (the `awslc-*` rows).
+    AwsLc(super::awslc::AwsLcData),
     /// A key (16 bytes), a nonce, a buffer and the key's Blowfish schedule.
     Cipher(
         Vec<u8>,
@@ -186,12 +197,19 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let (b, e, m) = crate::suites::modexp::operands(bits, s.seed);
             Data::Modexp(b, e, m)
         }
-        "rsa-2048" | "rsa-4096" => {
-            let bits = if id == "rsa-2048" { 2048 } else { 4096 };
+        "rsa-2048" | "rsa-3072" | "rsa-4096" => {
+            let bits: u32 = id[4..].parse().expect("rsa-N");
             let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
                 .with_kernel(s.kernel)?;
             let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
+        }
+        "awslc-rsa-2048" | "awslc-rsa-3072" | "awslc-rsa-4096" | "awslc-parsa-2048" => {
+            let bits: u32 = id[id.len() - 4..].parse().expect("…-N");
+            let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
+                .with_kernel(s.kernel)?;
+            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+            Data::AwsLc(super::awslc::AwsLcData::new(key, c)?)
         }
         _ => {
             let mut key = vec![0u8; 16];
@@ -231,6 +249,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::Product(a, b, m) => product_row(&mut row, s, a, b, &**m)?,
         Data::Modexp(b, e, m) => modexp_row(&mut row, s, b, e, m)?,
         Data::Rsa(key, c) => rsa_row(&mut row, s, key, c)?,
+        Data::AwsLc(d) => super::awslc::row(&mut row, s, d)?,
         Data::Cipher(key, nonce, buf, bf) => {
             let c = Cipher {
                 key,
@@ -402,6 +421,7 @@ fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Inte
 pub fn rsa_targets(backend: &str, bits: u32) -> Vec<(&'static str, f64)> {
     match (backend, bits) {
         ("ifma", 2048) => vec![("peer/seq", 1.0), ("peer/par", 1.6)],
+        ("ifma", 3072) => vec![("peer/seq", 1.0)],
         ("ifma", 4096) => vec![("peer/seq", 1.2), ("peer/par", 2.2)],
         ("mulx", 2048) => vec![("peer/seq", 1.0), ("peer/par", 1.7)],
         ("gmp-sec", 2048) => vec![("seq/par", 1.6), ("peer/par", 1.0)],
