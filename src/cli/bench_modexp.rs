@@ -246,9 +246,9 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
                 "mpz_powm, variable-time".to_string()
             } else {
                 format!(
-                    "constant-time kernels {} (auto = {} here)",
+                    "constant-time kernels {} (auto for 1024-bit primes = {})",
                     kernels.join(", "),
-                    parcrypt::bignum::ct::Backend::best()
+                    parcrypt::bignum::ct::choice::choice_for(1024).describe()
                 )
             },
             machine.one_line()

@@ -30,6 +30,7 @@ use crate::error::{Error, Result};
 use rug::Integer;
 use zeroize::Zeroizing;
 
+pub mod choice;
 pub(crate) mod exp;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
@@ -139,9 +140,16 @@ impl Backend {
         (2..=max).contains(&bits)
     }
 
-    /// The backend `auto` runs for a modulus of `bits` bits on this CPU: the first of
-    /// [`Backend::ALL`] that is available and takes the size.
+    /// The backend `auto` runs for a modulus of `bits` bits on this CPU: of the backends
+    /// available that take the size, the fastest, timed at first use and remembered per CPU
+    /// model ([`choice`]; [`choice::choice_for`] says why).
     pub fn best_for(bits: u32) -> Backend {
+        choice::choice_for(bits).backend
+    }
+
+    /// The first of [`Backend::ALL`] that is available and takes the size: what the CPU's
+    /// flags alone would pick (IFMA where it runs), before any timing.
+    pub fn by_flags(bits: u32) -> Backend {
         Backend::ALL
             .into_iter()
             .find(|b| b.available() && b.supports_bits(bits))
