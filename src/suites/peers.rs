@@ -11,14 +11,16 @@
 //! below, and *inconclusive* otherwise. OpenSSL runs with `-elapsed` (wall-clock time, as
 //! ours), 16 KiB per call for the ciphers.
 pub mod awslc;
+pub mod form;
 pub mod rows;
 
 use crate::bench::capacity::{CAPACITY_BITS, parallel_capacity};
 use crate::bench::{Bench, Summary};
 use crate::error::{Error, Result};
 use crate::results::{Rule, Test};
-use rows::Form;
-pub use rows::{ROWS, Setup};
+use form::Form;
+pub use form::Setup;
+pub use rows::ROWS;
 use serde::Serialize;
 use std::time::Instant;
 
@@ -103,8 +105,8 @@ fn verdict(s: &Summary, at_least: f64) -> &'static str {
 }
 
 /// Measures one row: its forms interleaved, then the paired ratios.
-pub fn measure(row: rows::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
-    let rows::Row {
+pub fn measure(row: form::Row<'_>, bench: &Bench) -> Result<PeerRecord> {
+    let form::Row {
         id,
         work,
         bytes,

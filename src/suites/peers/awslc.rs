@@ -6,7 +6,7 @@
 //! PaRSA paper's workload, many messages at once: aws-lc-rs signing on N threads (one
 //! independent signer per thread) against PaRSA (parcrypt's batch of private-key operations
 //! dealt to N threads by a dynamic schedule), both as operations per second.
-use super::rows::{Form, Row, Setup, copies, form, per_op};
+use super::form::{Form, Row, Setup, copies, form, per_op};
 use crate::error::{Error, Result};
 use aws_lc_rs::rand::SystemRandom;
 use aws_lc_rs::signature::{RSA_PKCS1_SHA256, RsaKeyPair};
