@@ -93,8 +93,8 @@ pub struct BenchRsaPrivateArgs {
     #[arg(long)]
     variable_time: bool,
     /// Kernels of the constant-time forms, run beside each other: auto (the best Montgomery
-    /// kernel this CPU runs), ifma, mulx, portable, gmp-sec (GMP's constant-time mpn_sec_*
-    /// functions), or all (every kernel this CPU runs).
+    /// kernel this CPU runs), ifma, mulx, portable, gmp-sec (GMP's mpn_sec_* functions:
+    /// variable time in the prime), or all (every kernel this CPU runs).
     #[arg(long, default_value = "auto,gmp-sec", value_parser = kernels_list)]
     kernels: std::vec::Vec<PrivateKernel>,
     /// Seconds per `openssl speed` measurement (0: do not run openssl).

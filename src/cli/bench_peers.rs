@@ -43,9 +43,9 @@ pub struct BenchPeersArgs {
     /// Seed of operands and keys.
     #[arg(long, default_value_t = 2024)]
     seed: u64,
-    /// Kernel of the RSA rows: auto (the best constant-time Montgomery kernel this CPU runs),
-    /// ifma, mulx, portable, or gmp-sec (GMP's constant-time mpn_sec_* functions; issue 11's
-    /// mpz_powm_sec rows).
+    /// Kernel of the RSA rows: auto (the fastest constant-time Montgomery kernel here, timed at first use),
+    /// ifma, mulx, portable, or gmp-sec (GMP's mpn_sec_* functions: constant time in the
+    /// exponent, variable time in the prime).
     #[arg(long, default_value = "auto", value_parser = super::rsa::kernel_arg)]
     kernel: parcrypt::rsa::kernel::PrivateKernel,
     #[command(flatten)]
