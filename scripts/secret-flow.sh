@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# The secret-flow check of issue 29, BoringSSL's way: examples/secret_flow.rs loads a fixed key
+# The secret-flow check, BoringSSL's way: crates/parcrypt/examples/secret_flow.rs loads a fixed key
 # with its secret values marked undefined for Valgrind memcheck and runs `rsa decrypt`'s
 # private-key path; memcheck reports every branch ("Conditional jump or move depends on
 # uninitialised value(s)") and every memory index ("Use of uninitialised value of size N")
-# that depends on them. See src/bignum/ct/secret_flow.rs.
+# that depends on them. See crates/parcrypt/src/bignum/ct/secret_flow.rs.
 #
-#   cargo build --release --example secret_flow      # (cargo test --release builds it too)
+#   cargo build --release -p parcrypt --example secret_flow      # (cargo test --release builds it too)
 #   scripts/secret-flow.sh planted   # plants (a branch on a key bit, a table read at key bits,
 #                                    # the old loader's GMP calls) must be flagged: the check
 #                                    # cannot pass by seeing nothing
@@ -37,7 +37,7 @@ case "$mode" in planted | clean | report | summarize) ;; *)
 esac
 if [ "$mode" != summarize ]; then
   [ -x "$bin" ] || {
-    echo "error: build first: cargo build --release --example secret_flow" >&2
+    echo "error: build first: cargo build --release -p parcrypt --example secret_flow" >&2
     exit 2
   }
   command -v valgrind >/dev/null || {

@@ -20,7 +20,7 @@ pub enum BenchCommand {
     /// SeRSA against PaRSA (PaRSA): a batch of textbook RSA operations over a grid of
     /// thread counts, schedules and chunk sizes.
     Rsa(BenchRsaArgs),
-    /// Modular exponentiation strategies (seeds 002, 003) against binary and GMP.
+    /// Modular exponentiation strategies (the CRSA and m-ary/Karatsuba papers) against binary and GMP.
     Modexp(super::bench_modexp::BenchModexpArgs),
     /// RSA private-key latency: CRT, CRT on two threads, multi-prime with a thread per prime,
     /// each constant-time form with the kernels asked for.

@@ -18,7 +18,7 @@ use serde::Serialize;
 pub struct BenchLeakArgs {
     /// Decryptions timed per class, for every class pair and path. |t| of a leak δ grows as
     /// √n: resolving δ takes n = 2·(4.5·σ/δ)² per class for the spread σ of one decryption
-    /// (the table's last column says it for a 300-tick leak); issue 29's check: 200000.
+    /// (the table's last column says it for a 300-tick leak); a quiet check: 200000.
     #[arg(long, default_value = "20000", value_parser = positive)]
     samples: usize,
     /// Modulus size of the `padding`, `y-zero` and `keys` pairs.
@@ -34,7 +34,7 @@ pub struct BenchLeakArgs {
     pairs: Pairs,
     /// Decryption paths, comma-separated: default (what `rsa decrypt` runs: blinded CRT on
     /// the best constant-time Montgomery kernel of this CPU, fixed-length unblinding and
-    /// I2OSP, one error), old-vartime (the decryption before issue 20: mpz_powm_sec, GMP's
+    /// I2OSP, one error), old-vartime (the earlier decryption: mpz_powm_sec, GMP's
     /// unblinding, variable-length I2OSP, distinct errors; it is expected to leak, and a leak
     /// found there makes the exit status 1 too).
     #[arg(long, default_value = "default", value_parser = path_list)]
