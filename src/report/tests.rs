@@ -1,5 +1,6 @@
-//! The report's tests: what it opens with (what was reproduced, paper by paper), the counts
-//! and how sure each experiment is, in report.md and report.html alike.
+//! The report's tests: what both open with (what was reproduced, paper by paper) and the
+//! counts, in report.md and report.html alike; what report.md, the summary, leaves to
+//! report.html (how sure each experiment is, a claim's rounds, threads and rule in full).
 use super::*;
 use crate::results::{Profile, Quality, Reason};
 
