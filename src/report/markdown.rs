@@ -1,12 +1,13 @@
 //! report.md: the study's summary, small enough to read through (under about 50 KB for a
-//! quick run). For each paper what was reproduced — its headline claims with verdict, our
-//! figure and interval and the paper's; its measured and modelled claims that do not hold; its
-//! own inconsistencies, one per defect; what is inconclusive, by cause — then its counts by
-//! kind and verdict, what is not testable here by cause, and its experiments with the files
-//! that hold their data. Then the whole study's counts, what the verdict words mean, the
-//! machine, and where the details are. Every claim's full line, each experiment's charts and
-//! table stay in report.html (linked by its anchors), results.json and the CSVs. Anchors are
-//! explicit (`<a id>`), so that the links work wherever the Markdown is rendered.
+//! quick run). For each paper its counts by kind and verdict, then what was reproduced — its
+//! headline claims with verdict, our figure and interval and the paper's; its measured and
+//! modelled claims that do not hold; its own inconsistencies, one per defect; what is
+//! inconclusive, by cause — then what is not testable here by cause, and its experiments with
+//! the names of the files that hold their data. Then the whole study's counts, what the verdict
+//! words mean, the machine, and where the details are. Each claim's line links to its details
+//! in report.html; each claim in full, the per-claim tables and each experiment's charts and
+//! table stay in report.html, results.json and the CSVs. Anchors are explicit (`<a id>`), so
+//! that the links work wherever the Markdown is rendered.
 use super::findings::{
     Cause, Findings, Group, capitalised, figure, group_anchor, reason_words, sentence, total,
 };
