@@ -319,10 +319,17 @@ fn study_only_adds_to_a_folder_and_keeps_what_was_there() {
             "{seed} missing from {ids:?}"
         );
     }
+    // The summary keeps both papers' findings and experiments, report.html their sections.
     let report = std::fs::read_to_string(dir.path().join("report.md")).unwrap();
-    for claim in ["| crsa | Table 1 |", "| cipher-energy |"] {
-        assert!(report.contains(claim), "{claim} gone from the report");
+    let html = std::fs::read_to_string(dir.path().join("report.html")).unwrap();
+    for seed in ["crsa", "cipher-energy"] {
+        assert!(
+            report.contains(&format!("<a id=\"findings-{seed}\"></a>"))
+                && html.contains(&format!("<section id=\"{seed}\">")),
+            "{seed} gone from the report"
+        );
     }
+    assert!(report.contains("](report.html#crsa-table1) — "), "{report}");
     assert!(dir.path().join("crsa-table1.csv").exists());
     assert!(
         std::fs::read_dir(dir.path())

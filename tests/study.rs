@@ -1,6 +1,6 @@
 //! `parcrypt study` end to end on the fastest seed: the files it promises, an HTML report that
-//! is self-contained with a chart in every experiment, results.json's claims in the promised
-//! shape, resuming, `study diff`, and bad input.
+//! is self-contained with a chart in every experiment, report.md as its summary linked into
+//! it, results.json's claims in the promised shape, resuming, `study diff`, and bad input.
 use common::{assert_one_line_error, parcrypt};
 
 mod common;
@@ -61,6 +61,29 @@ fn study_writes_a_self_contained_report_and_resumes() {
         assert!(body.contains("measured") || body.contains("modelled") || body.contains("paper"));
     }
     assert!(html.contains("Verdicts by kind"));
+    // report.md is the summary: the paper's headline claims and counts, each link to a
+    // detail an anchor of report.html, no per-claim or per-experiment table.
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(
+        md.contains("<a id=\"crsa-headline\"></a>\n#### Headline claims")
+            && md.contains("\nBy kind: "),
+        "{md}"
+    );
+    let links: Vec<&str> = md
+        .split("](report.html#")
+        .skip(1)
+        .map(|rest| rest.split(')').next().unwrap())
+        .collect();
+    assert!(links.len() > 10, "{} links", links.len());
+    for anchor in links {
+        assert!(
+            html.contains(&format!(" id=\"{anchor}\"")),
+            "report.md links to #{anchor}, which report.html lacks"
+        );
+    }
+    // Its one table is the counts': a header, a rule and a row per kind.
+    let rows = md.lines().filter(|l| l.starts_with('|')).count();
+    assert!(rows <= 2 + 5, "{rows} table rows in report.md");
     let results: serde_json::Value =
         serde_json::from_slice(&std::fs::read(out.join("results.json")).unwrap()).unwrap();
     // The data behind every chart lies beside the report, a row per point and reference line,

@@ -82,11 +82,14 @@ fn study_shows_an_mpi_run_beside_the_thread_figures() {
     // The CSV and the report carry it with its labels.
     let csv = std::fs::read_to_string(out.join("scc-blowfish-mpi-pipeline.csv")).unwrap();
     assert!(csv.starts_with("backend,ranks,hosts"), "{csv}");
+    // report.md names the run among the paper's experiments, report.html shows its rows.
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(
-        md.contains("over MPI ranks") && md.contains("mpi: 2 ranks on 1 host"),
-        "report"
+        md.contains("over MPI ranks](report.html#scc-blowfish-mpi-pipeline) — "),
+        "report.md"
     );
+    let html = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(html.contains("mpi: 2 ranks on 1 host"), "report.html");
     // The MPI run judges no claim.
     assert!(
         res["claims"]

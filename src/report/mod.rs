@@ -1,13 +1,15 @@
-//! The study's report: Markdown for reading in a terminal or a repository ([`markdown`]), and
-//! one self-contained HTML file (inline SVG charts drawn by [`plot`], inline CSS, no scripts,
-//! no network; tests/report_browser.rs checks it in Chromium) rendered from a template. Both
-//! open with what was reproduced ([`findings`], [`reproduced`]): for each paper its headline
-//! claims with verdict, figure and interval, what does not hold, its own inconsistencies one
-//! per defect, what is inconclusive and why; then what is not testable here, the counts with
-//! links to the claims they count, and what the verdict words mean. Then the machine, every
-//! claim by kind and verdict (ours with its interval, the rule, the verdict), then each seed
-//! paper's section: its experiments with how sure they are, charts, a chart of how each claim
-//! was decided, the claims, the data.
+//! The study's report: one self-contained HTML file (inline SVG charts drawn by [`plot`],
+//! inline CSS, no scripts, no network; tests/report_browser.rs checks it in Chromium) rendered
+//! from a template, and its summary in Markdown ([`markdown`]: under about 50 KB for a quick
+//! run, for reading in a terminal or a repository). Both open with what was reproduced
+//! ([`findings`], [`reproduced`]): for each paper its headline claims with verdict, figure and
+//! interval, what does not hold, its own inconsistencies one per defect, what is inconclusive
+//! and why; the summary adds each paper's counts by kind and verdict and its experiments, then
+//! the study's counts, what the verdict words mean, the machine and where the details are.
+//! report.html goes on with what is not testable here claim by claim, every claim by kind and
+//! verdict (ours with its interval, the rule, the verdict), then each paper's section: its
+//! experiments with how sure they are, charts, a chart of how each claim was decided, the
+//! claims, the data.
 //!
 //! The report reads the study's plain data model ([`crate::results`]) and nothing else
 //! of the study, which never imports the report.
@@ -368,5 +370,7 @@ fn experiment_value(study: &StudyResults, e: &ExperimentResult) -> Value {
     }
 }
 
+#[cfg(test)]
+mod summary_tests;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,6 @@
-//! The report's tests: what it opens with (what was reproduced, paper by paper), the counts
-//! and how sure each experiment is, in report.md and report.html alike.
+//! The report's tests: what both open with (what was reproduced, paper by paper) and the
+//! counts, in report.md and report.html alike; what report.md, the summary, leaves to
+//! report.html (how sure each experiment is, a claim's rounds, threads and rule in full).
 use super::*;
 use crate::results::{Profile, Quality, Reason};
 
@@ -83,23 +84,43 @@ fn study() -> StudyResults {
 #[test]
 fn counts_per_kind_interval_and_how_sure() {
     let md = markdown(&study());
+    // The paper's counts by kind and verdict, then the whole study's, each count linked to
+    // its claims in report.html.
+    let paper = at(
+        &md,
+        "By kind: measured 1 (1 holds); paper-check 1 (1 inconsistent).",
+    );
+    let all = at(
+        &md,
+        "| measured | [1](report.html#measured-holds) | 0 | 0 | 0 | 0 | 0 | 0 |",
+    );
+    assert!(paper < all, "{md}");
     assert!(
-        md.contains("| measured | [1](#measured-holds) | 0 | 0 | 0 | 0 | 0 | 0 |"),
+        md.contains(
+            "| paper-check | 0 | 0 | 0 | 0 | [1](report.html#paper-check-inconsistent) | 0 | 0 |"
+        ),
         "{md}"
     );
+    // Each experiment, whether it is noisy, and the name of its CSV files.
     assert!(
-        md.contains("| paper-check | 0 | 0 | 0 | 0 | [1](#paper-check-inconsistent) | 0 | 0 |"),
+        md.contains(
+            "- [An experiment](report.html#parsa-x) — Fig. 0; measured, noisy: `parsa-x`, 0 charts."
+        ),
         "{md}"
     );
-    assert!(
-        md.contains("0.95 × [0.9, 0.99] (8 rounds, 2 threads)"),
-        "{md}"
-    );
-    assert!(md.contains(
+    assert!(md.contains("CSV: `<id>.csv`, `<id>.chart<k>.csv`"));
+    // How sure each experiment is, a claim's interval with its rounds and threads, and what
+    // stood beside it, are details: report.html's.
+    assert!(!md.contains("paired rounds"), "{md}");
+    assert!(!md.contains("1 thread: 0.9 ×"), "{md}");
+    let html = html(&study()).unwrap();
+    assert!(html.contains(
         "8 paired rounds (2 re-measured; none set aside), median interval ±12.5 %, noisy"
     ));
-    assert!(md.contains("Beside, not deciding: 1 thread: 0.9 ×."));
-    let html = html(&study()).unwrap();
+    assert!(html.contains(
+        "0.95 × <span class=\"ci\"><span class=\"iv\">[0.9, 0.99]</span> (8 rounds, 2 threads)"
+    ));
+    assert!(html.contains("beside, not deciding: 1 thread: 0.9 ×"));
     assert!(html.contains(r#"class="verdict inconsistent""#));
     assert!(html.contains(r#"<p class="how noisy">"#));
 }
@@ -115,27 +136,28 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
     let mut s = study();
     s.claims[0].headline = true;
     let md = markdown(&s);
-    // What was reproduced, paper by paper (its headline claims first, then its defects),
-    // what is not testable, the counts and the verdict words; then every claim, then the
-    // sections.
+    // What was reproduced, paper by paper (its counts, its headline claims, its defects,
+    // its experiments); then the counts of the whole study, the verdict words, the machine
+    // and where the details are. Claims link to their lines in report.html.
     let order = [
         "## What was reproduced",
-        "### [PaRSA on multicores](#parsa) (parsa) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
+        "### [PaRSA on multicores](report.html#parsa) (parsa) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
         "Al-Tarawneh",
+        "By kind: measured 1 (1 holds); paper-check 1 (1 inconsistent).",
         "<a id=\"parsa-headline\"></a>",
-        "- **holds** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p. ([details](#a))",
+        "- **[holds](report.html#a)** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p.",
         "#### The paper's own inconsistencies: 1 defect (1 inconsistent check)",
-        "- <a id=\"defect-parsa-b\"></a>**inconsistent** — claim b. The paper's numbers give",
-        "The check: [Fig. 0](#b) (inconsistent).",
-        "### Not testable here (0)",
-        "### Verdicts by kind",
-        "### What the verdicts mean",
+        "- [Fig. 0](report.html#b): claim b. The paper's numbers give",
+        "#### Experiments (1): their charts, claims and data in [report.html](report.html#parsa)",
+        "- [An experiment](report.html#parsa-x) — Fig. 0; measured",
+        "## Verdicts by kind, all papers",
+        "## What the verdicts mean",
         "- **confirms ordering**: judged at a scaled setting",
         "## Machine",
-        "<a id=\"paper-check-inconsistent\"></a>",
-        "| parsa | Fig. 0 | [claim b](#b) |",
-        "<a id=\"parsa\"></a>",
-        "- <a id=\"b\"></a>Fig. 0 **inconsistent**",
+        "## Where the details are",
+        "[every claim by kind and verdict](report.html#claims)",
+        "**results.json**",
+        "`<experiment id>.chart<k>.csv`",
     ];
     let mut last = 0;
     for needle in order {
@@ -143,6 +165,9 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
         assert!(i >= last, "{needle:?} out of order in\n{md}");
         last = i;
     }
+    // The per-claim and per-experiment tables are report.html's alone.
+    assert!(!md.contains("## Every claim"), "{md}");
+    assert!(!md.contains("| parsa | Fig. 0 |"), "{md}");
     let html = html(&s).unwrap();
     let order = [
         "<nav><a href=\"#findings\">What was reproduced</a>",
@@ -204,11 +229,27 @@ fn measured_claims_that_do_not_hold_follow_the_headline_and_defects_count_once()
             "#### The paper's own inconsistencies: 1 defect (3 inconsistent checks)"
         )
     );
-    assert!(md.contains("Defect 593-vs-563 touches 3 checks, all inconsistent: [Fig. 0](#b) (inconsistent), [Fig. 0](#b2) (inconsistent), [Fig. 0](#b3) (inconsistent)."));
+    // One line per defect, naming the checks it touches (the rule as written, where its text
+    // is not the rule's own description in the figure's unit).
+    assert!(md.contains("- claim b. The paper's numbers give ; rule ratio: ≤ 1 ×. Defect 593-vs-563 touches 3 checks, all inconsistent: [Fig. 0](report.html#b), [Fig. 0](report.html#b2), [Fig. 0](report.html#b3)."), "{md}");
+    // Under its heading a claim that does not hold is its reference linked to its details,
+    // the claim, ours and the rule's threshold (the rule in full is report.html's).
+    assert!(
+        md.contains("- [Fig. 0](report.html#n): claim a. Ours 0.95 × [0.9, 0.99]; rule ≤ 1 ×.\n"),
+        "{md}"
+    );
     assert!(
         md.contains("None registered."),
         "no headline claim in this study"
     );
+    // A headline claim listed again is named, with its rule.
+    s.claims[2].headline = true;
+    let md = markdown(&s);
+    assert!(
+        md.contains("- [Fig. 0](report.html#n): a headline claim, above; rule ≤ 1 ×.\n"),
+        "{md}"
+    );
+    assert!(md.contains("- **[does not hold](report.html#n)** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p."), "{md}");
 }
 
 #[test]
@@ -237,12 +278,25 @@ fn inconclusive_claims_are_split_by_cause() {
     busy.reason = Some(Reason::CoresBusy);
     s.claims.push(busy);
     let md = markdown(&s);
-    assert!(md.contains("#### Inconclusive (3)"), "{md}");
-    assert!(md.contains(
-        "2 the interval straddles the rule; 1 the cores were busy or their state unclear"
-    ));
-    assert!(md.contains("<a id=\"parsa-inconclusive-straddles\"></a>"));
-    assert!(md.contains("### Not testable here (1)"));
+    assert!(
+        md.contains("<a id=\"parsa-inconclusive\"></a>\n#### Inconclusive (3)"),
+        "{md}"
+    );
+    let straddles = at(
+        &md,
+        "##### The interval straddles the rule (2)\n\n- [Fig. 0](report.html#c): claim c. Ours 1 × [0.9, 1.1]; rule ≤ 1 ×.\n- [Fig. 0](report.html#e)",
+    );
+    let cores = at(
+        &md,
+        "##### The cores were busy or their state unclear, and load could have caused the result (1)\n\n- [Fig. 0](report.html#d)",
+    );
+    assert!(straddles < cores);
+    // What is not testable here: counted by cause, the claims listed in report.html.
+    assert!(
+        md.contains("#### Not testable here (1)\n\n1 [the cores were busy or their state unclear, and load could have caused the result](report.html#not-testable-cores)."),
+        "{md}"
+    );
+    assert!(!md.contains("claim f"), "{md}");
     let html = html(&s).unwrap();
     assert!(html.contains(r#"<details id="parsa-inconclusive-cores" open>"#));
     assert!(html.contains(r#"<details id="not-testable-cores" open>"#));
