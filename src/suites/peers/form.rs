@@ -34,7 +34,7 @@ pub struct Form<'a> {
 
 /// A row's work and its forms.
 pub struct Row<'a> {
-    /// The row's id ([`ROWS`]).
+    /// The row's id ([`ROWS`](super::rows::ROWS)).
     pub id: &'static str,
     /// What is computed, for people.
     pub work: String,
