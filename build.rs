@@ -1,7 +1,6 @@
-//! Build script: records the compiler version for benchmark reports (`PARCRYPT_RUSTC_VERSION`,
-//! read by `bench::MachineInfo`), so a report says which rustc produced the measured code; and
-//! sets `parcrypt_avx512` when the compiler has stable AVX-512 intrinsics (Rust 1.89), which the
-//! IFMA kernel of `bignum::ct` needs (older compilers build the crate without that kernel).
+//! Build script of the lab: records the compiler version for benchmark reports
+//! (`PARCRYPT_RUSTC_VERSION`, read by `bench::MachineInfo`), so a report says which rustc
+//! produced the measured code. (The crypto crate's own build script sets `parcrypt_avx512`.)
 use std::process::Command;
 
 fn main() {
@@ -18,16 +17,4 @@ fn main() {
         .filter(|s| !s.is_empty())
         .unwrap_or_else(|| "unknown".to_string());
     println!("cargo:rustc-env=PARCRYPT_RUSTC_VERSION={version}");
-    println!("cargo:rustc-check-cfg=cfg(parcrypt_avx512)");
-    if minor_version(&version).is_some_and(|m| m >= 89) {
-        println!("cargo:rustc-cfg=parcrypt_avx512");
-    }
-}
-
-/// The minor version of a `rustc 1.MINOR.PATCH ...` line.
-fn minor_version(version: &str) -> Option<u32> {
-    let number = version.split_whitespace().nth(1)?;
-    let mut parts = number.split('.');
-    (parts.next()? == "1").then_some(())?;
-    parts.next()?.parse().ok()
 }

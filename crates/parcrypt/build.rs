@@ -1,25 +1,20 @@
-//! Build script: records the compiler version for benchmark reports (`PARCRYPT_RUSTC_VERSION`,
-//! read by `bench::MachineInfo`), so a report says which rustc produced the measured code; and
-//! sets `parcrypt_avx512` when the compiler has stable AVX-512 intrinsics (Rust 1.89), which the
-//! IFMA kernel of `bignum::ct` needs (older compilers build the crate without that kernel).
+//! Build script of the crypto crate: sets `parcrypt_avx512` when the compiler has stable
+//! AVX-512 intrinsics (Rust 1.89), which the IFMA kernel of `bignum::ct` needs (older compilers
+//! build the crate without that kernel).
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-env-changed=RUSTC");
+    println!("cargo:rustc-check-cfg=cfg(parcrypt_avx512)");
     let rustc = std::env::var("RUSTC").unwrap_or_else(|_| "rustc".to_string());
-    let version = Command::new(rustc)
+    let minor = Command::new(rustc)
         .arg("-V")
         .output()
         .ok()
-        .filter(|out| out.status.success())
         .and_then(|out| String::from_utf8(out.stdout).ok())
-        .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
-        .unwrap_or_else(|| "unknown".to_string());
-    println!("cargo:rustc-env=PARCRYPT_RUSTC_VERSION={version}");
-    println!("cargo:rustc-check-cfg=cfg(parcrypt_avx512)");
-    if minor_version(&version).is_some_and(|m| m >= 89) {
+        .and_then(|v| minor_version(&v));
+    if minor.is_some_and(|m| m >= 89) {
         println!("cargo:rustc-cfg=parcrypt_avx512");
     }
 }
