@@ -6,7 +6,7 @@
 //! PaRSA paper's workload, many messages at once: aws-lc-rs signing on N threads (one
 //! independent signer per thread) against PaRSA (parcrypt's batch of private-key operations
 //! dealt to N threads by a dynamic schedule), both as operations per second.
-use super::form::{Form, Row, Setup, copies, form, per_op};
+use super::form::{Form, Row, Setup, check_crt, copies, crt_forms, form, per_op};
 use crate::error::{Error, Result};
 use aws_lc_rs::rand::SystemRandom;
 use aws_lc_rs::signature::{RSA_PKCS1_SHA256, RsaKeyPair};
@@ -15,7 +15,7 @@ use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::batch::{self, Transform};
 use parcrypt::rsa::encode::private_key_to_der;
 use parcrypt::rsa::pem::KeyFormat;
-use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
+use parcrypt::rsa::textbook::{PrivateOp, encrypt_unchecked};
 use rug::Integer;
 use sha2::{Digest, Sha256};
 use std::hint::black_box;
@@ -80,21 +80,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a AwsLcData) -> Result<()> {
     let (key, c, batch) = (&*d.key, &d.c, s.batch_s);
     let bits = key.public().bits();
     let backend = key.ct_crt().backend_name();
-    let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
-    for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
-        if decrypt_unchecked(key, c, op) != want {
-            return Err(Error::Internal(format!(
-                "{op:?} ({backend}) decrypts wrongly"
-            )));
-        }
-    }
-    let one = move || {
-        drop(black_box(decrypt_unchecked(
-            key,
-            c,
-            PrivateOp::CrtConstTime,
-        )))
-    };
+    check_crt(key, c)?;
     if row.id == "awslc-parsa-2048" {
         let t = s.threads;
         row.work = format!(
@@ -131,22 +117,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a AwsLcData) -> Result<()> {
             Ok(t)
         },
     ));
-    row.seq = Some(form(&format!("crt ({backend})"), 1, move || {
-        Ok(per_op(batch, one))
-    }));
-    row.par = Some(form(&format!("crt-parallel ({backend})"), 2, move || {
-        Ok(per_op(batch, || {
-            let op = PrivateOp::CrtConstTimeParallel;
-            drop(black_box(decrypt_unchecked(key, c, op)))
-        }))
-    }));
-    row.ceiling = Some(copies(
-        &format!("crt ({backend})"),
-        2,
-        batch,
-        || Ok(()),
-        move |_| one(),
-    ));
+    crt_forms(row, key, c, batch);
     row.targets.extend([("peer/seq", 1.0), ("peer/par", 1.5)]);
     Ok(())
 }

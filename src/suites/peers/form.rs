@@ -2,7 +2,11 @@
 //! ([`Form`]), a row ([`Row`]), and the timing helpers the rows share (a batch per sample,
 //! independent copies at once). A leaf: it imports no sibling.
 use crate::error::{Error, Result};
+use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
+use rug::Integer;
+use std::hint::black_box;
 use std::time::Instant;
 
 /// How a row is run.
@@ -109,4 +113,48 @@ pub fn copies<'a, S>(
         })?;
         Ok(1.0 / per_op_each.iter().map(|x| 1.0 / x).sum::<f64>())
     })
+}
+
+/// Checks that the constant-time CRT of `key`, the halves one after the other and on two
+/// threads, decrypts `c` as GMP's `mpz_powm` does (before anything of an RSA row is timed).
+pub fn check_crt(key: &RsaPrivateKey, c: &Integer) -> Result<()> {
+    let backend = key.ct_crt().backend_name();
+    let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
+    for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
+        if decrypt_unchecked(key, c, op) != want {
+            return Err(Error::Internal(format!(
+                "{op:?} ({backend}) decrypts wrongly"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// parcrypt's forms of an RSA row: the constant-time CRT on 1 thread (`seq`), its halves on 2
+/// (`par`), and 2 independent copies of the first at once (`ceiling`), named by the backend.
+pub fn crt_forms<'a>(row: &mut Row<'a>, key: &'a RsaPrivateKey, c: &'a Integer, batch: f64) {
+    let backend = key.ct_crt().backend_name();
+    let one = move || {
+        drop(black_box(decrypt_unchecked(
+            key,
+            c,
+            PrivateOp::CrtConstTime,
+        )))
+    };
+    row.seq = Some(form(&format!("crt ({backend})"), 1, move || {
+        Ok(per_op(batch, one))
+    }));
+    row.par = Some(form(&format!("crt-parallel ({backend})"), 2, move || {
+        Ok(per_op(batch, || {
+            let op = PrivateOp::CrtConstTimeParallel;
+            drop(black_box(decrypt_unchecked(key, c, op)))
+        }))
+    }));
+    row.ceiling = Some(copies(
+        &format!("crt ({backend})"),
+        2,
+        batch,
+        || Ok(()),
+        move |_| one(),
+    ));
 }

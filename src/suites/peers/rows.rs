@@ -1,7 +1,7 @@
 //! The rows of `bench peers` ([`super`]): for each piece of work, the peer (GMP in-process, or OpenSSL's
 //! `openssl speed`) and parcrypt's best sequential and parallel forms, as self-timing closures.
 //! Every in-process form is checked against its reference before it is timed.
-use super::form::{Form, Row, Setup, copies, form, per_op};
+use super::form::{Form, Row, Setup, check_crt, copies, crt_forms, form, per_op};
 use crate::error::{Error, Result};
 use crate::suites::openssl::{openssl_cipher_bytes_per_s, openssl_sign_seconds};
 use parcrypt::cipher::blowfish::Blowfish;
@@ -13,7 +13,6 @@ use parcrypt::cipher::parallel::pblock::PBlock;
 use parcrypt::cipher::rc4::Rc4;
 use parcrypt::modexp::{Params, method, pow_mod_vartime};
 use parcrypt::mul::{KaraConfig, Multiplier};
-use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::{RsaPrivateKey, keys::DEFAULT_E};
 use rand::{RngCore, SeedableRng};
 use rug::Integer;
@@ -267,40 +266,11 @@ fn rsa_row<'a>(row: &mut Row<'a>, s: &Setup, key: &'a RsaPrivateKey, c: &'a Inte
     let backend = key.ct_crt().backend_name();
     row.work =
         format!("RSA-{bits} private op (CRT, constant-time, fault-checked, {backend} kernel)");
-    let want = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d"));
-    for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
-        if decrypt_unchecked(key, c, op) != want {
-            return Err(Error::Internal(format!(
-                "{op:?} ({backend}) decrypts wrongly"
-            )));
-        }
-    }
-    let one = move || {
-        drop(black_box(decrypt_unchecked(
-            key,
-            c,
-            PrivateOp::CrtConstTime,
-        )))
-    };
+    check_crt(key, c)?;
     row.peer = Some(form("OpenSSL sign (openssl speed)", 1, move || {
         openssl_sign_seconds(bits, secs).ok_or_else(|| no_result(&format!("rsa{bits}")))
     }));
-    row.seq = Some(form(&format!("crt ({backend})"), 1, move || {
-        Ok(per_op(batch, one))
-    }));
-    row.par = Some(form(&format!("crt-parallel ({backend})"), 2, move || {
-        Ok(per_op(batch, || {
-            let op = PrivateOp::CrtConstTimeParallel;
-            drop(black_box(decrypt_unchecked(key, c, op)))
-        }))
-    }));
-    row.ceiling = Some(copies(
-        &format!("crt ({backend})"),
-        2,
-        batch,
-        || Ok(()),
-        move |_| one(),
-    ));
+    crt_forms(row, key, c, batch);
     row.targets.extend(rsa_targets(backend, bits));
     Ok(())
 }
