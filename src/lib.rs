@@ -21,10 +21,20 @@
 //! - [`dse`]: design-space exploration over time, energy and MTTF;
 //! - [`suites`]: all the measuring — every benchmark's plan, records with their energy fields,
 //!   and run, the peer runners (`openssl speed`, GMP in process) and `bench peers`; the papers'
-//!   own figures beside ours for CRSA's counts (`suites/crsa_paper.rs`) and the m-ary/Karatsuba
-//!   paper's products (`suites/mul_paper.rs`);
+//!   own figures beside ours for CRSA's counts ([`suites::crsa_paper`]) and the m-ary/Karatsuba
+//!   paper's products ([`suites::mul_paper`]);
 //! - [`report`]: a study's HTML/Markdown report (`report/plot/`: the charts);
-//! - [`study`]: every paper's experiments, judged (`study/experiments/`).
+//! - [`study`]: every paper's experiments, judged ([`study::experiments`]).
+//!
+//! **One folder per paper.** Everything a paper brings lives in `src/papers/<paper>/`: its
+//! facts and claims (`claims.rs` or `claims/`, compiled as `claims::<paper>`, the facts in
+//! [`claims::papers`]'s entry built from it), its coverage file (`coverage.md`), its
+//! experiments (`experiments/`, compiled as `study::experiments::<paper>_…`), and its printed
+//! data and formulas (PaRSA's `power_tables.csv` and `power_tables.rs` as [`energy::parsa`],
+//! CRSA's `formulas.rs` as [`suites::crsa_paper`], m-ary/Karatsuba's `bench_figures.rs` as
+//! [`suites::mul_paper`]). Each file is declared with `#[path]` by the layer it belongs to, so
+//! the layers below hold as before (`tests/layout.rs` follows the `#[path]`s) while a reader
+//! finds a paper in one place.
 //!
 //! The MPI programs are the `parcrypt-mpi` crate (`crates/parcrypt-mpi`).
 #![warn(missing_docs)]

@@ -222,19 +222,68 @@ fn library_sources() -> Vec<Source> {
     sources_under(&src())
 }
 
-/// The files of the library rooted at `root`, with their top-level modules.
+/// The files of the library rooted at `root`, with their top-level modules (by where the
+/// module tree puts them: [`logical_paths`]).
 fn sources_under(root: &Path) -> Vec<Source> {
     let root = root.to_path_buf();
     let outside = ["lib", "main", "bin", "cli"];
-    rust_files(&root)
+    logical_paths(&root)
         .into_iter()
-        .map(|f| Source {
-            module: module_of(&root, &f),
+        .map(|(f, logical)| Source {
+            module: module_of(Path::new(""), &logical),
             code: code(&f),
             path: f,
         })
         .filter(|s| !outside.contains(&s.module.as_str()))
         .collect()
+}
+
+/// Every `.rs` file under `root` with the path the module tree gives it, relative to `root`:
+/// its own, except for a file a `mod` declares with `#[path = "…"]` (a paper's files live in
+/// `src/papers/<paper>/` and are compiled into the layer that declares them), which takes
+/// the path its declaration gives (`claims/parsa/mod.rs`), and so do the files below such a
+/// `mod.rs`.
+fn logical_paths(root: &Path) -> BTreeMap<PathBuf, PathBuf> {
+    let real = |p: &Path| std::fs::canonicalize(p).expect("canonical path");
+    let files: Vec<PathBuf> = rust_files(root).iter().map(|f| real(f)).collect();
+    let root = real(root);
+    let mut map: BTreeMap<PathBuf, PathBuf> = files
+        .iter()
+        .map(|f| {
+            (
+                f.clone(),
+                f.strip_prefix(&root).expect("under root").to_path_buf(),
+            )
+        })
+        .collect();
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("read source");
+        let mut lines = text.lines();
+        while let Some(line) = lines.next() {
+            let Some(target) = line.trim().strip_prefix("#[path = \"") else {
+                continue;
+            };
+            let target = target.trim_end_matches("\"]");
+            let decl = lines.next().unwrap_or("").trim();
+            let name = ident(decl.trim_start_matches("pub ").trim_start_matches("mod "));
+            let physical = real(&f.parent().expect("a folder").join(target));
+            let declaring = map[f].clone();
+            let dir = match declaring.file_name().and_then(|n| n.to_str()) {
+                Some("mod.rs" | "lib.rs") => declaring.parent().expect("a folder").to_path_buf(),
+                _ => declaring.with_extension(""),
+            };
+            if physical.ends_with("mod.rs") {
+                let home = physical.parent().expect("a folder").to_path_buf();
+                for g in files.iter().filter(|g| g.starts_with(&home)) {
+                    let rest = g.strip_prefix(&home).expect("below");
+                    map.insert(g.clone(), dir.join(name).join(rest));
+                }
+            } else {
+                map.insert(physical, dir.join(format!("{name}.rs")));
+            }
+        }
+    }
+    map
 }
 
 /// The edges between the top-level modules of `sources`.
@@ -407,19 +456,67 @@ fn without_tests(code: &str) -> &str {
         .map_or(code, |at| &code[..at])
 }
 
-/// The files of folder `src/<folder>`, paths relative to it, with their code.
+/// The files of folder `src/<folder>` as the module tree has it ([`logical_paths`]: a
+/// paper's experiments count as `study/experiments/…`), paths relative to it, with their code.
 fn folder_sources(folder: &str) -> Vec<(PathBuf, String)> {
-    let root = src().join(folder);
-    rust_files(&root)
+    logical_paths(&src())
         .into_iter()
-        .map(|f| {
-            let text = without_tests(&code(&f)).to_string();
-            (
-                f.strip_prefix(&root).expect("under root").to_path_buf(),
-                text,
-            )
+        .filter_map(|(f, logical)| {
+            let rel = logical.strip_prefix(folder).ok()?.to_path_buf();
+            Some((rel, without_tests(&code(&f)).to_string()))
         })
         .collect()
+}
+
+/// Each paper's files live in one folder, `src/papers/<paper>/`, and the module tree still puts
+/// them in their layers: its claims under `claims`, its experiments under
+/// `study/experiments`.
+#[test]
+fn each_paper_has_one_folder_and_its_files_keep_their_layers() {
+    let logical = logical_paths(&src());
+    let papers = std::fs::canonicalize(src().join("papers")).expect("src/papers");
+    for paper in [
+        "parsa",
+        "scc_blowfish",
+        "crsa",
+        "mary_karatsuba",
+        "cipher_energy",
+    ] {
+        let home = papers.join(paper);
+        assert!(home.join("coverage.md").exists(), "{paper}: coverage.md");
+        let mine: Vec<&PathBuf> = logical
+            .iter()
+            .filter(|(f, _)| f.starts_with(&home))
+            .map(|(_, l)| l)
+            .collect();
+        assert!(
+            mine.iter()
+                .any(|l| l.to_string_lossy().starts_with(&format!("claims/{paper}"))),
+            "{paper}: its claims are in the claims layer: {mine:?}"
+        );
+        assert!(
+            mine.iter().any(|l| l.starts_with("study/experiments")),
+            "{paper}: its experiments are in the study layer: {mine:?}"
+        );
+        // No file of the paper is left outside the module tree (it would keep its own path).
+        assert!(
+            mine.iter().all(|l| !l.starts_with("papers")),
+            "{paper}: a file no `#[path]` declares: {mine:?}"
+        );
+    }
+    // Nothing of a paper is left in the layers' own folders.
+    for f in logical.keys() {
+        let name = f.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !f.starts_with(&papers) {
+            for paper in ["parsa", "scc_blowfish", "mary_karatsuba", "cipher_energy"] {
+                assert!(
+                    !name.starts_with(paper),
+                    "{} belongs in src/papers/{paper}/",
+                    f.display()
+                );
+            }
+        }
+    }
 }
 
 /// The unit of a file in a folder: `x.rs` and everything in `x/` are `x`; the folder's own

@@ -1,4 +1,4 @@
-//! Coverage of the papers: for each paper, a file (`coverage/<paper>.md`, e.g. `coverage/parsa.md`) listing every
+//! Coverage of the papers: for each paper, a file in its folder (`src/papers/<paper>/coverage.md`) listing every
 //! claim-bearing place of the paper — each number in the abstract, text, tables and figures,
 //! each stated ordering, trend, "no effect" or "always", each self-contradiction — with the
 //! claim ids that judge it, or `none:` and why no claim does. The files are compiled in, so the
@@ -8,11 +8,20 @@ use super::all;
 
 /// The coverage file of each seed, as written.
 pub const FILES: [(&str, &str); 5] = [
-    ("parsa", include_str!("coverage/parsa.md")),
-    ("scc-blowfish", include_str!("coverage/scc_blowfish.md")),
-    ("crsa", include_str!("coverage/crsa.md")),
-    ("mary-karatsuba", include_str!("coverage/mary_karatsuba.md")),
-    ("cipher-energy", include_str!("coverage/cipher_energy.md")),
+    ("parsa", include_str!("../papers/parsa/coverage.md")),
+    (
+        "scc-blowfish",
+        include_str!("../papers/scc_blowfish/coverage.md"),
+    ),
+    ("crsa", include_str!("../papers/crsa/coverage.md")),
+    (
+        "mary-karatsuba",
+        include_str!("../papers/mary_karatsuba/coverage.md"),
+    ),
+    (
+        "cipher-energy",
+        include_str!("../papers/cipher_energy/coverage.md"),
+    ),
 ];
 
 /// One claim-bearing place of a paper.
@@ -108,6 +117,11 @@ pub fn problems() -> Vec<String> {
     problems_in(&FILES)
 }
 
+/// Where the coverage file of paper `id` lives in the repository.
+pub fn file_of(id: &str) -> String {
+    format!("src/papers/{}/coverage.md", id.replace('-', "_"))
+}
+
 /// [`problems`] of the given files (seed, text) against the registry.
 pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
     let mut out = Vec::new();
@@ -115,7 +129,7 @@ pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
         let places = match places(text) {
             Ok(p) => p,
             Err(e) => {
-                out.push(format!("coverage/{seed}.md: {e}"));
+                out.push(format!("{}: {e}", file_of(seed)));
                 continue;
             }
         };
@@ -123,10 +137,12 @@ pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
             for id in &p.ids {
                 match super::find(id) {
                     None => out.push(format!(
-                        "coverage/{seed}.md names '{id}', which is not a registered claim"
+                        "{} names '{id}', which is not a registered claim",
+                        file_of(seed)
                     )),
                     Some(c) if c.paper_id != seed => out.push(format!(
-                        "coverage/{seed}.md names '{id}', a claim of {}",
+                        "{} names '{id}', a claim of {}",
+                        file_of(seed),
                         c.paper_id
                     )),
                     Some(_) => {}
@@ -136,8 +152,9 @@ pub fn problems_in(files: &[(&str, &str)]) -> Vec<String> {
         for c in all().iter().filter(|c| c.paper_id == seed) {
             if !places.iter().any(|p| p.ids.contains(&c.id)) {
                 out.push(format!(
-                    "claim '{}' is registered but coverage/{seed}.md does not name it",
-                    c.id
+                    "claim '{}' is registered but {} does not name it",
+                    c.id,
+                    file_of(seed)
                 ));
             }
         }

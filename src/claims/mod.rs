@@ -3,19 +3,24 @@
 //! one-line reason for its tolerance, its kind, and the experiment that feeds it evidence.
 //!
 //! Every figure the study, the benchmarks and the models quote from a paper lives in these
-//! files once (the seed-000 power Tables 4–7 live in `data/parsa_power_tables.csv`, read by
+//! files once (the seed-000 power Tables 4–7 live in `src/papers/parsa/power_tables.csv`, read by
 //! [`crate::energy::parsa`]); the rest of the code reads them from here. Verdicts are not
 //! here: [`crate::study::judge::judge`] computes them from a claim and its evidence.
 //!
 //! To add a claim fed by a model: add it to its seed's `claims()` with
 //! [`Claim::modelled`] naming the model and the experiment, and have that experiment push
 //! [`crate::study::judge::Evidence::modelled`] for the claim's id.
+#[path = "../papers/cipher_energy/claims.rs"]
 pub mod cipher_energy;
 pub mod coverage;
+#[path = "../papers/crsa/claims.rs"]
 pub mod crsa;
+#[path = "../papers/mary_karatsuba/claims/mod.rs"]
 pub mod mary_karatsuba;
 pub mod papers;
+#[path = "../papers/parsa/claims/mod.rs"]
 pub mod parsa;
+#[path = "../papers/scc_blowfish/claims.rs"]
 pub mod scc_blowfish;
 
 use crate::results::Kind;

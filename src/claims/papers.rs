@@ -22,48 +22,13 @@ pub struct Paper {
     pub topic: &'static str,
 }
 
-/// The papers, in report order.
+/// The papers, in report order; each one's facts live in its folder (`src/papers/<paper>/`).
 pub const PAPERS: [Paper; 5] = [
-    Paper {
-        id: "parsa",
-        short: "PaRSA on multicores",
-        authors: "Mutaz Al-Tarawneh and Ashraf Alkhresheh",
-        title: "Towards an Optimal Multicore Processor Design for Cryptographic Algorithms – A Case Study on RSA",
-        venue: "WSEAS journal article (the copy names no issue)",
-        topic: "PaRSA schedules, design space, power, energy and lifetime",
-    },
-    Paper {
-        id: "scc-blowfish",
-        short: "Blowfish on the SCC",
-        authors: "Kamak Ebadi, Victor Pena and Chen Liu",
-        title: "High-Performance Implementation and Evaluation of Blowfish Cryptographic Algorithm on Single-Chip Cloud Computer: A Pipelined Approach",
-        venue: "Intel Labs' SCC research programme (the copy names no venue)",
-        topic: "Blowfish pipelined round by round over 36 cores",
-    },
-    Paper {
-        id: "crsa",
-        short: "CRSA hypercube",
-        authors: "Masumeh Damrudi and Kamal Jadidy Aval",
-        title: "Cube Based RSA Analysis and Optimization",
-        venue: "the copy names no venue",
-        topic: "modular exponentiation on a hypercube of processing elements",
-    },
-    Paper {
-        id: "mary-karatsuba",
-        short: "m-ary, slicing, Karatsuba",
-        authors: "Sandro Bartolini and Biagio Peccerillo",
-        title: "Why we should care about parallel programming in securing Cyber-physical systems",
-        venue: "Cyber Physical Security Education Workshop (CPSEd), Paris, 2017",
-        topic: "parallel m-ary and slicing exponentiation, parallel Karatsuba, against GMP",
-    },
-    Paper {
-        id: "cipher-energy",
-        short: "Energy of ciphers",
-        authors: "Disha Handa",
-        title: "Comparative Analysis of Energy Cost of Sequential and Parallel Cryptographic Algorithms on Different Platforms",
-        venue: "open-access journal article, 2022",
-        topic: "energy of sequential and parallel Blowfish, RC4 and RC4A",
-    },
+    super::parsa::PAPER,
+    super::scc_blowfish::PAPER,
+    super::crsa::PAPER,
+    super::mary_karatsuba::PAPER,
+    super::cipher_energy::PAPER,
 ];
 
 /// The papers' ids, in report order.

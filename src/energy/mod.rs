@@ -27,6 +27,7 @@
 pub mod dvfs;
 pub mod first_principles;
 pub mod meter;
+#[path = "../papers/parsa/power_tables.rs"]
 pub mod parsa;
 pub mod power_model;
 pub mod presets;

@@ -24,12 +24,14 @@
 pub mod cipher;
 pub mod cipher_pipeline;
 pub mod crsa;
+#[path = "../papers/crsa/formulas.rs"]
 pub mod crsa_paper;
 pub mod leak;
 pub mod modexp;
 pub mod montmul;
 pub mod mul;
 pub mod mul_handoff;
+#[path = "../papers/mary_karatsuba/bench_figures.rs"]
 pub mod mul_paper;
 pub mod openssl;
 pub mod peers;

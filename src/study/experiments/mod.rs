@@ -1,25 +1,44 @@
 //! The experiments of the study, one file per seed paper (or part of one), and the helpers
 //! they share. Each experiment measures or models, builds its table and charts, and returns
 //! evidence for the claims the registry gives it; none decides a verdict.
+#[path = "../../papers/cipher_energy/experiments/cipher_energy.rs"]
 pub mod cipher_energy;
+#[path = "../../papers/crsa/experiments/crsa.rs"]
 pub mod crsa;
+#[path = "../../papers/crsa/experiments/crsa_counts.rs"]
 pub mod crsa_counts;
+#[path = "../../papers/mary_karatsuba/experiments/mary_karatsuba.rs"]
 pub mod mary_karatsuba;
+#[path = "../../papers/mary_karatsuba/experiments/mary_karatsuba_counts.rs"]
 pub mod mary_karatsuba_counts;
+#[path = "../../papers/mary_karatsuba/experiments/mary_karatsuba_mul.rs"]
 pub mod mary_karatsuba_mul;
+#[path = "../../papers/mary_karatsuba/experiments/mary_karatsuba_paper.rs"]
 pub mod mary_karatsuba_paper;
 pub mod mpi_runs;
+#[path = "../../papers/parsa/experiments/parsa.rs"]
 pub mod parsa;
+#[path = "../../papers/parsa/experiments/parsa_dse.rs"]
 pub mod parsa_dse;
+#[path = "../../papers/parsa/experiments/parsa_energy.rs"]
 pub mod parsa_energy;
+#[path = "../../papers/parsa/experiments/parsa_model.rs"]
 pub mod parsa_model;
+#[path = "../../papers/parsa/experiments/parsa_mttf.rs"]
 pub mod parsa_mttf;
+#[path = "../../papers/parsa/experiments/parsa_tables.rs"]
 pub mod parsa_tables;
+#[path = "../../papers/parsa/experiments/parsa_text.rs"]
 pub mod parsa_text;
+#[path = "../../papers/parsa/experiments/parsa_threads.rs"]
 pub mod parsa_threads;
+#[path = "../../papers/scc_blowfish/experiments/scc_blowfish.rs"]
 pub mod scc_blowfish;
+#[path = "../../papers/scc_blowfish/experiments/scc_blowfish_paper.rs"]
 pub mod scc_blowfish_paper;
+#[path = "../../papers/scc_blowfish/experiments/scc_blowfish_scc.rs"]
 pub mod scc_blowfish_scc;
+#[path = "../../papers/scc_blowfish/experiments/scc_blowfish_stages.rs"]
 pub mod scc_blowfish_stages;
 
 use super::judge::{Estimate, Evidence};
@@ -330,10 +349,17 @@ mod tests {
     /// that calls `sampling::measure` calls it as often.
     #[test]
     fn every_experiment_that_measures_rounds_checks_its_evidence_with_the_set_aside_ones() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/study/experiments");
+        // The experiments live in their papers' folders (`src/papers/<paper>/experiments/`).
+        let papers = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/papers");
+        let mut files = Vec::new();
+        for paper in std::fs::read_dir(&papers).unwrap() {
+            let dir = paper.unwrap().path().join("experiments");
+            for entry in std::fs::read_dir(&dir).into_iter().flatten() {
+                files.push(entry.unwrap().path());
+            }
+        }
         let mut measuring = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
+        for path in files {
             if path.extension().is_none_or(|e| e != "rs") {
                 continue;
             }

@@ -1,4 +1,4 @@
-//! PaRSA's McPAT power Tables 4-7 (embedded from `data/parsa_power_tables.csv`) and its
+//! PaRSA's McPAT power Tables 4-7 (embedded from `power_tables.csv` beside this file) and its
 //! Table 8 energies, with Table 8 recomputed from the tables' powers and the paper's times.
 //!
 //! The data file keeps every cell as the seed's text prints it (the seed is an OCR of the
@@ -28,7 +28,7 @@ use std::sync::OnceLock;
 use super::units::{Joules, MegaHertz, Nanometres, SquareMillimetres, Watts};
 
 /// The CSV of Tables 4-7: 90 rows, one per (processor, node, frequency).
-pub const POWER_TABLES_CSV: &str = include_str!("../../data/parsa_power_tables.csv");
+pub const POWER_TABLES_CSV: &str = include_str!("power_tables.csv");
 
 /// The value columns of Tables 4-7, in the paper's column order (clock first).
 pub const FIELDS: [&str; 7] = [
@@ -190,7 +190,7 @@ impl Record {
 
     /// The row with its corrections applied; an error names what is wrong with the record.
     fn read(self, line: usize) -> Result<PowerRow, String> {
-        let at = |what: String| format!("data/parsa_power_tables.csv row {line}: {what}");
+        let at = |what: String| format!("src/papers/parsa/power_tables.csv row {line}: {what}");
         let printed = self.printed();
         let corrections = self.corrections(&printed, &at)?;
         let mut v = [0.0; 7];
@@ -437,7 +437,7 @@ pub fn power_rows() -> &'static [PowerRow] {
     static ROWS: OnceLock<Vec<PowerRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
         parse(POWER_TABLES_CSV)
-            .expect("data/parsa_power_tables.csv is embedded and checked by a test")
+            .expect("src/papers/parsa/power_tables.csv is embedded and checked by a test")
     })
 }
 
@@ -510,7 +510,7 @@ mod tests {
     use super::*;
 
     /// The printed lines of Tables 4-7, copied from the seed's text.
-    const PRINTED: &str = include_str!("../../tests/fixtures/printed/parsa_tables4-7.txt");
+    const PRINTED: &str = include_str!("../../../tests/fixtures/printed/parsa_tables4-7.txt");
 
     #[test]
     fn the_csv_has_the_90_rows_of_tables_4_to_7() {

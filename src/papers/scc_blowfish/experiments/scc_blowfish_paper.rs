@@ -56,7 +56,7 @@ pub fn evidence() -> Result<Vec<Fed>> {
     let mut v = super::reported(&[
         (
             "scc-blowfish-s2-blowfish",
-            "src/cipher/blowfish.rs, tests/cipher_vectors.rs",
+            "crates/parcrypt/src/cipher/blowfish.rs, tests/cipher_vectors.rs",
         ),
         (
             "scc-blowfish-s2-subkeys",
@@ -72,7 +72,7 @@ pub fn evidence() -> Result<Vec<Fed>> {
         ),
     ]);
     v.extend([
-        fed("scc-blowfish-s3-layout", Evidence::report("src/cipher/parallel/bf_pipeline.rs")
+        fed("scc-blowfish-s3-layout", Evidence::report("crates/parcrypt/src/cipher/parallel/bf_pipeline.rs")
             .text("the same 36 stages as threads joined by bounded channels; k rounds folded per stage for fewer cores")),
         fed("scc-blowfish-s4-core-list", arithmetic(Estimate::exact(PAPER_LIST.len() as f64),
             "the cores of the printed order, counted (Core 0 takes the input and Core 29 gives the output, both in the list)")

@@ -1,13 +1,24 @@
 //! PaRSA (000_8b667657cebccd0b.txt): PaRSA on four Intel multicores, OpenMP schedules, the
 //! design space over cores, threads, clock and node, McPAT power (Tables 4–7, in
-//! `data/parsa_power_tables.csv`), energy (Table 8), RAMP lifetime (Tables 3 and 9).
+//! `src/papers/parsa/power_tables.csv`), energy (Table 8), RAMP lifetime (Tables 3 and 9).
 //!
 //! The paper's figures live here once; the claims are built in the submodules, one per part
 //! of the paper: `measured` (sections 4.1 and 5.1, timed here), `power` (section 5.2 and
 //! Tables 4–7), `energy` (section 5.3, Table 8, the abstract), `reliability` (sections
 //! 4.3 and 5.4, Tables 3 and 9) and `design` (the design space and the text's own
-//! arithmetic). `src/claims/coverage/parsa.md` maps every claim-bearing place of the paper
+//! arithmetic). `../coverage.md` (this paper's folder) maps every claim-bearing place of the paper
 //! to them.
+
+/// The paper, as cited (its entry in [`super::papers::PAPERS`]).
+pub const PAPER: super::papers::Paper = super::papers::Paper {
+    id: "parsa",
+    short: "PaRSA on multicores",
+    authors: "Mutaz Al-Tarawneh and Ashraf Alkhresheh",
+    title: "Towards an Optimal Multicore Processor Design for Cryptographic Algorithms – A Case Study on RSA",
+    venue: "WSEAS journal article (the copy names no issue)",
+    topic: "PaRSA schedules, design space, power, energy and lifetime",
+};
+
 use super::{Claim, Rule};
 
 mod design;

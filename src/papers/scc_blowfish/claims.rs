@@ -2,10 +2,21 @@
 //! Intel's SCC, chunk sizes (Fig. 8), time, power and energy against sequential Blowfish.
 //!
 //! Every claim-bearing place of the paper is listed, with the claims that judge it, in
-//! `coverage/scc_blowfish.md`. A 36-stage claim needs 36 hardware threads; on fewer it is not
+//! `coverage.md` beside this file. A 36-stage claim needs 36 hardware threads; on fewer it is not
 //! testable, and its twin worded for the folded pipeline (the rounds folded into one stage
 //! group per core, [`parcrypt::cipher::parallel::bf_folded`]) is measured instead, with the SCC
 //! model ([`crate::scc`]) as modelled evidence for the machine the paper had.
+
+/// The paper, as cited (its entry in [`super::papers::PAPERS`]).
+pub const PAPER: super::papers::Paper = super::papers::Paper {
+    id: "scc-blowfish",
+    short: "Blowfish on the SCC",
+    authors: "Kamak Ebadi, Victor Pena and Chen Liu",
+    title: "High-Performance Implementation and Evaluation of Blowfish Cryptographic Algorithm on Single-Chip Cloud Computer: A Pipelined Approach",
+    venue: "Intel Labs' SCC research programme (the copy names no venue)",
+    topic: "Blowfish pipelined round by round over 36 cores",
+};
+
 use super::{Claim, Rule};
 
 /// Stages of the SCC pipeline: 17 encrypt rounds + 17 decrypt rounds + input + output.

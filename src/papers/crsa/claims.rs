@@ -3,10 +3,21 @@
 //! pipelining (Section 2, Fig. 4).
 //!
 //! Every claim-bearing place of the paper is listed, with the claims that judge it, in
-//! `coverage/crsa.md`. CRSA runs one thread per processing element (9 at Nc = 1), so its
+//! `coverage.md` beside this file. CRSA runs one thread per processing element (9 at Nc = 1), so its
 //! times say nothing on a machine with fewer CPUs; Table 2's CRSA speedups are checked against
 //! the paper's own Table 1 instead (paper-checks), and what Table 2 says about sequential
 //! methods (CRT against binary) is measured.
+
+/// The paper, as cited (its entry in [`super::papers::PAPERS`]).
+pub const PAPER: super::papers::Paper = super::papers::Paper {
+    id: "crsa",
+    short: "CRSA hypercube",
+    authors: "Masumeh Damrudi and Kamal Jadidy Aval",
+    title: "Cube Based RSA Analysis and Optimization",
+    venue: "the copy names no venue",
+    topic: "modular exponentiation on a hypercube of processing elements",
+};
+
 use super::{Claim, Rule, above_one};
 
 /// Table 2 as printed: seconds (average of 100 iterations, Nc = 1, a quad core) of CRT,

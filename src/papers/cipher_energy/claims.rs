@@ -10,6 +10,17 @@
 //! cores with the speedup its own Tables 2–3 give ([`CORES`]). Each claim declares both as
 //! assumptions, and the experiment reads their ranges from the claim. The paper's own numbers
 //! are checked against each other.
+
+/// The paper, as cited (its entry in [`super::papers::PAPERS`]).
+pub const PAPER: super::papers::Paper = super::papers::Paper {
+    id: "cipher-energy",
+    short: "Energy of ciphers",
+    authors: "Disha Handa",
+    title: "Comparative Analysis of Energy Cost of Sequential and Parallel Cryptographic Algorithms on Different Platforms",
+    venue: "open-access journal article, 2022",
+    topic: "energy of sequential and parallel Blowfish, RC4 and RC4A",
+};
+
 use super::{Claim, Load, Rule, above_one};
 
 /// Tables 2–3 (default clock): (algorithm, platform 1 µJ/B, platform 1 MB/s, platform 2 µJ/B,
@@ -268,7 +279,7 @@ pub fn claims() -> Vec<Claim> {
     v.push(c("cipher-energy-parc4i-prga-steps", "Section II.A", "PARC4-I works on 256-byte blocks and runs its generator 16 times per 64 bytes (RC4A 32, RC4 64)")
         .paper("This algorithm divides the text input into 256-byte blocks; PRGA is only processed 16 times for every 64 bytes of data instead of 32 times in RC4A or 64 times in RC4")
         .paper_values(&[256.0, 16.0, 64.0, 32.0])
-        .by_construction("src/cipher/parallel/parc4i.rs: 256-byte blocks (BLOCK), each covered by Rc4a::apply_keystream_x4 in 64 steps of 4 bytes, i.e. 16 steps per 64 bytes; checked against the one-byte generator by proptest"));
+        .by_construction("crates/parcrypt/src/cipher/parallel/parc4i.rs: 256-byte blocks (BLOCK), each covered by Rc4a::apply_keystream_x4 in 64 steps of 4 bytes, i.e. 16 steps per 64 bytes; checked against the one-byte generator by proptest"));
     v.push(c("cipher-energy-power-v2f", "Section II", "Power depends quadratically on the supply voltage, and a lower frequency allows a lower voltage")
         .paper("decreasing frequency also reduces the operating voltage, and power consumption is quadratically dependent on the supply voltage [6]")
         .by_construction("the profile power model is static + C_eff V² f per busy core (src/energy/power_model/profile.rs), with the voltage of each Table 1/4 state; the relation is assumed, not measured"));
@@ -395,7 +406,7 @@ mod tests {
     use super::*;
 
     /// The paper as printed (a verbatim excerpt, tests/fixtures/printed/cipher_energy.txt).
-    const PRINTED: &str = include_str!("../../tests/fixtures/printed/cipher_energy.txt");
+    const PRINTED: &str = include_str!("../../../tests/fixtures/printed/cipher_energy.txt");
 
     #[test]
     fn tables_2_and_3_are_as_printed() {

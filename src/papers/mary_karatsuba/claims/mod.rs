@@ -10,6 +10,17 @@
 //! judged claim says whether it confirms the paper's figure or only an ordering at a scaled
 //! setting. A claim about more threads than a machine has is registered all the same: the
 //! study measures it where the CPUs exist and says `needs-N-threads` elsewhere.
+
+/// The paper, as cited (its entry in [`super::papers::PAPERS`]).
+pub const PAPER: super::papers::Paper = super::papers::Paper {
+    id: "mary-karatsuba",
+    short: "m-ary, slicing, Karatsuba",
+    authors: "Sandro Bartolini and Biagio Peccerillo",
+    title: "Why we should care about parallel programming in securing Cyber-physical systems",
+    venue: "Cyber Physical Security Education Workshop (CPSEd), Paris, 2017",
+    topic: "parallel m-ary and slicing exponentiation, parallel Karatsuba, against GMP",
+};
+
 pub mod checks;
 pub mod configs;
 pub mod modexp;
@@ -454,7 +465,7 @@ mod tests {
     use super::*;
 
     /// The slides as printed (a verbatim excerpt, tests/fixtures/printed/mary_karatsuba.txt).
-    const PRINTED: &str = include_str!("../../tests/fixtures/printed/mary_karatsuba.txt");
+    const PRINTED: &str = include_str!("../../../../tests/fixtures/printed/mary_karatsuba.txt");
 
     fn printed_has(s: &str) -> bool {
         PRINTED.contains(s)
