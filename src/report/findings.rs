@@ -50,7 +50,9 @@ impl Cause {
         match reason {
             Some(Reason::IntervalStraddles) => Cause::Straddles,
             Some(Reason::WithinNoise) => Cause::WithinNoise,
-            Some(Reason::CoresBusy | Reason::CoresUnclear) => Cause::Cores,
+            Some(Reason::CoresBusy | Reason::CoresUnclear | Reason::LoadCouldExplain) => {
+                Cause::Cores
+            }
             Some(Reason::ModelRangeStraddles) => Cause::ModelRange,
             Some(Reason::SetAsideDecides) => Cause::SetAside,
             Some(Reason::NeedsThreads(_)) => Cause::NeedsThreads,

@@ -354,6 +354,10 @@ pub enum Reason {
     CoresBusy,
     /// The result is one load could have caused, and whether the cores were free is unclear.
     CoresUnclear,
+    /// The result is one load could have caused, and crediting back the capacity the
+    /// free-core probe found lost in the same rounds (a fork-join of equal work slowed by
+    /// that much) moves the figure across the rule.
+    LoadCouldExplain,
     /// The claim needs this many hardware threads (more than this machine has, or more than
     /// the one thread the evidence ran on).
     NeedsThreads(usize),
@@ -389,6 +393,7 @@ impl Reason {
             Reason::PaperInconsistent => "paper-inconsistent".into(),
             Reason::CoresBusy => "cores-busy".into(),
             Reason::CoresUnclear => "cores-unclear".into(),
+            Reason::LoadCouldExplain => "load-could-explain".into(),
             Reason::NeedsThreads(n) => format!("needs-{n}-threads"),
             Reason::NotRunInProfile => "not-run-in-profile".into(),
             Reason::NoFigure => "no-figure".into(),
@@ -400,7 +405,7 @@ impl Reason {
     }
 
     /// Every reason with a fixed code (all but needs-N-threads).
-    pub const FIXED: [Reason; 19] = [
+    pub const FIXED: [Reason; 20] = [
         Reason::IntervalInside,
         Reason::IntervalOutside,
         Reason::IntervalStraddles,
@@ -414,6 +419,7 @@ impl Reason {
         Reason::PaperInconsistent,
         Reason::CoresBusy,
         Reason::CoresUnclear,
+        Reason::LoadCouldExplain,
         Reason::NotRunInProfile,
         Reason::NoFigure,
         Reason::EvidenceMismatch,
@@ -444,6 +450,9 @@ impl Reason {
             Reason::CoresUnclear => {
                 "whether the cores were free is unclear, and load could have caused the result"
                     .into()
+            }
+            Reason::LoadCouldExplain => {
+                "the capacity the free-core probe found lost could account for the result".into()
             }
             Reason::NeedsThreads(n) => format!("needs {n} hardware threads"),
             Reason::NotRunInProfile => "its sizes are not run in this profile".into(),

@@ -88,6 +88,7 @@ pub fn settled(evidence: &[Fed]) -> bool {
                     | Reason::ModelRangeStraddles
                     | Reason::CoresBusy
                     | Reason::CoresUnclear
+                    | Reason::LoadCouldExplain
             )
         })
     })
