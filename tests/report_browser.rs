@@ -284,6 +284,7 @@ fn fixture() -> StudyResults {
             charts,
             quality: None,
             elapsed_s: 0.0,
+            estimate_s: None,
         }],
         resumed: vec![],
         elapsed_s: 0.0,

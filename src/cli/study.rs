@@ -4,11 +4,13 @@
 //!
 //! Run again in the same folder, the study reuses every experiment already measured there and
 //! says so first (which, when, and how to measure again: `--fresh`, or deleting the folder's
-//! `experiments/`); the header's time estimate counts only what will run.
+//! `experiments/`); the header's time estimate counts only what will run, per experiment,
+//! from a short calibration or the folder's previous run ([`study::estimate`]), and the
+//! closing line sets each experiment's time beside it.
 use super::parse_list;
 use anyhow::{Result, bail};
 use clap::{Args, Subcommand};
-use parcrypt_lab::study::{self, Next, PAPER_IDS, Profile, StudyOptions, StudyPlan};
+use parcrypt_lab::study::{self, Next, PAPER_IDS, Profile, StudyOptions, StudyPlan, estimate};
 use std::path::PathBuf;
 
 /// Arguments of `parcrypt study`.
@@ -140,23 +142,39 @@ fn run_study(args: RunArgs) -> Result<()> {
         plan.already_measured()
     };
     let ids: Vec<String> = reused.iter().map(|f| f.id.clone()).collect();
-    let expected = plan.estimate_except(&ids);
+    let to_measure = selected - reused.len();
+    // The calibration (about a sixth of a second) only when something is to be measured.
+    let calibration = if to_measure > 0 {
+        estimate::calibrate()
+    } else {
+        estimate::Calibration::reference()
+    };
+    let expected = plan.expected(&ids, &calibration);
     if let Some(line) = reuse_line(&reused, selected, opts) {
         eprintln!("{line}");
     }
-    if reused.len() < selected {
+    if to_measure > 0 {
         eprintln!(
-            "parcrypt study --{}: {} experiment(s) to measure, expected about {} on a quiet 2-core machine; timings in {}; writing to {}",
+            "parcrypt study --{}: {to_measure} experiment(s) to measure, expected about {} here ({}); timings in {}; writing to {}",
             profile.name(),
-            selected - reused.len(),
-            human_duration(expected),
+            human_duration(expected.iter().map(|e| e.seconds).sum()),
+            basis_line(&expected, &calibration),
             study::sampling::Plan::for_profile(profile).describe(),
             opts.out.display()
         );
+        eprintln!("  expected: {}", per_experiment(&expected));
     }
-    // One step per experiment, as many as the header says; the message names the one running.
+    let mut plan = plan;
+    plan.record_expected(&expected);
+    // One step per experiment, as many as the header says; the message names the one running,
+    // its estimate and the study's time left, rescaled as experiments finish.
     let progress = parcrypt_lab::bench::Progress::new(selected as u64, "study", args.quiet);
+    let mut actual: Vec<f64> = Vec::new();
+    let mut started: Option<std::time::Instant> = None;
     let results = plan.run(|done, _, next, measured| {
+        if let (true, Some(t0)) = (measured, started.take()) {
+            actual.push(t0.elapsed().as_secs_f64());
+        }
         if measured {
             progress.set_position(done as u64);
         } else {
@@ -164,7 +182,17 @@ fn run_study(args: RunArgs) -> Result<()> {
         }
         progress.set_message(match next {
             Next::Results => "writing results and report".to_string(),
-            Next::Experiment(id) => id.to_string(),
+            Next::Experiment(id) => match expected.iter().find(|e| e.id == id) {
+                Some(e) => {
+                    started = Some(std::time::Instant::now());
+                    format!(
+                        "{id} (about {}; about {} left)",
+                        human_duration(e.seconds),
+                        human_duration(estimate::time_left(&expected, &actual))
+                    )
+                }
+                None => id.to_string(),
+            },
         });
     })?;
     parcrypt_lab::report::write(&results, &args.out)?;
@@ -182,7 +210,57 @@ fn run_study(args: RunArgs) -> Result<()> {
     for name in ["report.html", "report.md", "results.json"] {
         println!("{}", args.out.join(name).display());
     }
+    if let Some(line) = against_actual(&results) {
+        eprintln!("{line}");
+    }
     Ok(())
+}
+
+/// Where the header's estimate comes from: the calibration, and how many experiments are
+/// expected to take what their previous run in the folder took.
+fn basis_line(expected: &[estimate::Expected], cal: &estimate::Calibration) -> String {
+    let previous = expected
+        .iter()
+        .filter(|e| e.basis == estimate::Basis::Previous)
+        .count();
+    let mut text = cal.describe();
+    if previous > 0 {
+        text.push_str(&format!(
+            "; {previous} from their previous run in this folder"
+        ));
+    }
+    text
+}
+
+/// "parsa-fig5 2 min, parsa-fig6 40 s, …" in run order.
+fn per_experiment(expected: &[estimate::Expected]) -> String {
+    expected
+        .iter()
+        .map(|e| format!("{} {}", e.id, human_duration(e.seconds)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The experiments measured in this run, each with the time it took against the one the
+/// header expected ("parsa-fig5 3.1 min against 2.5 min (−19 %)").
+fn against_actual(results: &study::StudyResults) -> Option<String> {
+    let parts: Vec<String> = results
+        .experiments
+        .iter()
+        .filter(|e| !results.resumed.contains(&e.id))
+        .filter_map(|e| {
+            let expected = e.estimate_s?;
+            Some(format!(
+                "{} {} against {} ({:+.0} %)",
+                e.id,
+                human_duration(e.elapsed_s),
+                human_duration(expected),
+                estimate::error_pct(expected, e.elapsed_s)
+            ))
+        })
+        .collect();
+    (!parts.is_empty())
+        .then(|| format!("took, against the header's estimate: {}", parts.join(", ")))
 }
 
 /// What the header says about experiments an earlier run measured in the folder: all of
@@ -222,7 +300,9 @@ fn reuse_line(reused: &[study::Finished], selected: usize, opts: &StudyOptions) 
 }
 
 fn human_duration(s: f64) -> String {
-    if s < 90.0 {
+    if s < 0.5 {
+        "under 1 s".into()
+    } else if s < 90.0 {
         format!("{s:.0} s")
     } else if s < 5400.0 {
         format!("{:.0} min", s / 60.0)

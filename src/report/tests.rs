@@ -75,6 +75,7 @@ fn study() -> StudyResults {
                 ..Quality::default()
             }),
             elapsed_s: 1.0,
+            estimate_s: None,
         }],
         resumed: vec![],
         elapsed_s: 1.0,

@@ -374,6 +374,10 @@ pub struct ExperimentResult {
     pub quality: Option<Quality>,
     /// Seconds the experiment took.
     pub elapsed_s: f64,
+    /// Seconds the study expected it to take when it started (calibrated, or its previous
+    /// run in the folder); absent in results from before estimates were recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub estimate_s: Option<f64>,
 }
 
 impl ExperimentResult {
@@ -398,6 +402,7 @@ impl ExperimentResult {
             charts: Vec::new(),
             quality: None,
             elapsed_s: 0.0,
+            estimate_s: None,
         }
     }
 

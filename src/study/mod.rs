@@ -9,7 +9,9 @@
 //! - [`experiment`]: what an experiment is, receives ([`Context`]) and gives ([`Output`]);
 //! - [`sampling`]: paired rounds and bootstrap intervals;
 //! - [`experiments`]: measure or model, and produce evidence (never verdicts);
-//! - [`diff`]: verdicts that differ between two study folders.
+//! - [`diff`]: verdicts that differ between two study folders;
+//! - [`estimate`](mod@estimate): how long it will take here (a calibration, or the folder's
+//!   previous run) and how the estimate fared.
 //!
 //! Layout of the output folder:
 //! - `experiments/<id>.<profile>.json`: one [`Output`] per finished experiment (the resume
@@ -21,6 +23,7 @@
 //! This file only dispatches: the types and helpers the files here share live in leaf files
 //! below them (`tests/layout.rs` holds the order).
 pub mod diff;
+pub mod estimate;
 pub mod experiment;
 pub mod experiments;
 pub mod files;
@@ -37,7 +40,7 @@ pub use experiment::{Context, Experiment, Fed, Output, fed, set_aside_checked, s
 pub use files::{load, write_outputs};
 pub use judge::{Estimate, Evidence, judge};
 pub use options::{Finished, PAPER_IDS, StudyOptions};
-pub use run::{Next, StudyPlan, estimate, judge_experiment, judged, select};
+pub use run::{Next, StudyPlan, judge_experiment, judged, select};
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 //! MPI result files they name), says what an earlier run already finished and how long the
 //! rest will take, then runs, resumes or keeps each experiment, judges every claim and writes
 //! results.json and the CSVs.
+use super::estimate::{self, Calibration, Expected};
 use super::experiment::{Context, Experiment, Fed, Output};
 use super::experiments;
 use super::files::{io_err, write_outputs};
@@ -9,7 +10,7 @@ use super::judge::{self, Evidence};
 use super::options::{Finished, PAPER_IDS, StudyOptions};
 use crate::claims;
 use crate::error::{Error, Result};
-use crate::results::{ClaimResult, ExperimentResult, Profile, StudyResults};
+use crate::results::{ClaimResult, ExperimentResult, StudyResults};
 use parcrypt::io::write_atomic;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -102,17 +103,13 @@ pub fn select(only: &[String]) -> Result<Vec<Box<dyn Experiment>>> {
         .collect())
 }
 
-/// The expected duration of a study, in seconds.
-pub fn estimate(only: &[String], profile: Profile) -> Result<f64> {
-    Ok(select(only)?.iter().map(|e| e.estimate_s(profile)).sum())
-}
-
 /// A study ready to run: its options, the experiments they select and the MPI runs they
 /// name, each chosen or read once.
 pub struct StudyPlan {
     opts: StudyOptions,
     selected: Vec<Box<dyn Experiment>>,
     mpi_runs: Vec<ExperimentResult>,
+    expected: Vec<(String, f64)>,
 }
 
 impl StudyPlan {
@@ -125,6 +122,7 @@ impl StudyPlan {
             opts,
             selected,
             mpi_runs,
+            expected: Vec::new(),
         })
     }
 
@@ -160,14 +158,26 @@ impl StudyPlan {
             .collect()
     }
 
-    /// The expected duration of the selected experiments but `done` (ids), in seconds: what
-    /// a run that reuses them will take.
-    pub fn estimate_except(&self, done: &[String]) -> f64 {
+    /// The expected time of each selected experiment but `done` (ids), in run order: what a
+    /// run that reuses those will measure. An experiment the folder holds from an earlier run
+    /// of the profile (measured again under `--fresh`) is expected to take what it took then;
+    /// the others their reference time scaled by `cal` ([`estimate::expected`]).
+    pub fn expected(&self, done: &[String], cal: &Calibration) -> Vec<Expected> {
         self.selected
             .iter()
             .filter(|e| !done.iter().any(|d| d == e.id()))
-            .map(|e| e.estimate_s(self.opts.profile))
-            .sum()
+            .map(|e| {
+                let previous =
+                    load_finished(&self.state_of(e.id()), e.id()).map(|o| o.result.elapsed_s);
+                estimate::expected(e.as_ref(), self.opts.profile, cal, previous)
+            })
+            .collect()
+    }
+
+    /// Records `expected` (from [`StudyPlan::expected`]) in each experiment's result as it
+    /// runs (`estimate_s` in results.json), beside the time it took.
+    pub fn record_expected(&mut self, expected: &[Expected]) {
+        self.expected = expected.iter().map(|e| (e.id.clone(), e.seconds)).collect();
     }
 
     /// Runs the study and writes results.json and the CSVs.
@@ -203,7 +213,12 @@ impl StudyPlan {
                 last_ran = false;
                 continue;
             }
-            outputs.push(run_one(exp.as_ref(), &ctx, &state)?);
+            let expected = self
+                .expected
+                .iter()
+                .find(|(id, _)| id == exp.id())
+                .map(|(_, s)| *s);
+            outputs.push(run_one(exp.as_ref(), &ctx, &state, expected)?);
             last_ran = true;
         }
         progress(total, total, Next::Results, last_ran);
@@ -232,12 +247,18 @@ impl StudyPlan {
     }
 }
 
-/// Runs `exp`, records how long it took and files its output at `state` (so a later run
-/// resumes it).
-fn run_one(exp: &dyn Experiment, ctx: &Context, state: &Path) -> Result<Output> {
+/// Runs `exp`, records how long it took (and how long it was `expected` to) and files its
+/// output at `state` (so a later run resumes it).
+fn run_one(
+    exp: &dyn Experiment,
+    ctx: &Context,
+    state: &Path,
+    expected: Option<f64>,
+) -> Result<Output> {
     let t0 = Instant::now();
     let mut out = exp.run(ctx)?;
     out.result.elapsed_s = t0.elapsed().as_secs_f64();
+    out.result.estimate_s = expected;
     let json =
         serde_json::to_vec_pretty(&out).map_err(|e| Error::Export(format!("{}: {e}", exp.id())))?;
     write_atomic(state, &json, None)?;

@@ -206,9 +206,11 @@ impl Experiment for Ciphers {
         "cipher-energy-ciphers"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
         match profile {
-            Profile::Quick => 20.0,
-            Profile::Full => 600.0,
+            Profile::Quick => 21.5,
+            Profile::Full => 109.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

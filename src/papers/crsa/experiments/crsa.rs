@@ -174,11 +174,12 @@ impl Experiment for Times {
         paper::TIMES
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            // Three keys (4096 bits: about a second), 10 rounds of every method at 1024 and 2048
-            // bits and of CRT and binary at 4096 bits: about 2 s here under load.
-            Profile::Quick => 3.0,
-            Profile::Full => 600.0,
+            Profile::Quick => 1.4,
+            Profile::Full => 3.1,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -377,8 +378,14 @@ impl Experiment for Pipeline {
     fn id(&self) -> &'static str {
         paper::PIPELINE
     }
-    fn estimate_s(&self, _profile: Profile) -> f64 {
-        0.5
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
+        match profile {
+            Profile::Quick => 0.1,
+            Profile::Full => 0.1,
+        }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);

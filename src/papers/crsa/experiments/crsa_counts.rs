@@ -143,8 +143,14 @@ impl Experiment for Counts {
     fn id(&self) -> &'static str {
         paper::COUNTS
     }
-    fn estimate_s(&self, _profile: Profile) -> f64 {
-        1.0
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
+        match profile {
+            Profile::Quick => 0.1,
+            Profile::Full => 0.1,
+        }
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let rows = mulmod_table(TABLE1_K, TABLE1_NC)?;

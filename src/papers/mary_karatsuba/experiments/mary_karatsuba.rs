@@ -218,10 +218,11 @@ impl Experiment for ParallelModexp {
         "mary-karatsuba-modexp"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
         match profile {
-            Profile::Quick => 35.0,
-            // 12 to 24 rounds; a 32768-bit exponentiation takes 3–5 s.
-            Profile::Full => 1500.0,
+            Profile::Quick => 43.6,
+            Profile::Full => 640.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

@@ -134,9 +134,14 @@ impl Experiment for Counts {
     fn id(&self) -> &'static str {
         checks::EXPERIMENT
     }
-    fn estimate_s(&self, _: Profile) -> f64 {
-        // 15 configurations on 32 operands each, up to 4096 bits: about 2 s on 2 cores.
-        3.0
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
+        match profile {
+            Profile::Quick => 3.0,
+            Profile::Full => 3.1,
+        }
     }
     fn run(&self, _: &Context) -> Result<Output> {
         let counted = checks::counts();

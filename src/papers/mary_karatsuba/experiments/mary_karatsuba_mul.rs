@@ -183,11 +183,11 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
         match profile {
-            // 10 to 20 paired rounds of every form at 7 sizes: 44–67 s in four quick studies
-            // on a quiet 2-core machine.
-            Profile::Quick => 60.0,
-            Profile::Full => 600.0,
+            Profile::Quick => 88.1,
+            Profile::Full => 115.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -421,9 +421,11 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
         match profile {
-            Profile::Quick => 3.0,
-            Profile::Full => 60.0,
+            Profile::Quick => 2.0,
+            Profile::Full => 12.6,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

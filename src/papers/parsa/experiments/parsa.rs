@@ -94,9 +94,11 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
         match profile {
-            Profile::Quick => 30.0,
-            Profile::Full => 1200.0,
+            Profile::Quick => 17.0,
+            Profile::Full => 204.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -217,9 +219,11 @@ impl Experiment for Schedules {
         "parsa-fig6"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
         match profile {
-            Profile::Quick => 40.0,
-            Profile::Full => 2400.0,
+            Profile::Quick => 27.2,
+            Profile::Full => 327.0,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

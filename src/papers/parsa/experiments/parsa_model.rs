@@ -30,8 +30,13 @@ impl Experiment for Power {
     fn id(&self) -> &'static str {
         "parsa-power"
     }
-    fn estimate_s(&self, _p: Profile) -> f64 {
-        1.0
+    fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        match profile {
+            Profile::Quick => 0.1,
+            Profile::Full => 0.1,
+        }
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let errors = error_table();

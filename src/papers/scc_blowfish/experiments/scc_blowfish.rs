@@ -190,12 +190,12 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
+        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
+        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            // 10 rounds of the 36-stage and folded sweeps (the 36 threads at 256 B chunks take
-            // most), the SCC model well under a second, calibrating it here a few: 15–22 s on
-            // a loaded 2-core machine, about 11 s on a quiet one.
-            Profile::Quick => 15.0,
-            Profile::Full => 605.0,
+            Profile::Quick => 14.8,
+            Profile::Full => 10.8,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
