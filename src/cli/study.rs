@@ -250,12 +250,17 @@ fn against_actual(results: &study::StudyResults) -> Option<String> {
         .filter(|e| !results.resumed.contains(&e.id))
         .filter_map(|e| {
             let expected = e.estimate_s?;
+            // A share of a second or two says nothing about the estimate.
+            let off = if e.elapsed_s >= 5.0 {
+                format!(" ({:+.0} %)", estimate::error_pct(expected, e.elapsed_s))
+            } else {
+                String::new()
+            };
             Some(format!(
-                "{} {} against {} ({:+.0} %)",
+                "{} {} against {}{off}",
                 e.id,
                 human_duration(e.elapsed_s),
                 human_duration(expected),
-                estimate::error_pct(expected, e.elapsed_s)
             ))
         })
         .collect();

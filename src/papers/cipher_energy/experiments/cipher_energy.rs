@@ -207,10 +207,11 @@ impl Experiment for Ciphers {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
-            Profile::Quick => 21.5,
-            Profile::Full => 109.0,
+            Profile::Quick => 26.3,
+            Profile::Full => 130.1,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

@@ -175,7 +175,7 @@ impl Experiment for Times {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
         // (results/study-full).
         match profile {
             Profile::Quick => 1.4,
@@ -380,7 +380,7 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
         // (results/study-full).
         match profile {
             Profile::Quick => 0.1,

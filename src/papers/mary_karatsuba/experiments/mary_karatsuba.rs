@@ -219,10 +219,11 @@ impl Experiment for ParallelModexp {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
-            Profile::Quick => 43.6,
-            Profile::Full => 640.0,
+            Profile::Quick => 44.3,
+            Profile::Full => 536.5,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

@@ -136,11 +136,11 @@ impl Experiment for Counts {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
             Profile::Quick => 3.0,
-            Profile::Full => 3.1,
+            Profile::Full => 3.0,
         }
     }
     fn run(&self, _: &Context) -> Result<Output> {

@@ -184,10 +184,11 @@ impl Experiment for Karatsuba {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
-            Profile::Quick => 88.1,
-            Profile::Full => 115.0,
+            Profile::Quick => 76.0,
+            Profile::Full => 155.3,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -422,9 +423,10 @@ impl Experiment for Handoff {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
-            Profile::Quick => 2.0,
+            Profile::Quick => 2.5,
             Profile::Full => 12.6,
         }
     }

@@ -95,10 +95,11 @@ impl Experiment for WorkingSet {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            Profile::Quick => 17.0,
-            Profile::Full => 204.0,
+            Profile::Quick => 16.0,
+            Profile::Full => 138.1,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
@@ -220,10 +221,11 @@ impl Experiment for Schedules {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            Profile::Quick => 27.2,
-            Profile::Full => 327.0,
+            Profile::Quick => 26.7,
+            Profile::Full => 259.1,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

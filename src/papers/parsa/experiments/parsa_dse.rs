@@ -31,10 +31,11 @@ impl Experiment for Dse {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            Profile::Quick => 3.1,
-            Profile::Full => 31.0,
+            Profile::Quick => 2.6,
+            Profile::Full => 64.1,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

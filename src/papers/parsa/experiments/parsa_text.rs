@@ -29,7 +29,8 @@ impl Experiment for Text {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27 (results/study-full).
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
             Profile::Quick => 0.1,
             Profile::Full => 0.1,

@@ -66,10 +66,11 @@ impl Experiment for ThreadScaling {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: predicted from the quick runs (10x the messages, 1.2x the rounds).
+        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
+        // (results/study-full).
         match profile {
-            Profile::Quick => 12.8,
-            Profile::Full => 153.0,
+            Profile::Quick => 14.5,
+            Profile::Full => 162.8,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {

@@ -191,11 +191,11 @@ impl Experiment for Pipeline {
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
         // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of two quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
+        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
+        // 2026-11-27.
         match profile {
-            Profile::Quick => 14.8,
-            Profile::Full => 10.8,
+            Profile::Quick => 15.9,
+            Profile::Full => 14.5,
         }
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
