@@ -30,6 +30,18 @@ pub const REFERENCE_MACHINE: &str =
 /// median of 7 repeats, three calibrations on 2026-11-27 within 1 %).
 pub const REFERENCE_CALIBRATION_S: f64 = 0.0168;
 
+/// An experiment's seconds on [`REFERENCE_MACHINE`] under `profile`: `quick` or `full`, each
+/// measured there with nothing else running on 2026-11-27 (quick: the geometric mean of four
+/// quick runs; full: of the two full runs of CRSA, SCC Blowfish, m-ary/Karatsuba and cipher
+/// energy, and the one of PaRSA; every run's output is in `results/2026-11-27/`). What
+/// [`Experiment::estimate_s`] returns, and [`expected`] scales by the calibration.
+pub fn reference_s(profile: Profile, quick: f64, full: f64) -> f64 {
+    match profile {
+        Profile::Quick => quick,
+        Profile::Full => full,
+    }
+}
+
 /// The calibration: what the workload took here, and the factor the reference times are
 /// scaled by (this machine's time over the reference machine's; above 1 is slower).
 #[derive(Clone, Copy, Debug, PartialEq)]

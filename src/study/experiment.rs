@@ -66,7 +66,8 @@ pub trait Experiment {
     fn paper_id(&self) -> &'static str {
         crate::claims::papers::of_id(self.id()).unwrap_or("")
     }
-    /// Expected seconds under `profile` on a 2-core machine (for the time estimate).
+    /// Its seconds under `profile` on the reference machine
+    /// ([`super::estimate::reference_s`]), which the time estimate scales to this one.
     fn estimate_s(&self, profile: Profile) -> f64;
     /// Runs it.
     fn run(&self, ctx: &Context) -> Result<Output>;

@@ -15,6 +15,7 @@ use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::{preset, with_static_power};
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -206,13 +207,7 @@ impl Experiment for Ciphers {
         "cipher-energy-ciphers"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 26.3,
-            Profile::Full => 130.1,
-        }
+        reference_s(profile, 26.3, 130.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);

@@ -12,6 +12,7 @@ use super::{fastest, int, measured, opt, quality_note, round_config, runs_text, 
 use crate::bench::Bench;
 use crate::claims::crsa::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -174,13 +175,7 @@ impl Experiment for Times {
         paper::TIMES
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 1.4,
-            Profile::Full => 3.1,
-        }
+        reference_s(profile, 1.4, 3.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let sizes = times_sizes(ctx.profile);
@@ -379,13 +374,7 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);

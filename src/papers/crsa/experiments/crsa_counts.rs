@@ -8,6 +8,7 @@ use super::scc_blowfish_paper::half_digit;
 use super::{int, num, opt, text};
 use crate::claims::crsa::{self as paper, NC_SWEEP, TABLE1_K, TABLE1_NC};
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,
@@ -144,13 +145,7 @@ impl Experiment for Counts {
         paper::COUNTS
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let rows = mulmod_table(TABLE1_K, TABLE1_NC)?;

@@ -11,6 +11,7 @@ use crate::bench::{Bench, Failures};
 use crate::claims::mary_karatsuba::modexp::timed;
 use crate::claims::mary_karatsuba::{Cut, MODEXP_BEST, Measure, PRODUCT, SQUARE, Setup, Timed};
 use crate::error::{Error, Result};
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
@@ -218,13 +219,7 @@ impl Experiment for ParallelModexp {
         "mary-karatsuba-modexp"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 44.3,
-            Profile::Full => 536.5,
-        }
+        reference_s(profile, 44.3, 536.5)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let claims = timed();

@@ -7,6 +7,7 @@ use crate::claims::mary_karatsuba::Setup;
 use crate::claims::mary_karatsuba::checks::{self, Count, Counted, SAMPLES};
 use crate::claims::num;
 use crate::error::{Error, Result};
+use crate::study::estimate::reference_s;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,
@@ -135,13 +136,7 @@ impl Experiment for Counts {
         checks::EXPERIMENT
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 3.0,
-            Profile::Full => 3.0,
-        }
+        reference_s(profile, 3.0, 3.0)
     }
     fn run(&self, _: &Context) -> Result<Output> {
         let counted = checks::counts();

@@ -12,6 +12,7 @@ use crate::claims::mary_karatsuba::mul::{
 };
 use crate::claims::mary_karatsuba::{HANDOFF_US, KARATSUBA_US, karatsuba_us, karatsuba_vs_gmp};
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -183,13 +184,7 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 76.0,
-            Profile::Full => 155.3,
-        }
+        reference_s(profile, 76.0, 155.3)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
@@ -422,13 +417,7 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 2.5,
-            Profile::Full => 12.6,
-        }
+        reference_s(profile, 2.5, 12.6)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;

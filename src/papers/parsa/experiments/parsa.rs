@@ -7,6 +7,7 @@ use super::{
     round_config, runs_text, strip, text,
 };
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -94,13 +95,7 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 16.0,
-            Profile::Full => 138.1,
-        }
+        reference_s(profile, 16.0, 138.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);
@@ -220,13 +215,7 @@ impl Experiment for Schedules {
         "parsa-fig6"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 26.7,
-            Profile::Full => 259.1,
-        }
+        reference_s(profile, 26.7, 259.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, batch) = sizes(ctx.profile);

@@ -8,6 +8,7 @@ use crate::claims::parsa::{SMT_FACTOR, TABLE8_CHOICES};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
@@ -30,13 +31,7 @@ impl Experiment for Dse {
         "parsa-dse"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 2.6,
-            Profile::Full => 64.1,
-        }
+        reference_s(profile, 2.6, 64.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.clamp(1, 2);

@@ -12,6 +12,7 @@ use crate::energy::parsa::{PowerRow, row, rows_of, table8_recomputed};
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::preset;
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
     Provenance, Series, Table, fed,
@@ -52,13 +53,7 @@ impl Experiment for Energy {
         "parsa-energy"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let Table8 {

@@ -9,6 +9,7 @@ use crate::energy::first_principles::{ErrorRow, error_table};
 use crate::energy::parsa::{PowerRow, power_rows};
 use crate::energy::presets::preset;
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
     Provenance, Series, Table, fed,
@@ -31,13 +32,7 @@ impl Experiment for Power {
         "parsa-power"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let errors = error_table();

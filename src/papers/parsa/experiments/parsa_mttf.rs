@@ -10,6 +10,7 @@ use crate::energy::presets::preset;
 use crate::error::Result;
 use crate::reliability::assess::{TemperatureChoice, assess};
 use crate::reliability::table9::{Assumptions, Range, gain_range, range_of, table9_beside_ours};
+use crate::study::estimate::reference_s;
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile, Series,
     Table, fed,
@@ -70,13 +71,7 @@ impl Experiment for Reliability {
         "parsa-mttf"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let rows = table9_beside_ours();

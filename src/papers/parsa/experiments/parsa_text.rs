@@ -8,6 +8,7 @@ use crate::claims::parsa::{
     PARSA4_REDUCTION_PCT, PARSA8_REDUCTION_PCT,
 };
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::{
     Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile, Provenance,
     Table, fed,
@@ -28,13 +29,7 @@ impl Experiment for Text {
         "parsa-text"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 0.1,
-            Profile::Full => 0.1,
-        }
+        reference_s(profile, 0.1, 0.1)
     }
     fn run(&self, _ctx: &Context) -> Result<Output> {
         let ours = amdahl_example();

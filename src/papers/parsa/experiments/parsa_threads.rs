@@ -10,6 +10,7 @@ use super::{
 };
 use crate::claims::parsa as paper;
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -65,13 +66,7 @@ impl Experiment for ThreadScaling {
         "parsa-threads"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the full run of 2026-11-27
-        // (results/study-full).
-        match profile {
-            Profile::Quick => 14.5,
-            Profile::Full => 162.8,
-        }
+        reference_s(profile, 14.5, 162.8)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);

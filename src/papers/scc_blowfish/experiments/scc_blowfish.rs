@@ -12,6 +12,7 @@ use super::{
 };
 use crate::claims::scc_blowfish as paper;
 use crate::error::Result;
+use crate::study::estimate::reference_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -190,13 +191,7 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        // Seconds on the reference machine (`study::estimate::REFERENCE_MACHINE`). Quick: the
-        // geometric mean of four quiet quick runs; full: the geometric mean of two full runs of
-        // 2026-11-27.
-        match profile {
-            Profile::Quick => 15.9,
-            Profile::Full => 14.5,
-        }
+        reference_s(profile, 15.9, 14.5)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let g = groups(ctx);
