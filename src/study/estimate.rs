@@ -31,9 +31,8 @@ pub const REFERENCE_MACHINE: &str =
 pub const REFERENCE_CALIBRATION_S: f64 = 0.0168;
 
 /// An experiment's seconds on [`REFERENCE_MACHINE`] under `profile`: `quick` or `full`, each
-/// measured there with nothing else running on 2026-11-27 (quick: the geometric mean of four
-/// quick runs; full: of the two full runs of CRSA, SCC Blowfish, m-ary/Karatsuba and cipher
-/// energy, and the one of PaRSA; every run's output is in `results/2026-11-27/`). What
+/// the geometric mean of what it took there with nothing else running on 2026-11-27 (five quick
+/// runs, two full runs of every paper; each run's output is in `results/2026-11-27/`). What
 /// [`Experiment::estimate_s`] returns, and [`expected`] scales by the calibration.
 pub fn reference_s(profile: Profile, quick: f64, full: f64) -> f64 {
     match profile {

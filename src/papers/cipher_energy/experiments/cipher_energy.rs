@@ -207,7 +207,7 @@ impl Experiment for Ciphers {
         "cipher-energy-ciphers"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 26.3, 130.1)
+        reference_s(profile, 25.2, 130.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);

@@ -219,7 +219,7 @@ impl Experiment for ParallelModexp {
         "mary-karatsuba-modexp"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 44.3, 536.5)
+        reference_s(profile, 41.6, 536.5)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let claims = timed();

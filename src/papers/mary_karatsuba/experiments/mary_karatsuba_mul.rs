@@ -184,7 +184,7 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 76.0, 155.3)
+        reference_s(profile, 73.8, 155.3)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
@@ -417,7 +417,7 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 2.5, 12.6)
+        reference_s(profile, 2.3, 12.6)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;

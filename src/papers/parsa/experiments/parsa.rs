@@ -95,7 +95,7 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 16.0, 138.1)
+        reference_s(profile, 15.8, 137.9)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);
@@ -215,7 +215,7 @@ impl Experiment for Schedules {
         "parsa-fig6"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 26.7, 259.1)
+        reference_s(profile, 26.6, 195.7)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, batch) = sizes(ctx.profile);

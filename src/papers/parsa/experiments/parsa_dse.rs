@@ -31,7 +31,7 @@ impl Experiment for Dse {
         "parsa-dse"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 2.6, 64.1)
+        reference_s(profile, 2.5, 65.2)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.clamp(1, 2);

@@ -66,7 +66,7 @@ impl Experiment for ThreadScaling {
         "parsa-threads"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 14.5, 162.8)
+        reference_s(profile, 15.0, 164.7)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);

@@ -191,7 +191,7 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 15.9, 14.5)
+        reference_s(profile, 14.9, 14.5)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let g = groups(ctx);
