@@ -331,8 +331,9 @@ mod tests {
         );
     }
 
-    #[test]
-    fn aws_lc_rows_sign_with_parcrypt_s_key_and_are_measured() {
+    /// A setup and harness small enough for a test: 2 threads, 64 KB of cipher input, two
+    /// timed runs without warm-up.
+    fn small_run() -> (Setup, Bench) {
         let setup = Setup {
             threads: 2,
             openssl_seconds: 1,
@@ -346,6 +347,12 @@ mod tests {
             ..crate::bench::BenchConfig::exact(2)
         })
         .unwrap();
+        (setup, bench)
+    }
+
+    #[test]
+    fn aws_lc_rows_sign_with_parcrypt_s_key_and_are_measured() {
+        let (setup, bench) = small_run();
         for id in ["awslc-rsa-2048", "awslc-parsa-2048"] {
             let data = rows::data(id, &setup).unwrap();
             let row = rows::row(id, &setup, &data).unwrap();
@@ -366,19 +373,7 @@ mod tests {
 
     #[test]
     fn rows_are_checked_against_their_references_and_measured() {
-        let setup = Setup {
-            threads: 2,
-            openssl_seconds: 1,
-            batch_s: 0.001,
-            cipher_bytes: 64 * 1024,
-            seed: 1,
-            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
-        };
-        let bench = Bench::new(crate::bench::BenchConfig {
-            warmup_runs: 0,
-            ..crate::bench::BenchConfig::exact(2)
-        })
-        .unwrap();
+        let (setup, bench) = small_run();
         // In-process rows only (no openssl needed): drop the OpenSSL peers.
         for id in [
             "product-32k",
