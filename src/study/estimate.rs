@@ -31,14 +31,36 @@ pub const REFERENCE_MACHINE: &str =
 pub const REFERENCE_CALIBRATION_S: f64 = 0.0168;
 
 /// An experiment's seconds on [`REFERENCE_MACHINE`] under `profile`: `quick` or `full`, each
-/// the geometric mean of what it took there with nothing else running on 2026-11-27 (five quick
-/// runs, two full runs of every paper; each run's output is in `results/2026-11-27/`). What
-/// [`Experiment::estimate_s`] returns, and [`expected`] scales by the calibration.
+/// the geometric mean of what it took there with nothing else running on 2026-11-27. For an
+/// experiment that runs a fixed amount of work (no sampled rounds); one that samples rounds
+/// states its first rounds' time instead ([`sampled_s`]). What [`Experiment::estimate_s`]
+/// returns, and [`expected`] scales by the calibration.
 pub fn reference_s(profile: Profile, quick: f64, full: f64) -> f64 {
     match profile {
         Profile::Quick => quick,
         Profile::Full => full,
     }
+}
+
+/// The expected seconds of an experiment that samples paired rounds
+/// ([`super::sampling::measure`]), whose first rounds (the plan's `min_rounds`, kept) took
+/// `quick` or `full` seconds on [`REFERENCE_MACHINE`] (the geometric mean of four quick and
+/// three full quiet runs on 2026-11-27, each run's time scaled to its kept first rounds; every
+/// run's output is in `results/2026-11-27/`), times [`extra_factor`].
+pub fn sampled_s(profile: Profile, quick: f64, full: f64) -> f64 {
+    reference_s(profile, quick, full) * extra_factor(profile)
+}
+
+/// What the extra rounds add to the estimate of a sampled experiment under `profile`. Its
+/// rounds take between their first kept rounds' time B and (1 + x)·B, x the plan's
+/// `extra_budget` (rounds set aside and re-measured are paid from the same budget:
+/// [`super::sampling::extra_allowance`]). An estimate E lies within ±50 % of the actual A
+/// when A/2 ≤ E ≤ 1.5·A; for every A in [B, (1+x)·B] that is (1+x)·B/2 ≤ E ≤ 1.5·B. The factor is the geometric middle of that range, √(0.75·(1+x)),
+/// 1.22 for x = 1: an experiment that stops at its first rounds reads +22 %, one that spends
+/// its whole extra time −39 %, with the rest of the ±50 % left for the machine.
+pub fn extra_factor(profile: Profile) -> f64 {
+    let x = super::sampling::Plan::for_profile(profile).extra_budget;
+    (0.75 * (1.0 + x)).sqrt()
 }
 
 /// The calibration: what the workload took here, and the factor the reference times are

@@ -57,11 +57,22 @@ pub struct Plan {
     /// Set aside rounds whose cross-core probe read the CPUs apart ([`FAR`]): for experiments
     /// whose parallel forms hand data between threads ([`Plan::handing_data`]).
     pub set_aside_far: bool,
+    /// Seconds to wait after a round set aside because a core was taken, times the number of
+    /// such rounds in a row (at most [`MAX_PAUSE_S`] a wait), so a burst of load that outlasts
+    /// a short experiment's rounds can pass before it measures again. Waits count against the
+    /// extra time like the rounds set aside.
+    pub pause_after_busy_s: f64,
 }
+
+/// The longest single wait after a round set aside as busy ([`Plan::pause_after_busy_s`]).
+pub const MAX_PAUSE_S: f64 = 2.0;
 
 impl Plan {
     /// Quick: 10 rounds, then up to 24 within their time again and 40 s; full: 12
-    /// rounds, then up to 30 within their time again and 10 minutes.
+    /// rounds, then up to 30 within their time again and 10 minutes. Rounds set aside, and
+    /// the waits after busy ones, are paid from that same extra time, so an experiment takes
+    /// between its first rounds' time and twice that ([`extra_allowance`]): what the study's
+    /// estimate plans by.
     ///
     /// Quick's numbers come from two back-to-back quick studies on a quiet 2-core VM: with 8
     /// rounds and half their time again, one or two disturbed rounds widened a median's
@@ -74,6 +85,7 @@ impl Plan {
                 extra_budget: 1.0,
                 max_extra_s: 40.0,
                 set_aside_far: false,
+                pause_after_busy_s: 0.25,
             },
             Profile::Full => Plan {
                 min_rounds: 12,
@@ -81,6 +93,7 @@ impl Plan {
                 extra_budget: 1.0,
                 max_extra_s: 600.0,
                 set_aside_far: false,
+                pause_after_busy_s: 0.25,
             },
         }
     }
@@ -456,26 +469,53 @@ pub(crate) fn measure_by(
     let mut rounds = Rounds::new();
     let limit = plan.min_rounds;
     let started = Instant::now();
+    let mut paused = 0.0;
+    let mut busy_in_a_row = 0;
     let mut i = 0;
+    let mut offer = |rounds: &mut Rounds, i: usize, paused: &mut f64| -> Result<bool> {
+        let busy_before = rounds.set_aside_busy;
+        let kept = rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
+        if rounds.set_aside_busy > busy_before && plan.pause_after_busy_s > 0.0 {
+            busy_in_a_row += 1;
+            let wait = (plan.pause_after_busy_s * busy_in_a_row as f64).min(MAX_PAUSE_S);
+            std::thread::sleep(std::time::Duration::from_secs_f64(wait));
+            *paused += wait;
+        } else {
+            busy_in_a_row = 0;
+        }
+        Ok(kept)
+    };
     while rounds.len() < plan.min_rounds {
-        rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
+        offer(&mut rounds, i, &mut paused)?;
         i += 1;
     }
     let first = started.elapsed().as_secs_f64();
-    let per_round = first / i as f64;
-    let budget = (first * plan.extra_budget).min(plan.max_extra_s);
+    let per_round = (first - paused).max(0.0) / i as f64;
+    let budget = extra_allowance(plan, per_round, i, paused);
     let extra_started = Instant::now();
     while rounds.len() < plan.max_rounds
         && budget > 0.0
         && extra_started.elapsed().as_secs_f64() + per_round <= budget
         && !settled(&rounds)
     {
-        if rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere) {
+        if offer(&mut rounds, i, &mut paused)? {
             rounds.extra += 1;
         }
         i += 1;
     }
     Ok(rounds)
+}
+
+/// Seconds left for extra rounds once the first `offered` rounds (of `per_round` seconds
+/// each; more than `plan.min_rounds` where some were set aside) and `paused` seconds of waits
+/// are done: `extra_budget` of the kept rounds' time, at most `max_extra_s`, less what the
+/// rounds set aside and the waits already took. So an experiment's rounds take at most
+/// `1 + extra_budget` times its first kept rounds' time (and the waits, where they alone
+/// exceed it).
+pub fn extra_allowance(plan: &Plan, per_round: f64, offered: usize, paused: f64) -> f64 {
+    let kept = per_round * plan.min_rounds as f64;
+    let aside = per_round * offered.saturating_sub(plan.min_rounds) as f64 + paused;
+    ((kept * plan.extra_budget).min(plan.max_extra_s) - aside).max(0.0)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The sampling's tests: paired rounds and their intervals, the rounds `measure` runs, and the
 //! rounds it sets aside (with a fake cross-core probe) and how they are kept for the verdicts.
 use super::*;
+use crate::results::Profile;
 
 fn rounds(a: &[f64], b: &[f64]) -> Rounds {
     let mut r = Rounds::new();
@@ -71,6 +72,7 @@ fn measure_runs_the_minimum_then_stops_when_settled_or_capped() {
         extra_budget: 1e9,
         max_extra_s: 1e9,
         set_aside_far: false,
+        pause_after_busy_s: 0.0,
     };
     let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
     assert_eq!((r.len(), r.extra), (3, 0));
@@ -104,6 +106,7 @@ fn apart_plan(n: usize) -> Plan {
         extra_budget: 0.0,
         max_extra_s: 0.0,
         set_aside_far: true,
+        pause_after_busy_s: 0.0,
     }
 }
 
@@ -250,6 +253,7 @@ fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
         extra_budget: 0.0,
         max_extra_s: 0.0,
         set_aside_far: false,
+        pause_after_busy_s: 0.0,
     };
     let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
     let readings = r.get(CROSS_CORE).map(<[f64]>::len);
@@ -258,4 +262,59 @@ fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
     }
     let r = measure(&plan, |_| Ok(round("a")), |_| true).unwrap();
     assert!(r.get(CROSS_CORE).is_none());
+}
+
+#[test]
+fn rounds_set_aside_and_waits_are_paid_from_the_extra_time_so_an_experiment_takes_at_most_twice_its_first_rounds()
+ {
+    let plan = Plan::for_profile(Profile::Quick);
+    // 10 rounds of 2 s kept, none set aside: 20 s more (the budget is 100 % of the first).
+    assert_eq!(extra_allowance(&plan, 2.0, 10, 0.0), 20.0);
+    // 4 of 14 rounds offered were set aside, after 3 s of waits: 20 - 8 - 3 s left.
+    assert_eq!(extra_allowance(&plan, 2.0, 14, 3.0), 9.0);
+    // As many set aside as kept: nothing left, whatever the cap on extra rounds.
+    assert_eq!(extra_allowance(&plan, 2.0, 20, 0.0), 0.0);
+    assert_eq!(extra_allowance(&plan, 2.0, 20, 5.0), 0.0);
+    // Quick caps the extra time at 40 s: 10 rounds of 6 s leave 40 s, less what was set aside.
+    assert_eq!(extra_allowance(&plan, 6.0, 10, 0.0), 40.0);
+    assert_eq!(extra_allowance(&plan, 6.0, 12, 0.0), 28.0);
+    // Whatever was set aside (at most as many rounds as were kept), the first rounds and the
+    // extra time together take twice the kept rounds' time, or the first rounds and the waits
+    // where those alone took longer.
+    let p = 3.0;
+    for offered in 10..=20 {
+        for paused in [0.0, 1.0, 7.5, 40.0] {
+            let first = p * offered as f64 + paused;
+            let total = first + extra_allowance(&plan, p, offered, paused);
+            assert!(
+                (total - first.max(2.0 * p * 10.0)).abs() < 1e-9,
+                "{offered} {paused}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_round_set_aside_as_busy_is_followed_by_a_growing_wait() {
+    let plan = Plan {
+        min_rounds: 3,
+        max_rounds: 3,
+        extra_budget: 0.0,
+        max_extra_s: 0.0,
+        set_aside_far: false,
+        pause_after_busy_s: 0.01,
+    };
+    let started = std::time::Instant::now();
+    // Rounds 0 to 2 read a core taken (set aside, waits of 10, 20 and 30 ms), then free.
+    let r = measure(
+        &plan,
+        |i| {
+            let free = if i < 3 { 0.5 } else { 1.0 };
+            Ok(vec![("a".into(), 1.0), (format!("{FREE_CORES}1"), free)])
+        },
+        |_| true,
+    )
+    .unwrap();
+    assert_eq!((r.len(), r.set_aside_busy), (3, 3));
+    assert!(started.elapsed().as_secs_f64() >= 0.06);
 }

@@ -15,7 +15,7 @@ use crate::dse::workload::here_mhz;
 use crate::energy::power_model::{PowerQuery, estimate};
 use crate::energy::presets::{preset, with_static_power};
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -207,7 +207,7 @@ impl Experiment for Ciphers {
         "cipher-energy-ciphers"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 25.2, 130.1)
+        sampled_s(profile, 10.5, 46.7)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);

@@ -12,7 +12,7 @@ use super::{fastest, int, measured, opt, quality_note, round_config, runs_text, 
 use crate::bench::Bench;
 use crate::claims::crsa::{self as paper, NC_SWEEP, TABLE2, TABLE2_METHODS, table2_column};
 use crate::error::{Error, Result};
-use crate::study::estimate::reference_s;
+use crate::study::estimate::{reference_s, sampled_s};
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -175,7 +175,7 @@ impl Experiment for Times {
         paper::TIMES
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 1.4, 3.1)
+        sampled_s(profile, 1.4, 3.1)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let sizes = times_sizes(ctx.profile);

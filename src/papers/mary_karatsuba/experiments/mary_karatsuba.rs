@@ -11,7 +11,7 @@ use crate::bench::{Bench, Failures};
 use crate::claims::mary_karatsuba::modexp::timed;
 use crate::claims::mary_karatsuba::{Cut, MODEXP_BEST, Measure, PRODUCT, SQUARE, Setup, Timed};
 use crate::error::{Error, Result};
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Cell, Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point,
@@ -219,7 +219,7 @@ impl Experiment for ParallelModexp {
         "mary-karatsuba-modexp"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 41.6, 536.5)
+        sampled_s(profile, 19.0, 224.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let claims = timed();

@@ -12,7 +12,7 @@ use crate::claims::mary_karatsuba::mul::{
 };
 use crate::claims::mary_karatsuba::{HANDOFF_US, KARATSUBA_US, karatsuba_us, karatsuba_vs_gmp};
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -184,7 +184,7 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 73.8, 155.3)
+        sampled_s(profile, 41.4, 92.4)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
@@ -417,7 +417,7 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 2.3, 12.6)
+        sampled_s(profile, 1.5, 3.6)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;

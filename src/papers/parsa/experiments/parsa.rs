@@ -7,7 +7,7 @@ use super::{
     round_config, runs_text, strip, text,
 };
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -95,7 +95,7 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 15.8, 137.9)
+        sampled_s(profile, 15.1, 137.9)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);
@@ -215,7 +215,7 @@ impl Experiment for Schedules {
         "parsa-fig6"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 26.6, 195.7)
+        sampled_s(profile, 13.0, 133.4)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, batch) = sizes(ctx.profile);

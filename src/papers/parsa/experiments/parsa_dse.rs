@@ -8,7 +8,7 @@ use crate::claims::parsa::{SMT_FACTOR, TABLE8_CHOICES};
 use crate::dse::{self, Evaluation, workload};
 use crate::energy::presets::preset;
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Profile,
@@ -31,7 +31,7 @@ impl Experiment for Dse {
         "parsa-dse"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 2.5, 65.2)
+        sampled_s(profile, 2.1, 65.4)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.clamp(1, 2);

@@ -10,7 +10,7 @@ use super::{
 };
 use crate::claims::parsa as paper;
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds, Values};
 use crate::study::{
     Chart, Context, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -66,7 +66,7 @@ impl Experiment for ThreadScaling {
         "parsa-threads"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 15.0, 164.7)
+        sampled_s(profile, 8.1, 79.2)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);

@@ -12,7 +12,7 @@ use super::{
 };
 use crate::claims::scc_blowfish as paper;
 use crate::error::Result;
-use crate::study::estimate::reference_s;
+use crate::study::estimate::sampled_s;
 use crate::study::sampling::{self, Rounds};
 use crate::study::{
     Chart, Context, Estimate, Evidence, Experiment, ExperimentResult, Fed, Output, Point, Profile,
@@ -191,7 +191,7 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 14.9, 14.5)
+        sampled_s(profile, 8.7, 10.3)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let g = groups(ctx);
