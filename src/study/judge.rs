@@ -427,7 +427,7 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
     {
         match evidence.free_cores {
             Some(f) if f.low >= MIN_FREE_CORES => {
-                if claim.rule.test(&credited(claim, &intervals, f.low)) != test {
+                if claim.rule.test(&credited(claim, &intervals, f.value)) != test {
                     return (Verdict::Inconclusive, Reason::LoadCouldExplain);
                 }
             }
@@ -441,8 +441,11 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
 }
 
 /// What a machine with every core free could have given instead of `intervals`, where the
-/// free-core probe read `free` (at most 1): a fork-join of equal work on the claim's threads
-/// ran at `free` of the ideal throughput in the same rounds, so a parallel form's time may
+/// free-core probe read `free` (at most 1; the median over the claim's rounds, as its figure
+/// is: the figure's interval already carries the rounds' spread, and the probe's own interval
+/// on top of it would count that spread twice, one run's low end moving verdicts the next run
+/// does not): a fork-join of equal work on the claim's threads ran at `free` of the ideal
+/// throughput in the same rounds, so a parallel form's time may
 /// be up to `1 / free` times what a free machine gives. Each interval is widened by that much
 /// the way the claim's load moves it (a time, or its change in %, down; a speedup up; an
 /// order among parallel forms both ways). The judge holds a verdict that load could have
@@ -639,7 +642,7 @@ impl Words<'_> {
                 MIN_FREE_CORES
             ),
             Reason::LoadCouldExplain => {
-                let free = evidence.free_cores.map_or(1.0, |f| f.low);
+                let free = evidence.free_cores.map_or(1.0, |f| f.value);
                 let ends: Vec<(f64, f64)> =
                     evidence.estimates.iter().map(|e| (e.low, e.high)).collect();
                 let reach = credited(self.claim, &ends, free)
@@ -648,7 +651,7 @@ impl Words<'_> {
                     .collect::<Vec<_>>()
                     .join(", ");
                 format!(
-                    "Load could have caused this result: {} threads of independent work, forked and joined like a parallel form, ran at {} of the ideal throughput in these rounds; with that lost capacity credited back, a machine with every core free could have given {reach}, which does not decide {rule} (our figure: {ours})",
+                    "Load could have caused this result: {} threads of independent work, forked and joined like a parallel form, ran at {} of the ideal throughput in these rounds; with the median round's lost capacity credited back, a machine with every core free could have given {reach}, which does not decide {rule} (our figure: {ours})",
                     evidence.threads,
                     self.cores(),
                 )
@@ -963,7 +966,7 @@ mod tests {
         assert_eq!(assess(&c, &e), (Maybe, Reason::LoadCouldExplain));
         let why = explain(&c, &e);
         assert!(why.contains("credited back"), "{why}");
-        assert!(why.contains("[-19.3686, -14.84]"), "{why}");
+        assert!(why.contains("[-19.1841, -14.84]"), "{why}");
         // A miss beyond what the lost capacity explains stands.
         let e = ev(&[(-10.0, -9.0)]).free_cores(probe(0.9637, 0.9615, 0.9702));
         assert_eq!(assess(&c, &e), (No, Reason::IntervalOutside));

@@ -112,7 +112,7 @@ impl Plan {
     /// The plan in a sentence, for experiment summaries.
     pub fn describe(&self) -> String {
         format!(
-            "{} paired rounds, up to {} while a claim is inconclusive and the extra time stays within {:.0} % of the first rounds' and {:.0} s",
+            "{} paired rounds, up to {} while a claim is inconclusive and the extra time (rounds set aside included) stays within {:.0} % of the first rounds' and {:.0} s",
             self.min_rounds,
             self.max_rounds,
             self.extra_budget * 100.0,
