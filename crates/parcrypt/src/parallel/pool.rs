@@ -20,7 +20,10 @@
 //! whole time slice) and without pause instructions (on a KVM guest, pause-loop exiting
 //! deschedules a vCPU that spins on `pause`: measured here, a helper spinning 150 µs answered
 //! a post in 3.8 ms at the median with `pause`, 0.85 µs without) — until `spin` has passed
-//! without work, and then park, so an idle pool costs no CPU. A caller waiting for its helpers
+//! without work, and then park, so an idle pool costs no CPU; after a region with more
+//! participants than logical CPUs they park at once (on 2 CPUs, three helpers spinning after
+//! a 4-thread table precomputation shared the caller's CPU during its 1-thread scan, and a
+//! 1024-bit 2^3-ary exponentiation's median round once read +59 %). A caller waiting for its helpers
 //! spins the same way for [`HOT_SPIN`], then with `yield`. A parking helper sets `sleeping` and
 //! re-checks `state`; the caller stores `POSTED` and then reads `sleeping` (both sequentially
 //! consistent), so one of them sees the other and a wake-up cannot be lost. Dropping the pool
@@ -66,6 +69,10 @@ struct JobRef {
     call: unsafe fn(*const (), usize),
     /// The helper's first task.
     first: usize,
+    /// The region had more participants than the machine has logical CPUs: the helper parks
+    /// as soon as it is done instead of spinning, so the caller's next (often sequential)
+    /// work does not share a CPU with spinning helpers.
+    park_after: bool,
 }
 
 /// One helper's mailbox. `job` belongs to the caller while `state` is IDLE and to the helper
@@ -267,6 +274,7 @@ impl Pool {
         // A pool that cannot grow runs the region on the helpers it has.
         let _ = self.grow(&mut guard, want);
         let posted = &guard[..want.min(guard.len())];
+        let park_after = posted.len() + 1 > cpus();
         let region = Region {
             next: AtomicUsize::new(posted.len() + 1),
             n,
@@ -277,6 +285,7 @@ impl Pool {
                 data: (&raw const region).cast(),
                 call: call_region,
                 first: k + 1,
+                park_after,
             };
             debug_assert_eq!(h.slot.state.load(Ordering::Relaxed), IDLE);
             // SAFETY: `state` is IDLE (we hold the helper list and every region leaves its
@@ -546,12 +555,15 @@ fn wait_for_work(slot: &Slot, spin: Duration) -> bool {
     }
 }
 
-/// A helper's loop.
+/// A helper's loop: after a region with more participants than CPUs it parks at once (see
+/// [`JobRef::park_after`]), otherwise it spins `spin` first.
 fn serve(slot: &Slot, spin: Duration) {
-    while wait_for_work(slot, spin) {
+    let mut wait = spin;
+    while wait_for_work(slot, wait) {
         // SAFETY: our CAS POSTED -> TAKEN (acquire) made the job cell ours until DONE; the
         // caller wrote it before publishing POSTED and cannot reclaim it any more.
         let job = unsafe { *slot.job.get() }.expect("POSTED always carries a job");
+        wait = if job.park_after { Duration::ZERO } else { spin };
         // SAFETY: the caller keeps the region alive until it sees DONE (module docs).
         let result = catch_unwind(AssertUnwindSafe(|| unsafe {
             (job.call)(job.data, job.first)
@@ -562,6 +574,12 @@ fn serve(slot: &Slot, spin: Duration) {
         }
         slot.state.store(DONE, Ordering::Release);
     }
+}
+
+/// The machine's logical CPUs, read once (a region must not pay a system call).
+fn cpus() -> usize {
+    static CPUS: OnceLock<usize> = OnceLock::new();
+    *CPUS.get_or_init(super::logical_cores)
 }
 
 /// A test helper that never takes work (the caller must reclaim everything it posts).
