@@ -34,6 +34,8 @@ pub mod choice;
 pub(crate) mod exp;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+pub mod ifma_mb;
 #[cfg(target_arch = "x86_64")]
 mod mulx;
 pub mod portable;
@@ -41,6 +43,8 @@ pub mod secret_flow;
 pub mod select;
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, target_arch = "x86_64", parcrypt_avx512))]
+mod tests_mb;
 
 use exp::Exp;
 pub use portable::Mont64;
