@@ -61,7 +61,7 @@ impl PrivateOp {
 }
 
 /// Checks 0 <= x < n for a message or ciphertext representative.
-fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
+pub(crate) fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
     if *x < 0 || x >= n {
         let msg = format!("{what} representative must be in [0, n)");
         return Err(if what == "message" {
