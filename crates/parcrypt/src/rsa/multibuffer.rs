@@ -160,8 +160,8 @@ pub(crate) fn run(
 mod imp {
     use super::*;
     use crate::bignum::ct::Mont64;
-    use crate::rsa::crt::PrimeView;
     use crate::bignum::ct::ifma_mb::{self, MbCtx, MbLane};
+    use crate::rsa::crt::PrimeView;
 
     /// See [`super::run`]; the caller has checked the kernel and that every key has two
     /// primes.
