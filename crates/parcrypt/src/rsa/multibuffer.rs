@@ -1,7 +1,8 @@
 //! Multi-buffer RSA: up to eight private-key operations at once on the multi-buffer AVX-512
-//! IFMA kernel (`bignum::ct::ifma_mb`, built with Rust 1.89 or newer), one operation per 64-bit lane, as Intel's
-//! crypto_mb does. Each lane has its own key (keys of any two-prime size; the lanes run at
-//! the digit count of the largest prime) or the same key in several lanes.
+//! IFMA kernel (`bignum::ct::ifma_mb`, built with Rust 1.89 or newer), one operation per
+//! 64-bit lane, as Intel's crypto_mb does. Each lane has its own key (keys of any two-prime
+//! size; the lanes run at the digit count of the largest prime) or the same key in several
+//! lanes.
 //!
 //! Per operation, exactly what [`CtCrt`] does for one: the ciphertext's range check (the same
 //! error as [`crate::rsa::textbook::decrypt`]), the blinding (the key's own pair, drawn or
