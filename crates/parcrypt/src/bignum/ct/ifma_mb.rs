@@ -19,6 +19,11 @@
 //! T[n−1] = hi(a_(n−1)·b_i) + hi(m_(n−1)·y);  T[0] += carry
 //! ```
 //!
+//! Two steps run in one pass over T (digits i and i + 1 of b): the second step's y needs
+//! only the first step's new T[0], computed ahead, so each word of T, a and m is loaded, and
+//! each word of T stored, once per two digits (memory traffic, not the products, bounded the
+//! one-step loop); an odd n ends with one single step.
+//!
 //! A word of T takes at most four terms below 2^52 per step and lives n steps, so it stays
 //! below 4n·2^52 + 2^12 < 2^64 for n ≤ [`MAX_DIGITS`]; digits are normalized below 2^52 once
 //! at the end of each product (a carry pass over the n vectors, lane-parallel).
@@ -315,10 +320,60 @@ unsafe fn amm(
     };
     let zero = _mm512_setzero_si512();
     let kv = ld(k0, 0);
+    let (a0, m0, a1, m1) = (ld(a, 0), ld(m, 0), ld(a, 1), ld(m, 1));
     t.fill(0);
-    for i in 0..n {
+    // Two digits of b per pass over T (see the module docs): the second step's y needs only
+    // the first step's new digit 0, computed ahead; then one pass adds both steps' products,
+    // so T, a and m are loaded and T stored once per two digits.
+    let mut i = 0;
+    while i + 1 < n {
+        let (b1, b2) = (ld(b, i), ld(b, i + 1));
+        // Step i: y1, the carry out of digit 0, and the new digit 0.
+        let t0 = _mm512_madd52lo_epu64(ld(t, 0), a0, b1);
+        let y1 = _mm512_madd52lo_epu64(zero, t0, kv);
+        let c1 = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m0, y1));
+        let mut d0 = _mm512_madd52lo_epu64(ld(t, 1), a1, b1);
+        d0 = _mm512_madd52hi_epu64(d0, a0, b1);
+        d0 = _mm512_madd52lo_epu64(d0, m1, y1);
+        d0 = _mm512_madd52hi_epu64(_mm512_add_epi64(d0, c1), m0, y1);
+        // Step i + 1 on it.
+        let u0 = _mm512_madd52lo_epu64(d0, a0, b2);
+        let y2 = _mm512_madd52lo_epu64(zero, u0, kv);
+        let c2 = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(u0, m0, y2));
+        let (mut ap, mut mp, mut aj, mut mj) = (a0, m0, a1, m1);
+        for j in 1..n {
+            // Digit j after step i (word j + 1 before it, or nothing at the top).
+            let (an, mn, mut x) = if j + 1 < n {
+                let (an, mn) = (ld(a, j + 1), ld(m, j + 1));
+                let x = _mm512_madd52lo_epu64(ld(t, j + 1), an, b1);
+                (an, mn, _mm512_madd52lo_epu64(x, mn, y1))
+            } else {
+                (zero, zero, zero)
+            };
+            x = _mm512_madd52hi_epu64(x, aj, b1);
+            x = _mm512_madd52hi_epu64(x, mj, y1);
+            // Step i + 1's products on digit j.
+            x = _mm512_madd52lo_epu64(x, aj, b2);
+            x = _mm512_madd52hi_epu64(x, ap, b2);
+            x = _mm512_madd52lo_epu64(x, mj, y2);
+            x = _mm512_madd52hi_epu64(x, mp, y2);
+            if j == 1 {
+                x = _mm512_add_epi64(x, c2);
+            }
+            st(t, j - 1, x);
+            (ap, mp, aj, mj) = (aj, mj, an, mn);
+        }
+        // The top digit after both steps.
+        st(
+            t,
+            n - 1,
+            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ap, b2), mp, y2),
+        );
+        i += 2;
+    }
+    if i < n {
+        // An odd digit count: the last digit alone.
         let bi = ld(b, i);
-        let (a0, m0) = (ld(a, 0), ld(m, 0));
         let t0 = _mm512_madd52lo_epu64(ld(t, 0), a0, bi);
         let y = _mm512_madd52lo_epu64(zero, t0, kv);
         let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m0, y));
@@ -335,8 +390,11 @@ unsafe fn amm(
             st(t, j - 1, x);
             (ap, mp) = (aj, mj);
         }
-        let top = _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ap, bi), mp, y);
-        st(t, n - 1, top);
+        st(
+            t,
+            n - 1,
+            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ap, bi), mp, y),
+        );
     }
     // Normalize: carries up, digit by digit, every lane at once (the value is below 2m < R,
     // so nothing leaves the top digit).

@@ -117,6 +117,28 @@ fn one_saturated_modulus_in_every_lane() {
     check(&mods, &bases, &exps, bits);
 }
 
+/// The fewest digits (2 and 3, where the two-digit pass meets the odd last digit) with
+/// lanes of different sizes at one digit count, down to a 3-bit modulus.
+#[test]
+fn small_moduli_of_mixed_sizes_match_gmp() {
+    if !runs("small_moduli_of_mixed_sizes_match_gmp") {
+        return;
+    }
+    let mut rng = rand_state(13);
+    for sizes in [
+        [3u32, 17, 50, 52, 64, 90, 101, 102],
+        [103, 110, 120, 128, 130, 140, 150, 154],
+    ] {
+        let mods: [Integer; LANES] = std::array::from_fn(|j| modulus(sizes[j], &mut rng));
+        let bases: [Integer; LANES] =
+            std::array::from_fn(|j| Integer::from(mods[j].random_below_ref(&mut rng)));
+        let ebits = sizes[LANES - 1];
+        let exps: [Integer; LANES] =
+            std::array::from_fn(|_| Integer::from(Integer::random_bits(ebits, &mut rng)));
+        check(&mods, &bases, &exps, ebits);
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(6))]
 
