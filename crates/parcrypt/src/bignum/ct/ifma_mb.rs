@@ -20,9 +20,9 @@
 //! ```
 //!
 //! Two steps run in one pass over T (digits i and i + 1 of b): the second step's y needs
-//! only the first step's new T[0], computed ahead, so each word of T, a and m is loaded, and
-//! each word of T stored, once per two digits (memory traffic, not the products, bounded the
-//! one-step loop); an odd n ends with one single step.
+//! only the first step's new digit 0 of T, computed ahead, so each word of T, a and m is
+//! loaded, and each word of T stored, once per two digits (memory traffic, not the products,
+//! bounded the one-step loop); an odd n ends with one single step.
 //!
 //! A word of T takes at most four terms below 2^52 per step and lives n steps, so it stays
 //! below 4n·2^52 + 2^12 < 2^64 for n ≤ [`MAX_DIGITS`]; digits are normalized below 2^52 once
