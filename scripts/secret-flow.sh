@@ -23,8 +23,9 @@
 # the stack does not reach it: GMP's assembly has no unwind tables, so below a GMP function
 # only the phase is sure). Logs
 # are kept in $SECRET_FLOW_LOGS (default: a temporary folder, removed). Valgrind cannot run
-# the IFMA backend: it has no AVX-512 (3.19 here; its CPUID hides AVX-512 and it cannot
-# decode the instructions); it runs MULX/ADX although its CPUID hides ADX. About 3 s planted,
+# the IFMA backends (ifma, and the multi-buffer ifma-mb phase, both named as skipped): it has
+# no AVX-512 (3.19 here; its CPUID hides AVX-512 and it cannot decode the instructions); it
+# runs MULX/ADX although its CPUID hides ADX. About 3 s planted,
 # 30 s clean on the 2-core build machine.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"

@@ -83,6 +83,9 @@ enum PrivateOpArg {
     /// CRT on the key's constant-time kernel (the best Montgomery kernel of this CPU),
     /// checked with the public key.
     CrtConstTime,
+    /// CRT on the multi-buffer AVX-512 IFMA kernel: eight messages at once, one per 64-bit
+    /// lane (each thread takes groups of eight), constant time and checked as crt-const-time.
+    CrtConstTimeMb,
 }
 
 /// Arguments of `bench rsa`.
@@ -164,6 +167,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
             PrivateOpArg::Plain => PrivateOp::PlainVartime,
             PrivateOpArg::Crt => PrivateOp::CrtVartime,
             PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
+            PrivateOpArg::CrtConstTimeMb => PrivateOp::CrtConstTimeMb,
         },
         threads: Threads::or_default_sweep(args.threads),
         schedules: args.schedule.0,
@@ -173,6 +177,17 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         config,
     };
     plan.validate()?;
+    if plan.op == BatchOp::Decrypt && plan.private_op == PrivateOp::CrtConstTimeMb {
+        // As an unavailable --kernel: a usage error, before any work.
+        if let Some(why) = parcrypt::rsa::multibuffer::unavailable_reason() {
+            return Err(super::usage(why));
+        }
+        if key.prime_count() != 2 {
+            return Err(super::usage(
+                "--private-op crt-const-time-mb takes two-prime keys".to_string(),
+            ));
+        }
+    }
     let machine = MachineInfo::detect();
     // The total is planned from the warm-ups: the bar starts with it.
     let progress = args.opts.progress(0, "bench rsa");

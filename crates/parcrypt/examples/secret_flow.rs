@@ -280,6 +280,36 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
     phases.run(&format!("drop {kernel}"), Expect::Clean, || drop(key));
 }
 
+/// The multi-buffer IFMA kernel (`ifma-mb`): the blinded private-key operation of the valid
+/// ciphertext in three lanes of one call, five lanes free. Skipped, named, where it cannot run:
+/// always under Valgrind, which has no AVX-512 (as the `ifma` kernel), and for a key of more
+/// than two primes.
+fn run_multibuffer(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
+    use parcrypt::rsa::multibuffer;
+    if let Some(why) = multibuffer::unavailable_reason() {
+        println!("secret-flow: {why}: skipped");
+        return;
+    }
+    if key.prime_count() != 2 {
+        println!("secret-flow: ifma-mb: skipped (two-prime keys only)");
+        return;
+    }
+    let c = from_be_bytes(&fx.valid_ct);
+    let cs = vec![c.clone(); 3];
+    let got = phases.run("multibuffer ifma-mb", Expect::Clean, || {
+        multibuffer::decrypt_blinded_many(&[key; 3], &cs, &mut rand::rngs::OsRng)
+    });
+    let ok = got.is_ok_and(|lanes| {
+        lanes.into_iter().all(|m| {
+            m.is_ok_and(|m| {
+                sf::declassify_limbs(&m);
+                textbook::encrypt(key.public(), &mpn::to_integer(&m)).ok() == Some(c.clone())
+            })
+        })
+    });
+    phases.check(ok, "ifma-mb: a lane did not invert encryption".to_string());
+}
+
 /// The command line.
 struct Args {
     key: String,
@@ -373,6 +403,9 @@ fn main() {
     let key = key.expect("the fixture's key loads");
     for kernel in args.kernels.clone().unwrap_or_else(every_kernel) {
         run_kernel(&mut phases, &key, kernel, &fx);
+    }
+    if args.kernels.is_none() {
+        run_multibuffer(&mut phases, &key, &fx);
     }
     for plant in &args.plants {
         let name = format!("plant {plant}");

@@ -17,6 +17,7 @@
 //! | make a key | [`RsaPrivateKey::generate_vartime`] (variable time, and named so: it runs once) |
 //! | RSA-OAEP (SHA-256 by default) | [`rsa::oaep::encrypt`], [`rsa::oaep::decrypt`], [`OaepParams`] |
 //! | many decryptions at once (SeRSA, PaRSA) | [`rsa::batch`] |
+//! | eight private-key operations in the lanes of AVX-512 IFMA registers (multi-buffer) | [`rsa::multibuffer`] |
 //! | modular exponentiation, sequential or parallel | [`modexp::method`]`("mary-precomp")`, [`modexp::pow_mod_vartime`] |
 //! | big-integer products, sequential or parallel | [`mul::multiplier`]`("kara-lockfree", …)` |
 //! | a cipher over bytes or a file, sequential or parallel | [`cipher::file::transform_bytes`], [`cipher::file::transform_file`] |

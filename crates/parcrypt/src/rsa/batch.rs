@@ -6,6 +6,7 @@
 //! sequential output; the tests check it for every schedule, thread count and chunk.
 //! Textbook RSA is for study only (see [`crate::rsa::textbook`]).
 use super::keys::{RsaPrivateKey, RsaPublicKey};
+use super::multibuffer;
 use super::textbook::{self, PrivateOp};
 use crate::bignum::random_below;
 use crate::parallel::{Executor, RunStats};
@@ -46,20 +47,58 @@ pub fn messages(key: &RsaPublicKey, count: usize, seed: u64) -> Vec<Integer> {
         .collect()
 }
 
-/// SeRSA: the plain sequential loop, the reference for every parallel run.
+/// SeRSA: the plain sequential loop, the reference for every parallel run (with
+/// [`PrivateOp::CrtConstTimeMb`], the loop over groups of eight messages).
 pub fn serial(transform: Transform<'_>, inputs: &[Integer]) -> Vec<Integer> {
     check_inputs(&transform, inputs);
+    if let Some(key) = multibuffer_key(&transform) {
+        return (0..groups(inputs))
+            .flat_map(|g| apply_group(key, inputs, g))
+            .collect();
+    }
     inputs.iter().map(|x| transform.apply(x)).collect()
 }
 
-/// PaRSA: the same loop run by `executor` (threads, schedule, chunk, pinning).
+/// PaRSA: the same loop run by `executor` (threads, schedule, chunk, pinning). With
+/// [`PrivateOp::CrtConstTimeMb`] the loop's iterations are groups of eight consecutive
+/// messages (the last one shorter), one multi-buffer call each: the schedule deals groups,
+/// and the stats count groups as items.
 pub fn parallel(
     executor: &Executor,
     transform: Transform<'_>,
     inputs: &[Integer],
 ) -> (Vec<Integer>, RunStats) {
     check_inputs(&transform, inputs);
+    if let Some(key) = multibuffer_key(&transform) {
+        let (out, stats) = executor.map(groups(inputs), |g| apply_group(key, inputs, g));
+        return (out.into_iter().flatten().collect(), stats);
+    }
     executor.map(inputs.len(), |i| transform.apply(&inputs[i]))
+}
+
+/// The key of a multi-buffer decryption, `None` for every other transform.
+fn multibuffer_key<'a>(transform: &Transform<'a>) -> Option<&'a RsaPrivateKey> {
+    match *transform {
+        Transform::Decrypt(key, PrivateOp::CrtConstTimeMb) => Some(key),
+        _ => None,
+    }
+}
+
+/// Groups of [`multibuffer::LANES`] messages in a batch.
+fn groups(inputs: &[Integer]) -> usize {
+    inputs.len().div_ceil(multibuffer::LANES)
+}
+
+/// The private-key operation of group `g` on the multi-buffer kernel, one result per message;
+/// as [`textbook::decrypt_unchecked`], a failed operation (or a call the CPU cannot run)
+/// gives 0, which the batch's check against its reference catches.
+fn apply_group(key: &RsaPrivateKey, inputs: &[Integer], g: usize) -> Vec<Integer> {
+    let lo = g * multibuffer::LANES;
+    let part = &inputs[lo..(lo + multibuffer::LANES).min(inputs.len())];
+    match multibuffer::private_op_many(&vec![key; part.len()], part) {
+        Ok(out) => out.into_iter().map(|r| r.unwrap_or_default()).collect(),
+        Err(_) => vec![Integer::new(); part.len()],
+    }
 }
 
 fn check_inputs(transform: &Transform<'_>, inputs: &[Integer]) {
@@ -128,6 +167,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn multibuffer_batches_equal_sersa_for_every_schedule_and_size() {
+        if let Some(why) = multibuffer::unavailable_reason() {
+            eprintln!("multibuffer_batches_equal_sersa: kernel ifma-mb skipped: {why}");
+            return;
+        }
+        let key = key();
+        let dec = Transform::Decrypt(&key, PrivateOp::CrtConstTimeMb);
+        for count in [1, 7, 8, 9, 37] {
+            let msgs = messages(key.public(), count, 11 + count as u64);
+            let ct = serial(Transform::Encrypt(key.public()), &msgs);
+            // The reference: SeRSA on the single-operation constant-time CRT.
+            let reference = serial(Transform::Decrypt(&key, PrivateOp::CrtConstTime), &ct);
+            assert_eq!(reference, msgs);
+            assert_eq!(serial(dec, &ct), reference, "serial, {count} messages");
+            for threads in [1, 2, 3] {
+                for schedule in Schedule::ALL {
+                    for chunk in [None, Some(1), Some(3)] {
+                        let spec = ScheduleSpec::new(schedule, chunk).unwrap();
+                        let ex = Executor::new(threads, spec, false).unwrap();
+                        let (pt, stats) = parallel(&ex, dec, &ct);
+                        assert_eq!(pt, reference, "{count} messages {spec} threads={threads}");
+                        assert_eq!(
+                            stats.threads.iter().map(|t| t.items).sum::<usize>(),
+                            count.div_ceil(multibuffer::LANES)
+                        );
+                    }
+                }
+            }
+        }
+        // One message alone, through the per-message path.
+        let c = &serial(Transform::Encrypt(key.public()), &[Integer::from(99)])[0];
+        assert_eq!(dec.apply(c), 99);
     }
 
     #[test]

@@ -91,6 +91,10 @@ fn exponent_of(p: &CrtPrime, power: Power) -> &[u64] {
     }
 }
 
+/// A prime as the multi-buffer kernel reads it: its limbs, its bit length (public) and its
+/// exponent d_i.
+pub(crate) type PrimeView<'a> = (&'a [u64], u32, &'a [u64]);
+
 /// The constant-time CRT of one key on one kernel (see the module docs).
 pub struct CtCrt {
     kernel: PrivateKernel,
@@ -409,6 +413,58 @@ impl CtCrt {
             }
             return (self.n.prepare(&a), self.n.prepare(&ai));
         }
+    }
+
+    /// The two primes in Garner's order (q, p) as the multi-buffer kernel takes them: each
+    /// prime's limbs, bit length (public) and d_i; `None` for a key of more than two primes.
+    pub(crate) fn two_primes(&self) -> Option<[PrimeView<'_>; 2]> {
+        match &self.primes[..] {
+            [a, b] => Some([a, b].map(|p| (p.arith.m(), p.arith.bits(), &p.exp[..]))),
+            _ => None,
+        }
+    }
+
+    /// `out = x mod r_i` for the prime `i` of [`CtCrt::two_primes`]'s order.
+    pub(crate) fn reduce_to_prime(&self, i: usize, out: &mut [u64], x: &[u64]) {
+        self.primes[i].arith.reduce(out, x);
+    }
+
+    /// The blinding of one use: c·r^e mod n and r⁻¹ in [`ModArith::prepare`]'s form (the pair
+    /// drawn or squared as [`CtCrt::decrypt_blinded`] does).
+    pub(crate) fn blind<R: RngCore + ?Sized>(&self, c: &[u64], rng: &mut R) -> (Limbs, Limbs) {
+        assert_eq!(c.len(), self.limbs(), "c has n's limb count");
+        // secret: the blinding pair, and the blinded ciphertext.
+        let (a, ai) = self.blinding_pair(rng);
+        let mut blinded = Zeroizing::new(vec![0u64; self.limbs()]);
+        self.n.mul_prepared(&mut blinded, c, &a);
+        (blinded, ai)
+    }
+
+    /// The end of a private-key operation whose residues (Garner's order) another kernel
+    /// computed for `c`: the recombination and the fault check ([`CRT_FAULT`] planted as in
+    /// [`CtCrt::private_op`], or by `fault`), the result or [`Error::DecryptionError`].
+    pub(crate) fn finish_residues(
+        &self,
+        mut residues: Vec<Limbs>,
+        c: &[u64],
+        fault: bool,
+    ) -> Result<Limbs> {
+        residues.iter().for_each(|r| secret_flow::classify_limbs(r));
+        if fault || crt_fault_planted() {
+            residues[1][0] ^= 1;
+        }
+        let m = self.recombine(&residues);
+        self.check(&m, c)?;
+        Ok(m)
+    }
+
+    /// The unblinding of [`CtCrt::blind`]'s pair: m·r⁻¹ mod n.
+    pub(crate) fn unblind_prepared(&self, m: &[u64], ai: &[u64]) -> Limbs {
+        // secret: the unblinded result.
+        let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
+        self.n.mul_prepared(&mut out, m, ai);
+        secret_flow::classify_limbs(&out);
+        out
     }
 
     /// m·r⁻¹ mod n, fully reduced, for `m < n` and `r_inv < n` (both n's limb count): the

@@ -11,6 +11,7 @@ pub mod hash;
 pub mod kernel;
 pub mod keys;
 pub mod limits;
+pub mod multibuffer;
 pub mod multiprime;
 pub mod oaep;
 pub mod pem;

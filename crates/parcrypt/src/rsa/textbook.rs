@@ -38,10 +38,16 @@ pub enum PrivateOp {
     CrtParallelVartime,
     /// `CrtConstTime` with one prime per pool thread, each with the single-modulus kernel.
     CrtConstTimeParallel,
+    /// `CrtConstTime` on the multi-buffer AVX-512 IFMA kernel ([`crate::rsa::multibuffer`]):
+    /// batches run eight messages at once, one per 64-bit lane; a single message runs alone
+    /// in one lane. Needs a CPU with AVX-512 IFMA (else [`Error::InvalidParameter`]), so it
+    /// is not in [`PrivateOp::ALL`].
+    CrtConstTimeMb,
 }
 
 impl PrivateOp {
-    /// All variants, for sweeps and help texts.
+    /// Every form that runs on any CPU, for sweeps and help texts (not
+    /// [`PrivateOp::CrtConstTimeMb`], which needs AVX-512 IFMA).
     pub const ALL: [PrivateOp; 5] = [
         PrivateOp::PlainVartime,
         PrivateOp::CrtVartime,
@@ -61,7 +67,7 @@ impl PrivateOp {
 }
 
 /// Checks 0 <= x < n for a message or ciphertext representative.
-fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
+pub(crate) fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
     if *x < 0 || x >= n {
         let msg = format!("{what} representative must be in [0, n)");
         return Err(if what == "message" {
@@ -110,6 +116,10 @@ fn private_op(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Integer
         PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeParallel => key
             .ct_crt()
             .private_op_integer(c, op == PrivateOp::CrtConstTimeParallel)?,
+        PrivateOp::CrtConstTimeMb => {
+            let mut out = super::multibuffer::private_op_many(&[key], std::slice::from_ref(c))?;
+            out.pop().expect("one result per message")?
+        }
     })
 }
 
@@ -164,6 +174,11 @@ fn blinded<R: rand::RngCore + ?Sized>(
     rng: &mut R,
 ) -> Result<Blinded> {
     check_range(c, key.public().n(), "ciphertext")?;
+    if op == PrivateOp::CrtConstTimeMb {
+        let mut out =
+            super::multibuffer::decrypt_blinded_many(&[key], std::slice::from_ref(c), rng)?;
+        return Ok(Blinded::Fixed(out.pop().expect("one result per message")?));
+    }
     if let Some(parallel) = op.constant_time() {
         let crt = key.ct_crt();
         let cl = zeroize::Zeroizing::new(crate::bignum::mpn::padded(c, crt.limbs()));

@@ -67,7 +67,7 @@ pub(crate) fn window_bits(ebits: usize) -> usize {
 
 /// Bits `pos .. pos + w` of the limbs `e` (bits beyond `e` read as zero). `pos` and `w` are
 /// public; the limbs read depend only on them.
-fn window_at(e: &[u64], pos: usize, w: usize) -> u64 {
+pub(crate) fn window_at(e: &[u64], pos: usize, w: usize) -> u64 {
     let (i, s) = (pos / 64, pos % 64);
     let lo = e.get(i).copied().unwrap_or(0) >> s;
     let hi = if s + w > 64 {

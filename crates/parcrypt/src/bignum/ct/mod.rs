@@ -18,6 +18,10 @@
 //!   512-bit vectors, one modulus per call or two interleaved in one register set (the two CRT
 //!   halves of one key, [`pow_pair`]); built with Rust 1.89 or newer (stable AVX-512
 //!   intrinsics; an older compiler builds the crate without it and `auto` never picks it);
+//! - **ifma-mb** (`ifma_mb.rs`, not a [`Backend`]: it takes eight operations at once) —
+//!   AVX-512 IFMA, radix 2^52, eight independent exponentiations, one per 64-bit lane, each
+//!   with its own modulus and exponent (multi-buffer, as Intel's crypto_mb); used by
+//!   [`crate::rsa::multibuffer`] for batches of private-key operations;
 //! - **mulx** — x86-64 BMI2/ADX, 64-bit limbs, CIOS unrolled for the common limb counts;
 //! - **portable** — the same CIOS in plain Rust with `u128` products (any CPU).
 //!
@@ -34,6 +38,8 @@ pub mod choice;
 pub(crate) mod exp;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+pub mod ifma_mb;
 #[cfg(target_arch = "x86_64")]
 mod mulx;
 pub mod portable;
@@ -41,6 +47,8 @@ pub mod secret_flow;
 pub mod select;
 #[cfg(test)]
 mod tests;
+#[cfg(all(test, target_arch = "x86_64", parcrypt_avx512))]
+mod tests_mb;
 
 use exp::Exp;
 pub use portable::Mont64;
