@@ -76,6 +76,50 @@ pub fn parallel(
     executor.map(inputs.len(), |i| transform.apply(&inputs[i]))
 }
 
+/// Which constant-time private-key operation runs a batch of `key` faster on this machine, by
+/// measurement: eight messages of `inputs` (cycled if fewer) through
+/// [`PrivateOp::CrtConstTime`] one at a time against one multi-buffer call
+/// ([`PrivateOp::CrtConstTimeMb`]), interleaved, the fastest of 5 turns each (a few ms at 2048
+/// bits). Returns the choice and the multi-buffer call's speed over the single operations' (0
+/// where the CPU or the key cannot run it: no AVX-512 IFMA, or more than two primes). Only
+/// public sizes and the clock decide; the messages are the caller's public batch.
+pub fn fastest_const_time(key: &RsaPrivateKey, inputs: &[Integer]) -> (PrivateOp, f64) {
+    let group: Vec<Integer> = (0..multibuffer::LANES)
+        .filter_map(|i| inputs.get(i % inputs.len().max(1)).cloned())
+        .collect();
+    let keys = vec![key; group.len()];
+    if group.is_empty() || multibuffer::private_op_many(&keys, &group).is_err() {
+        return (PrivateOp::CrtConstTime, 0.0);
+    }
+    let time = |f: &dyn Fn()| {
+        let t = std::time::Instant::now();
+        f();
+        t.elapsed().as_secs_f64()
+    };
+    let (mut single, mut many) = (f64::INFINITY, f64::INFINITY);
+    for _ in 0..5 {
+        single = single.min(time(&|| {
+            for c in &group {
+                std::hint::black_box(transform_one(key, c));
+            }
+        }));
+        many = many.min(time(&|| {
+            std::hint::black_box(multibuffer::private_op_many(&keys, &group).ok());
+        }));
+    }
+    let gain = single / many;
+    let op = if gain > 1.0 {
+        PrivateOp::CrtConstTimeMb
+    } else {
+        PrivateOp::CrtConstTime
+    };
+    (op, gain)
+}
+
+fn transform_one(key: &RsaPrivateKey, c: &Integer) -> Integer {
+    Transform::Decrypt(key, PrivateOp::CrtConstTime).apply(c)
+}
+
 /// The key of a multi-buffer decryption, `None` for every other transform.
 fn multibuffer_key<'a>(transform: &Transform<'a>) -> Option<&'a RsaPrivateKey> {
     match *transform {
@@ -117,6 +161,30 @@ mod tests {
     fn key() -> RsaPrivateKey {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         RsaPrivateKey::generate_vartime(512, &Integer::from(65537), &mut rng).unwrap()
+    }
+
+    #[test]
+    fn the_faster_const_time_op_is_chosen_by_measurement_and_computes_the_same() {
+        let key = key();
+        let msgs = messages(key.public(), 5, 9);
+        let (op, gain) = fastest_const_time(&key, &msgs);
+        assert!(matches!(
+            op,
+            PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeMb
+        ));
+        if multibuffer::private_op_many(&[&key], &msgs[..1]).is_err() {
+            assert_eq!(
+                (op, gain),
+                (PrivateOp::CrtConstTime, 0.0),
+                "no multi-buffer here"
+            );
+        } else {
+            assert!(gain > 0.0 && gain.is_finite());
+            assert_eq!(op == PrivateOp::CrtConstTimeMb, gain > 1.0);
+        }
+        let t = Transform::Decrypt(&key, op);
+        let want = serial(Transform::Decrypt(&key, PrivateOp::CrtConstTime), &msgs);
+        assert_eq!(serial(t, &msgs), want);
     }
 
     #[test]
