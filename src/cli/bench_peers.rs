@@ -5,15 +5,16 @@ use super::bench_opts::RunOpts;
 use anyhow::Result;
 use clap::Args;
 use parcrypt_lab::bench::{Bench, BenchReport, MachineInfo, format_seconds};
-use parcrypt_lab::suites::peers::{PeerRecord, ROWS, Setup};
+use parcrypt_lab::suites::peers::{PeerRecord, Setup, all_rows};
 use serde::Serialize;
 
 fn rows_list(s: &str) -> Result<Vec<String>, String> {
     super::parse_list(s, "row", |t| {
-        if ROWS.contains(&t) {
+        let known = all_rows();
+        if known.contains(&t) {
             Ok(t.to_string())
         } else {
-            Err(format!("unknown row '{t}' (known: {})", ROWS.join(", ")))
+            Err(format!("unknown row '{t}' (known: {})", known.join(", ")))
         }
     })
 }
@@ -25,7 +26,9 @@ pub struct BenchPeersArgs {
     /// product-1m, modexp-8192, modexp-16384, rsa-2048, rsa-3072, rsa-4096 (against `openssl
     /// speed`), awslc-rsa-2048, awslc-rsa-3072, awslc-rsa-4096 (against aws-lc-rs in process),
     /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many),
-    /// rc4, bf-ecb, bf-cbc, bf-pipeline.
+    /// rc4, bf-ecb, bf-cbc, bf-pipeline; built with `--features flint` (scripts/flint-peer.sh)
+    /// also flint1-product-64k, flint-product-64k, flint1-product-1m, flint-product-1m
+    /// (FLINT's fmpz_mul on 1 and N threads) and flint-modexp-8192 (fmpz_powm).
     #[arg(long, value_parser = rows_list)]
     rows: Option<std::vec::Vec<String>>,
     /// Threads of parcrypt's parallel forms (the caller included); default: the logical CPUs.
@@ -119,12 +122,11 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
         ));
     }
     let ids: Vec<&'static str> = match &args.rows {
-        Some(list) => ROWS
-            .iter()
-            .copied()
+        Some(list) => all_rows()
+            .into_iter()
             .filter(|r| list.iter().any(|x| x == r))
             .collect(),
-        None => ROWS.to_vec(),
+        None => all_rows(),
     };
     let setup = Setup {
         threads: args.threads,

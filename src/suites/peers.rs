@@ -11,6 +11,8 @@
 //! below, and *inconclusive* otherwise. OpenSSL runs with `-elapsed` (wall-clock time, as
 //! ours), 16 KiB per call for the ciphers.
 pub mod awslc;
+#[cfg(feature = "flint")]
+pub mod flint;
 pub mod form;
 pub mod rows;
 
@@ -20,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::results::{Rule, Test};
 use form::Form;
 pub use form::Setup;
-pub use rows::ROWS;
+pub use rows::{ROWS, all as all_rows};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -262,10 +264,11 @@ pub fn run(
     bench: &Bench,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Peers> {
-    if let Some(id) = ids.iter().find(|id| !ROWS.contains(id)) {
+    let known = all_rows();
+    if let Some(id) = ids.iter().find(|id| !known.contains(id)) {
         return Err(Error::InvalidParameter(format!(
             "unknown row '{id}' (known: {})",
-            ROWS.join(", ")
+            known.join(", ")
         )));
     }
     let capacity = || parallel_capacity(setup.threads, CAPACITY_BITS, 0.05, false);

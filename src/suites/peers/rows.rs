@@ -40,6 +40,16 @@ pub const ROWS: [&str; 17] = [
     "bf-pipeline",
 ];
 
+/// Every row this build runs: [`ROWS`], and with the `flint` feature FLINT's rows
+/// (`super::flint::ROWS`).
+pub fn all() -> Vec<&'static str> {
+    #[allow(unused_mut)]
+    let mut v = ROWS.to_vec();
+    #[cfg(feature = "flint")]
+    v.extend(super::flint::ROWS);
+    v
+}
+
 /// The peer failed: `openssl speed` is missing, failed, or did not know what was asked (a
 /// runtime failure, not a usage error).
 fn no_result(what: &str) -> Error {
@@ -59,6 +69,9 @@ pub enum Data {
     Rsa(Box<RsaPrivateKey>, Integer),
     /// A key, a ciphertext and the same key in aws-lc-rs (the `awslc-*` rows).
     AwsLc(super::awslc::AwsLcData),
+    /// Operands in GMP and in FLINT (the `flint*` rows).
+    #[cfg(feature = "flint")]
+    Flint(super::flint::FlintData),
     /// A key (16 bytes), a nonce, a buffer and the key's Blowfish schedule.
     Cipher(
         Vec<u8>,
@@ -100,6 +113,8 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
             Data::AwsLc(super::awslc::AwsLcData::new(key, c)?)
         }
+        #[cfg(feature = "flint")]
+        id if id.starts_with("flint") => Data::Flint(super::flint::FlintData::new(id, s)?),
         _ => {
             let mut key = vec![0u8; 16];
             rng.fill_bytes(&mut key);
@@ -139,6 +154,8 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::Modexp(b, e, m) => modexp_row(&mut row, s, b, e, m)?,
         Data::Rsa(key, c) => rsa_row(&mut row, s, key, c)?,
         Data::AwsLc(d) => super::awslc::row(&mut row, s, d)?,
+        #[cfg(feature = "flint")]
+        Data::Flint(d) => super::flint::row(&mut row, s, d)?,
         Data::Cipher(key, nonce, buf, bf) => {
             let c = Cipher {
                 key,
