@@ -15,7 +15,8 @@ pub enum Cause {
     Straddles,
     /// The 95 % interval lies wholly inside an ordering's noise band.
     WithinNoise,
-    /// Load could have caused the result and the cores were busy or their state unclear.
+    /// Load could have caused the result and the cores were busy or their state unclear, or
+    /// the CPUs apart.
     Cores,
     /// A model's range over its assumptions straddles the rule.
     ModelRange,
@@ -50,9 +51,12 @@ impl Cause {
         match reason {
             Some(Reason::IntervalStraddles) => Cause::Straddles,
             Some(Reason::WithinNoise) => Cause::WithinNoise,
-            Some(Reason::CoresBusy | Reason::CoresUnclear | Reason::LoadCouldExplain) => {
-                Cause::Cores
-            }
+            Some(
+                Reason::CoresBusy
+                | Reason::CoresUnclear
+                | Reason::LoadCouldExplain
+                | Reason::CpusApart,
+            ) => Cause::Cores,
             Some(Reason::ModelRangeStraddles) => Cause::ModelRange,
             Some(Reason::SetAsideDecides) => Cause::SetAside,
             Some(Reason::NeedsThreads(_)) => Cause::NeedsThreads,
@@ -70,7 +74,7 @@ impl Cause {
                 "the ordering lies within its noise band: too small to tell on this machine"
             }
             Cause::Cores => {
-                "the cores were busy or their state unclear, and load could have caused the result"
+                "the cores were busy, their state unclear or the CPUs apart, and load could have caused the result"
             }
             Cause::ModelRange => "the model's range over its assumptions straddles the rule",
             Cause::SetAside => {

@@ -289,12 +289,12 @@ fn inconclusive_claims_are_split_by_cause() {
     );
     let cores = at(
         &md,
-        "##### The cores were busy or their state unclear, and load could have caused the result (1)\n\n- [Fig. 0](report.html#d)",
+        "##### The cores were busy, their state unclear or the CPUs apart, and load could have caused the result (1)\n\n- [Fig. 0](report.html#d)",
     );
     assert!(straddles < cores);
     // What is not testable here: counted by cause, the claims listed in report.html.
     assert!(
-        md.contains("#### Not testable here (1)\n\n1 [the cores were busy or their state unclear, and load could have caused the result](report.html#not-testable-cores)."),
+        md.contains("#### Not testable here (1)\n\n1 [the cores were busy, their state unclear or the CPUs apart, and load could have caused the result](report.html#not-testable-cores)."),
         "{md}"
     );
     assert!(!md.contains("claim f"), "{md}");

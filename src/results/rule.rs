@@ -374,6 +374,10 @@ pub enum Reason {
     /// Rounds were set aside (a core taken, the CPUs apart), and with them kept the verdict
     /// differs: setting them aside would have chosen it, so it is inconclusive.
     SetAsideDecides,
+    /// The result is one load could have caused, and a quarter or more of the rounds kept
+    /// were measured with the CPUs apart (no shared cache; kept because the experiment had
+    /// set aside as many as it may): a machine whose cores share a cache was not what ran.
+    CpusApart,
 }
 
 impl Reason {
@@ -401,11 +405,12 @@ impl Reason {
             Reason::ByConstruction => "by-construction".into(),
             Reason::NotTestable => "not-testable".into(),
             Reason::SetAsideDecides => "set-aside-decides".into(),
+            Reason::CpusApart => "cpus-apart".into(),
         }
     }
 
     /// Every reason with a fixed code (all but needs-N-threads).
-    pub const FIXED: [Reason; 20] = [
+    pub const FIXED: [Reason; 21] = [
         Reason::IntervalInside,
         Reason::IntervalOutside,
         Reason::IntervalStraddles,
@@ -426,6 +431,7 @@ impl Reason {
         Reason::ByConstruction,
         Reason::NotTestable,
         Reason::SetAsideDecides,
+        Reason::CpusApart,
     ];
 
     /// For people: "the interval lies inside the rule", "the cores were busy", ….
@@ -461,6 +467,10 @@ impl Reason {
             Reason::ByConstruction => "fixed by construction".into(),
             Reason::NotTestable => "not testable as registered".into(),
             Reason::SetAsideDecides => "the verdict changes with the rounds set aside kept".into(),
+            Reason::CpusApart => {
+                "the CPUs were apart in many rounds kept, and that could have caused the result"
+                    .into()
+            }
         }
     }
 }

@@ -89,6 +89,7 @@ pub fn settled(evidence: &[Fed]) -> bool {
                     | Reason::ModelRangeStraddles
                     | Reason::CoresBusy
                     | Reason::CoresUnclear
+                    | Reason::CpusApart
                     | Reason::LoadCouldExplain
             )
         })
@@ -105,6 +106,9 @@ pub fn set_aside_checked(
     f: impl Fn(&sampling::Rounds) -> Vec<Fed>,
 ) -> Vec<Fed> {
     let mut kept = f(rounds);
+    for fed in &mut kept {
+        fed.evidence.apart_rounds = rounds.kept_apart;
+    }
     if rounds.set_aside == 0 {
         return kept;
     }

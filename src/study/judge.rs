@@ -96,6 +96,11 @@ pub struct Evidence {
     /// a definite verdict stands only when this evidence gives it too.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub with_set_aside: Option<Box<Evidence>>,
+    /// Rounds among `runs` measured with the CPUs apart and kept anyway, because the
+    /// experiment had already set aside as many rounds as it may (see
+    /// `experiment::set_aside_checked`).
+    #[serde(default)]
+    pub apart_rounds: usize,
 }
 
 /// How evidence was obtained; the judge accepts only evidence of the claim's kind.
@@ -425,6 +430,9 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
         && claim.parallel
         && !claim.rule.stands_under_load(test, &intervals, claim.load)
     {
+        if evidence.apart_rounds * 4 >= evidence.runs.max(1) {
+            return (Verdict::NotTestable, Reason::CpusApart);
+        }
         match evidence.free_cores {
             Some(f) if f.low >= MIN_FREE_CORES => {
                 if claim.rule.test(&credited(claim, &intervals, f.value)) != test {
@@ -634,6 +642,10 @@ impl Words<'_> {
                 evidence.threads,
                 self.cores(),
                 MIN_FREE_CORES
+            ),
+            Reason::CpusApart => format!(
+                "Load could have caused this result, and the CPUs were apart (no shared cache) in {} of the {} rounds kept: the experiment had set aside as many rounds as it may, and the machine stayed apart (our figure, not deciding: {ours} against {rule})",
+                evidence.apart_rounds, evidence.runs
             ),
             Reason::CoresUnclear => format!(
                 "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed (our figure: {ours} against {rule})",
@@ -982,6 +994,28 @@ mod tests {
         assert_eq!(assess(&s, &e), (Maybe, Reason::LoadCouldExplain));
         let e = ev(&[(1.30, 1.38)]).free_cores(probe(0.95, 0.95, 0.96));
         assert_eq!(assess(&s, &e), (No, Reason::IntervalOutside));
+    }
+
+    /// A result load could have caused, from rounds of which a quarter or more were kept with
+    /// the CPUs apart, is not testable here; one load could not have caused stands.
+    #[test]
+    fn a_miss_measured_with_the_cpus_apart_is_not_testable() {
+        let mut c = claim(Kind::Measured, Rule::AtMost { max: -17.3333 }).parallel_time();
+        c.unit = "%".into();
+        let free = Some(Estimate::new(1.0, 1.0, 1.0));
+        let mut e = ev(&[(-15.71, -14.81)]).free_cores(free);
+        e.runs = 12;
+        e.apart_rounds = 3;
+        assert_eq!(assess(&c, &e), (Verdict::NotTestable, Reason::CpusApart));
+        assert!(explain(&c, &e).contains("apart (no shared cache) in 3 of the 12 rounds kept"));
+        // Two of twelve: the median stands on rounds that shared a cache.
+        e.apart_rounds = 2;
+        assert_eq!(assess(&c, &e), (No, Reason::IntervalOutside));
+        // A gain held is not apartness's doing.
+        let mut e = ev(&[(-22.17, -21.14)]).free_cores(free);
+        e.runs = 12;
+        e.apart_rounds = 12;
+        assert_eq!(assess(&c, &e), (Yes, Reason::IntervalInside));
     }
 
     /// Rounds set aside because a core was taken read a busy probe; with them kept the

@@ -14,7 +14,7 @@
 //! claim's evidence against the same evidence with those rounds kept, so setting rounds aside
 //! cannot choose a verdict (the judge makes one that changes inconclusive).
 use super::judge::Estimate;
-use crate::bench::capacity::{cores_apart, near_level};
+use crate::bench::capacity::{cores_apart, established_level};
 use crate::bench::stats::{bootstrap_resamples, median, percentile_interval};
 use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
@@ -135,12 +135,16 @@ pub struct Rounds {
     pub set_aside: usize,
     /// Of those, the rounds set aside because their free-core probe read below [`DISTURBED`].
     pub set_aside_busy: usize,
+    /// Rounds kept although their cross-core probe read the CPUs apart, because as many rounds
+    /// as the plan allows had been set aside already (the judge holds results such rounds
+    /// could have caused to it: `cpus-apart`).
+    pub kept_apart: usize,
     /// The cross-core readings of the rounds set aside with the CPUs apart.
     set_aside_us: Vec<f64>,
     /// The cross-core readings of every round offered, set aside or kept, in order.
     readings: Vec<f64>,
     /// The line above which the last round offered read the CPUs apart (µs): [`FAR`] times
-    /// the [`near_level`] of the readings so far.
+    /// the [`established_level`] of the readings so far.
     far_above_us: Option<f64>,
     /// The rounds set aside, each with the number of rounds kept before it.
     aside: Vec<(usize, Vec<(String, f64)>)>,
@@ -176,8 +180,9 @@ impl Rounds {
 
     /// Adds a round unless, with fewer than `limit` rounds set aside so far, its free-core
     /// probe read a core taken, or (`far` set) its cross-core probe read the CPUs apart: more
-    /// than [`FAR`] times the machine's level, the [`near_level`] of the readings `elsewhere`
-    /// in the process before these rounds and of every round offered here, this one included.
+    /// than [`FAR`] times the machine's level, the [`established_level`] of the readings
+    /// `elsewhere` in the process before these rounds and of every round offered here, this one
+    /// included.
     /// A round set aside is kept apart ([`Rounds::with_set_aside`]). Says whether it was kept.
     fn push_unless_disturbed(
         &mut self,
@@ -199,12 +204,13 @@ impl Rounds {
                 return false;
             }
             let pool: Vec<f64> = elsewhere.iter().chain(&self.readings).copied().collect();
-            let level = near_level(&pool);
+            let level = established_level(&pool);
             self.far_above_us = level.map(|l| l * FAR);
             level.is_some_and(|l| cores_apart(us, l))
         });
         let busy = free_core_readings(&round).any(|(_, f)| f.is_finite() && f < DISTURBED);
         if self.set_aside >= limit || (apart.is_none() && !busy) {
+            self.kept_apart += usize::from(apart.is_some());
             self.push(round);
             return true;
         }
@@ -402,7 +408,7 @@ impl Resample<'_> {
 /// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
 /// slower of a probe just before it (from the second round on) and one just after. A round
 /// whose free-core probe reads below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
-/// cross-core reading is beyond [`FAR`] times the machine's level (the [`near_level`] of the
+/// cross-core reading is beyond [`FAR`] times the machine's level (the [`established_level`] of the
 /// process's readings and the rounds'), is set aside, kept apart, and another run in its
 /// place. `i` counts every round run, set aside or not.
 pub fn measure(

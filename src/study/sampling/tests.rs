@@ -318,3 +318,15 @@ fn a_round_set_aside_as_busy_is_followed_by_a_growing_wait() {
     assert_eq!((r.len(), r.set_aside_busy), (3, 3));
     assert!(started.elapsed().as_secs_f64() >= 0.06);
 }
+
+#[test]
+fn rounds_kept_apart_after_the_limit_are_counted() {
+    let plan = apart_plan(4);
+    // The process's earlier readings established 0.5 µs; every round here reads 2.3 µs.
+    let quiet = [0.5; 40];
+    let r = probed(&plan, |_| 2.3, &quiet);
+    assert_eq!((r.len(), r.set_aside, r.kept_apart), (4, 4, 4));
+    // Apart only in the first two: set aside, none kept apart.
+    let r = probed(&plan, |i| if i < 2 { 2.3 } else { 0.5 }, &quiet);
+    assert_eq!((r.len(), r.set_aside, r.kept_apart), (4, 2, 0));
+}

@@ -7,14 +7,15 @@
 //! configure passes no `-march`, and `fft_small` is left out: the record says which
 //! ([`fft_small`]).
 //!
-//! - `flint1-product-N`: FLINT's `fmpz_mul` on 1 thread against par-gmp on N threads;
+//! - `flint1-product-N`: FLINT's `fmpz_mul` on 1 thread against par-gmp on N threads (no
+//!   ceiling column: the `product-N` rows give GMP's);
 //! - `flint-product-N`: FLINT's `fmpz_mul` with `flint_set_num_threads(N)` against par-gmp
 //!   on N threads (the target: ≥ 1.0× FLINT's best on 2 threads);
 //! - `flint-modexp-8192`: FLINT's `fmpz_powm` on N threads against the sliding window
 //!   (sequential) and the window with parallel products.
 //!
 //! Every FLINT result is compared with GMP's before it is timed.
-use super::form::{Form, Row, Setup, copies, form, per_op};
+use super::form::{Form, Row, Setup, form, per_op};
 use crate::error::{Error, Result};
 use flint3_sys as fl;
 use parcrypt::modexp::{Params, method, pow_mod_vartime};
@@ -91,22 +92,24 @@ impl Drop for Fmpz {
     }
 }
 
-/// `a · b` by FLINT on `threads` threads, into `out`.
-fn mul(out: &mut Fmpz, a: &Fmpz, b: &Fmpz, threads: usize) {
-    // SAFETY: FLINT's thread count is a process-wide setting; the operands are initialised.
-    unsafe {
-        fl::flint_set_num_threads(threads as std::os::raw::c_int);
-        fl::fmpz_mul(&mut out.0, &a.0, &b.0);
-    }
+/// Sets FLINT's thread count (the caller included). FLINT's `thread_pool_set_size` tears down
+/// its worker threads and starts new ones on every call, about 200 µs at 2 threads: so it is
+/// called once per sample, outside the timed operations, never per operation.
+fn set_threads(threads: usize) {
+    // SAFETY: a process-wide setting, changed while no FLINT operation runs.
+    unsafe { fl::flint_set_num_threads(threads as std::os::raw::c_int) };
 }
 
-/// `b^e mod m` by FLINT on `threads` threads, into `out`.
-fn powm(out: &mut Fmpz, b: &Fmpz, e: &Fmpz, m: &Fmpz, threads: usize) {
+/// `a · b` by FLINT on the threads last set, into `out`.
+fn mul(out: &mut Fmpz, a: &Fmpz, b: &Fmpz) {
+    // SAFETY: the operands and the output are initialised fmpz values.
+    unsafe { fl::fmpz_mul(&mut out.0, &a.0, &b.0) };
+}
+
+/// `b^e mod m` by FLINT on the threads last set, into `out`.
+fn powm(out: &mut Fmpz, b: &Fmpz, e: &Fmpz, m: &Fmpz) {
     // SAFETY: as in `mul`; m > 0 and e ≥ 0 (checked by the caller's comparison with GMP).
-    unsafe {
-        fl::flint_set_num_threads(threads as std::os::raw::c_int);
-        fl::fmpz_powm(&mut out.0, &b.0, &e.0, &m.0);
-    }
+    unsafe { fl::fmpz_powm(&mut out.0, &b.0, &e.0, &m.0) };
 }
 
 /// A row's operands, in GMP and in FLINT, and parcrypt's product multiplier.
@@ -153,7 +156,8 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
     let flint_threads = if row.id.starts_with("flint1-") { 1 } else { t };
     let want = Integer::from(a * b);
     let mut out = Fmpz::new();
-    mul(&mut out, fa, fb, flint_threads);
+    set_threads(flint_threads);
+    mul(&mut out, fa, fb);
     if out.to_integer() != want || d.mul.mul(a, b) != want {
         return Err(Error::Internal(format!(
             "FLINT's or par-gmp's product differs from mpz_mul at {bits} bits"
@@ -164,19 +168,12 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
         &format!("{} fmpz_mul", version()),
         flint_threads,
         batch,
-        move |out| mul(out, fa, fb, flint_threads),
+        move |out| mul(out, fa, fb),
     ));
     let m = &*d.mul;
     row.par = Some(form("par-gmp", t, move || {
         Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
     }));
-    row.ceiling = Some(copies(
-        "mpz_mul",
-        t,
-        batch,
-        || Ok(()),
-        move |_| drop(black_box(Integer::from(a * b))),
-    ));
     if flint_threads > 1 {
         row.targets.push(("peer/par", 1.0));
     }
@@ -207,7 +204,8 @@ fn modexp_row<'a>(
     let want = Integer::from(b.pow_mod_ref(e, m).expect("e >= 0"));
     let (fb, fe, fm) = (&d.flint[0], &d.flint[1], &d.flint[2]);
     let mut out = Fmpz::new();
-    powm(&mut out, fb, fe, fm, t);
+    set_threads(t);
+    powm(&mut out, fb, fe, fm);
     if out.to_integer() != want {
         return Err(Error::Internal(
             "FLINT's fmpz_powm differs from mpz_powm".into(),
@@ -230,7 +228,7 @@ fn modexp_row<'a>(
         &format!("{} fmpz_powm", version()),
         t,
         batch,
-        move |out| powm(out, fb, fe, fm, t),
+        move |out| powm(out, fb, fe, fm),
     ));
     let seq = method("sliding")?;
     row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
@@ -266,11 +264,12 @@ mod tests {
             let m = parcrypt::bignum::random_bits(&mut rng, 512) | 1u32;
             for t in [1, 2] {
                 let mut out = Fmpz::new();
-                mul(&mut out, &Fmpz::from_integer(&a), &Fmpz::from_integer(&b), t);
+                set_threads(t);
+                mul(&mut out, &Fmpz::from_integer(&a), &Fmpz::from_integer(&b));
                 prop_assert_eq!(out.to_integer(), Integer::from(&a * &b));
                 if m > 1 {
                     let (fa, fb, fm) = (Fmpz::from_integer(&a), Fmpz::from_integer(&b), Fmpz::from_integer(&m));
-                    powm(&mut out, &fa, &fb, &fm, t);
+                    powm(&mut out, &fa, &fb, &fm);
                     prop_assert_eq!(out.to_integer(), Integer::from(a.pow_mod_ref(&b, &m).unwrap()));
                 }
             }
