@@ -158,6 +158,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
     let mut out = Fmpz::new();
     set_threads(flint_threads);
     mul(&mut out, fa, fb);
+    set_threads(1);
     if out.to_integer() != want || d.mul.mul(a, b) != want {
         return Err(Error::Internal(format!(
             "FLINT's or par-gmp's product differs from mpz_mul at {bits} bits"
@@ -180,14 +181,20 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
     Ok(())
 }
 
-/// A FLINT form: `op` into one output kept across calls (as `mpz_mul` into a reused integer).
+/// A FLINT form on `threads` threads: `op` into one output kept across calls (as `mpz_mul`
+/// into a reused integer), FLINT's thread count set before each sample and reset to 1 after:
+/// FLINT's idle workers stay alive between calls and take a CPU from whatever runs next (left
+/// at 2, the window with parallel products timed after `fmpz_powm` ran at half speed).
 fn flint_form<'a>(name: &str, threads: usize, batch: f64, op: impl Fn(&mut Fmpz) + 'a) -> Form<'a> {
     let mut out = Fmpz::new();
     form(name, threads, move || {
-        Ok(per_op(batch, || {
+        set_threads(threads);
+        let t = per_op(batch, || {
             op(&mut out);
             black_box(&out);
-        }))
+        });
+        set_threads(1);
+        Ok(t)
     })
 }
 
@@ -206,6 +213,7 @@ fn modexp_row<'a>(
     let mut out = Fmpz::new();
     set_threads(t);
     powm(&mut out, fb, fe, fm);
+    set_threads(1);
     if out.to_integer() != want {
         return Err(Error::Internal(
             "FLINT's fmpz_powm differs from mpz_powm".into(),
