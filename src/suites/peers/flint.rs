@@ -18,7 +18,6 @@
 use super::form::{Form, Row, Setup, form, per_op};
 use crate::error::{Error, Result};
 use flint3_sys as fl;
-use parcrypt::modexp::{Params, method, pow_mod_vartime};
 use parcrypt::mul::Multiplier;
 use rug::Integer;
 use rug::integer::Order;
@@ -219,18 +218,6 @@ fn modexp_row<'a>(
             "FLINT's fmpz_powm differs from mpz_powm".into(),
         ));
     }
-    let par = Params {
-        threads: t,
-        ..Params::default()
-    };
-    for (name, p) in [
-        ("sliding", Params::default()),
-        ("window-parmul", par.clone()),
-    ] {
-        if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
-            return Err(Error::Internal(format!("{name} differs from mpz_powm")));
-        }
-    }
     row.work = format!("modexp, {bits}-bit modulus and exponent, against FLINT on {t} threads");
     row.peer = Some(flint_form(
         &format!("{} fmpz_powm", version()),
@@ -238,19 +225,7 @@ fn modexp_row<'a>(
         batch,
         move |out| powm(out, fb, fe, fm),
     ));
-    let seq = method("sliding")?;
-    row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
-        let p = Params::default();
-        Ok(per_op(batch, || {
-            drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
-        }))
-    }));
-    let pm = method("window-parmul")?;
-    row.par = Some(form("window-parmul", t, move || {
-        Ok(per_op(batch, || {
-            drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
-        }))
-    }));
+    super::rows::our_modexp_forms(row, s, (b, e, m), &want)?;
     row.targets.push(("peer/par", 1.0));
     Ok(())
 }

@@ -225,28 +225,9 @@ fn modexp_row<'a>(
     let bits = m.significant_bits();
     row.work = format!("modexp, {bits}-bit modulus and exponent");
     let want = Integer::from(b.pow_mod_ref(e, m).expect("e >= 0"));
-    let par = Params {
-        threads: t,
-        ..Params::default()
-    };
-    for (name, p) in [
-        ("sliding", Params::default()),
-        ("window-parmul", par.clone()),
-    ] {
-        if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != want {
-            return Err(Error::Internal(format!("{name} differs from mpz_powm")));
-        }
-    }
     row.peer = Some(form("GMP mpz_powm", 1, move || {
         Ok(per_op(batch, || {
             drop(black_box(Integer::from(b.pow_mod_ref(e, m).expect("e"))))
-        }))
-    }));
-    let seq = method("sliding")?;
-    row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
-        let p = Params::default();
-        Ok(per_op(batch, || {
-            drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
         }))
     }));
     row.ceiling = Some(copies(
@@ -264,13 +245,45 @@ fn modexp_row<'a>(
             )))
         },
     ));
+    our_modexp_forms(row, s, (b, e, m), &want)?;
+    row.targets.push(("peer/par", 1.0));
+    Ok(())
+}
+
+/// parcrypt's forms of a modexp row, each first checked against `want` (GMP's result): the
+/// sliding window (sequential) and the window with parallel products on `s.threads` threads.
+pub fn our_modexp_forms<'a>(
+    row: &mut Row<'a>,
+    s: &Setup,
+    (b, e, m): (&'a Integer, &'a Integer, &'a Integer),
+    want: &Integer,
+) -> Result<()> {
+    let (t, batch) = (s.threads, s.batch_s);
+    let par = Params {
+        threads: t,
+        ..Params::default()
+    };
+    for (name, p) in [
+        ("sliding", Params::default()),
+        ("window-parmul", par.clone()),
+    ] {
+        if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != *want {
+            return Err(Error::Internal(format!("{name} differs from mpz_powm")));
+        }
+    }
+    let seq = method("sliding")?;
+    row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
+        let p = Params::default();
+        Ok(per_op(batch, || {
+            drop(black_box(pow_mod_vartime(seq.as_ref(), b, e, m, &p)))
+        }))
+    }));
     let pm = method("window-parmul")?;
     row.par = Some(form("window-parmul", t, move || {
         Ok(per_op(batch, || {
             drop(black_box(pow_mod_vartime(pm.as_ref(), b, e, m, &par)))
         }))
     }));
-    row.targets.push(("peer/par", 1.0));
     Ok(())
 }
 
