@@ -99,6 +99,36 @@ fn batch_rsa_over_2_and_4_ranks_equals_sersa_for_every_schedule() {
     }
 }
 
+/// The multi-buffer IFMA kernel over ranks (each rank's chunks in groups of eight messages):
+/// equal to SeRSA where the CPU has it, one usage error from every rank agreed where not.
+#[test]
+fn batch_rsa_on_the_multi_buffer_kernel_equals_sersa_or_is_refused() {
+    let args = [
+        "rsa",
+        "--bits",
+        "1024",
+        "--messages",
+        "21",
+        "--private-op",
+        "crt-const-time-mb",
+        "--chunk",
+        "default,5",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+    ];
+    let out = mpirun(2, &[], &args);
+    if parcrypt::rsa::multibuffer::unavailable_reason().is_none() {
+        let stdout = ok(&out);
+        assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
+    } else {
+        println!("skipped: this CPU lacks AVX-512 IFMA; checking the refusal instead");
+        failed(&out, "ifma-mb");
+        assert_eq!(out.status.code(), Some(2));
+    }
+}
+
 /// Chunks above Open MPI's eager limit (4 KiB) both ways at once: rank 0 replying with a large
 /// chunk while the worker sends large results used to deadlock (each send waiting for the
 /// other's receive; seen with 256 RSA-2048 messages). 600 messages of 64 bytes give guided

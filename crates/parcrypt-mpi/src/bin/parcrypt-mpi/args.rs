@@ -91,6 +91,9 @@ pub struct RsaArgs {
     /// The operation.
     #[arg(long, value_enum, default_value_t = OpArg::Decrypt)]
     pub op: OpArg,
+    /// How decryption computes c^d mod n.
+    #[arg(long, value_enum, default_value_t = PrivateOpArg::Crt)]
+    pub private_op: PrivateOpArg,
     /// Schedules, comma-separated: static, dynamic, guided.
     #[arg(long, default_value = "static,dynamic,guided")]
     pub schedule: String,
@@ -115,8 +118,20 @@ pub struct RsaArgs {
 pub enum OpArg {
     /// c = m^e mod n.
     Encrypt,
-    /// m = c^d mod n (CRT, variable-time, as `bench rsa --private-op crt`).
+    /// m = c^d mod n, as `--private-op` says.
     Decrypt,
+}
+
+/// How decryption computes c^d mod n (as `parcrypt bench rsa --private-op`).
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum PrivateOpArg {
+    /// CRT with mpz_powm on p and q (variable-time): the PaRSA paper's workload.
+    Crt,
+    /// CRT on the key's constant-time kernel, checked with the public key.
+    CrtConstTime,
+    /// CRT on the multi-buffer AVX-512 IFMA kernel: each rank's chunk in groups of eight
+    /// messages, one per 64-bit lane; constant time and checked as crt-const-time.
+    CrtConstTimeMb,
 }
 
 /// The master's role.

@@ -1,5 +1,5 @@
 //! `rsa`: the batch of RSA operations over ranks, master-worker, against threads and SeRSA.
-use crate::args::{self, MasterArg, OpArg};
+use crate::args::{self, MasterArg, OpArg, PrivateOpArg};
 use crate::parse::parse_list;
 use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
 use parcrypt::parallel::Schedule;
@@ -34,7 +34,11 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
             OpArg::Encrypt => BatchOp::Encrypt,
             OpArg::Decrypt => BatchOp::Decrypt,
         },
-        private_op: PrivateOp::CrtVartime,
+        private_op: match a.private_op {
+            PrivateOpArg::Crt => PrivateOp::CrtVartime,
+            PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
+            PrivateOpArg::CrtConstTimeMb => PrivateOp::CrtConstTimeMb,
+        },
         schedules,
         chunks,
         threads: a.threads,
@@ -48,7 +52,15 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     plan.validate(ranks.size())?;
     warn_if_bound(ranks, a.threads);
     check_writable(ranks, a.common.json.as_deref())?;
-    let key = load_key(ranks, &a)?;
+    let multibuffer = plan.op == BatchOp::Decrypt && plan.private_op == PrivateOp::CrtConstTimeMb;
+    // Every rank runs the kernel, so every rank must have it: a usage error on all of them,
+    // agreed before any work (one rank on a host without IFMA stops them all).
+    let here = match parcrypt::rsa::multibuffer::unavailable_reason() {
+        Some(why) if multibuffer => Err(usage(why)),
+        _ => Ok(()),
+    };
+    ranks.agree(here)?;
+    let key = load_key(ranks, &a, multibuffer)?;
     let Some(records) = parcrypt_mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
         return Ok(());
     };
@@ -57,8 +69,12 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
 }
 
 /// Rank 0's key, from `--key` or generated from the seed, agreed on by every rank (`None`
-/// on the others).
-fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>> {
+/// on the others); with `two_primes`, a key of more primes is a usage error on every rank.
+fn load_key(
+    ranks: &Ranks,
+    a: &args::RsaArgs,
+    two_primes: bool,
+) -> MpiResult<Option<RsaPrivateKey>> {
     if ranks.is_root() {
         let key = match &a.key {
             // A file that cannot be read names itself; a key that cannot be parsed gets its
@@ -75,6 +91,13 @@ fn load_key(ranks: &Ranks, a: &args::RsaArgs) -> MpiResult<Option<RsaPrivateKey>
                     .map_err(|e| usage(e.to_string()))
             }
         };
+        let key = key.and_then(|k| {
+            if two_primes && k.prime_count() != 2 {
+                Err(usage("--private-op crt-const-time-mb takes two-prime keys"))
+            } else {
+                Ok(k)
+            }
+        });
         Ok(Some(ranks.agree(key)?))
     } else {
         ranks.agree(Ok(()))?;
