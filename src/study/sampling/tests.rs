@@ -248,12 +248,8 @@ fn only_rounds_that_probe_two_threads_or_more_get_a_cross_core_reading() {
     assert!(!probes_parallel(&round(&format!("{FREE_CORES}1"))));
     assert!(!probes_parallel(&round("8192/gmp/t1")));
     let plan = Plan {
-        min_rounds: 3,
-        max_rounds: 3,
-        extra_budget: 0.0,
-        max_extra_s: 0.0,
         set_aside_far: false,
-        pause_after_busy_s: 0.0,
+        ..apart_plan(3)
     };
     let r = measure(&plan, |_| Ok(round(&format!("{FREE_CORES}2"))), |_| true).unwrap();
     let readings = r.get(CROSS_CORE).map(<[f64]>::len);
@@ -297,12 +293,9 @@ fn rounds_set_aside_and_waits_are_paid_from_the_extra_time_so_an_experiment_take
 #[test]
 fn a_round_set_aside_as_busy_is_followed_by_a_growing_wait() {
     let plan = Plan {
-        min_rounds: 3,
-        max_rounds: 3,
-        extra_budget: 0.0,
-        max_extra_s: 0.0,
         set_aside_far: false,
         pause_after_busy_s: 0.01,
+        ..apart_plan(3)
     };
     let started = std::time::Instant::now();
     // Rounds 0 to 2 read a core taken (set aside, waits of 10, 20 and 30 ms), then free.
