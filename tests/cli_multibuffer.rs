@@ -2,6 +2,8 @@
 //! IFMA kernel runs and records its form where the CPU has AVX-512 IFMA (every batch is
 //! checked against the sequential reference by the suite itself), and is a usage error
 //! (exit 2, one line, no output file) where it does not, or for a key of three primes.
+//! `--private-op auto` (the default) takes the faster constant-time form by measurement and
+//! records which and why; a three-prime key is no error there (it runs crt-const-time).
 use common::{assert_one_line_error, parcrypt};
 use std::path::Path;
 
@@ -12,6 +14,10 @@ fn s(p: &Path) -> &str {
 }
 
 fn bench(json: &Path, extra: &[&str]) -> std::process::Output {
+    bench_op("crt-const-time-mb", json, extra)
+}
+
+fn bench_op(op: &str, json: &Path, extra: &[&str]) -> std::process::Output {
     let mut args = vec![
         "bench",
         "rsa",
@@ -20,7 +26,7 @@ fn bench(json: &Path, extra: &[&str]) -> std::process::Output {
         "--op",
         "decrypt",
         "--private-op",
-        "crt-const-time-mb",
+        op,
         "--threads",
         "2",
         "--schedule",
@@ -50,24 +56,82 @@ fn parrsa_runs_on_the_multibuffer_kernel_or_says_why_not() {
         return;
     }
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-    let results = v["results"].as_array().unwrap();
+    let results = records(&json);
     // The 1-thread static baseline and the 2-thread dynamic run.
     assert_eq!(results.len(), 2);
-    for rec in results {
+    for rec in &results {
         assert_eq!(rec["private_op"], "crt-const-time-mb", "{rec}");
         assert_eq!(rec["messages"], 19);
         assert_eq!(rec["bits"], 1024);
     }
 }
 
+fn records(json: &Path) -> Vec<serde_json::Value> {
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap();
+    v["results"].as_array().unwrap().clone()
+}
+
 #[test]
-fn a_three_prime_key_is_a_usage_error() {
-    if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
-        return; // The other test checks the refusal there.
-    }
+fn auto_takes_a_const_time_form_by_measurement_and_says_which() {
     let dir = tempfile::tempdir().unwrap();
-    let key = dir.path().join("k3.pem");
+    let json = dir.path().join("r.json");
+    let r = bench_op("auto", &json, &["--bits", "1024"]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let stdout = String::from_utf8_lossy(&r.stdout);
+    assert!(stdout.contains("decryption (auto: "), "{stdout}");
+    for rec in records(&json) {
+        let (op, why) = (
+            rec["private_op"].as_str().unwrap(),
+            rec["private_op_choice"].as_str().unwrap(),
+        );
+        assert!(
+            why.starts_with("auto: ") && why.contains("chosen by measurement")
+                || why.contains("no multi-buffer"),
+            "{why}"
+        );
+        match parcrypt::rsa::multibuffer::unavailable_reason() {
+            Some(_) => assert_eq!(op, "crt-const-time", "no IFMA here"),
+            None => assert!(
+                ["crt-const-time", "crt-const-time-mb"].contains(&op),
+                "{op}"
+            ),
+        }
+        assert_eq!(
+            op == "crt-const-time-mb",
+            why.contains("multi-buffer ifma-mb"),
+            "{why}"
+        );
+    }
+}
+
+#[test]
+fn a_three_prime_key_is_a_usage_error_for_mb_and_runs_one_at_a_time_for_auto() {
+    let dir = tempfile::tempdir().unwrap();
+    let key = three_prime_key(dir.path());
+    let json = dir.path().join("auto.json");
+    let r = bench_op("auto", &json, &["--key", s(&key)]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    for rec in records(&json) {
+        assert_eq!(rec["private_op"], "crt-const-time", "{rec}");
+        assert!(
+            rec["private_op_choice"]
+                .as_str()
+                .unwrap()
+                .contains("no multi-buffer"),
+            "{rec}"
+        );
+    }
+    if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+        return; // The first test checks the refusal there.
+    }
+    let json = dir.path().join("r.json");
+    let r = bench(&json, &["--key", s(&key)]);
+    assert_one_line_error(&r, 2, "two-prime keys");
+    assert!(!json.exists());
+}
+
+fn three_prime_key(dir: &Path) -> std::path::PathBuf {
+    let key = dir.join("k3.pem");
     let r = parcrypt(&[
         "rsa",
         "keygen",
@@ -81,8 +145,5 @@ fn a_three_prime_key_is_a_usage_error() {
         s(&key),
     ]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    let json = dir.path().join("r.json");
-    let r = bench(&json, &["--key", s(&key)]);
-    assert_one_line_error(&r, 2, "two-prime keys");
-    assert!(!json.exists());
+    key
 }

@@ -76,6 +76,9 @@ enum OpArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum PrivateOpArg {
+    /// The faster constant-time form here, by measurement at the start: crt-const-time-mb
+    /// where eight messages per multi-buffer call beat eight single ones, else crt-const-time.
+    Auto,
     /// c^d mod n with mpz_powm (variable-time).
     Plain,
     /// CRT with mpz_powm on p and q (variable-time).
@@ -104,7 +107,7 @@ pub struct BenchRsaArgs {
     #[arg(long, value_enum, default_value_t = OpArg::Decrypt)]
     op: OpArg,
     /// How decryption computes c^d mod n.
-    #[arg(long, value_enum, default_value_t = PrivateOpArg::CrtConstTime)]
+    #[arg(long, value_enum, default_value_t = PrivateOpArg::Auto)]
     private_op: PrivateOpArg,
     /// Thread counts, comma-separated (default: 1 and the logical CPUs).
     #[arg(long, value_parser = threads_list)]
@@ -166,7 +169,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         private_op: match args.private_op {
             PrivateOpArg::Plain => PrivateOp::PlainVartime,
             PrivateOpArg::Crt => PrivateOp::CrtVartime,
-            PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
+            PrivateOpArg::CrtConstTime | PrivateOpArg::Auto => PrivateOp::CrtConstTime,
             PrivateOpArg::CrtConstTimeMb => PrivateOp::CrtConstTimeMb,
         },
         threads: Threads::or_default_sweep(args.threads),
@@ -176,7 +179,18 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         seed: args.seed,
         config,
     };
+    let mut plan = plan;
     plan.validate()?;
+    // `auto`: the constant-time form that runs this key's batch faster here, timed on eight
+    // of the batch's own (public) messages before the sweep.
+    let choice = (plan.op == BatchOp::Decrypt && matches!(args.private_op, PrivateOpArg::Auto))
+        .then(|| {
+            let msgs = parcrypt::rsa::batch::messages(key.public(), 8, plan.seed);
+            parcrypt::rsa::batch::fastest_const_time(&key, &msgs)
+        });
+    if let Some(c) = choice {
+        plan.private_op = c.op;
+    }
     if plan.op == BatchOp::Decrypt && plan.private_op == PrivateOp::CrtConstTimeMb {
         // As an unavailable --kernel: a usage error, before any work.
         if let Some(why) = parcrypt::rsa::multibuffer::unavailable_reason() {
@@ -191,11 +205,15 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     let machine = MachineInfo::detect();
     // The total is planned from the warm-ups: the bar starts with it.
     let progress = args.opts.progress(0, "bench rsa");
-    let records = parcrypt_lab::suites::rsa::run(&key, &plan, |done, total, label| {
+    let mut records = parcrypt_lab::suites::rsa::run(&key, &plan, |done, total, label| {
         progress.set_position_of(done as u64, total as u64);
         progress.set_message(label);
     })?;
     progress.finish();
+    let chosen = choice.map(|c| format!("auto: {}", c.describe(key.ct_crt().backend_name())));
+    for r in &mut records {
+        r.private_op_choice = chosen.clone().unwrap_or_default();
+    }
     if args.opts.screen() {
         println!(
             "{}-bit RSA {} of {} messages{}; {}",
@@ -204,10 +222,11 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
                 BatchOp::Encrypt => "encryption".to_string(),
                 BatchOp::Decrypt => format!(
                     "decryption ({})",
-                    args.private_op
+                    chosen.clone().unwrap_or_else(|| args
+                        .private_op
                         .to_possible_value()
                         .map(|v| v.get_name().to_string())
-                        .unwrap_or_default()
+                        .unwrap_or_default())
                 ),
             },
             plan.messages,

@@ -35,6 +35,11 @@ pub struct RsaBenchRecord {
     pub op: BatchOp,
     /// For `decrypt`: how c^d mod n was computed.
     pub private_op: Option<PrivateOp>,
+    /// With `--private-op auto`: which constant-time operation the measurement at the start
+    /// chose, and why ([`parcrypt::rsa::batch::ConstTimeChoice::describe`]); empty when the
+    /// operation was named.
+    #[serde(default)]
+    pub private_op_choice: String,
     /// Seconds per batch: median, min, max, mean, standard deviation, the median's 95 %
     /// interval, runs and every run's time ([`TimingColumns::ALL`]).
     #[serde(flatten)]
@@ -127,6 +132,7 @@ pub fn record(
         bits: key.public().bits(),
         op: shape.op,
         private_op: (shape.op == BatchOp::Decrypt).then_some(shape.private_op),
+        private_op_choice: String::new(),
         timing: TimingFields::new(s, s.times.clone(), TimingColumns::ALL),
         speedup,
         efficiency: speedup / (place.workers * place.threads) as f64,

@@ -129,6 +129,50 @@ fn batch_rsa_on_the_multi_buffer_kernel_equals_sersa_or_is_refused() {
     }
 }
 
+/// `--private-op auto`: every rank runs rank 0's measured choice (the multi-buffer kernel only
+/// where every rank has it), equal to SeRSA, and the records say what was chosen and why.
+#[test]
+fn batch_rsa_with_auto_takes_one_agreed_const_time_op_and_records_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("auto.json");
+    let args = [
+        "rsa",
+        "--bits",
+        "1024",
+        "--messages",
+        "24",
+        "--private-op",
+        "auto",
+        "--schedule",
+        "static",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--json",
+        path.to_str().unwrap(),
+    ];
+    let stdout = ok(&mpirun(2, &[], &args));
+    assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
+    assert!(stdout.contains("auto: "), "{stdout}");
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let rows = json["results"].as_array().unwrap();
+    for r in rows {
+        let op = r["private_op"].as_str().unwrap();
+        let why = r["private_op_choice"].as_str().unwrap();
+        assert!(why.starts_with("auto: "), "{why}");
+        match op {
+            "crt-const-time-mb" => assert!(why.contains("multi-buffer ifma-mb"), "{why}"),
+            "crt-const-time" => assert!(!why.contains("multi-buffer ifma-mb"), "{why}"),
+            other => panic!("auto ran {other}"),
+        }
+        if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+            assert_eq!(op, "crt-const-time", "no IFMA here");
+        }
+    }
+}
+
 /// Chunks above Open MPI's eager limit (4 KiB) both ways at once: rank 0 replying with a large
 /// chunk while the worker sends large results used to deadlock (each send waiting for the
 /// other's receive; seen with 256 RSA-2048 messages). 600 messages of 64 bytes give guided

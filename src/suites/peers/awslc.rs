@@ -15,7 +15,7 @@ use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::batch::{self, Transform};
 use parcrypt::rsa::encode::private_key_to_der;
 use parcrypt::rsa::pem::KeyFormat;
-use parcrypt::rsa::textbook::{PrivateOp, encrypt_unchecked};
+use parcrypt::rsa::textbook::encrypt_unchecked;
 use rug::Integer;
 use sha2::{Digest, Sha256};
 use std::hint::black_box;
@@ -94,17 +94,9 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a AwsLcData) -> Result<()> {
         let inputs = batch::messages(key.public(), BATCH, 7);
         // PaRSA takes the multi-buffer kernel where it measures faster here (eight messages
         // per call, one call per iteration of the schedule).
-        let (op, gain) = batch::fastest_const_time(key, &inputs);
-        let transform = Transform::Decrypt(key, op);
-        let how = match op {
-            PrivateOp::CrtConstTimeMb => format!(
-                "multi-buffer ifma-mb, 8 messages per call, chosen: {gain:.2}× the one-at-a-time kernel here"
-            ),
-            _ if gain > 0.0 => format!(
-                "{backend} kernel one at a time, chosen: multi-buffer measured {gain:.2}× here"
-            ),
-            _ => format!("{backend} kernel one at a time (no multi-buffer kernel here)"),
-        };
+        let choice = batch::fastest_const_time(key, &inputs);
+        let transform = Transform::Decrypt(key, choice.op);
+        let how = choice.describe(&backend);
         row.work = format!(
             "PaRSA throughput, RSA-{bits} private ops over {t} threads ({how}), time per op"
         );

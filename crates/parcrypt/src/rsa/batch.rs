@@ -76,20 +76,65 @@ pub fn parallel(
     executor.map(inputs.len(), |i| transform.apply(&inputs[i]))
 }
 
+/// The constant-time private-key operation a batch runs, chosen by measurement
+/// ([`fastest_const_time`]), and what decided it: recorded beside the figures it produced.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ConstTimeChoice {
+    /// The operation chosen: [`PrivateOp::CrtConstTime`] or [`PrivateOp::CrtConstTimeMb`].
+    pub op: PrivateOp,
+    /// The multi-buffer call's speed over eight single operations, as measured (`None` where
+    /// the CPU or the key cannot run it).
+    pub multibuffer_gain: Option<f64>,
+}
+
+impl ConstTimeChoice {
+    /// The choice from measured times: eight single operations took `single_s`, one
+    /// multi-buffer call on the same eight messages `many_s` (`None`: it cannot run here).
+    /// The multi-buffer kernel is taken only when strictly faster.
+    pub fn from_times(single_s: f64, many_s: Option<f64>) -> Self {
+        let gain = many_s
+            .filter(|&m| m > 0.0 && single_s.is_finite())
+            .map(|m| single_s / m);
+        Self {
+            op: match gain {
+                Some(g) if g > 1.0 => PrivateOp::CrtConstTimeMb,
+                _ => PrivateOp::CrtConstTime,
+            },
+            multibuffer_gain: gain,
+        }
+    }
+
+    /// One line for screens and records: which kernel ran, and why (`backend`: the
+    /// one-at-a-time kernel's name).
+    pub fn describe(&self, backend: &str) -> String {
+        match (self.op, self.multibuffer_gain) {
+            (PrivateOp::CrtConstTimeMb, Some(g)) => format!(
+                "multi-buffer ifma-mb, 8 messages per call, chosen by measurement: {g:.2}x the one-at-a-time {backend} kernel here"
+            ),
+            (_, Some(g)) => format!(
+                "{backend} kernel one at a time, chosen by measurement: multi-buffer measured {g:.2}x here"
+            ),
+            _ => format!(
+                "{backend} kernel one at a time (no multi-buffer kernel for this CPU or key)"
+            ),
+        }
+    }
+}
+
 /// Which constant-time private-key operation runs a batch of `key` faster on this machine, by
 /// measurement: eight messages of `inputs` (cycled if fewer) through
 /// [`PrivateOp::CrtConstTime`] one at a time against one multi-buffer call
 /// ([`PrivateOp::CrtConstTimeMb`]), interleaved, the fastest of 5 turns each (a few ms at 2048
-/// bits). Returns the choice and the multi-buffer call's speed over the single operations' (0
-/// where the CPU or the key cannot run it: no AVX-512 IFMA, or more than two primes). Only
-/// public sizes and the clock decide; the messages are the caller's public batch.
-pub fn fastest_const_time(key: &RsaPrivateKey, inputs: &[Integer]) -> (PrivateOp, f64) {
+/// bits), decided by [`ConstTimeChoice::from_times`]. The multi-buffer kernel is out where the
+/// CPU or the key cannot run it (no AVX-512 IFMA, or more than two primes). Only public sizes
+/// and the clock decide; the messages are the caller's public batch.
+pub fn fastest_const_time(key: &RsaPrivateKey, inputs: &[Integer]) -> ConstTimeChoice {
     let group: Vec<Integer> = (0..multibuffer::LANES)
         .filter_map(|i| inputs.get(i % inputs.len().max(1)).cloned())
         .collect();
     let keys = vec![key; group.len()];
     if group.is_empty() || multibuffer::private_op_many(&keys, &group).is_err() {
-        return (PrivateOp::CrtConstTime, 0.0);
+        return ConstTimeChoice::from_times(0.0, None);
     }
     let time = |f: &dyn Fn()| {
         let t = std::time::Instant::now();
@@ -108,13 +153,7 @@ pub fn fastest_const_time(key: &RsaPrivateKey, inputs: &[Integer]) -> (PrivateOp
             std::hint::black_box(multibuffer::private_op_many(&keys, &group).ok());
         }));
     }
-    let gain = single / many;
-    let op = if gain > 1.0 {
-        PrivateOp::CrtConstTimeMb
-    } else {
-        PrivateOp::CrtConstTime
-    };
-    (op, gain)
+    ConstTimeChoice::from_times(single, Some(many))
 }
 
 /// The key of a multi-buffer decryption, `None` for every other transform.
@@ -164,24 +203,44 @@ mod tests {
     fn the_faster_const_time_op_is_chosen_by_measurement_and_computes_the_same() {
         let key = key();
         let msgs = messages(key.public(), 5, 9);
-        let (op, gain) = fastest_const_time(&key, &msgs);
-        assert!(matches!(
-            op,
-            PrivateOp::CrtConstTime | PrivateOp::CrtConstTimeMb
-        ));
+        let choice = fastest_const_time(&key, &msgs);
         if multibuffer::private_op_many(&[&key], &msgs[..1]).is_err() {
-            assert_eq!(
-                (op, gain),
-                (PrivateOp::CrtConstTime, 0.0),
-                "no multi-buffer here"
-            );
+            assert_eq!(choice, ConstTimeChoice::from_times(0.0, None));
+            assert_eq!(choice.op, PrivateOp::CrtConstTime, "no multi-buffer here");
         } else {
+            let gain = choice.multibuffer_gain.unwrap();
             assert!(gain > 0.0 && gain.is_finite());
-            assert_eq!(op == PrivateOp::CrtConstTimeMb, gain > 1.0);
+            assert_eq!(choice.op == PrivateOp::CrtConstTimeMb, gain > 1.0);
         }
-        let t = Transform::Decrypt(&key, op);
+        let t = Transform::Decrypt(&key, choice.op);
         let want = serial(Transform::Decrypt(&key, PrivateOp::CrtConstTime), &msgs);
         assert_eq!(serial(t, &msgs), want);
+    }
+
+    #[test]
+    fn fake_timings_decide_the_choice() {
+        let faster = ConstTimeChoice::from_times(8e-3, Some(5e-3));
+        assert_eq!(faster.op, PrivateOp::CrtConstTimeMb);
+        assert_eq!(faster.multibuffer_gain, Some(1.6));
+        assert!(faster.describe("ifma").contains("1.60x"));
+        let slower = ConstTimeChoice::from_times(4e-3, Some(5e-3));
+        assert_eq!(slower.op, PrivateOp::CrtConstTime);
+        assert!(slower.describe("mulx").contains("0.80x"));
+        // A tie keeps the one-at-a-time kernel; no multi-buffer call, or a broken timing, too.
+        assert_eq!(
+            ConstTimeChoice::from_times(5e-3, Some(5e-3)).op,
+            PrivateOp::CrtConstTime
+        );
+        let none = ConstTimeChoice::from_times(5e-3, None);
+        assert_eq!(
+            (none.op, none.multibuffer_gain),
+            (PrivateOp::CrtConstTime, None)
+        );
+        assert!(none.describe("mulx").contains("no multi-buffer"));
+        assert_eq!(
+            ConstTimeChoice::from_times(5e-3, Some(0.0)).multibuffer_gain,
+            None
+        );
     }
 
     #[test]

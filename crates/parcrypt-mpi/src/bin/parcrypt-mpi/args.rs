@@ -125,6 +125,10 @@ pub enum OpArg {
 /// How decryption computes c^d mod n (as `parcrypt bench rsa --private-op`).
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum PrivateOpArg {
+    /// The faster constant-time form, by rank 0's measurement at the start: crt-const-time-mb
+    /// where every rank has AVX-512 IFMA and eight messages per call beat eight single ones,
+    /// else crt-const-time.
+    Auto,
     /// CRT with mpz_powm on p and q (variable-time): the PaRSA paper's workload.
     Crt,
     /// CRT on the key's constant-time kernel, checked with the public key.

@@ -4,6 +4,7 @@ use crate::parse::parse_list;
 use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
+use parcrypt::rsa::batch;
 use parcrypt::rsa::textbook::PrivateOp;
 use parcrypt_lab::suites::rsa::BatchOp;
 use parcrypt_mpi::batch::BatchPlan;
@@ -28,7 +29,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         },
     })
     .map_err(usage)?;
-    let plan = BatchPlan {
+    let mut plan = BatchPlan {
         messages: a.messages,
         op: match a.op {
             OpArg::Encrypt => BatchOp::Encrypt,
@@ -36,7 +37,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
         },
         private_op: match a.private_op {
             PrivateOpArg::Crt => PrivateOp::CrtVartime,
-            PrivateOpArg::CrtConstTime => PrivateOp::CrtConstTime,
+            PrivateOpArg::CrtConstTime | PrivateOpArg::Auto => PrivateOp::CrtConstTime,
             PrivateOpArg::CrtConstTimeMb => PrivateOp::CrtConstTimeMb,
         },
         schedules,
@@ -61,11 +62,52 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     };
     ranks.agree(here)?;
     let key = load_key(ranks, &a, multibuffer)?;
-    let Some(records) = parcrypt_mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
+    let choice = if plan.op == BatchOp::Decrypt && matches!(a.private_op, PrivateOpArg::Auto) {
+        Some(choose(ranks, key.as_ref(), plan.seed))
+    } else {
+        None
+    };
+    if let Some((op, _)) = &choice {
+        plan.private_op = *op;
+    }
+    let Some(mut records) = parcrypt_mpi::batch_bench::run(ranks, key.as_ref(), &plan)? else {
         return Ok(());
     };
+    for r in &mut records {
+        r.base.private_op_choice = choice.as_ref().map(|c| c.1.clone()).unwrap_or_default();
+    }
     print_records(ranks, &plan, &records);
     write_json(a.common.json.as_deref(), records)
+}
+
+/// `--private-op auto`, on every rank: the multi-buffer kernel only where every rank can run
+/// it and rank 0 measures it faster on its key ([`batch::fastest_const_time`]), else
+/// `crt-const-time`; every rank gets rank 0's choice, rank 0 also its reason (for the records).
+fn choose(ranks: &Ranks, key: Option<&RsaPrivateKey>, seed: u64) -> (PrivateOp, String) {
+    let here = parcrypt::rsa::multibuffer::unavailable_reason().is_none();
+    let everywhere = ranks.all_min(u64::from(here)) == 1;
+    let mut why = String::new();
+    let mine = match key {
+        Some(k) if ranks.is_root() => {
+            let backend = k.ct_crt().backend_name();
+            let c = if everywhere {
+                batch::fastest_const_time(k, &batch::messages(k.public(), 8, seed))
+            } else {
+                batch::ConstTimeChoice::from_times(0.0, None)
+            };
+            why = format!("auto: {}", c.describe(backend));
+            if !everywhere {
+                why.push_str("; not every rank has AVX-512 IFMA");
+            }
+            u8::from(c.op == PrivateOp::CrtConstTimeMb)
+        }
+        _ => 0,
+    };
+    let op = match ranks.broadcast(Some(&[mine])).first() {
+        Some(1) => PrivateOp::CrtConstTimeMb,
+        _ => PrivateOp::CrtConstTime,
+    };
+    (op, why)
 }
 
 /// Rank 0's key, from `--key` or generated from the seed, agreed on by every rank (`None`
@@ -117,6 +159,9 @@ fn print_records(ranks: &Ranks, plan: &BatchPlan, records: &[BatchRecord]) {
         plan.master,
         records[0].base.energy.energy_source,
     );
+    if !records[0].base.private_op_choice.is_empty() {
+        println!("{}", records[0].base.private_op_choice);
+    }
     println!(
         "{:<8} {:>5} {:<9} {:>6} {:>11} {:>8} {:>10} {:>8}",
         "backend", "ranks", "schedule", "chunk", "median ms", "speedup", "imbalance", "chunks"
