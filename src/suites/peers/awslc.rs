@@ -96,7 +96,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a AwsLcData) -> Result<()> {
         // per call, one call per iteration of the schedule).
         let choice = batch::fastest_const_time(key, &inputs);
         let transform = Transform::Decrypt(key, choice.op);
-        let how = choice.describe(&backend);
+        let how = choice.describe(backend);
         row.work = format!(
             "PaRSA throughput, RSA-{bits} private ops over {t} threads ({how}), time per op"
         );

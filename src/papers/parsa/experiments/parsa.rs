@@ -54,10 +54,44 @@ pub(super) fn rsa_round(
     round: usize,
     repeats: u32,
 ) -> Result<Vec<(String, f64)>> {
+    rsa_batch_round(
+        key,
+        PrivateOp::CrtVartime,
+        messages,
+        (threads, schedules, chunks),
+        round,
+        repeats,
+    )
+}
+
+/// [`rsa_round`] with another private-key operation `op`, on the guided schedule (the
+/// lanes × threads rows, [`super::parsa_lanes`]).
+pub(super) fn rsa_round_op(
+    key: &RsaPrivateKey,
+    op: PrivateOp,
+    messages: usize,
+    threads: Vec<usize>,
+    round: usize,
+    repeats: u32,
+) -> Result<Vec<(String, f64)>> {
+    let grid = (threads, vec![Schedule::Guided], vec![None]);
+    rsa_batch_round(key, op, messages, grid, round, repeats)
+}
+
+/// The batch rounds' common body: `grid` is threads, schedules and chunks.
+fn rsa_batch_round(
+    key: &RsaPrivateKey,
+    private_op: PrivateOp,
+    messages: usize,
+    grid: (Vec<usize>, Vec<Schedule>, Vec<Option<usize>>),
+    round: usize,
+    repeats: u32,
+) -> Result<Vec<(String, f64)>> {
+    let (threads, schedules, chunks) = grid;
     let plan = RsaBenchPlan {
         messages,
         op: BatchOp::Decrypt,
-        private_op: PrivateOp::CrtVartime,
+        private_op,
         threads,
         schedules,
         chunks,

@@ -2,12 +2,12 @@
 //! axis) — the time reduction against SeRSA by thread count, and the speedup beside the ideal
 //! line — and oversubscription (section 4.1: no more threads than hardware threads). Each
 //! round times SeRSA and PaRSA at 2, 4 and 8 threads and at twice the logical CPUs (guided
-//! schedule) once, interleaved; the claims are judged on paired per-round ratios.
+//! schedule) once, interleaved; the claims are judged on paired per-round ratios. The same
+//! rounds time the constant-time forms, one message and eight lanes at a time
+//! ([`super::parsa_lanes`]), beside the paper's threads.
 use super::parsa::{SERSA, key, rsa_round, sizes};
-use super::{
-    free_cores, free_cores_sample, int, measured, needs_threads, quality_note, reduction_pct,
-    runs_text,
-};
+use super::parsa_lanes as lanes;
+use super::{free_cores, free_cores_sample, needs_threads, quality_note, reduction_pct, runs_text};
 use crate::claims::parsa as paper;
 use crate::error::Result;
 use crate::study::estimate::sampled_s;
@@ -66,7 +66,7 @@ impl Experiment for ThreadScaling {
         "parsa-threads"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 8.1, 79.2)
+        sampled_s(profile, 10.7, 104.5)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);
@@ -79,7 +79,17 @@ impl Experiment for ThreadScaling {
             |r| settled(&evidence(r)),
         )?;
         let cores = ctx.machine.logical_cores;
-        let s = scaling(&rounds, &threads, cores);
+        let mut s = scaling(&rounds, &threads, cores, messages);
+        let (backend, skipped) = (key.ct_crt().backend_name(), lanes::mb_skipped(&key));
+        let t = cores.max(2);
+        lanes::push_rows(
+            &mut s.table,
+            &rounds,
+            messages,
+            t,
+            backend,
+            skipped.as_deref(),
+        );
         let quality = rounds.quality();
         let r = ExperimentResult::new(
             self.id(),
@@ -90,7 +100,8 @@ impl Experiment for ThreadScaling {
             format!(
                 "{bits}-bit RSA decryption (CRT) of {messages} messages, guided schedule, 1–8 threads; thread counts above {cores} \
              are oversubscribed and show the cost of time-sharing, not more parallelism. The clock axis of Figs. 7–10 cannot \
-             be set here. {}",
+             be set here. {} {}",
+                lanes::summary(&rounds, t, skipped.as_deref()),
                 quality_note(&quality, &runs_text(THREADS_REPEATS))
             ),
         )
@@ -98,6 +109,7 @@ impl Experiment for ThreadScaling {
         .with_charts(vec![
             reduction_chart(s.points, s.red_rounds, s.over, cores),
             speedup_chart(s.speedups, s.speedup_rounds, &threads, cores),
+            lanes::chart(&rounds, messages, t, backend),
         ])
         .with_quality(quality);
         Ok(Output {
@@ -125,6 +137,8 @@ fn thread_round(
         round,
         THREADS_REPEATS,
     )?;
+    let t = ctx.machine.logical_cores.max(2);
+    v.extend(lanes::round(key, messages, t, round, THREADS_REPEATS)?);
     for &t in threads
         .iter()
         .filter(|&&t| t > 1 && t <= ctx.machine.logical_cores)
@@ -145,14 +159,9 @@ struct Scaling {
     speedup_rounds: Vec<(f64, f64)>,
 }
 
-fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
+fn scaling(rounds: &Rounds, threads: &[usize], cores: usize, messages: usize) -> Scaling {
     let mut s = Scaling {
-        table: Table::new(&[
-            "threads",
-            "median_s",
-            "time_reduction_pct",
-            "oversubscribed",
-        ]),
+        table: Table::new(&lanes::COLUMNS),
         points: Vec::new(),
         over: Vec::new(),
         speedups: Vec::new(),
@@ -163,12 +172,8 @@ fn scaling(rounds: &Rounds, threads: &[usize], cores: usize) -> Scaling {
         let k = config(t);
         let speedup = |v: &Values| v(SERSA) / v(&k);
         let red = rounds.paired(|v| reduction_pct(speedup(v)));
-        s.table.push(vec![
-            int(t),
-            measured(rounds.median(&k), "s"),
-            measured(red, "%"),
-            crate::bench::oversubscribed(t).into(),
-        ]);
+        s.table
+            .push(lanes::row(rounds, lanes::PAPER_FORM, 1, t, &k, messages));
         let x = t as f64;
         if let Some(e) = red {
             let p = Point::with_ci(x, e.value, e.low, e.high);
