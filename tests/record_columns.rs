@@ -3,7 +3,8 @@
 //! the same JSON keys in the same order, the same values and the same CSV header; without its
 //! `times` (older files) it still reads. A deliberate change of columns regenerates the fixture
 //! (issue 21 did: `wide_spread` gave way to `outliers_mild`/`outliers_severe`, and the `ci95_*`
-//! columns are empty below 6 runs instead of holding min..max).
+//! columns are empty below 6 runs instead of holding min..max; issue 31 added
+//! `private_op_choice` to the RSA batch records).
 mod records;
 use records::keeps_its_columns;
 
@@ -14,6 +15,12 @@ fn thread_benchmark_records_keep_their_columns() {
     };
     let r: rsa::RsaBenchRecord = keeps_its_columns("rsa");
     assert_eq!(r.timing.runs, 2);
+    assert!(r.private_op_choice.starts_with("auto: "));
+    // Written before `--private-op auto` recorded its choice, a record still reads (empty).
+    let mut old: serde_json::Value = serde_json::to_value(&r).unwrap();
+    old.as_object_mut().unwrap().remove("private_op_choice");
+    let old: rsa::RsaBenchRecord = serde_json::from_value(old).unwrap();
+    assert_eq!(old.private_op_choice, "");
     assert!(r.timing.mean_s.is_some() && r.timing.stddev_s.is_some());
     // Two runs: the interval columns are there and empty (no min..max under their name).
     assert_eq!(
