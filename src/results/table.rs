@@ -20,8 +20,9 @@ const UNIT_SUFFIXES: [&str; 20] = [
 
 /// Counts named by what they count: the name is the unit.
 #[rustfmt::skip]
-const COUNTS: [&str; 10] = [
+const COUNTS: [&str; 11] = [
     "threads", "messages", "stages", "ranks", "hosts", "runs", "cubes", "bits", "rounds", "mulmods",
+    "lanes",
 ];
 
 /// A value estimated from repeated runs, with its 95 % interval and unit.
