@@ -302,7 +302,11 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a Gmp63Data) -> Result<()> {
             // The product row's peer, the system GMP's mpz_mul, is this row's `seq`.
             let mut gmp62 = row.peer.take();
             if let Some(f) = gmp62.as_mut() {
-                f.name = format!("system GMP {} mpz_mul", system_gmp_version());
+                f.name = format!(
+                    "system GMP {} mpz_mul ({})",
+                    system_gmp_version(),
+                    system_gmp_build()
+                );
             }
             row.seq = gmp62;
             ("mul", Integer::from(a * b))
@@ -334,7 +338,25 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a Gmp63Data) -> Result<()> {
 /// The system GMP's version (`gmp_version`), as linked.
 pub fn system_gmp_version() -> String {
     // SAFETY: GMP's version string is static and NUL-terminated.
-    unsafe { std::ffi::CStr::from_ptr(gmp_mpfr_sys::gmp::version) }
+    unsafe { c_text(gmp_mpfr_sys::gmp::version) }
+}
+
+/// The system GMP's build as its `gmp.h` gives it (`__GMP_CC`, `__GMP_CFLAGS`, read by
+/// gmp-mpfr-sys when parcrypt was built).
+pub fn system_gmp_build() -> String {
+    use gmp_mpfr_sys::gmp::{CC, CFLAGS};
+    // SAFETY: both are NUL-terminated constants of gmp-mpfr-sys.
+    let (cc, cflags) = unsafe { (c_text(CC), c_text(CFLAGS)) };
+    format!("CC={cc}, CFLAGS={cflags}")
+}
+
+/// A C string as text.
+///
+/// # Safety
+/// `p` points to a NUL-terminated string that lives as long as the program.
+unsafe fn c_text(p: *const std::ffi::c_char) -> String {
+    // SAFETY: as the caller promises.
+    unsafe { std::ffi::CStr::from_ptr(p) }
         .to_string_lossy()
         .into_owned()
 }

@@ -40,18 +40,14 @@ pub const ROWS: [&str; 17] = [
     "bf-pipeline",
 ];
 
-/// Every row this run takes by default: [`ROWS`], with the `flint` feature FLINT's rows
-/// (`super::flint::ROWS`), and GMP 6.3's (`super::gmp63::ROWS`) where its helper is there.
+/// Every row this run takes by default: [`known`], less GMP 6.3's where its helper is not there.
 pub fn all() -> Vec<&'static str> {
     let mut v = known();
-    if !super::gmp63::available() {
-        v.retain(|id| !super::gmp63::ROWS.contains(id));
-    }
+    v.retain(|id| !super::gmp63::ROWS.contains(id) || super::gmp63::available());
     v
 }
 
-/// Every row this build knows, the `gmp63-*` rows whether or not their helper is there (asking
-/// for one without it is a usage error that says how to build it).
+/// Every row this build knows: [`ROWS`], FLINT's (feature `flint`) and GMP 6.3's, helper or not.
 pub fn known() -> Vec<&'static str> {
     let mut v = ROWS.to_vec();
     #[cfg(feature = "flint")]
@@ -141,7 +137,6 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
     })
 }
 
-/// The operand size of a product row (`product-N`, `gmp63-product-N`).
 fn product_bits(id: &str) -> u32 {
     match id.trim_start_matches("gmp63-") {
         "product-32k" => 32768,
@@ -188,8 +183,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
     Ok(row)
 }
 
-/// The product rows: GMP's `mpz_mul` against par-gmp (also the forms of the `gmp63-product-*`
-/// rows).
+/// The product rows (and the `gmp63-product-*` rows' forms): GMP's `mpz_mul` against par-gmp.
 pub(super) fn product_row<'a>(
     row: &mut Row<'a>,
     s: &Setup,
