@@ -19,6 +19,8 @@
 //! it these rows are left out of the default set, and asking for one is a usage error that says
 //! how to build it. Every result of the helper is compared with the system GMP's before
 //! anything is timed; the peer's name in the record carries the helper's GMP version and build.
+//! Where this process wipes the system GMP's frees (`parcrypt::bignum::wipe`, as the `parcrypt`
+//! command does), the helper is told to wipe GMP 6.3's too, so neither GMP pays alone.
 use super::form::{Form, Row, Setup, form};
 use crate::error::{Error, Result};
 use parcrypt::mul::Multiplier;
@@ -264,7 +266,13 @@ impl Gmp63Data {
     pub fn new(id: &str, s: &Setup) -> Result<Self> {
         let mut h = Helper::start(id)?;
         let version = h.ask("version")?;
-        let build = h.ask("build")?;
+        let mut build = h.ask("build")?;
+        // The system GMP's frees are wiped in this process (bignum::wipe; the `parcrypt`
+        // command installs it at start): the helper's too then, so both pay the same per free.
+        if parcrypt::bignum::wipe::installed() {
+            h.ask("wipe")?;
+            build.push_str(", frees wiped as parcrypt's");
+        }
         let hex = |x: &Integer| x.to_string_radix(16);
         let (ints, verb) = if id.ends_with("modexp-8192") {
             let (b, e, m) = crate::suites::modexp::operands(8192, s.seed);

@@ -4,6 +4,7 @@
 //! line each ([`protocol`]); times are taken here, around the GMP calls only, so the pipe's
 //! round trip is never in them.
 mod protocol;
+mod wipe;
 
 use gmp_mpfr_sys::gmp;
 use protocol::{Request, parse};
@@ -148,6 +149,10 @@ impl State {
                 let last = self.last.as_ref().ok_or("no result yet")?;
                 format!("ok {}", last.to_hex())
             }
+            Request::Wipe => {
+                wipe::install();
+                "ok".into()
+            }
             // `main` ends at `quit` before asking here.
             Request::Quit => "ok".into(),
         })
@@ -197,5 +202,10 @@ mod tests {
         assert_eq!(s.answer("load-powm 3 5 7").unwrap(), "ok");
         assert!(s.answer("powm 1").unwrap().ends_with(" 5"));
         assert_eq!(s.answer("result").unwrap(), "ok 5");
+        // With wiping frees, the same results (blocks from before go back to GMP's free).
+        assert_eq!(s.answer("wipe").unwrap(), "ok");
+        assert_eq!(s.answer("load-mul -ff ff").unwrap(), "ok");
+        assert!(s.answer("mul 3").unwrap().ends_with(" fe01"));
+        assert_eq!(s.answer("result").unwrap(), "ok -fe01");
     }
 }

@@ -13,6 +13,8 @@
 //! - `load-powm <base> <exp> <mod>`: `ok`; the operands of `powm` (exp ≥ 0, mod ≠ 0);
 //! - `powm <reps>`: as `mul`, for `base^exp mod mod` (`mpz_powm`);
 //! - `result`: `ok <hex>`: the last result in full (hex, lower case);
+//! - `wipe`: `ok`; from now on GMP's frees zero each block first, as parcrypt's allocator does
+//!   to the system GMP in the `parcrypt` process (so both GMPs pay the same per free);
 //! - `quit` (or the end of stdin): the helper exits.
 //!
 //! Any failure is one line `error: ...` and the helper goes on reading.
@@ -34,6 +36,8 @@ pub enum Request<'a> {
     Powm(u64),
     /// `result`.
     Result,
+    /// `wipe`.
+    Wipe,
     /// `quit`.
     Quit,
 }
@@ -84,6 +88,7 @@ pub fn parse(line: &str) -> Result<Request<'_>, String> {
         "version" => want(0).map(|_| Request::Version)?,
         "build" => want(0).map(|_| Request::Build)?,
         "result" => want(0).map(|_| Request::Result)?,
+        "wipe" => want(0).map(|_| Request::Wipe)?,
         "quit" => want(0).map(|_| Request::Quit)?,
         "load-mul" => {
             want(2)?;
@@ -125,6 +130,7 @@ mod tests {
         assert_eq!(parse("powm 1"), Ok(Request::Powm(1)));
         assert_eq!(parse("result"), Ok(Request::Result));
         assert_eq!(parse("quit"), Ok(Request::Quit));
+        assert_eq!(parse("wipe"), Ok(Request::Wipe));
     }
 
     #[test]
@@ -134,6 +140,7 @@ mod tests {
             "   ",
             "mull 3",
             "version now",
+            "wipe all",
             "mul",
             "mul 0",
             "mul -1",
