@@ -168,6 +168,13 @@ fn a_helper_with_a_wrong_result_or_no_reply_fails_the_run_before_any_row() {
         let out = peers_with(&gone, "gmp63-product-64k");
         assert_one_line_error(&out, 1, "gone-gmp63-peer");
     }
+    // Another GMP than 6.3: refused, naming what it is.
+    let other = fake_helper(
+        dir.path(),
+        "    version) echo 'ok 6.2.1';;\n    *) echo ok;;",
+    );
+    let out = peers_with(&other, "gmp63-product-64k");
+    assert_one_line_error(&out, 1, "its GMP is '6.2.1', not 6.3");
     // One that answers `error:`: its text, as a runtime error.
     let refuses = fake_helper(dir.path(), "    *) echo 'error: out of luck';;");
     let out = peers_with(&refuses, "gmp63-product-1m");

@@ -15,6 +15,7 @@ pub mod awslc;
 pub mod flint;
 pub mod form;
 pub mod gmp63;
+pub mod helper;
 pub mod rows;
 
 use crate::bench::capacity::{CAPACITY_BITS, parallel_capacity};
