@@ -184,14 +184,7 @@ mod tests {
     /// builds it, so under CI its absence fails): checked against the system GMP, then measured.
     #[test]
     fn gmp63_rows_are_checked_against_the_system_gmp_and_measured() {
-        if !available() {
-            let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-            assert!(
-                !ci,
-                "CI is set but the GMP 6.3 helper is missing: {}",
-                missing_helper("-")
-            );
-            eprintln!("SKIPPED: the GMP 6.3 helper is not built (scripts/gmp63-peer.sh)");
+        if !super::super::helper::tests::built_or_skip() {
             return;
         }
         let setup = Setup {

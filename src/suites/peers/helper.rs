@@ -244,8 +244,48 @@ impl Drop for Helper {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The helper where it is built; under CI (which builds it) its absence fails.
+    pub(crate) fn built_or_skip() -> bool {
+        if available() {
+            return true;
+        }
+        let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+        assert!(
+            !ci,
+            "CI is set but the GMP 6.3 helper is missing: {}",
+            missing_helper("-")
+        );
+        eprintln!("SKIPPED: the GMP 6.3 helper is not built (scripts/gmp63-peer.sh)");
+        false
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(32))]
+        /// GMP 6.3's product and powm in the helper equal the system GMP's on random operands
+        /// of any sign and size (the product) and any odd or even modulus (powm).
+        #[test]
+        fn the_helper_agrees_with_the_system_gmp(seed in any::<u64>(), bits in 1u32..40000) {
+            if !built_or_skip() {
+                return Ok(());
+            }
+            use rand::SeedableRng;
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+            let a = parcrypt::bignum::random_bits(&mut rng, bits);
+            let b = -parcrypt::bignum::random_bits(&mut rng, bits / 3 + 1);
+            let m = parcrypt::bignum::random_bits(&mut rng, 600) + 1u32;
+            let mut h = Helper::start("test").unwrap();
+            let hex = |x: &Integer| x.to_string_radix(16);
+            h.ask(&format!("load-mul {} {}", hex(&a), hex(&b))).unwrap();
+            prop_assert_eq!(h.result_of("mul").unwrap().0, Integer::from(&a * &b));
+            h.ask(&format!("load-powm {} {} {}", hex(&b), hex(&a), hex(&m))).unwrap();
+            let want = Integer::from(b.pow_mod_ref(&a, &m).unwrap());
+            prop_assert_eq!(h.result_of("powm").unwrap().0, want);
+        }
+    }
 
     #[test]
     fn replies_parse_and_bad_ones_are_errors() {
