@@ -5,12 +5,12 @@ use super::bench_opts::RunOpts;
 use anyhow::Result;
 use clap::Args;
 use parcrypt_lab::bench::{Bench, BenchReport, MachineInfo, format_seconds};
-use parcrypt_lab::suites::peers::{PeerRecord, Setup, all_rows};
+use parcrypt_lab::suites::peers::{PeerRecord, Setup, all_rows, gmp63, known_rows};
 use serde::Serialize;
 
 fn rows_list(s: &str) -> Result<Vec<String>, String> {
     super::parse_list(s, "row", |t| {
-        let known = all_rows();
+        let known = known_rows();
         if known.contains(&t) {
             Ok(t.to_string())
         } else {
@@ -28,9 +28,17 @@ pub struct BenchPeersArgs {
     /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many),
     /// rc4, bf-ecb, bf-cbc, bf-pipeline; built with `--features flint` (scripts/flint-peer.sh)
     /// also flint1-product-64k, flint-product-64k, flint1-product-1m, flint-product-1m
-    /// (FLINT's fmpz_mul on 1 and N threads) and flint-modexp-8192 (fmpz_powm).
+    /// (FLINT's fmpz_mul on 1 and N threads) and flint-modexp-8192 (fmpz_powm); with the GMP 6.3
+    /// helper (scripts/gmp63-peer.sh; see --gmp63) gmp63-product-64k, gmp63-product-1m
+    /// (GMP 6.3's mpz_mul against the system GMP's and par-gmp) and gmp63-modexp-8192
+    /// (GMP 6.3's mpz_powm), in the default set only where the helper is found.
     #[arg(long, value_parser = rows_list)]
     rows: Option<std::vec::Vec<String>>,
+    /// The GMP 6.3 helper of the gmp63-* rows (built by scripts/gmp63-peer.sh); default: the
+    /// environment variable PARCRYPT_GMP63, else gmp63/release/gmp63-peer in the target
+    /// directory this program was built in.
+    #[arg(long, value_name = "PATH")]
+    gmp63: Option<std::path::PathBuf>,
     /// Threads of parcrypt's parallel forms (the caller included); default: the logical CPUs.
     #[arg(long, default_value_t = super::default_threads())]
     threads: usize,
@@ -121,8 +129,11 @@ pub fn peers(args: BenchPeersArgs) -> Result<()> {
             "--batch-ms and --openssl-seconds must be positive",
         ));
     }
+    if let Some(path) = args.gmp63.clone() {
+        gmp63::set_helper(path);
+    }
     let ids: Vec<&'static str> = match &args.rows {
-        Some(list) => all_rows()
+        Some(list) => known_rows()
             .into_iter()
             .filter(|r| list.iter().any(|x| x == r))
             .collect(),

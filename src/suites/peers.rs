@@ -1,7 +1,7 @@
 //! `bench peers`: parcrypt's best sequential and parallel forms against what a user would
-//! otherwise run — GMP (`mpz_mul`, `mpz_powm`, in-process) and OpenSSL (`openssl speed` for
-//! RSA sign and the ciphers, [`super::openssl`]) — one row per piece of work ([`rows`]),
-//! measured interleaved in one run.
+//! otherwise run — GMP (`mpz_mul`, `mpz_powm`, in-process; GMP 6.3 in a helper process,
+//! [`gmp63`]), aws-lc-rs ([`awslc`]) and OpenSSL (`openssl speed` for RSA sign and the ciphers,
+//! [`super::openssl`]) — one row per piece of work ([`rows`]), measured interleaved in one run.
 //!
 //! Within a row the forms take turns (the harness's rounds), so drift on a shared machine
 //! touches them alike; every ratio is computed per round (peer time / our time: above 1 means
@@ -14,6 +14,8 @@ pub mod awslc;
 #[cfg(feature = "flint")]
 pub mod flint;
 pub mod form;
+pub mod gmp63;
+pub mod helper;
 pub mod rows;
 
 use crate::bench::capacity::{CAPACITY_BITS, parallel_capacity};
@@ -22,7 +24,7 @@ use crate::error::{Error, Result};
 use crate::results::{Rule, Test};
 use form::Form;
 pub use form::Setup;
-pub use rows::{ROWS, all as all_rows};
+pub use rows::{ROWS, all as all_rows, known as known_rows};
 use serde::Serialize;
 use std::time::Instant;
 
@@ -255,21 +257,27 @@ pub struct Peers {
     pub capacity_after: f64,
 }
 
-/// Runs the rows `ids` (each one of [`ROWS`]) as `setup` says, with `progress(done, total,
-/// row)` before each, between two capacity probes. Errors: an unknown row, a form that
-/// disagrees with its reference (internal), a peer that gave no result.
+/// Runs the rows `ids` (each one of [`known_rows`]) as `setup` says, with `progress(done, total,
+/// row)` before each, between two capacity probes. Errors: an unknown row, a `gmp63-*` row
+/// without its helper (usage errors, before anything runs), a form that disagrees with its
+/// reference (internal), a peer that gave no result.
 pub fn run(
     ids: &[&'static str],
     setup: &Setup,
     bench: &Bench,
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Peers> {
-    let known = all_rows();
+    let known = known_rows();
     if let Some(id) = ids.iter().find(|id| !known.contains(id)) {
         return Err(Error::InvalidParameter(format!(
             "unknown row '{id}' (known: {})",
             known.join(", ")
         )));
+    }
+    if let Some(id) = ids.iter().find(|id| gmp63::ROWS.contains(id)) {
+        if !gmp63::available() {
+            return Err(gmp63::missing_helper(id));
+        }
     }
     let capacity = || parallel_capacity(setup.threads, CAPACITY_BITS, 0.05, false);
     let capacity_before = capacity();

@@ -40,13 +40,19 @@ pub const ROWS: [&str; 17] = [
     "bf-pipeline",
 ];
 
-/// Every row this build runs: [`ROWS`], and with the `flint` feature FLINT's rows
-/// (`super::flint::ROWS`).
+/// Every row this run takes by default: [`known`], less GMP 6.3's where its helper is not there.
 pub fn all() -> Vec<&'static str> {
-    #[allow(unused_mut)]
+    let mut v = known();
+    v.retain(|id| !super::gmp63::ROWS.contains(id) || super::gmp63::available());
+    v
+}
+
+/// Every row this build knows: [`ROWS`], FLINT's (feature `flint`) and GMP 6.3's, helper or not.
+pub fn known() -> Vec<&'static str> {
     let mut v = ROWS.to_vec();
     #[cfg(feature = "flint")]
     v.extend(super::flint::ROWS);
+    v.extend(super::gmp63::ROWS);
     v
 }
 
@@ -72,6 +78,8 @@ pub enum Data {
     /// Operands in GMP and in FLINT (the `flint*` rows).
     #[cfg(feature = "flint")]
     Flint(super::flint::FlintData),
+    /// Operands and the running GMP 6.3 helper (the `gmp63-*` rows).
+    Gmp63(super::gmp63::Gmp63Data),
     /// A key (16 bytes), a nonce, a buffer and the key's Blowfish schedule.
     Cipher(
         Vec<u8>,
@@ -115,6 +123,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
         }
         #[cfg(feature = "flint")]
         id if id.starts_with("flint") => Data::Flint(super::flint::FlintData::new(id, s)?),
+        id if id.starts_with("gmp63-") => Data::Gmp63(super::gmp63::Gmp63Data::new(id, s)?),
         _ => {
             let mut key = vec![0u8; 16];
             rng.fill_bytes(&mut key);
@@ -129,7 +138,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
 }
 
 fn product_bits(id: &str) -> u32 {
-    match id {
+    match id.trim_start_matches("gmp63-") {
         "product-32k" => 32768,
         "product-64k" => 65536,
         "product-128k" => 131072,
@@ -156,6 +165,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::AwsLc(d) => super::awslc::row(&mut row, s, d)?,
         #[cfg(feature = "flint")]
         Data::Flint(d) => super::flint::row(&mut row, s, d)?,
+        Data::Gmp63(d) => super::gmp63::row(&mut row, s, d)?,
         Data::Cipher(key, nonce, buf, bf) => {
             let c = Cipher {
                 key,
@@ -173,8 +183,8 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
     Ok(row)
 }
 
-/// The product rows: GMP's `mpz_mul` against par-gmp.
-fn product_row<'a>(
+/// The product rows (and the `gmp63-product-*` rows' forms): GMP's `mpz_mul` against par-gmp.
+pub(super) fn product_row<'a>(
     row: &mut Row<'a>,
     s: &Setup,
     a: &'a Integer,
@@ -213,8 +223,8 @@ fn product_row<'a>(
 }
 
 /// The modexp rows: GMP's `mpz_powm` against the sliding window (sequential) and the window
-/// with parallel products.
-fn modexp_row<'a>(
+/// with parallel products (also the forms of `gmp63-modexp-8192`).
+pub(super) fn modexp_row<'a>(
     row: &mut Row<'a>,
     s: &Setup,
     b: &'a Integer,
