@@ -5,8 +5,9 @@
 # own `make check`) into target/gmp63/, apart from parcrypt's build: the helper cannot share a
 # process with the system GMP 6.2 that parcrypt links. gmp-mpfr-sys keeps the compiled GMP in
 # ~/.cache/gmp-mpfr-sys (GMP_MPFR_SYS_CACHE overrides; `_` turns the cache off), so only the
-# first build pays for GMP: docs/benchmarks.md gives what it cost. `bench peers` finds the
-# helper at target/gmp63/release/gmp63-peer by itself (or by --gmp63 PATH / PARCRYPT_GMP63).
+# first build pays for GMP (docs/commands/bench.md, bench peers, gives what it cost).
+# `bench peers` finds the helper at target/gmp63/release/gmp63-peer by itself (or by
+# --gmp63 PATH / PARCRYPT_GMP63).
 #
 #   scripts/gmp63-peer.sh                 # build, print the path
 #   scripts/gmp63-peer.sh --test          # also the helper's own tests (its protocol parser)

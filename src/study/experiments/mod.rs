@@ -23,7 +23,7 @@ pub mod parsa_dse;
 #[path = "../../papers/parsa/experiments/parsa_energy.rs"]
 pub mod parsa_energy;
 #[path = "../../papers/parsa/experiments/parsa_lanes.rs"]
-mod parsa_lanes;
+pub mod parsa_lanes;
 #[path = "../../papers/parsa/experiments/parsa_model.rs"]
 pub mod parsa_model;
 #[path = "../../papers/parsa/experiments/parsa_mttf.rs"]
