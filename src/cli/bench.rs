@@ -160,7 +160,7 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
                 .map_err(|e| super::usage(e.to_string()))?
         }
     };
-    let plan = RsaBenchPlan {
+    let mut plan = RsaBenchPlan {
         messages: args.messages,
         op: match args.op {
             OpArg::Encrypt => BatchOp::Encrypt,
@@ -179,7 +179,6 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         seed: args.seed,
         config,
     };
-    let mut plan = plan;
     plan.validate()?;
     // `auto`: the constant-time form that runs this key's batch faster here, timed on eight
     // of the batch's own (public) messages before the sweep.

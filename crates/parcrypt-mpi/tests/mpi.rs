@@ -155,10 +155,7 @@ fn batch_rsa_with_auto_takes_one_agreed_const_time_op_and_records_why() {
     let stdout = ok(&mpirun(2, &[], &args));
     assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
     assert!(stdout.contains("auto: "), "{stdout}");
-    let json: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let rows = json["results"].as_array().unwrap();
-    for r in rows {
+    for r in json(&path)["results"].as_array().unwrap() {
         let op = r["private_op"].as_str().unwrap();
         let why = r["private_op_choice"].as_str().unwrap();
         assert!(why.starts_with("auto: "), "{why}");

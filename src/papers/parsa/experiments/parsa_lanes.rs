@@ -20,6 +20,11 @@ const FORMS: [(&str, PrivateOp, usize); 2] = [
     ("mb", PrivateOp::CrtConstTimeMb, multibuffer::LANES),
 ];
 
+/// The thread count of the lanes rows beside 1: the logical CPUs (at least 2).
+pub(super) fn threads(cpus: usize) -> usize {
+    cpus.max(2)
+}
+
 /// The rounds' key of form `prefix` at `t` threads (1 thread: its own sequential baseline).
 fn key_of(prefix: &str, t: usize) -> String {
     if t == 1 {

@@ -81,7 +81,7 @@ impl Experiment for ThreadScaling {
         let cores = ctx.machine.logical_cores;
         let mut s = scaling(&rounds, &threads, cores, messages);
         let (backend, skipped) = (key.ct_crt().backend_name(), lanes::mb_skipped(&key));
-        let t = cores.max(2);
+        let t = lanes::threads(cores);
         lanes::push_rows(
             &mut s.table,
             &rounds,
@@ -137,7 +137,7 @@ fn thread_round(
         round,
         THREADS_REPEATS,
     )?;
-    let t = ctx.machine.logical_cores.max(2);
+    let t = lanes::threads(ctx.machine.logical_cores);
     v.extend(lanes::round(key, messages, t, round, THREADS_REPEATS)?);
     for &t in threads
         .iter()
