@@ -206,7 +206,7 @@ mod tests {
             let rec = super::super::measure(row, &bench).unwrap();
             let peer = rec.peer.as_deref().unwrap_or_default();
             assert!(
-                peer.starts_with("GMP 6.3.") && peer.contains("--enable-fat"),
+                peer.starts_with("GMP 6.3.") && peer.contains("configure "),
                 "{peer}"
             );
             for t in [rec.peer_s, rec.seq_s, rec.par_s, rec.peer_over_par] {

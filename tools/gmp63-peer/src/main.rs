@@ -108,11 +108,13 @@ impl State {
     fn answer(&mut self, line: &str) -> Result<String, String> {
         Ok(match parse(line)? {
             Request::Version => format!("ok {}", gmp_version()),
-            // gmp-mpfr-sys always configures GMP with --enable-fat (kernels picked by CPUID
-            // at run time), as Debian's libgmp is built.
+            // gmp-mpfr-sys configures GMP with --enable-fat (kernels picked by CPUID at run
+            // time), as Debian's libgmp is built; `scripts/gmp63-peer.sh --host` builds the
+            // same source for one CPU family instead (see build.rs).
             Request::Build => format!(
-                "ok gmp-mpfr-sys {}, configure --enable-fat, CC={}, CFLAGS={}, {}-bit limbs",
+                "ok gmp-mpfr-sys {}, {}, CC={}, CFLAGS={}, {}-bit limbs",
                 env!("GMP63_PEER_SYS_VERSION"),
+                env!("GMP63_PEER_CONFIGURE"),
                 text(gmp::CC),
                 text(gmp::CFLAGS),
                 gmp::LIMB_BITS,

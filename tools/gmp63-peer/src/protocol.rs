@@ -4,7 +4,7 @@
 //! Requests (hex numbers: an optional `-` and at least one hex digit, no prefix):
 //!
 //! - `version`: `ok <gmp_version>` (the linked GMP's `__gmp_version`, e.g. `6.3.0`);
-//! - `build`: `ok <text>`: gmp-mpfr-sys's version and its GMP build (`--enable-fat`, `__GMP_CC`,
+//! - `build`: `ok <text>`: gmp-mpfr-sys's version and its GMP build (its `configure`, `__GMP_CC`,
 //!   `__GMP_CFLAGS`, `GMP_LIMB_BITS`);
 //! - `load-mul <a> <b>`: `ok`; the operands of `mul`;
 //! - `mul <reps>`: `ok <seconds> <low limb>`: `reps` products `a · b`, each into a fresh
