@@ -94,7 +94,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a Gmp63Data) -> Result<()> {
             if let Some(f) = gmp62.as_mut() {
                 f.name = format!(
                     "system GMP {} mpz_mul ({})",
-                    system_gmp_version(),
+                    crate::bench::machine::gmp_version(),
                     system_gmp_build()
                 );
             }
@@ -123,12 +123,6 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a Gmp63Data) -> Result<()> {
         s.batch_s,
     ));
     Ok(())
-}
-
-/// The system GMP's version (`gmp_version`), as linked.
-pub fn system_gmp_version() -> String {
-    // SAFETY: GMP's version string is static and NUL-terminated.
-    unsafe { c_text(gmp_mpfr_sys::gmp::version) }
 }
 
 /// The system GMP's build as its `gmp.h` gives it (`__GMP_CC`, `__GMP_CFLAGS`, read by
