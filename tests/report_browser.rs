@@ -332,6 +332,9 @@ fn long_claim() -> ClaimResult {
         confirms: None,
         untested: None,
         assumptions: Vec::new(),
+        setting: None,
+        differs: None,
+        root: None,
     }
 }
 

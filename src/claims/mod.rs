@@ -22,9 +22,10 @@ pub mod papers;
 pub mod parsa;
 #[path = "../papers/scc_blowfish/claims.rs"]
 pub mod scc_blowfish;
+pub mod settings;
 
 use crate::results::Kind;
-pub use crate::results::{Assumption, Confirms, Load, Rule, Test, num};
+pub use crate::results::{Assumption, Confirms, Load, Rule, Setting, Test, num};
 use std::sync::OnceLock;
 
 /// The relative noise band of an ordering between two timings measured here: a ratio must
@@ -114,6 +115,10 @@ pub struct Claim {
     /// For a modelled claim: each input that replaces the paper's setting with one of ours,
     /// and the range the claim is judged over (it covers the paper's setting).
     pub assumptions: Vec<Assumption>,
+    /// The root cause this claim shares with others (one fact scored by several claims of
+    /// any kind: a defect of the paper, or one property of our system several claims
+    /// measure); `None` when the claim is its own root (a paper-check's defect counts).
+    pub root: Option<&'static str>,
 }
 
 impl Claim {
@@ -151,7 +156,44 @@ impl Claim {
             confirms: None,
             untested: None,
             assumptions: Vec::new(),
+            root: None,
         }
+    }
+
+    /// The setting a judged claim's evidence has against the paper's: scaled when its verdict
+    /// confirms only an ordering ([`Claim::scaled`]), the paper's when it confirms the figure
+    /// ([`Claim::paper_setting`]); `None` for claims that are not judged.
+    pub fn setting(&self) -> Option<Setting> {
+        match (self.kind, self.confirms) {
+            (Kind::Measured | Kind::Modelled, Some(Confirms::Ordering)) => Some(Setting::Scaled),
+            (Kind::Measured | Kind::Modelled, _) => Some(Setting::Paper),
+            _ => None,
+        }
+    }
+
+    /// The evidence is obtained at the paper's setting, or at one that preserves it on every
+    /// dimension the claim depends on (a model evaluated over a range that includes the
+    /// paper's setting counts): the verdict can refute.
+    pub fn paper_setting(self) -> Self {
+        self.confirms_figure()
+    }
+
+    /// The evidence is obtained at a scaled setting; `differs` says on which dimension and how
+    /// ("2 threads against the paper's 4"). Its verdict shows an ordering at our scale and is
+    /// never `does-not-hold` on the paper's claim.
+    pub fn scaled(self, differs: impl Into<String>) -> Self {
+        self.confirms_ordering(differs)
+    }
+
+    /// The root cause this claim shares with others ([`Claim::root`]).
+    pub fn root(mut self, id: &'static str) -> Self {
+        self.root = Some(id);
+        self
+    }
+
+    /// The root cause the claim counts under: its root, its defect, else its own id.
+    pub fn root_id(&self) -> &str {
+        self.root.or(self.defect).unwrap_or(&self.id)
     }
 
     /// One of the paper's headline claims (its abstract or conclusion states it).
@@ -352,6 +394,7 @@ pub fn all() -> &'static [Claim] {
         v.extend(crsa::claims());
         v.extend(mary_karatsuba::claims());
         v.extend(cipher_energy::claims());
+        settings::apply(&mut v);
         v
     })
 }
@@ -483,6 +526,52 @@ mod tests {
                 c.id
             );
         }
+    }
+
+    /// Every measured and modelled claim says at which setting its evidence is obtained,
+    /// from one source (its registry or the settings table, not both), and a scaled one says
+    /// what differs from the paper's.
+    #[test]
+    fn every_judged_claim_states_its_setting_once() {
+        let mut bad = Vec::new();
+        for c in all() {
+            let listed = settings::SETTINGS
+                .iter()
+                .filter(|(id, _)| *id == c.id)
+                .count();
+            if !matches!(c.kind, Kind::Measured | Kind::Modelled) {
+                if listed > 0 {
+                    bad.push(format!("{}: not judged, but in the settings table", c.id));
+                }
+                continue;
+            }
+            if c.confirms.is_none() {
+                bad.push(format!("{}: no setting", c.id));
+            }
+            if listed > 1 {
+                bad.push(format!("{}: twice in the settings table", c.id));
+            }
+            if c.setting() == Some(Setting::Scaled)
+                && c.untested.as_deref().is_none_or(str::is_empty)
+            {
+                bad.push(format!("{}: scaled, but says not what differs", c.id));
+            }
+        }
+        let mut raw = parsa::claims();
+        raw.extend(scc_blowfish::claims());
+        raw.extend(crsa::claims());
+        raw.extend(mary_karatsuba::claims());
+        raw.extend(cipher_energy::claims());
+        for (id, _) in settings::SETTINGS {
+            match raw.iter().find(|c| c.id == *id) {
+                None => bad.push(format!("{id}: in the settings table, not registered")),
+                Some(c) if c.confirms.is_some() => bad.push(format!(
+                    "{id}: states its setting in its registry and the table"
+                )),
+                Some(_) => {}
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 
     #[test]

@@ -92,6 +92,9 @@ fn quick_shaped() -> StudyResults {
                 confirms: c.confirms,
                 untested: c.untested.clone(),
                 assumptions: c.assumptions.clone(),
+                setting: c.setting(),
+                differs: c.untested.clone(),
+                root: c.root.map(String::from),
             }
         })
         .collect();

@@ -29,6 +29,9 @@ pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> Claim
         confirms: None,
         untested: None,
         assumptions: Vec::new(),
+        setting: None,
+        differs: None,
+        root: None,
     }
 }
 

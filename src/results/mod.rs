@@ -178,6 +178,30 @@ impl Confirms {
     }
 }
 
+/// The setting a judged claim's evidence was obtained at, against the paper's, on each
+/// dimension the claim depends on (threads, slices, sizes, platform, implementation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Setting {
+    /// The paper's setting, or one that preserves it (a model evaluated over a range that
+    /// includes the paper's setting counts): the evidence can confirm or refute the claim.
+    Paper,
+    /// A scaled setting (2 threads for the paper's 8, 2 slices for its 3–8, our machine for
+    /// the paper's): the evidence shows an ordering at our scale, never a refutation of the
+    /// paper's claim ([`crate::results::Reason::ScaledSetting`]).
+    Scaled,
+}
+
+impl Setting {
+    /// "paper" or "scaled".
+    pub fn name(self) -> &'static str {
+        match self {
+            Setting::Paper => "paper",
+            Setting::Scaled => "scaled",
+        }
+    }
+}
+
 /// An input of a model that replaces the paper's setting with one of ours (a core count, a
 /// temperature, a platform effect): the claim is judged on the model's output over the whole
 /// `range`, which must include the paper's own setting where the paper gives one, so no
@@ -273,6 +297,35 @@ pub struct ClaimResult {
     /// was judged over.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub assumptions: Vec<Assumption>,
+    /// For a measured or modelled claim: the setting its evidence was obtained at, the
+    /// paper's or a scaled one (absent in results written before settings were recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub setting: Option<Setting>,
+    /// For a scaled setting: what differs from the paper's ("2 threads against the paper's
+    /// 4").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub differs: Option<String>,
+    /// The root cause this claim's verdict shares with others (a paper's defect, or one fact
+    /// several claims score): findings and counts count roots, not claims. Absent for a claim
+    /// that is its own root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub root: Option<String>,
+}
+
+impl ClaimResult {
+    /// The root cause this claim counts under: its `root`, its `defect`, else its own id.
+    pub fn root_id(&self) -> &str {
+        self.root
+            .as_deref()
+            .or(self.defect.as_deref())
+            .unwrap_or(&self.id)
+    }
+
+    /// Whether the evidence was obtained at a scaled setting (an ordering at our scale).
+    pub fn is_scaled(&self) -> bool {
+        self.setting == Some(Setting::Scaled)
+            || (self.setting.is_none() && self.confirms == Some(Confirms::Ordering))
+    }
 }
 
 fn no_rule() -> Rule {

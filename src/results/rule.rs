@@ -378,6 +378,13 @@ pub enum Reason {
     /// were measured with the CPUs apart (no shared cache; kept because the experiment had
     /// set aside as many as it may): a machine whose cores share a cache was not what ran.
     CpusApart,
+    /// The evidence was obtained at a scaled setting (fewer threads or slices than the
+    /// paper's, our machine for the paper's, our implementation choices) and does not show
+    /// the paper's ordering there: only the paper's setting can refute, so it is inconclusive.
+    ScaledSetting,
+    /// A model's figure violates (or meets) the rule by less than the model's own measured
+    /// validation error: the model cannot tell.
+    WithinModelError,
 }
 
 impl Reason {
@@ -406,11 +413,13 @@ impl Reason {
             Reason::NotTestable => "not-testable".into(),
             Reason::SetAsideDecides => "set-aside-decides".into(),
             Reason::CpusApart => "cpus-apart".into(),
+            Reason::ScaledSetting => "scaled-setting".into(),
+            Reason::WithinModelError => "within-model-error".into(),
         }
     }
 
     /// Every reason with a fixed code (all but needs-N-threads).
-    pub const FIXED: [Reason; 21] = [
+    pub const FIXED: [Reason; 23] = [
         Reason::IntervalInside,
         Reason::IntervalOutside,
         Reason::IntervalStraddles,
@@ -432,6 +441,8 @@ impl Reason {
         Reason::NotTestable,
         Reason::SetAsideDecides,
         Reason::CpusApart,
+        Reason::ScaledSetting,
+        Reason::WithinModelError,
     ];
 
     /// For people: "the interval lies inside the rule", "the cores were busy", ….
@@ -470,6 +481,13 @@ impl Reason {
             Reason::CpusApart => {
                 "the CPUs were apart in many rounds kept, and that could have caused the result"
                     .into()
+            }
+            Reason::ScaledSetting => {
+                "a scaled setting does not show the ordering, and only the paper's setting can refute"
+                    .into()
+            }
+            Reason::WithinModelError => {
+                "the model's figure lies within its own validation error of the rule".into()
             }
         }
     }

@@ -468,6 +468,9 @@ mod tests {
             confirms: None,
             untested: None,
             assumptions: Vec::new(),
+            setting: None,
+            differs: None,
+            root: None,
         }
     }
 

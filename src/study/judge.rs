@@ -4,7 +4,7 @@
 //! inconclusive otherwise. No I/O, no clock, no randomness: the same evidence always gets the
 //! same verdict, and only different evidence can change it.
 use crate::claims::{Claim, Load, Test, num};
-use crate::results::{Kind, Ours, Part, Reason, Verdict, short};
+use crate::results::{Kind, Ours, Part, Reason, Setting, Verdict, short};
 use serde::{Deserialize, Serialize};
 
 /// A figure with its 95 % interval (`low == value == high` for exact figures).
@@ -101,6 +101,12 @@ pub struct Evidence {
     /// `experiment::set_aside_checked`).
     #[serde(default)]
     pub apart_rounds: usize,
+    /// For a model's output: the model's own relative error, measured by validating it
+    /// against timings taken here (the largest |predicted / measured − 1|; infinite when the
+    /// validation could not run). A definite verdict stands only when it survives every figure
+    /// moved by that much ([`Reason::WithinModelError`] otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_error: Option<f64>,
 }
 
 /// How evidence was obtained; the judge accepts only evidence of the claim's kind.
@@ -212,6 +218,12 @@ impl Evidence {
             gap: Some(Reason::NotRunInProfile),
             ..Self::default()
         }
+    }
+
+    /// Sets the model's measured relative validation error ([`Evidence::model_error`]).
+    pub fn model_error(mut self, error: f64) -> Self {
+        self.model_error = Some(error.abs());
+        self
     }
 
     /// Sets the text for people.
@@ -346,6 +358,9 @@ pub fn assess(claim: &Claim, evidence: &Evidence) -> (Verdict, Reason) {
     if definite && with_all.is_some_and(|all| figures_verdict(claim, all) != verdict) {
         return (Verdict::Inconclusive, Reason::SetAsideDecides);
     }
+    if verdict == Verdict::DoesNotHold && claim.setting() == Some(Setting::Scaled) {
+        return (Verdict::Inconclusive, Reason::ScaledSetting);
+    }
     (verdict, reason)
 }
 
@@ -426,6 +441,12 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
         Test::WithinNoise => return (Verdict::Inconclusive, Reason::WithinNoise),
         _ => return (Verdict::Inconclusive, straddles),
     };
+    if claim.kind == Kind::Modelled
+        && let Some(err) = evidence.model_error
+        && claim.rule.test(&within_error(claim, &intervals, err)) != test
+    {
+        return (Verdict::Inconclusive, Reason::WithinModelError);
+    }
     if cores == Cores::Checked
         && claim.parallel
         && !claim.rule.stands_under_load(test, &intervals, claim.load)
@@ -460,6 +481,10 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
 /// caused to this: it stands only if the widened figures give it too.
 fn credited(claim: &Claim, intervals: &[(f64, f64)], free: f64) -> Vec<(f64, f64)> {
     let c = free.clamp(f64::MIN_POSITIVE, 1.0);
+    if c >= 1.0 {
+        // Nothing lost: the figures stand as measured (and no rounding moves them).
+        return intervals.to_vec();
+    }
     let percent = claim.unit.trim() == "%";
     // A figure scaled by `k` as a time (or a time change in %) would be.
     let scale = |x: f64, k: f64| {
@@ -477,6 +502,34 @@ fn credited(claim: &Claim, intervals: &[(f64, f64)], free: f64) -> Vec<(f64, f64
             Load::Lowers => (lo, scale(hi, 1.0 / c)),
             Load::Any => (scale(lo, c), scale(hi, 1.0 / c)),
         })
+        .collect()
+}
+
+/// `intervals` widened by a model's relative error `err` each way: a ratio or count scaled by
+/// 1 ± err, a time change in % moved as the time itself would be. An infinite error (a model
+/// that could not be validated) widens to the whole line.
+fn within_error(claim: &Claim, intervals: &[(f64, f64)], err: f64) -> Vec<(f64, f64)> {
+    if !err.is_finite() {
+        return vec![(f64::NEG_INFINITY, f64::INFINITY); intervals.len()];
+    }
+    let percent = claim.unit.trim() == "%";
+    let lower = |x: f64| {
+        if percent {
+            ((1.0 + x / 100.0) * (1.0 - err) - 1.0) * 100.0
+        } else {
+            x - x.abs() * err
+        }
+    };
+    let raise = |x: f64| {
+        if percent {
+            ((1.0 + x / 100.0) * (1.0 + err) - 1.0) * 100.0
+        } else {
+            x + x.abs() * err
+        }
+    };
+    intervals
+        .iter()
+        .map(|&(lo, hi)| (lower(lo), raise(hi)))
         .collect()
 }
 
@@ -653,6 +706,27 @@ impl Words<'_> {
                 self.cores(),
                 MIN_FREE_CORES
             ),
+            Reason::ScaledSetting => format!(
+                "At our scale the paper's ordering is not seen: {ours} against {rule}. The evidence is scaled ({}), and only the paper's setting can refute its claim, so the verdict on the paper's claim is inconclusive",
+                claim
+                    .untested
+                    .as_deref()
+                    .unwrap_or("a setting other than the paper's")
+            ),
+            Reason::WithinModelError => {
+                let err = evidence.model_error.unwrap_or(f64::INFINITY);
+                let size = if err.is_finite() {
+                    format!(
+                        "±{:.0} %, the largest error of its validation against timings taken here",
+                        err * 100.0
+                    )
+                } else {
+                    "unknown: its validation could not run".into()
+                };
+                format!(
+                    "The model's figure ({ours}) decides {rule} by less than the model's own error ({size}): moved by that much, it would not decide, so the model cannot tell"
+                )
+            }
             Reason::LoadCouldExplain => {
                 let free = evidence.free_cores.map_or(1.0, |f| f.value);
                 let ends: Vec<(f64, f64)> =

@@ -31,6 +31,8 @@ pub mod judge;
 pub mod options;
 pub mod run;
 pub mod sampling;
+#[cfg(test)]
+mod verdict_grid;
 
 pub use crate::results::{
     Cell, Chart, ChartKind, ClaimResult, ExperimentResult, Kind, Ours, Point, Profile, Provenance,

@@ -84,6 +84,11 @@ pub fn judged(c: &claims::Claim, experiment: &str, e: &Evidence) -> ClaimResult 
         confirms: c.confirms,
         untested: c.untested.clone(),
         assumptions: c.assumptions.clone(),
+        setting: c.setting(),
+        differs: (c.setting() == Some(crate::results::Setting::Scaled))
+            .then(|| c.untested.clone())
+            .flatten(),
+        root: c.root.map(String::from),
     }
 }
 

@@ -314,6 +314,8 @@ pub enum Measure {
     CountDiff(Vec<Setup>, Vec<Setup>),
     /// `change(a) − change(b)`, points.
     ChangeDiff(Setup, Setup),
+    /// The mean change over the first setups less the mean over the second, points.
+    MeanDiff(Vec<Setup>, Vec<Setup>),
     /// Over groups, the largest best change less the smallest, points.
     Spread(Vec<Vec<Setup>>),
     /// The time of modular squarings over that of as many modular products at `bits` (a
@@ -327,7 +329,9 @@ impl Measure {
         let mut v: Vec<Setup> = match self {
             Measure::Change(s) => vec![*s],
             Measure::Best(s) | Measure::KthBest(_, s) | Measure::Mean(s) => s.clone(),
-            Measure::Ratio(a, b) | Measure::CountDiff(a, b) => a.iter().chain(b).copied().collect(),
+            Measure::Ratio(a, b) | Measure::CountDiff(a, b) | Measure::MeanDiff(a, b) => {
+                a.iter().chain(b).copied().collect()
+            }
             Measure::RatioOfRatios(s) => s.to_vec(),
             Measure::ChangeDiff(a, b) => vec![*a, *b],
             Measure::Spread(groups) => groups.iter().flatten().copied().collect(),

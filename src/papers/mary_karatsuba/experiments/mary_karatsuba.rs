@@ -414,6 +414,13 @@ fn eval(m: &Measure, v: &Values) -> f64 {
             _ => f64::NAN,
         },
         Measure::ChangeDiff(a, b) => change(a) - change(b),
+        Measure::MeanDiff(a, b) => match (all(a, &change), all(b, &change)) {
+            (Some(x), Some(y)) => {
+                let mean = |z: Vec<f64>| z.iter().sum::<f64>() / z.len().max(1) as f64;
+                mean(x) - mean(y)
+            }
+            _ => f64::NAN,
+        },
         Measure::Spread(groups) => {
             let bests: Vec<f64> = groups.iter().map(|g| best(g)).collect();
             let hi = bests.iter().copied().fold(f64::NEG_INFINITY, f64::max);
