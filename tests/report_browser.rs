@@ -5,11 +5,11 @@
 //! side-scrolling box); no two text boxes of a chart may intersect, no label may sit on a data
 //! marker or run past the chart's edge, and no chart text may be smaller than 12 px. A full-page screenshot is saved under
 //! target/report-browser/. Two more tests plant an overlapping label and a clipped verdict
-//! column and check that the probe reports each. The report opens with what was reproduced:
-//! on the first screen (1400 × 1000) the first paper's headline block comes first, above every
-//! other finding by its position on the page, with all its verdicts in view, and at 800 px
-//! its first verdict; screenshots of both first screens are saved beside the others (a test
-//! plants the headline block below the rest and checks that the probe sees it).
+//! column and check that the probe reports each. The report opens with the five papers at a
+//! glance: on the first screen (1400 × 1000) the all-papers table comes first, above every
+//! per-paper finding by its position on the page, with its first verdicts in view, and at
+//! 800 px its first verdict; screenshots of both first screens are saved beside the others (a
+//! test plants the table below the findings and checks that the probe sees it).
 //!
 //! Without Chromium the tests fail under CI (the environment variable `CI` set, as CI services
 //! do) and otherwise say "skipped" on the terminal (past the harness' capture).
@@ -137,20 +137,17 @@ const PROBE: &str = r#"<script>
     root.dataset.columns = JSON.stringify(columns);
     root.dataset.overlaps = JSON.stringify(overlaps);
     root.dataset.small = JSON.stringify(small);
-    // The first paper's headline block, where it is on the page (scrolled to the top), against
-    // every other block of the findings but its own paper's heading.
-    const block = document.querySelector('#findings .headline');
-    const papers = [...document.querySelectorAll('#findings .paper')];
-    const first = { paper: papers.length ? papers[0].id : null, height: innerHeight };
+    // The all-papers table at a glance, where it is on the page (scrolled to the top), against
+    // every block of the per-paper findings.
+    const block = document.querySelector('#overview table.overview');
+    const first = { paper: 'overview', height: innerHeight };
     if (block) {
-      const mine = block.closest('.paper');
       const b = block.getBoundingClientRect();
-      const others = [...document.querySelectorAll('#findings h3, #findings h4, #findings details, #findings ul')]
-        .filter(e => !block.contains(e) && !(e.tagName === 'H3' && e.parentElement === mine));
+      const others = [...document.querySelectorAll('#findings h3, #findings h4, #findings details, #findings ul')];
       Object.assign(first, {
-        block: mine ? mine.id : null,
+        block: block.closest('section') ? block.closest('section').id : null,
         top: b.top + scrollY,
-        verdicts: [...block.querySelectorAll('li .verdict')].map(v => v.getBoundingClientRect().bottom + scrollY),
+        verdicts: [...block.querySelectorAll('td.verdict')].map(v => v.getBoundingClientRect().bottom + scrollY),
         others: Math.min(...others.map(e => e.getBoundingClientRect().top + scrollY)),
       });
     }
@@ -514,16 +511,16 @@ struct Probe {
     overlaps: Vec<String>,
     /// Chart texts under 12 px.
     small: Vec<String>,
-    /// Where the first paper's headline block is.
+    /// Where the all-papers table is.
     first: First,
 }
 
 /// Where the findings' first headline block is on the page, scrolled to the top (px).
 #[derive(Debug, serde::Deserialize)]
 struct First {
-    /// The id of the first paper's block of findings (`findings-parsa`).
+    /// The id of the section the all-papers table must be in (`overview`).
     paper: Option<String>,
-    /// The id of the paper block holding the first headline block.
+    /// The id of the section that holds the all-papers table.
     block: Option<String>,
     /// The window's height.
     height: f64,
@@ -719,37 +716,32 @@ fn report_under_test(name: &str) -> (PathBuf, String) {
     (dir.join("report.html"), html)
 }
 
-/// What is wrong with the first screen `p` saw: the first paper's headline block must be
-/// there, above every other block of the findings by its position, and (`all` set) every one
-/// of its verdicts in view, else its first.
-fn first_screen_problems(p: &Probe, all: bool) -> Vec<String> {
+/// What is wrong with the first screen `p` saw: the all-papers table must be there, above
+/// every block of the per-paper findings by its position, and its first `shown` verdicts in
+/// view.
+fn first_screen_problems(p: &Probe, shown: usize) -> Vec<String> {
     let f = &p.first;
     let mut wrong = Vec::new();
     let (Some(top), Some(verdicts), Some(others)) = (f.top, &f.verdicts, f.others) else {
-        return vec![format!("no headline block in the findings: {f:?}")];
+        return vec![format!("no all-papers table on the page: {f:?}")];
     };
     if f.block != f.paper {
         wrong.push(format!(
-            "the first headline block is {:?}'s, the first paper is {:?}",
+            "the all-papers table is in {:?}, not in the {:?} section",
             f.block, f.paper
         ));
     }
     if top >= others {
         wrong.push(format!(
-            "the headline block starts at {top} px, below another finding at {others} px"
+            "the all-papers table starts at {top} px, below a paper's finding at {others} px"
         ));
     }
     if verdicts.is_empty() {
-        wrong.push("the headline block has no verdict".into());
+        wrong.push("the all-papers table has no verdict".into());
     }
-    let shown: Vec<f64> = if all {
-        verdicts.clone()
-    } else {
-        verdicts.iter().take(1).copied().collect()
-    };
-    if let Some(b) = shown.iter().copied().find(|&b| b > f.height) {
+    if let Some(b) = verdicts.iter().take(shown).copied().find(|&b| b > f.height) {
         wrong.push(format!(
-            "a headline verdict ends at {b} px, past the first screen's {} px",
+            "a verdict of the all-papers table ends at {b} px, past the first screen's {} px",
             f.height
         ));
     }
@@ -757,22 +749,24 @@ fn first_screen_problems(p: &Probe, all: bool) -> Vec<String> {
 }
 
 #[test]
-fn the_first_screen_shows_the_first_papers_headline_verdicts() {
+fn the_first_screen_shows_the_all_papers_table_first() {
     let Some(exe) = browser() else {
         return;
     };
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/report-browser");
     let (file, html) = report_under_test("first-screen");
-    // In the page's order too: what was reproduced, the first paper, its headline block.
+    // In the page's order too: the all-papers table, then what was reproduced paper by paper.
     let findings = html.find("<section id=\"findings\"").expect("findings");
-    let headline = html.find("class=\"headline\"").expect("a headline block");
+    let overview = html
+        .find("<section id=\"overview\"")
+        .expect("the all-papers table");
     assert!(
-        findings < headline,
-        "the headline block is outside the findings"
+        overview < findings,
+        "the all-papers table comes after the findings"
     );
-    for (width, all) in [(1400, true), (800, false)] {
+    for (width, shown) in [(1400, 3), (800, 1)] {
         let p = probe_at(&exe, &html, &format!("first-screen-{width}"), (width, 1000));
-        let wrong = first_screen_problems(&p, all);
+        let wrong = first_screen_problems(&p, shown);
         assert!(wrong.is_empty(), "at {width} × 1000: {wrong:#?}");
         let shot = out.join(format!("first-screen-{width}.png"));
         let _ = std::fs::remove_file(&shot);
@@ -796,28 +790,28 @@ fn the_first_screen_shows_the_first_papers_headline_verdicts() {
 }
 
 #[test]
-fn the_probe_finds_a_headline_block_pushed_below_the_other_findings() {
+fn the_probe_finds_the_all_papers_table_pushed_below_the_findings() {
     let Some(exe) = browser() else {
         return;
     };
-    let html = fixture_html("planted-headline");
-    // The DOM order stays; the headline block is drawn after the rest of its paper's findings.
+    let html = fixture_html("planted-overview");
+    // The DOM order stays; the all-papers table is drawn after the per-paper findings.
     let planted = html.replacen(
         "</style>",
-        ".findings .paper { display: flex; flex-direction: column; } .findings .paper .headline { order: 9; }</style>",
+        "body { display: flex; flex-direction: column; } #overview { order: 9; }</style>",
         1,
     );
-    let p = probe_at(&exe, &planted, "planted-headline", (1400, 1000));
-    let wrong = first_screen_problems(&p, true);
+    let p = probe_at(&exe, &planted, "planted-overview", (1400, 1000));
+    let wrong = first_screen_problems(&p, 3);
     assert!(
-        wrong.iter().any(|w| w.contains("below another finding")),
-        "the moved headline block went unseen: {wrong:#?} ({:?})",
+        wrong.iter().any(|w| w.contains("below a paper's finding")),
+        "the moved all-papers table went unseen: {wrong:#?} ({:?})",
         p.first
     );
     assert!(
         first_screen_problems(
-            &probe_at(&exe, &html, "unplanted-headline", (1400, 1000)),
-            true
+            &probe_at(&exe, &html, "unplanted-overview", (1400, 1000)),
+            3
         )
         .is_empty()
     );

@@ -562,6 +562,20 @@ mod tests {
         raw.extend(crsa::claims());
         raw.extend(mary_karatsuba::claims());
         raw.extend(cipher_energy::claims());
+        for id in settings::ROOTS.iter().flat_map(|(_, ids)| ids.iter()) {
+            if find(id).is_none() {
+                bad.push(format!("{id}: under a root, not registered"));
+            }
+            if settings::ROOTS
+                .iter()
+                .flat_map(|(_, ids)| ids.iter())
+                .filter(|i| *i == id)
+                .count()
+                > 1
+            {
+                bad.push(format!("{id}: under two roots"));
+            }
+        }
         for (id, _) in settings::SETTINGS {
             match raw.iter().find(|c| c.id == *id) {
                 None => bad.push(format!("{id}: in the settings table, not registered")),

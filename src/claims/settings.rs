@@ -83,9 +83,68 @@ pub const SETTINGS: &[Entry] = &[
     ("cipher-energy-s2-uniprocessor-low-clock", None),
 ];
 
-/// Applies [`SETTINGS`] to `claims`.
+/// Root causes scored by several claims of any kind (measured, modelled, paper-check): each
+/// root is one finding, and the report lists the claims it touches. A paper-check's defect is
+/// its root unless it is listed here under a wider one.
+pub const ROOTS: &[(&str, &[&str])] = &[
+    // CRSA's coordinator runs a chain of about 1.5·k MulMods while a PE does 0–3: it, not
+    // the hypercube, sets the time and the pipelined pace at any Nc.
+    (
+        "crsa-coordinator-chain",
+        &[
+            "crsa-s2-time-nc",
+            "crsa-pipeline-nc1",
+            "crsa-pipeline-nc2",
+            "crsa-s2-throughput-nc",
+            "crsa-s2-level-times",
+            "crsa-fig4a-two-cubes",
+            "crsa-fig4b-more-pes",
+            "crsa-table1-average",
+        ],
+    ),
+    // The paper's own per-PE counts leave PEs 0 and 2 without a MulMod.
+    ("idle-pes", &["crsa-s2-all-busy", "crsa-s2-idle-pes"]),
+    // The paper never states what a PE multiplies.
+    (
+        "crsa-dataflow-unstated",
+        &["crsa-s4-x", "crsa-s4-hypercube-time"],
+    ),
+    // CRT on half-size operands is faster than binary, against Table 2's CRT column.
+    (
+        "crsa-crt-faster-than-binary",
+        &[
+            "crsa-table2-crt-1024",
+            "crsa-table2-crt-2048",
+            "crsa-table2-crt-4096",
+            "crsa-table1-vs-crt",
+        ],
+    ),
+    // One 2-thread measurement of the lock-free helpers, judged for three machines.
+    (
+        "mary-karatsuba-kara2-lockfree-at-2-threads",
+        &[
+            "mary-karatsuba-kara2-lockfree-i7",
+            "mary-karatsuba-kara2-lockfree-e5",
+            "mary-karatsuba-kara2-lockfree-6800k",
+        ],
+    ),
+    // Fig. 6's schedules compared on work items a thousand times the paper's grain.
+    (
+        "parsa-fig6-grain",
+        &[
+            "parsa-fig6-flat",
+            "parsa-fig6-guided-best",
+            "parsa-fig6-dynamic-worst",
+        ],
+    ),
+];
+
+/// Applies [`SETTINGS`] and [`ROOTS`] to `claims`.
 pub fn apply(claims: &mut [super::Claim]) {
     for c in claims.iter_mut() {
+        if let Some((root, _)) = ROOTS.iter().find(|(_, ids)| ids.contains(&c.id.as_str())) {
+            c.root = Some(root);
+        }
         if let Some((_, differs)) = SETTINGS.iter().find(|(id, _)| *id == c.id) {
             *c = match differs {
                 None => c.clone().paper_setting(),

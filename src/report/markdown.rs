@@ -11,7 +11,7 @@
 use super::findings::{
     Cause, Findings, Group, capitalised, figure, group_anchor, reason_words, sentence, total,
 };
-use super::reproduced::{GLOSSARY, PaperFindings, headline_text, verdict_words};
+use super::reproduced::{GLOSSARY, PaperFindings};
 use super::{machine_lines, run_line};
 use crate::results::{
     ClaimResult, ExperimentResult, Kind, Provenance, Rule, StudyResults, Verdict, num,
@@ -115,6 +115,7 @@ pub fn markdown(study: &StudyResults) -> String {
          each experiment's charts and data are in [{HTML}]({HTML}) beside it ([where the details \
          are](#details)).\n"
     );
+    overview(&mut s, study);
     let _ = writeln!(s, "<a id=\"findings\"></a>\n## What was reproduced");
     for p in &f.papers {
         paper(&mut s, study, p);
@@ -123,6 +124,44 @@ pub fn markdown(study: &StudyResults) -> String {
     machine(&mut s, study);
     details(&mut s, study, &f);
     s
+}
+
+/// The five papers at a glance: every paper's central claims in one table, then the totals
+/// across papers by the strength of their evidence.
+fn overview(s: &mut String, study: &StudyResults) {
+    let _ = writeln!(
+        s,
+        "<a id=\"overview\"></a>\n## The five papers at a glance\n\nEach paper's central claims, our figure with its 95 % interval, its setting and the verdict. Only the paper's setting refutes; a model refutes only beyond its own error.\n\n| paper | claim | ours | setting | verdict |\n|---|---|---|---|---|"
+    );
+    let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
+    for r in super::overview::rows(study) {
+        let _ = writeln!(
+            s,
+            "| {} | {} ({}) | {} | {} | **{}** |",
+            r.paper,
+            cell(&clip(&r.claim, 80)),
+            html_link(&r.reference, &r.id),
+            cell(&clip(&r.ours, 70)),
+            cell(&clip(&r.setting, 60)),
+            r.verdict
+        );
+    }
+    let _ = writeln!(s, "\n**Totals across the papers**\n");
+    for (what, n) in super::overview::Totals::of(study).lines() {
+        let _ = writeln!(s, "- {what}: {n}");
+    }
+    let _ = writeln!(s);
+}
+
+/// `text` cut at a word boundary to at most about `max` characters, with "…" when cut (the
+/// summary's table cells; report.html has them whole).
+fn clip(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let head: String = text.chars().take(max).collect();
+    let cut = head.rfind(' ').unwrap_or(head.len());
+    format!("{}…", head[..cut].trim_end_matches([',', ';', ':']))
 }
 
 /// One paper: its findings, its counts by kind and verdict, what is not testable here, its
@@ -182,13 +221,17 @@ fn reproduced(s: &mut String, p: &PaperFindings) {
     );
     if p.headline.is_empty() {
         let _ = writeln!(s, "None registered.");
-    }
-    for c in &p.headline {
+    } else {
+        // Each is a row of the table at the top; here only where to find them.
+        let links: Vec<String> = p
+            .headline
+            .iter()
+            .map(|c| format!("{} ({})", html_link(&c.reference, &c.id), c.verdict.label()))
+            .collect();
         let _ = writeln!(
             s,
-            "- **{}** — {}",
-            html_link(&verdict_words(c), &c.id),
-            headline_text(c)
+            "In [the table at the top](#overview), each with our figure and its setting: {}.",
+            links.join(", ")
         );
     }
     if !p.does_not_hold.is_empty() {

@@ -15,6 +15,7 @@
 //! of the study, which never imports the report.
 pub mod findings;
 mod markdown;
+pub mod overview;
 pub use crate::claims::papers;
 pub mod plot;
 pub mod reproduced;
@@ -203,6 +204,11 @@ pub fn html(study: &StudyResults) -> Result<String> {
         verdicts => verdicts, counts => count_cells(&f), rules => RULES_TEXT, groups => verdict_groups(study),
         glossary => reproduced::GLOSSARY.iter().map(|(w, m)| context! { word => w, means => m }).collect::<Vec<_>>(),
         seeds => seed_sections(study), resumed => study.resumed,
+        overview => overview::rows(study).iter().map(|r| context! {
+            id => r.id, paper => r.paper, reference => r.reference, claim => r.claim, theirs => r.theirs,
+            ours => r.ours, setting => r.setting, verdict => r.verdict, class => r.class,
+        }).collect::<Vec<_>>(),
+        totals => overview::Totals::of(study).lines(),
     })
     .map_err(|e| Error::Export(format!("report: {e}")))
 }

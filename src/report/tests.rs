@@ -35,7 +35,7 @@ pub(super) fn claim(id: &str, kind: Kind, verdict: Verdict, ours: Ours) -> Claim
     }
 }
 
-fn study() -> StudyResults {
+pub(super) fn study() -> StudyResults {
     let mut inconsistent = claim(
         "b",
         Kind::PaperCheck,
@@ -144,12 +144,16 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
     // its experiments); then the counts of the whole study, the verdict words, the machine
     // and where the details are. Claims link to their lines in report.html.
     let order = [
+        "## The five papers at a glance",
+        "| PaRSA on multicores | claim a ([",
+        "**Totals across the papers**",
+        "- measured at the paper's setting: 1 hold",
         "## What was reproduced",
         "### [PaRSA on multicores](report.html#parsa) (parsa) — 2 claims: 1 holds, 1 defect (1 inconsistent check).",
         "Al-Tarawneh",
         "By kind: measured 1 (1 holds); paper-check 1 (1 inconsistent).",
         "<a id=\"parsa-headline\"></a>",
-        "- **[holds](report.html#a)** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p.",
+        "In [the table at the top](#overview), each with our figure and its setting: [",
         "#### The paper's own inconsistencies: 1 defect (1 inconsistent check)",
         "- [Fig. 0](report.html#b): claim b. The paper's numbers give",
         "#### Experiments (1): their charts, claims and data in [report.html](report.html#parsa)",
@@ -174,7 +178,7 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
     assert!(!md.contains("| parsa | Fig. 0 |"), "{md}");
     let html = html(&s).unwrap();
     let order = [
-        "<nav><a href=\"#findings\">What was reproduced</a>",
+        "<nav><a href=\"#overview\">At a glance</a> <a href=\"#findings\">What was reproduced</a>",
         "<a href=\"#parsa\">PaRSA on multicores</a>",
         "1 defect (1 inconsistent check).",
         "<i>Towards an Optimal Multicore",
@@ -253,7 +257,10 @@ fn measured_claims_that_do_not_hold_follow_the_headline_and_defects_count_once()
         md.contains("- [Fig. 0](report.html#n): a headline claim, above; rule ≤ 1 ×.\n"),
         "{md}"
     );
-    assert!(md.contains("- **[does not hold](report.html#n)** — claim a. Ours 0.95 × [0.9, 0.99] (8 rounds, 2 threads); the paper's: p."), "{md}");
+    assert!(
+        md.contains("| claim a ([Fig. 0](report.html#n)) | 0.95 × [0.9, 0.99] | measured at the paper's setting | **does not hold** |"),
+        "{md}"
+    );
 }
 
 #[test]

@@ -154,6 +154,32 @@ pub const DATAFLOW_MODEL: &str = "MulMod counts of our guessed CRSA dataflow (sr
 /// block takes about 1.5·1024 of them.
 pub const ONE_MULMOD_PER_BLOCK: f64 = 1.0 + 1.0 / (1.5 * 1024.0);
 
+/// The assumption of the claims that rest on how fast the coordinator multiplies against a PE.
+pub const COORDINATOR_SPEED: &str = "the coordinator's MulMod speed over a PE's";
+
+/// The fastest coordinator the claims are judged over: its whole chain of about 1.5·1024
+/// MulMods in one PE MulMod time (faster changes nothing: a PE's level then sets the pace).
+pub const COORDINATOR_SPEED_MAX: f64 = 1536.0;
+
+/// CRSA's named assumptions, as claim builders.
+trait Assumed {
+    /// Judged over the coordinator's speed, from a PE's to [`COORDINATOR_SPEED_MAX`] times it.
+    fn coordinator_speed_assumed(self) -> Self;
+    /// Judged over the dataflow, from ours to one that gives the paper's figures.
+    fn dataflow_assumed(self) -> Self;
+}
+
+impl Assumed for Claim {
+    fn coordinator_speed_assumed(self) -> Self {
+        self.assumption(COORDINATOR_SPEED, "×", 1.0, (1.0, COORDINATOR_SPEED_MAX), None,
+            "the paper makes the coordinator \"more advanced\" than a PE but gives no speed: from equal speed (ours) to one that runs its whole chain in one PE MulMod time, where the busiest PE sets the pace as the paper's equal levels (T1 ≅ T2) need")
+    }
+    fn dataflow_assumed(self) -> Self {
+        self.assumption("the hypercube's dataflow", "", 0.0, (0.0, 1.0), Some(1.0),
+            "0: our guessed dataflow (it reproduces the paper's 16 per-PE counts at Nc = 2); 1: one that gives the paper's own figure; the paper never states what a PE multiplies (its equations 17 and 18 are in the earlier CRSA paper), so the claim is judged at both")
+    }
+}
+
 /// The claims of CRSA, in the paper's order.
 pub fn claims() -> Vec<Claim> {
     let mut v = vec![
@@ -218,7 +244,8 @@ fn pipeline_claims() -> Vec<Claim> {
             .metric("pipelined / unpipelined blocks per step, 1024-bit exponent (steps per block of our schedule, each PE its own processor)", "×")
             .rule(Rule::Ratio { target: pipelined_gain(nc), factor: 1.25 }, "25 %: (Nc + 3) assumes equal pipeline levels; a quarter off would still be the claimed gain")
             .plausible(&[(1.0, pipelined_gain(nc))], "the busiest unit sets the pipelined pace: from the whole critical path (no gain) to one level's share of it (Nc + 3)")
-            .modelled(schedule_model()));
+            .modelled(schedule_model())
+            .coordinator_speed_assumed());
     }
     v.extend([
         c("crsa-s2-throughput-nc", PIPELINE, "Section 2, Fig. 4(a)", "More PEs, more throughput from pipelining")
@@ -236,7 +263,8 @@ fn pipeline_claims() -> Vec<Claim> {
             .metric("PEs' MulMods per block over (PEs × steps per block) in the full pipeline, 1024-bit exponent, Nc = 2", "%")
             .rule(Rule::AtLeast { min: 90.0 }, "\"all the time\": at least 90 % busy, leaving a tenth for hand-offs")
             .plausible(&[(0.0, 100.0)], "a utilisation: from PEs that wait on a long coordinator to PEs as busy as it")
-            .modelled(schedule_model()),
+            .modelled(schedule_model())
+            .coordinator_speed_assumed(),
         c("crsa-s2-idle-pes", PIPELINE, "Sections 2 and 4, Section II (Conclusion)", "No PE is idle — by the paper's own per-PE counts")
             .paper("no PE is idle; PEs 0 and 2 do not perform any MulMod")
             .paper_values(&[0.0, 2.0])
@@ -307,6 +335,7 @@ fn analysis_claims() -> Vec<Claim> {
             .rule(Rule::Diff { target: paper_x(2), tol: 0.0 }, "an exact exponent")
             .plausible(&[(10.0, 130.0)], "products of 12–16 PEs doing 0–3 MulMods each over 5 levels: between Nc = 1's 10 and the 130 the paper gives for Nc = 3")
             .modelled(DATAFLOW_MODEL)
+            .dataflow_assumed()
             .confirms_figure(),
         c("crsa-s4-eta-misprint", COUNTS, "Section 4, Table 1", "η(k, Nc) = (k − 1) − log(24·2^Nc − 12Nc − 26) + 5Nc − 1 = k − log(…) + 5Nc − 2 is the best-case count, Table 1's (Section 4 prints the first \"−\" as \"·\")")
             .paper("η(k, Nc) = (k-1)·log(24 × 2^Nc - 12Nc - 26) + 5Nc - 1 = k·log(…) + 5Nc - 2; Table 1: k - log(24 × 2^Nc - 12Nc - 26) + 5Nc - 2 (best), 2k - 2 log(…) + 5Nc - 3 = 2044 (worst)")
@@ -345,6 +374,7 @@ fn analysis_claims() -> Vec<Claim> {
             }, "exact counts")
             .plausible(&[(1.0, 10.0), (1.0, 20.0), (1.0, 30.0)], "between one level's step per level and every MulMod of the hypercube in sequence")
             .modelled(DATAFLOW_MODEL)
+            .dataflow_assumed()
             .confirms_figure(),
     ]
 }

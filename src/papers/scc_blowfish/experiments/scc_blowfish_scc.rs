@@ -215,9 +215,17 @@ pub fn evidence(
         || "validation: not run (no measured pipeline point)".to_string(),
         Validation::sentence,
     );
-    let with_beside = |e: Evidence, b: &Option<String>| match b {
-        Some(b) => e.beside(format!("measured on this machine: {b}")),
-        None => e,
+    // The model's own error, as its validation against this study's timings measured it: a
+    // verdict it cannot carry past that error is inconclusive (an unvalidated model, infinite).
+    let error = validation
+        .filter(|v| !v.points.is_empty())
+        .map_or(f64::INFINITY, Validation::max_abs);
+    let with_beside = |e: Evidence, b: &Option<String>| {
+        let e = e.model_error(error);
+        match b {
+            Some(b) => e.beside(format!("measured on this machine: {b}")),
+            None => e,
+        }
     };
     vec![
         fed(
@@ -232,12 +240,15 @@ pub fn evidence(
         ),
         fed(
             "scc-blowfish-fig11-energy-scc",
-            swept(
-                &[&f.energy],
-                &how(
-                    "sequential joules / pipeline joules (the paper's watts × modelled seconds)",
-                    &v,
+            with_beside(
+                swept(
+                    &[&f.energy],
+                    &how(
+                        "sequential joules / pipeline joules (the paper's watts × modelled seconds)",
+                        &v,
+                    ),
                 ),
+                &None,
             ),
         ),
         fed(
