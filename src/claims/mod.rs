@@ -23,6 +23,7 @@ pub mod parsa;
 #[path = "../papers/scc_blowfish/claims.rs"]
 pub mod scc_blowfish;
 pub mod settings;
+pub mod statements;
 
 use crate::results::Kind;
 pub use crate::results::{Assumption, Confirms, Load, Rule, Setting, Test, num};
@@ -394,6 +395,7 @@ pub fn all() -> &'static [Claim] {
         v.extend(crsa::claims());
         v.extend(mary_karatsuba::claims());
         v.extend(cipher_energy::claims());
+        v.extend(statements::claims());
         settings::apply(&mut v);
         v
     })

@@ -139,10 +139,10 @@ fn overview(s: &mut String, study: &StudyResults) {
             s,
             "| {} | {} ({}) | {} | {} | **{}** |",
             r.paper,
-            cell(&clip(&r.claim, 80)),
+            cell(&clip(&r.claim, 70)),
             html_link(&r.reference, &r.id),
             cell(&clip(&r.ours, 70)),
-            cell(&clip(&r.setting, 60)),
+            cell(&clip(&r.setting, 50)),
             r.verdict
         );
     }
@@ -222,16 +222,10 @@ fn reproduced(s: &mut String, p: &PaperFindings) {
     if p.headline.is_empty() {
         let _ = writeln!(s, "None registered.");
     } else {
-        // Each is a row of the table at the top; here only where to find them.
-        let links: Vec<String> = p
-            .headline
-            .iter()
-            .map(|c| format!("{} ({})", html_link(&c.reference, &c.id), c.verdict.label()))
-            .collect();
+        // Each is a row of the table at the top, with our figure and its setting.
         let _ = writeln!(
             s,
-            "In [the table at the top](#overview), each with our figure and its setting: {}.",
-            links.join(", ")
+            "In [the table at the top](#overview), with our figures and their settings."
         );
     }
     if !p.does_not_hold.is_empty() {

@@ -153,7 +153,7 @@ fn findings_come_first_and_link_to_the_claims_they_name() {
         "Al-Tarawneh",
         "By kind: measured 1 (1 holds); paper-check 1 (1 inconsistent).",
         "<a id=\"parsa-headline\"></a>",
-        "In [the table at the top](#overview), each with our figure and its setting: [",
+        "In [the table at the top](#overview), with our figures and their settings.",
         "#### The paper's own inconsistencies: 1 defect (1 inconsistent check)",
         "- [Fig. 0](report.html#b): claim b. The paper's numbers give",
         "#### Experiments (1): their charts, claims and data in [report.html](report.html#parsa)",

@@ -42,6 +42,7 @@ pub mod scc_blowfish_paper;
 pub mod scc_blowfish_scc;
 #[path = "../../papers/scc_blowfish/experiments/scc_blowfish_stages.rs"]
 pub mod scc_blowfish_stages;
+pub mod statements;
 
 use super::judge::{Estimate, Evidence};
 use super::sampling::{self, Rounds};

@@ -252,6 +252,21 @@ pub fn evidence(
             ),
         ),
         fed(
+            "scc-blowfish-large-chunks-slower",
+            large_chunks(&SccConfig::default()).map_or_else(
+                |e| Evidence::unavailable(format!("the SCC model failed: {e}")),
+                |r| {
+                    Evidence::modelled(
+                        vec![Estimate::exact(r)],
+                        &format!(
+                            "{MODEL_LABEL}: the largest predicted pipeline time over the predicted sequential time, chunks of 64 KiB to the whole 1 MB message, parameters as published; {v}"
+                        ),
+                    )
+                    .model_error(error)
+                },
+            ),
+        ),
+        fed(
             "scc-blowfish-fig8-best-chunk-scc",
             with_beside(
                 swept(
@@ -265,6 +280,18 @@ pub fn evidence(
             ),
         ),
     ]
+}
+
+/// The largest predicted pipeline time over the predicted sequential time on the SCC, for
+/// chunks from 64 KiB to the whole message.
+fn large_chunks(cfg: &SccConfig) -> Result<f64> {
+    let mut worst = 0.0f64;
+    let mut chunk = 64 << 10;
+    while chunk <= cfg.message_bytes {
+        worst = worst.max(crate::scc::model::time_s(cfg, chunk)? / cfg.sequential_s());
+        chunk *= 2;
+    }
+    Ok(worst)
 }
 
 /// Fig. 8 as modelled: predicted seconds per chunk on the SCC, with the paper's 8 KB.
@@ -365,7 +392,15 @@ mod tests {
             assert_ne!(s.most_sensitive, "none");
         }
         let ev = evidence(&f, None, [Some("0.6×".into()), None]);
-        assert_eq!(ev.len(), 3);
+        assert_eq!(ev.len(), 4);
+        // The large-chunk claim is judged at the published parameters; unvalidated (no
+        // measured pipeline point here), the model cannot decide it either way.
+        let (large, ev): (Vec<Fed>, Vec<Fed>) = ev
+            .into_iter()
+            .partition(|f| f.claim == "scc-blowfish-large-chunks-slower");
+        let c = claims::find("scc-blowfish-large-chunks-slower").unwrap();
+        assert_eq!(large[0].evidence.model_error, Some(f64::INFINITY));
+        assert_eq!(judge(c, &large[0].evidence), Verdict::Inconclusive);
         for e in &ev {
             let c = claims::find(&e.claim).unwrap();
             assert_eq!(c.model.as_deref(), Some(MODEL_LABEL));
