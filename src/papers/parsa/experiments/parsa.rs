@@ -56,7 +56,7 @@ pub(super) fn rsa_round(
 ) -> Result<Vec<(String, f64)>> {
     rsa_batch_round(
         key,
-        PrivateOp::CrtVartime,
+        (BatchOp::Decrypt, PrivateOp::CrtVartime),
         messages,
         (threads, schedules, chunks),
         round,
@@ -75,13 +75,14 @@ pub(super) fn rsa_round_op(
     repeats: u32,
 ) -> Result<Vec<(String, f64)>> {
     let grid = (threads, vec![Schedule::Guided], vec![None]);
-    rsa_batch_round(key, op, messages, grid, round, repeats)
+    rsa_batch_round(key, (BatchOp::Decrypt, op), messages, grid, round, repeats)
 }
 
-/// The batch rounds' common body: `grid` is threads, schedules and chunks.
+/// The batch rounds' common body: `ops` the batch's operation and private-key form, `grid`
+/// threads, schedules and chunks.
 fn rsa_batch_round(
     key: &RsaPrivateKey,
-    private_op: PrivateOp,
+    (op, private_op): (BatchOp, PrivateOp),
     messages: usize,
     grid: (Vec<usize>, Vec<Schedule>, Vec<Option<usize>>),
     round: usize,
@@ -90,7 +91,7 @@ fn rsa_batch_round(
     let (threads, schedules, chunks) = grid;
     let plan = RsaBenchPlan {
         messages,
-        op: BatchOp::Decrypt,
+        op,
         private_op,
         threads,
         schedules,
@@ -259,27 +260,31 @@ impl Experiment for Schedules {
         // give, so no chunk size leaves a thread idle by the batch's shortness alone.
         let messages = (batch / 2).max(CHUNKS[CHUNKS.len() - 1] * t);
         let key = key(bits)?;
-        let schedules = OMP.to_vec();
-        let evidence = |r: &Rounds| fig6_evidence(ctx, r, t);
-        let rounds = sampling::measure(
-            &ctx.plan,
-            |round| {
-                let mut v = rsa_round(
-                    &key,
-                    messages,
-                    vec![t],
-                    schedules.clone(),
-                    CHUNKS.iter().map(|&c| Some(c)).collect(),
-                    round,
-                    FIG6_REPEATS,
-                )?;
-                v.push(free_cores_sample(probe_threads(ctx, t)));
-                Ok(v)
-            },
-            |r| settled(&evidence(r)),
-        )?;
-        let (table, chart) = fig6(&rounds, t);
+        let coarse = Grain {
+            op: BatchOp::Decrypt,
+            messages,
+            ids: COARSE_IDS,
+            label: format!("{bits}-bit CRT decryption"),
+        };
+        let rounds = fig6_rounds(ctx, &key, &coarse, t)?;
+        // The paper's grain: Table 8 implies about 0.7 µs of a thread per message; a 512-bit
+        // textbook encryption (e = 65537) is the nearest RSA operation, about 1–2 µs.
+        let fine_key = super::parsa::key(FINE_BITS)?;
+        let fine = Grain {
+            op: BatchOp::Encrypt,
+            messages: fine_messages(ctx.profile).max(CHUNKS[CHUNKS.len() - 1] * t),
+            ids: FINE_IDS,
+            label: format!("{FINE_BITS}-bit encryption (e = 65537)"),
+        };
+        let fine_rounds = fig6_rounds(ctx, &fine_key, &fine, t)?;
+        let (mut table, chart) = fig6(&rounds, t, &coarse.label);
+        let (fine_table, fine_chart) = fig6(&fine_rounds, t, &fine.label);
+        table.rows.extend(fine_table.rows);
         let quality = rounds.quality();
+        let per_item = |r: &Rounds, g: &Grain| {
+            r.median(SERSA)
+                .map_or(f64::NAN, |m| m.value / g.messages as f64 * 1e6)
+        };
         let mut r = ExperimentResult::new(
             self.id(),
             "parsa",
@@ -288,27 +293,102 @@ impl Experiment for Schedules {
             Provenance::Measured,
             format!(
                 "{bits}-bit RSA decryption (CRT) of {messages} messages with {t} threads under OpenMP's static, dynamic and \
-             guided schedules, chunk 1–100; every run's output equals SeRSA's. Each iteration is a whole RSA decryption, so a \
-             shared-counter grab (~0.1 µs) is small beside it. {}",
+             guided schedules, chunk 1–100; every run's output equals SeRSA's. Each iteration is a whole RSA decryption \
+             ({:.0} µs of SeRSA's time), so a shared-counter grab (~0.1 µs) is small beside it. At the paper's grain \
+             (Table 8 implies about 0.7 µs of a thread per message) the same schedules run {} messages of {} ({:.2} µs \
+             each), where scheduling costs can show. {}",
+                per_item(&rounds, &coarse),
+                fine.messages,
+                fine.label,
+                per_item(&fine_rounds, &fine),
                 quality_note(&quality, &runs_text(FIG6_REPEATS))
             ),
         );
         r.table = table;
-        r.charts = vec![chart];
+        r.charts = vec![chart, fine_chart];
         r.quality = Some(quality);
+        let mut evidence =
+            crate::study::set_aside_checked(&rounds, |r| fig6_evidence(ctx, r, t, COARSE_IDS));
+        evidence.extend(crate::study::set_aside_checked(&fine_rounds, |r| {
+            fig6_evidence(ctx, r, t, FINE_IDS)
+        }));
         Ok(Output {
             result: r,
-            evidence: crate::study::set_aside_checked(&rounds, evidence),
+            evidence,
         })
     }
 }
 
+/// The modulus of Fig. 6's rounds at the paper's grain: the smallest RSA key parcrypt makes.
+const FINE_BITS: u32 = 512;
+
+/// Messages of the fine-grained rounds: batches of about 10 ms (quick) or 50 ms (full).
+fn fine_messages(profile: Profile) -> usize {
+    match profile {
+        Profile::Quick => 6_000,
+        Profile::Full => 30_000,
+    }
+}
+
+/// The claims each grain feeds: guided best, dynamic worst, flat.
+const COARSE_IDS: [&str; 3] = [
+    "parsa-fig6-guided-best",
+    "parsa-fig6-dynamic-worst",
+    "parsa-fig6-flat",
+];
+const FINE_IDS: [&str; 3] = [
+    "parsa-fig6-fine-guided-best",
+    "parsa-fig6-fine-dynamic-worst",
+    "parsa-fig6-fine-flat",
+];
+
+/// One work item's grain of Fig. 6's rounds.
+struct Grain {
+    op: BatchOp,
+    messages: usize,
+    ids: [&'static str; 3],
+    label: String,
+}
+
+/// Fig. 6's paired rounds at `grain`: every schedule and chunk at `t` threads, SeRSA, and the
+/// free-core probe.
+fn fig6_rounds(ctx: &Context, key: &RsaPrivateKey, grain: &Grain, t: usize) -> Result<Rounds> {
+    let schedules = OMP.to_vec();
+    let evidence = |r: &Rounds| fig6_evidence(ctx, r, t, grain.ids);
+    sampling::measure(
+        &ctx.plan,
+        |round| {
+            let mut v = rsa_batch_round(
+                key,
+                (grain.op, PrivateOp::CrtVartime),
+                grain.messages,
+                (
+                    vec![t],
+                    schedules.clone(),
+                    CHUNKS.iter().map(|&c| Some(c)).collect(),
+                ),
+                round,
+                FIG6_REPEATS,
+            )?;
+            v.push(free_cores_sample(probe_threads(ctx, t)));
+            Ok(v)
+        },
+        |r| settled(&evidence(r)),
+    )
+}
+
 /// Fig. 6's table and chart: the time per schedule and chunk size at `t` threads, with the
 /// rounds' times behind each point.
-fn fig6(rounds: &Rounds, t: usize) -> (Table, Chart) {
-    let mut table = Table::new(&["schedule", "chunk_messages", "median_s", "speedup_x"]);
+fn fig6(rounds: &Rounds, t: usize, item: &str) -> (Table, Chart) {
+    let mut table = Table::new(&[
+        "work_item",
+        "schedule",
+        "chunk_messages",
+        "median_s",
+        "speedup_x",
+    ]);
     let mut chart = Chart::line(
-        format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule"),
+        format!("Fig. 6 — PaRSA-{t} time against chunk size per schedule, {item}"),
         "chunk size (messages)",
         "time (s)",
         true,
@@ -321,6 +401,7 @@ fn fig6(rounds: &Rounds, t: usize) -> (Table, Chart) {
             let k = config_key(t, s, Some(c));
             let m = rounds.median(&k);
             table.push(vec![
+                text(item),
                 text(s.name()),
                 int(c),
                 measured(m, "s"),
@@ -360,12 +441,7 @@ fn spread(v: &Values, t: usize, s: Schedule) -> f64 {
     hi / lo
 }
 
-fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize) -> Vec<Fed> {
-    let ids = [
-        "parsa-fig6-guided-best",
-        "parsa-fig6-dynamic-worst",
-        "parsa-fig6-flat",
-    ];
+fn fig6_evidence(ctx: &Context, r: &Rounds, t: usize, ids: [&str; 3]) -> Vec<Fed> {
     if let Some(gap) = needs_threads(ctx, 2) {
         return ids.iter().map(|id| fed(id, gap.clone())).collect();
     }
@@ -433,7 +509,7 @@ mod tests {
             .flat_map(|&s| CHUNKS.map(|c| config_key(t, s, Some(c))))
             .chain([SERSA.to_string()])
             .collect();
-        let (table, chart) = fig6(&varied_rounds(&keys, 7), t);
+        let (table, chart) = fig6(&varied_rounds(&keys, 7), t, "test items");
         assert_eq!(table.rows.len(), OMP.len() * CHUNKS.len());
         assert_eq!(chart.series.len(), OMP.len());
         assert_rounds_behind_points(&chart, 7);
