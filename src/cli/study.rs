@@ -172,6 +172,10 @@ fn run_study(args: RunArgs) -> Result<()> {
     let mut actual: Vec<f64> = Vec::new();
     let mut started: Option<std::time::Instant> = None;
     let results = plan.run(|done, _, next, measured| {
+        if let Next::FirstBlock(id) = next {
+            progress.set_message(format!("{id}: first block of rounds"));
+            return;
+        }
         if let (true, Some(t0)) = (measured, started.take()) {
             actual.push(t0.elapsed().as_secs_f64());
         }
@@ -182,6 +186,7 @@ fn run_study(args: RunArgs) -> Result<()> {
         }
         progress.set_message(match next {
             Next::Results => "writing results and report".to_string(),
+            Next::FirstBlock(id) => id.to_string(),
             Next::Experiment(id) => match expected.iter().find(|e| e.id == id) {
                 Some(e) => {
                     started = Some(std::time::Instant::now());

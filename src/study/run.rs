@@ -8,6 +8,7 @@ use super::experiments;
 use super::files::{io_err, write_outputs};
 use super::judge::{self, Evidence};
 use super::options::{Finished, PAPER_IDS, StudyOptions};
+use super::sampling::{self, Block};
 use crate::claims;
 use crate::error::{Error, Result};
 use crate::results::{ClaimResult, ExperimentResult, StudyResults};
@@ -18,7 +19,9 @@ use std::time::Instant;
 /// What a study's run does next, as its progress callback hears it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Next<'a> {
-    /// Experiment `id` starts (or is resumed from disk).
+    /// Experiment `id` measures its first block of rounds (the study's first pass).
+    FirstBlock(&'a str),
+    /// Experiment `id` starts (or is resumed from disk): its second block, and the results.
     Experiment(&'a str),
     /// Every experiment is done: the claims are judged and the results written.
     Results,
@@ -214,13 +217,32 @@ impl StudyPlan {
         let mut outputs = Vec::new();
         let mut resumed = Vec::new();
         let mut last_ran = true;
-        for (i, exp) in self.selected.iter().enumerate() {
-            progress(i, total, Next::Experiment(exp.id()), last_ran);
-            let state = self.state_of(exp.id());
-            if let Some(done) = (!self.opts.fresh)
-                .then(|| load_finished(&state, exp.id()))
+        let finished = |exp: &dyn Experiment| {
+            (!self.opts.fresh)
+                .then(|| load_finished(&self.state_of(exp.id()), exp.id()))
                 .flatten()
-            {
+        };
+        // The first block of every experiment's rounds, in registry order; the rest (and any
+        // re-measuring) follows in the reverse order below, so each claim's rounds are spread
+        // over the run and follow different neighbours (`sampling::Block`).
+        let mut first_s: Vec<(&str, f64)> = Vec::new();
+        for exp in &self.selected {
+            if finished(exp.as_ref()).is_some() {
+                continue;
+            }
+            progress(0, total, Next::FirstBlock(exp.id()), false);
+            let t0 = Instant::now();
+            sampling::set_block(exp.id(), Block::First);
+            let first = exp.run(&ctx);
+            first_s.push((exp.id(), t0.elapsed().as_secs_f64()));
+            if let Err(e) = first {
+                sampling::set_block("", Block::Whole);
+                return Err(e);
+            }
+        }
+        for (i, exp) in self.selected.iter().enumerate().rev() {
+            progress(total - 1 - i, total, Next::Experiment(exp.id()), last_ran);
+            if let Some(done) = finished(exp.as_ref()) {
                 resumed.push(done.result.id.clone());
                 outputs.push(done);
                 last_ran = false;
@@ -231,7 +253,20 @@ impl StudyPlan {
                 .iter()
                 .find(|(id, _)| id == exp.id())
                 .map(|(_, s)| *s);
-            outputs.push(run_one(exp.as_ref(), &ctx, &state, expected)?);
+            let earlier = first_s
+                .iter()
+                .find(|(id, _)| *id == exp.id())
+                .map_or(0.0, |(_, s)| *s);
+            sampling::set_block(exp.id(), Block::Second);
+            let out = run_one(
+                exp.as_ref(),
+                &ctx,
+                &self.state_of(exp.id()),
+                expected,
+                earlier,
+            );
+            sampling::set_block("", Block::Whole);
+            outputs.push(out?);
             last_ran = true;
         }
         progress(total, total, Next::Results, last_ran);
@@ -267,10 +302,11 @@ fn run_one(
     ctx: &Context,
     state: &Path,
     expected: Option<f64>,
+    earlier_s: f64,
 ) -> Result<Output> {
     let t0 = Instant::now();
     let mut out = exp.run(ctx)?;
-    out.result.elapsed_s = t0.elapsed().as_secs_f64();
+    out.result.elapsed_s = t0.elapsed().as_secs_f64() + earlier_s;
     out.result.estimate_s = expected;
     let json =
         serde_json::to_vec_pretty(&out).map_err(|e| Error::Export(format!("{}: {e}", exp.id())))?;

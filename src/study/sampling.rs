@@ -146,8 +146,13 @@ pub struct Rounds {
     /// The line above which the last round offered read the CPUs apart (µs): [`FAR`] times
     /// the [`established_level`] of the readings so far.
     far_above_us: Option<f64>,
-    /// The rounds set aside, each with the number of rounds kept before it.
-    aside: Vec<(usize, Vec<(String, f64)>)>,
+    /// The rounds set aside, each with the number of rounds kept before it and its block.
+    aside: Vec<(usize, usize, Vec<(String, f64)>)>,
+    /// The block each kept round was measured in (see [`Block`]): 0 for rounds measured in
+    /// one go.
+    blocks: Vec<usize>,
+    /// The block rounds pushed now belong to.
+    block: usize,
 }
 
 impl Rounds {
@@ -173,6 +178,7 @@ impl Rounds {
             }
         }
         self.rounds += 1;
+        self.blocks.push(self.block);
         for v in &mut self.values {
             v.resize(self.rounds, f64::NAN);
         }
@@ -219,7 +225,7 @@ impl Rounds {
             Some(us) => self.set_aside_us.push(us),
             None => self.set_aside_busy += 1,
         }
-        self.aside.push((self.rounds, round));
+        self.aside.push((self.rounds, self.block, round));
         false
     }
 
@@ -230,10 +236,12 @@ impl Rounds {
         let mut all = Rounds::new();
         let mut aside = self.aside.iter().peekable();
         for i in 0..=self.rounds {
-            while let Some((_, round)) = aside.next_if(|(at, _)| *at == i) {
+            while let Some((_, block, round)) = aside.next_if(|(at, _, _)| *at == i) {
+                all.block = *block;
                 all.push(round.clone());
             }
             if i < self.rounds {
+                all.block = self.blocks[i];
                 all.push(
                     self.keys
                         .iter()
@@ -245,7 +253,13 @@ impl Rounds {
         }
         all.extra = self.extra;
         all.readings = self.readings.clone();
+        all.block = self.block;
         all
+    }
+
+    /// How many blocks the rounds were measured in (1 for rounds measured in one go).
+    pub fn block_count(&self) -> usize {
+        self.blocks.iter().copied().max().map_or(0, |b| b + 1)
     }
 
     /// Rounds so far.
@@ -294,10 +308,30 @@ impl Rounds {
                 })
             })
             .collect();
-        Some(match percentile_interval(stats, RESAMPLES) {
+        let mut e = match percentile_interval(stats, RESAMPLES) {
             Some((low, high)) => Estimate::new(value, low.min(value), high.max(value)),
             None => Estimate::new(value, f64::NEG_INFINITY, f64::INFINITY),
-        })
+        };
+        // Rounds measured in blocks spread over the run: the interval also takes in each
+        // block's own estimate, so a shift between blocks (between runs, in effect) widens it
+        // instead of hiding in the pooled rounds.
+        if self.block_count() > 1 {
+            for b in 0..self.block_count() {
+                let idx: Vec<usize> = (0..self.rounds).filter(|&i| self.blocks[i] == b).collect();
+                if idx.len() < 2 {
+                    continue;
+                }
+                let v = stat(&Resample {
+                    rounds: self,
+                    idx: &idx,
+                });
+                if v.is_finite() {
+                    e.low = e.low.min(v);
+                    e.high = e.high.max(v);
+                }
+            }
+        }
+        Some(e)
     }
 
     /// The median over rounds of a per-round quantity `f(value of key in that round)`, with
@@ -401,6 +435,58 @@ impl Resample<'_> {
     }
 }
 
+/// Where an experiment's rounds are in the study's blocks: the study runs every experiment
+/// twice, the first block of rounds in one order and the rest in the reverse order, so each
+/// claim's rounds are spread over the run and follow different neighbours, and its interval
+/// carries the spread between blocks ([`Rounds::estimate`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Block {
+    /// Every round in one go (unit tests, benchmarks, anything outside the study's blocks).
+    #[default]
+    Whole,
+    /// The first block: the first [`first_block`] rounds, no re-measuring, kept for the
+    /// second.
+    First,
+    /// The second block: the first block's rounds, then the rest of the plan's rounds and any
+    /// re-measuring.
+    Second,
+}
+
+/// Rounds of the first block when an experiment's plan asks for `min_rounds`: half, rounded
+/// up.
+pub fn first_block(min_rounds: usize) -> usize {
+    min_rounds.div_ceil(2)
+}
+
+/// The block the study is in, the experiment running, how many times it has called
+/// [`measure`], and the first block's rounds kept by (experiment, call).
+#[derive(Default)]
+struct Blocks {
+    block: Block,
+    experiment: String,
+    calls: usize,
+    kept: Vec<((String, usize), Rounds)>,
+}
+
+thread_local! {
+    /// The study's blocks, per thread: the study runs its experiments on one thread, and tests
+    /// that run beside each other keep theirs apart.
+    static BLOCKS: std::cell::RefCell<Blocks> = std::cell::RefCell::new(Blocks::default());
+}
+
+/// Sets the block the next [`measure`] calls belong to, for `experiment` (the study calls it
+/// before each experiment's run; [`Block::Whole`] ends blocks and drops what was kept).
+pub fn set_block(experiment: &str, block: Block) {
+    BLOCKS.with_borrow_mut(|b| {
+        b.block = block;
+        b.experiment = experiment.to_string();
+        b.calls = 0;
+        if block == Block::Whole {
+            b.kept.clear();
+        }
+    });
+}
+
 /// Runs rounds by `plan`: `round(i)` measures every configuration once and returns
 /// `(key, value)` pairs; after `min_rounds`, more rounds run while `settled` says no and
 /// the extra time and the round cap allow another.
@@ -423,8 +509,38 @@ pub fn measure(
     // Known after the first round: whether rounds run parallel forms (and get probed before
     // as well as after, so a state that ends or starts inside the round is seen).
     let mut parallel = false;
-    measure_by(
+    let (block, call) = BLOCKS.with_borrow_mut(|b| {
+        b.calls += 1;
+        let call = (b.experiment.clone(), b.calls - 1);
+        let kept = match b.block {
+            Block::Second => b
+                .kept
+                .iter()
+                .position(|(k, _)| *k == call)
+                .map(|i| b.kept.swap_remove(i).1),
+            _ => None,
+        };
+        (b.block, (call, kept))
+    });
+    let ((experiment, n), kept) = call;
+    let first_plan = Plan {
+        min_rounds: first_block(plan.min_rounds),
+        extra_budget: 0.0,
+        max_extra_s: 0.0,
+        ..*plan
+    };
+    let (plan, start) = match block {
+        Block::First => (&first_plan, Rounds::new()),
+        Block::Second => {
+            let mut r = kept.unwrap_or_default();
+            r.block = 1;
+            (plan, r)
+        }
+        Block::Whole => (plan, Rounds::new()),
+    };
+    let rounds = measure_from(
         plan,
+        start,
         |i| {
             let before = if parallel {
                 cross_core_us(CROSS_CORE_S)
@@ -442,7 +558,11 @@ pub fn measure(
         },
         settled,
         &elsewhere,
-    )
+    )?;
+    if block == Block::First {
+        BLOCKS.with_borrow_mut(|b| b.kept.push(((experiment, n), rounds.clone())));
+    }
+    Ok(rounds)
 }
 
 /// A round's free-core readings, each with its thread count.
@@ -460,8 +580,21 @@ fn probes_parallel(round: &[(String, f64)]) -> bool {
 
 /// [`measure`] with the process's earlier cross-core readings given by `elsewhere` (tests
 /// give them, with a fake probe in the rounds).
+#[cfg(test)]
 pub(crate) fn measure_by(
     plan: &Plan,
+    round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
+    settled: impl Fn(&Rounds) -> bool,
+    elsewhere: &[f64],
+) -> Result<Rounds> {
+    measure_from(plan, Rounds::new(), round, settled, elsewhere)
+}
+
+/// [`measure_by`] going on from the rounds `start` (a first block's): they count towards the
+/// plan's rounds, and the round index `i` goes on from theirs.
+fn measure_from(
+    plan: &Plan,
+    start: Rounds,
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
     elsewhere: &[f64],
@@ -472,12 +605,13 @@ pub(crate) fn measure_by(
             plan.min_rounds, plan.max_rounds
         )));
     }
-    let mut rounds = Rounds::new();
+    let mut rounds = start;
     let limit = plan.min_rounds;
     let started = Instant::now();
     let mut paused = 0.0;
     let mut busy_in_a_row = 0;
-    let mut i = 0;
+    let offered_before = rounds.len() + rounds.set_aside;
+    let mut i = offered_before;
     let mut offer = |rounds: &mut Rounds, i: usize, paused: &mut f64| -> Result<bool> {
         let busy_before = rounds.set_aside_busy;
         let kept = rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
@@ -496,7 +630,7 @@ pub(crate) fn measure_by(
         i += 1;
     }
     let first = started.elapsed().as_secs_f64();
-    let per_round = (first - paused).max(0.0) / i as f64;
+    let per_round = (first - paused).max(0.0) / (i - offered_before).max(1) as f64;
     let budget = extra_allowance(plan, per_round, i, paused);
     let extra_started = Instant::now();
     while rounds.len() < plan.max_rounds

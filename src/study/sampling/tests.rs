@@ -323,3 +323,52 @@ fn rounds_kept_apart_after_the_limit_are_counted() {
     let r = probed(&plan, |i| if i < 2 { 2.3 } else { 0.5 }, &quiet);
     assert_eq!((r.len(), r.set_aside, r.kept_apart), (4, 2, 0));
 }
+
+/// Rounds measured in two blocks whose levels differ: the interval takes in each block's own
+/// median, where the pooled bootstrap alone would not reach it; within one block nothing
+/// changes.
+#[test]
+fn an_interval_takes_in_each_blocks_own_estimate() {
+    let mut r = Rounds::new();
+    for i in 0..10 {
+        r.push(vec![("a".into(), 1.0 + 0.001 * i as f64)]);
+    }
+    let one = r.median("a").unwrap();
+    r.block = 1;
+    for i in 0..10 {
+        r.push(vec![("a".into(), 1.2 + 0.001 * i as f64)]);
+    }
+    assert_eq!(r.block_count(), 2);
+    let both = r.median("a").unwrap();
+    assert!(both.low <= 1.0045 && both.high >= 1.2045, "{both:?}");
+    assert!(one.high < 1.01, "{one:?}");
+}
+
+/// The study's blocks: a first block measures half the plan's rounds with no re-measuring
+/// and keeps them; the second goes on from them to the plan's rounds, marked as its own block.
+#[test]
+fn the_second_block_goes_on_from_the_first() {
+    let plan = Plan {
+        min_rounds: 6,
+        max_rounds: 6,
+        extra_budget: 0.0,
+        max_extra_s: 0.0,
+        set_aside_far: false,
+        pause_after_busy_s: 0.0,
+    };
+    let seen = std::cell::RefCell::new(Vec::new());
+    let round = |i: usize| {
+        seen.borrow_mut().push(i);
+        Ok(vec![("a".to_string(), i as f64)])
+    };
+    set_block("test-blocks", Block::First);
+    let first = measure(&plan, round, |_| true).unwrap();
+    assert_eq!(first.len(), 3);
+    set_block("test-blocks", Block::Second);
+    let all = measure(&plan, round, |_| true).unwrap();
+    set_block("", Block::Whole);
+    assert_eq!(all.len(), 6);
+    assert_eq!(all.block_count(), 2);
+    assert_eq!(*seen.borrow(), vec![0, 1, 2, 3, 4, 5]);
+    assert_eq!(all.get("a").unwrap(), &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+}
