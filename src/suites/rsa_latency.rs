@@ -297,7 +297,7 @@ impl SizeKeys {
         match name.as_str() {
             "plain" => decrypt_unchecked(k2, c2, PrivateOp::PlainVartime),
             "crt" => decrypt_unchecked(k2, c2, op_crt),
-            "crt-nocheck" => k2.ct_crt().private_op_integer_nocheck(c2, false),
+            "crt-nocheck" => k2.ct_crt().private_op_integer_unchecked(c2, false),
             "crt-parallel" => decrypt_unchecked(k2, c2, op_par),
             "multiprime-3-seq" => decrypt_unchecked(k3, c3, op_crt),
             "multiprime-3" => decrypt_unchecked(k3, c3, op_par),

@@ -174,7 +174,7 @@ fn the_fault_check_refuses_a_flipped_crt_half_on_every_kernel() {
                 let tag = format!("{kernel} {} primes parallel {parallel}", key.prime_count());
                 let good = crt.private_op(&cl, parallel).unwrap();
                 assert_eq!(mpn::to_integer(&good), m, "{tag}");
-                let faulty = crt.private_op_nocheck(&cl, parallel);
+                let faulty = crt.private_op_unchecked(&cl, parallel);
                 assert_eq!(mpn::to_integer(&faulty), m, "{tag}");
                 let err = crt.private_op_faulty(&cl, parallel).unwrap_err();
                 assert!(matches!(err, Error::DecryptionError), "{tag}: {err}");
