@@ -25,6 +25,14 @@ use zeroize::Zeroizing;
 /// Operations per call (the 64-bit lanes of a 512-bit register).
 pub const LANES: usize = 8;
 
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+const _: () = assert!(
+    crate::bignum::ct::ifma_mb::digits_for(MAX_PRIME_BITS)
+        == crate::bignum::ct::ifma_mb::MAX_DIGITS
+        && crate::bignum::ct::ifma_mb::digits_for(MAX_PRIME_BITS + 1)
+            > crate::bignum::ct::ifma_mb::MAX_DIGITS
+);
+
 /// Whether this build and CPU run the multi-buffer kernel.
 pub fn available() -> bool {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
@@ -68,8 +76,27 @@ fn check_call(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<()> {
             "multi-buffer RSA takes two-prime keys".into(),
         ));
     }
+    // The kernel's digit count is bounded (ifma_mb::MAX_DIGITS): a valid key with a larger
+    // prime (e.g. 8,330 bits beside 1,024) is refused here, never a panic in the kernel.
+    // Prime sizes are public.
+    let largest = keys
+        .iter()
+        .filter_map(|k| k.ct_crt().two_primes())
+        .flat_map(|p| p.map(|q| q.1))
+        .max()
+        .unwrap_or(0);
+    if largest > MAX_PRIME_BITS {
+        return Err(Error::InvalidParameter(format!(
+            "multi-buffer RSA takes primes of at most {MAX_PRIME_BITS} bits, this key has one \
+             of {largest} bits"
+        )));
+    }
     Ok(())
 }
+
+/// The largest prime the multi-buffer kernel takes: `ifma_mb::MAX_DIGITS` (160) digits of 52
+/// bits less the two bits of headroom (R > 4m), 8,318 bits.
+pub const MAX_PRIME_BITS: u32 = 160 * 52 - 2;
 
 /// The private-key operation c_j^d_j mod n_j of every lane, checked before it is returned
 /// (as [`crate::rsa::textbook::decrypt`] with [`crate::rsa::textbook::PrivateOp::CrtConstTime`]):

@@ -54,8 +54,9 @@ pub fn available() -> bool {
 }
 
 /// Digits of a modulus of `bits` bits: ⌈(bits + 2)/52⌉ (R > 4m), at least 2.
-pub fn digits_for(bits: u32) -> usize {
-    (bits as usize + 2).div_ceil(52).max(2)
+pub const fn digits_for(bits: u32) -> usize {
+    let d = (bits as usize + 2).div_ceil(52);
+    if d < 2 { 2 } else { d }
 }
 
 /// One lane's modulus, prepared for a digit count n (built once per modulus, reused by every
