@@ -58,7 +58,7 @@ pub fn unavailable_reason() -> Option<String> {
 }
 
 /// The whole call's preconditions: 1 to [`LANES`] messages, one key per message, the kernel
-/// available, two-prime keys.
+/// available, keys it takes ([`key_refusal`]).
 fn check_call(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<()> {
     if cs.is_empty() || cs.len() > LANES || keys.len() != cs.len() {
         return Err(Error::InvalidParameter(format!(
@@ -71,27 +71,30 @@ fn check_call(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<()> {
     if let Some(why) = unavailable_reason() {
         return Err(Error::InvalidParameter(why));
     }
-    if keys.iter().any(|k| k.prime_count() != 2) {
-        return Err(Error::InvalidParameter(
-            "multi-buffer RSA takes two-prime keys".into(),
-        ));
+    match keys.iter().find_map(|k| key_refusal(k)) {
+        Some(why) => Err(Error::InvalidParameter(why)),
+        None => Ok(()),
     }
-    // The kernel's digit count is bounded (ifma_mb::MAX_DIGITS): a valid key with a larger
-    // prime (e.g. 8,330 bits beside 1,024) is refused here, never a panic in the kernel.
-    // Prime sizes are public.
-    let largest = keys
-        .iter()
-        .filter_map(|k| k.ct_crt().two_primes())
-        .flat_map(|p| p.map(|q| q.1))
+}
+
+/// Why the multi-buffer kernel cannot take `key`, or `None` when it can: it takes two-prime
+/// keys whose primes have at most [`MAX_PRIME_BITS`] bits (the kernel's digit count is
+/// bounded: a valid key with a larger prime, e.g. 8,330 bits beside 1,024, is refused here,
+/// never a panic in the kernel). Prime sizes are public.
+pub fn key_refusal(key: &RsaPrivateKey) -> Option<String> {
+    if key.prime_count() != 2 {
+        return Some("multi-buffer RSA takes two-prime keys".into());
+    }
+    let largest = (0..2)
+        .map(|i| key.prime(i).significant_bits())
         .max()
         .unwrap_or(0);
-    if largest > MAX_PRIME_BITS {
-        return Err(Error::InvalidParameter(format!(
+    (largest > MAX_PRIME_BITS).then(|| {
+        format!(
             "multi-buffer RSA takes primes of at most {MAX_PRIME_BITS} bits, this key has one \
              of {largest} bits"
-        )));
-    }
-    Ok(())
+        )
+    })
 }
 
 /// The largest prime the multi-buffer kernel takes: `ifma_mb::MAX_DIGITS` (160) digits of 52
