@@ -76,6 +76,13 @@ pub struct MbLane {
     one: Zeroizing<Vec<u64>>,
 }
 
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for MbLane {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
+}
+
 impl std::fmt::Debug for MbLane {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "ifma_mb::MbLane({} digits)", self.n)
@@ -125,6 +132,13 @@ pub struct MbCtx<'a> {
     k0: [u64; LANES],
     rr: Zeroizing<Vec<u64>>,
     one: Zeroizing<Vec<u64>>,
+}
+
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for MbCtx<'_> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
 }
 
 /// `LANES` numbers of `n` digits each (lane j: `lanes[j]`, digits beyond n dropped), transposed.
