@@ -147,3 +147,79 @@ fn three_prime_key(dir: &Path) -> std::path::PathBuf {
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
     key
 }
+
+/// The key of issue 41 (primes of 8,330 and 1,024 bits, valid to OpenSSL): past the
+/// multi-buffer kernel's 8,318-bit limit. `rsa decrypt` decrypts with it, `bench rsa --key K`
+/// with `auto` runs one at a time, `crt-const-time-mb` is a usage error: never exit 101.
+#[test]
+fn a_prime_past_the_multibuffer_limit_is_refused_there_and_runs_one_at_a_time() {
+    let key = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("crates/parcrypt/testdata/unbalanced-8330-1024.pem");
+    let dir = tempfile::tempdir().unwrap();
+    let (plain, ct, out) = (
+        dir.path().join("plain"),
+        dir.path().join("ct"),
+        dir.path().join("out"),
+    );
+    std::fs::write(&plain, b"issue 41").unwrap();
+    let r = parcrypt(&[
+        "rsa",
+        "encrypt",
+        "--key",
+        s(&key),
+        "--in",
+        s(&plain),
+        "--out",
+        s(&ct),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let r = parcrypt(&[
+        "rsa",
+        "decrypt",
+        "--key",
+        s(&key),
+        "--in",
+        s(&ct),
+        "--out",
+        s(&out),
+    ]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    assert_eq!(std::fs::read(&out).unwrap(), b"issue 41");
+    let bench_key = |op: &str, json: &Path| {
+        parcrypt(&[
+            "bench",
+            "rsa",
+            "--messages",
+            "2",
+            "--op",
+            "decrypt",
+            "--private-op",
+            op,
+            "--threads",
+            "1",
+            "--runs",
+            "1",
+            "--min-time",
+            "0",
+            "--warmup",
+            "0",
+            "--key",
+            s(&key),
+            "--json",
+            s(json),
+        ])
+    };
+    let json = dir.path().join("auto.json");
+    let r = bench_key("auto", &json);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    for rec in records(&json) {
+        assert_eq!(rec["private_op"], "crt-const-time", "{rec}");
+    }
+    if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+        return;
+    }
+    let json = dir.path().join("mb.json");
+    let r = bench_key("crt-const-time-mb", &json);
+    assert_one_line_error(&r, 2, "at most 8318 bits");
+    assert!(!json.exists());
+}

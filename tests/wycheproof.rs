@@ -10,7 +10,6 @@
 use parcrypt::Error;
 use parcrypt::rsa::oaep::{self, OaepHash, OaepParams};
 use parcrypt::rsa::pem;
-use parcrypt::rsa::textbook::PrivateOp;
 use parcrypt::rsa::{RsaPrivateKey, RsaPublicKey};
 use rand::{CryptoRng, RngCore};
 use serde_json::Value;
@@ -114,10 +113,10 @@ fn run_file(name: &str) -> Counts {
         let (sha, mgf_sha) = (hash(group, "sha"), hash(group, "mgfSha"));
         let key = group_key(group);
         // Multi-prime keys are also decrypted with one thread per prime.
-        let ops: &[PrivateOp] = if key.prime_count() > 2 {
-            &[PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel]
+        let ops: &[oaep::CtOp] = if key.prime_count() > 2 {
+            &[oaep::CtOp::CrtConstTime, oaep::CtOp::CrtConstTimeParallel]
         } else {
-            &[PrivateOp::CrtConstTime]
+            &[oaep::CtOp::CrtConstTime]
         };
         for test in group["tests"].as_array().expect("tests") {
             let id = &test["tcId"];

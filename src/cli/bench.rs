@@ -195,10 +195,10 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
         if let Some(why) = parcrypt::rsa::multibuffer::unavailable_reason() {
             return Err(super::usage(why));
         }
-        if key.prime_count() != 2 {
-            return Err(super::usage(
-                "--private-op crt-const-time-mb takes two-prime keys".to_string(),
-            ));
+        if let Some(why) = parcrypt::rsa::multibuffer::key_refusal(&key) {
+            return Err(super::usage(format!(
+                "--private-op crt-const-time-mb: {why}"
+            )));
         }
     }
     let machine = MachineInfo::detect();

@@ -245,9 +245,16 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
             if args.variable_time {
                 "mpz_powm, variable-time".to_string()
             } else {
+                let named: Vec<String> = kernels
+                    .iter()
+                    .map(|&k| match k {
+                        "gmp-sec" => "gmp-sec (variable time in the prime)".to_string(),
+                        _ => format!("{k} (constant time)"),
+                    })
+                    .collect();
                 format!(
-                    "constant-time kernels {} (auto for 1024-bit primes = {})",
-                    kernels.join(", "),
+                    "kernels {} (auto for 1024-bit primes = {})",
+                    named.join(", "),
                     parcrypt::bignum::ct::choice::choice_for(1024).describe()
                 )
             },

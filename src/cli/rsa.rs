@@ -8,7 +8,7 @@ use parcrypt::io::{MAX_KEY_FILE_BYTES, read_file_at_most, write_atomic, write_fi
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
-use parcrypt::rsa::textbook::{self, PrivateOp};
+use parcrypt::rsa::textbook;
 use parcrypt::rsa::{RsaPrivateKey, oaep};
 use rand::SeedableRng;
 use rug::Integer;
@@ -404,9 +404,9 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
     let params = args.oaep_params()?;
     // The kernel on every CRT residue; on one thread per prime if asked.
     let op = if parallel {
-        PrivateOp::CrtConstTimeParallel
+        oaep::CtOp::CrtConstTimeParallel
     } else {
-        PrivateOp::CrtConstTime
+        oaep::CtOp::CrtConstTime
     };
     // The key file's bytes (PEM or DER of the private key): wiped when dropped, at once.
     let key_bytes = zeroize::Zeroizing::new(read_file_at_most(&args.key, MAX_KEY_FILE_BYTES)?);
@@ -429,7 +429,7 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
                 .into());
             }
             let c = from_be_bytes(&data);
-            textbook::decrypt_blinded_bytes(&key, &c, op, &mut rand::rngs::OsRng)?
+            textbook::decrypt_blinded_bytes(&key, &c, op.into(), &mut rand::rngs::OsRng)?
         }
     };
     warn_textbook(args.padding);

@@ -63,7 +63,9 @@ pub struct LatencyRecord {
     pub bits: u32,
     /// Threads used.
     pub threads: usize,
-    /// A constant-time form (a Montgomery kernel or `mpz_powm_sec`) rather than `mpz_powm`.
+    /// Constant time in every secret: a Montgomery kernel. False for `mpz_powm` and for
+    /// `gmp-sec` (`mpz_powm_sec`: constant time in the exponent, variable time in the prime —
+    /// GMP's limb-inverse tables are indexed by it).
     pub constant_time: bool,
     /// The kernel asked for (`auto`, `ifma`, `mulx`, `portable`, `gmp-sec`), or `gmp-powm`
     /// for the variable-time forms. Absent in files written before kernels were chosen.
@@ -297,7 +299,7 @@ impl SizeKeys {
         match name.as_str() {
             "plain" => decrypt_unchecked(k2, c2, PrivateOp::PlainVartime),
             "crt" => decrypt_unchecked(k2, c2, op_crt),
-            "crt-nocheck" => k2.ct_crt().private_op_integer_nocheck(c2, false),
+            "crt-nocheck" => k2.ct_crt().private_op_integer_unchecked(c2, false),
             "crt-parallel" => decrypt_unchecked(k2, c2, op_par),
             "multiprime-3-seq" => decrypt_unchecked(k3, c3, op_crt),
             "multiprime-3" => decrypt_unchecked(k3, c3, op_par),
@@ -372,7 +374,7 @@ impl SizeTimed<'_> {
                 method: n.clone(),
                 bits: b,
                 threads,
-                constant_time: cfg.1.is_some(),
+                constant_time: cfg.1.is_some_and(|k| k != PrivateKernel::GmpSec),
                 kernel: Some(cfg.1.map_or(GMP_POWM, |k| k.name()).to_string()),
                 backend: Some(keys.backend_of(cfg)),
                 timing: TimingFields::new(s, mm.samples.clone(), TimingColumns::RANGE),
@@ -427,7 +429,8 @@ mod tests {
                 _ => GMP_POWM,
             };
             assert_eq!(r.backend.as_deref(), Some(want), "{r:?}");
-            assert_eq!(r.constant_time, r.method != "plain");
+            let gmp_sec = r.kernel.as_deref() == Some("gmp-sec");
+            assert_eq!(r.constant_time, r.method != "plain" && !gmp_sec, "{r:?}");
         }
         assert!(recs.iter().all(|r| r.openssl_sign_s.is_none()));
         assert_eq!(

@@ -23,7 +23,7 @@ use parcrypt::bignum::ct::secret_flow as sf;
 use parcrypt::bignum::{from_be_bytes, mpn, to_be_bytes_vartime};
 use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{self, OaepParams};
-use parcrypt::rsa::textbook::{self, PrivateOp};
+use parcrypt::rsa::textbook;
 use parcrypt::rsa::{RsaPrivateKey, pem};
 use pkcs8::der::Decode;
 use rug::Integer;
@@ -197,7 +197,7 @@ fn every_kernel() -> Vec<PrivateKernel> {
 /// One kernel: key setup, a valid and an invalid OAEP ciphertext, and `--padding none`.
 fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, fx: &Fixture) {
     let params = OaepParams::default();
-    let op = PrivateOp::CrtConstTime;
+    let op = oaep::CtOp::CrtConstTime;
     let key = match phases.run(&format!("setup {kernel}"), Expect::Clean, || {
         key.clone().with_kernel(kernel)
     }) {
@@ -259,7 +259,7 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
         );
     }
     let got = phases.run(&format!("raw {kernel}"), Expect::Clean, || {
-        textbook::decrypt_blinded_bytes(&key, &c, op, &mut rand::rngs::OsRng)
+        textbook::decrypt_blinded_bytes(&key, &c, op.into(), &mut rand::rngs::OsRng)
     });
     // Not vacuous: the unblinded EM, what the OAEP check reads, is secret on every backend.
     let secret = got.as_ref().ok().and_then(|em| sf::secret_bits(em));

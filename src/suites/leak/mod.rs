@@ -75,9 +75,9 @@ pub struct DecryptPath {
     pub kernel: Option<PrivateKernel>,
 }
 
-/// The default private-key operation ([`PrivateOp::default`], what `rsa decrypt` runs).
+/// The default private-key operation ([`oaep::CtOp::default`], what `rsa decrypt` runs).
 fn default_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {
-    Ok(oaep::decrypt_with(key, ct, params, PrivateOp::default())?)
+    Ok(oaep::decrypt_with(key, ct, params, oaep::CtOp::default())?)
 }
 
 fn old_vartime_path(key: &RsaPrivateKey, ct: &[u8], params: &OaepParams) -> DecryptResult {

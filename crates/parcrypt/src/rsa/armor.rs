@@ -7,6 +7,7 @@
 //! groups, misplaced `=` padding, an empty body. The Base64 is decoded by `base64ct`, whose
 //! decoding time does not depend on the (secret) data; the body and the DER are kept in
 //! [`Zeroizing`] buffers.
+use crate::bignum::ct::secret_flow;
 use base64ct::{Base64, Encoding};
 use zeroize::Zeroizing;
 
@@ -27,14 +28,9 @@ pub struct PemBlock {
 /// `None` when `text` has no `-----BEGIN ` line at all (it may be DER); otherwise the block or
 /// a one-line description of what is wrong with it.
 pub fn decode(text: &[u8], wanted: impl Fn(&str) -> bool) -> Option<Result<PemBlock, String>> {
-    let lines: Vec<&[u8]> = text
-        .split(|&b| b == b'\n')
-        .map(<[u8]>::trim_ascii)
-        .collect();
-    let begins: Vec<(usize, &[u8])> = lines
-        .iter()
-        .enumerate()
-        .filter_map(|(i, line)| Some((i, begin_label(line)?)))
+    let lines = Lines::of(text);
+    let begins: Vec<(usize, &[u8])> = (0..lines.len())
+        .filter_map(|i| Some((i, begin_label(lines.armor(i)?)?)))
         .collect();
     let &(start, label) = begins
         .iter()
@@ -43,12 +39,94 @@ pub fn decode(text: &[u8], wanted: impl Fn(&str) -> bool) -> Option<Result<PemBl
     Some(decode_block(&lines, start, label))
 }
 
+/// The lines of a PEM file, split without a branch on a secret character.
+///
+/// What is public here, and why: the *layout* of the file — where its line ends are, which lines
+/// are blank, which contain a `-` (BEGIN and END lines) or a `:` (RFC 1421 headers). None of
+/// these characters is in the Base64 alphabet, so for a key that loads they tell nothing of the
+/// Base64 characters: a body line never holds one, and its line ends are where the writer put
+/// them (every 64 characters for OpenSSL). They are computed for every byte with arithmetic
+/// masks and only then declassified for the secret-flow check
+/// ([`secret_flow::declassify`](crate::bignum::ct::secret_flow::declassify)). A line with a `-`
+/// or `:` is armor, trimmed and compared in variable time; a body line is never looked at
+/// character by character, only compacted ([`compact`]) and decoded by `base64ct`.
+struct Lines<'a> {
+    /// Each line, its `\n` left out (a `\r` stays: it is whitespace to [`compact`]).
+    raw: Vec<&'a [u8]>,
+    /// Per line: bit 0 it holds a `-`, bit 1 a `:`, bit 2 it is all whitespace (public).
+    flags: Vec<u8>,
+}
+
+impl<'a> Lines<'a> {
+    fn of(text: &'a [u8]) -> Self {
+        let mut ends: Vec<u8> = text.iter().map(|&c| eq_mask(c, b'\n') & 1).collect();
+        secret_flow::declassify(&ends);
+        let mut raw = Vec::new();
+        let mut from = 0;
+        for (i, &nl) in ends.iter().enumerate() {
+            if nl == 1 {
+                raw.push(&text[from..i]);
+                from = i + 1;
+            }
+        }
+        raw.push(&text[from..]);
+        ends.clear();
+        let mut flags: Vec<u8> = raw
+            .iter()
+            .map(|line| {
+                let (mut dash, mut colon, mut all_ws) = (0u8, 0u8, 0xffu8);
+                for &c in line.iter() {
+                    dash |= eq_mask(c, b'-');
+                    colon |= eq_mask(c, b':');
+                    all_ws &= ws_mask(c);
+                }
+                (dash & 1) | (colon & 2) | (all_ws & 4)
+            })
+            .collect();
+        secret_flow::declassify(&flags);
+        flags.shrink_to_fit();
+        Lines { raw, flags }
+    }
+
+    fn len(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// Line `i`, trimmed, when it holds a `-` or a `:` (armor or a header), else `None`.
+    fn armor(&self, i: usize) -> Option<&'a [u8]> {
+        (self.flags[i] & 3 != 0).then(|| self.raw[i].trim_ascii())
+    }
+
+    /// Whether line `i` holds a `:`.
+    fn has_colon(&self, i: usize) -> bool {
+        self.flags[i] & 2 != 0
+    }
+
+    /// Whether line `i` is blank (whitespace only).
+    fn blank(&self, i: usize) -> bool {
+        self.flags[i] & 4 != 0
+    }
+}
+
+/// 0xff when `c == x`, else 0, without a branch.
+fn eq_mask(c: u8, x: u8) -> u8 {
+    let d = u16::from(c ^ x);
+    // d − 1 borrows into the high byte exactly when d = 0.
+    (d.wrapping_sub(1) >> 8) as u8
+}
+
+/// 0xff when `c` is ASCII whitespace as [`u8::is_ascii_whitespace`] has it (space, tab, LF,
+/// FF, CR), else 0, without a branch.
+fn ws_mask(c: u8) -> u8 {
+    eq_mask(c, b' ') | eq_mask(c, b'\t') | eq_mask(c, b'\n') | eq_mask(c, 0x0c) | eq_mask(c, b'\r')
+}
+
 /// The label of a `-----BEGIN LABEL-----` line.
 fn begin_label(line: &[u8]) -> Option<&[u8]> {
     line.strip_prefix(b"-----BEGIN ")?.strip_suffix(b"-----")
 }
 
-fn decode_block(lines: &[&[u8]], start: usize, label: &[u8]) -> Result<PemBlock, String> {
+fn decode_block(lines: &Lines<'_>, start: usize, label: &[u8]) -> Result<PemBlock, String> {
     let label = std::str::from_utf8(label)
         .ok()
         .filter(|l| l.bytes().all(|b| b.is_ascii_graphic() || b == b' '))
@@ -56,9 +134,10 @@ fn decode_block(lines: &[&[u8]], start: usize, label: &[u8]) -> Result<PemBlock,
         .to_string();
     let end_line = format!("-----END {label}-----");
     let mut end = None;
-    for (i, line) in lines.iter().enumerate().skip(start + 1) {
+    for i in start + 1..lines.len() {
+        let Some(line) = lines.armor(i) else { continue };
         if line.starts_with(b"-----END ") {
-            if *line != end_line.as_bytes() {
+            if line != end_line.as_bytes() {
                 return Err(format!(
                     "PEM END line \"{}\" (line {}) does not match \"-----BEGIN {label}-----\"",
                     String::from_utf8_lossy(line),
@@ -76,27 +155,23 @@ fn decode_block(lines: &[&[u8]], start: usize, label: &[u8]) -> Result<PemBlock,
         }
     }
     let end = end.ok_or_else(|| format!("no \"{end_line}\" line (truncated file?)"))?;
-    let mut body = &lines[start + 1..end];
     // RFC 1421 headers ("Name: value" lines, then a blank line) come before the Base64.
     let mut encrypted = false;
-    let first = body
-        .iter()
-        .position(|l| !l.is_empty())
-        .unwrap_or(body.len());
-    if body.get(first).is_some_and(|l| l.contains(&b':')) {
-        let headers_end = body[first..]
-            .iter()
-            .position(|l| l.is_empty())
-            .map_or(body.len(), |i| first + i);
-        encrypted = body[first..headers_end]
-            .iter()
-            .any(|h| h.starts_with(b"Proc-Type:") && contains(h, b"ENCRYPTED"));
-        body = &body[headers_end..];
+    let mut body = start + 1;
+    let first = (body..end).find(|&i| !lines.blank(i)).unwrap_or(end);
+    if first < end && lines.has_colon(first) {
+        let headers_end = (first..end).find(|&i| lines.blank(i)).unwrap_or(end);
+        encrypted = (first..headers_end).any(|i| {
+            lines
+                .armor(i)
+                .is_some_and(|h| h.starts_with(b"Proc-Type:") && contains(h, b"ENCRYPTED"))
+        });
+        body = headers_end;
     }
     let der = if encrypted {
         Zeroizing::new(Vec::new()) // never decoded: the caller refuses encrypted blocks
     } else {
-        decode_base64(body, start + 2 + (end - start - 1 - body.len()))?
+        decode_base64(&lines.raw[body..end], body + 1)?
     };
     Ok(PemBlock {
         label,
@@ -111,8 +186,55 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 
 /// The Base64 body, whitespace removed, checked and decoded. `first_line` is the 1-based line
 /// number of `body[0]` in the file, for messages.
+///
+/// In constant time for a key that loads: the whitespace goes by [`compact`], and `base64ct`
+/// finds an invalid character or misplaced padding without a branch on the data. Only the
+/// length of the compacted body (public: it is the key's size) decides anything before that.
+/// Once the key is refused, [`why_refused`] looks at the characters in variable time to name
+/// what is wrong.
 fn decode_base64(body: &[&[u8]], first_line: usize) -> Result<Zeroizing<Vec<u8>>, String> {
-    let mut b64 = Zeroizing::new(Vec::with_capacity(body.iter().map(|l| l.len()).sum()));
+    let b64 = compact(body);
+    if b64.is_empty() || b64.len() % 4 != 0 {
+        return Err(why_refused(body, first_line, b64.len()));
+    }
+    let mut der = Zeroizing::new(vec![0u8; b64.len() / 4 * 3]);
+    match Base64::decode(&*b64, &mut der) {
+        Ok(out) => {
+            let len = out.len();
+            der.truncate(len);
+            Ok(der)
+        }
+        Err(_) => Err(why_refused(body, first_line, b64.len())),
+    }
+}
+
+/// The lines of `body` joined with their whitespace removed, by a compaction whose control
+/// flow and memory addresses do not depend on the characters' values: every byte is written at
+/// the current end and the end advances by one unless the byte is whitespace. Whether a byte
+/// is whitespace is computed by arithmetic ([`ws_mask`]) and declassified per byte: no Base64
+/// character is whitespace, so for a key that loads it reveals only the layout (spaces and
+/// `\r`s the writer put between the characters), never a character.
+fn compact(body: &[&[u8]]) -> Zeroizing<Vec<u8>> {
+    let total: usize = body.iter().map(|l| l.len()).sum();
+    // One spare byte: the last write may land one past the kept characters.
+    let mut out = Zeroizing::new(vec![0u8; total + 1]);
+    let mut keep: Vec<u8> = Vec::with_capacity(total);
+    for line in body {
+        keep.extend(line.iter().map(|&c| !ws_mask(c) & 1));
+    }
+    secret_flow::declassify(&keep);
+    let mut pos = 0;
+    for (&c, &k) in body.iter().flat_map(|l| l.iter()).zip(&keep) {
+        out[pos] = c;
+        pos += usize::from(k);
+    }
+    out[pos] = 0;
+    out.truncate(pos);
+    out
+}
+
+/// What is wrong with a refused body (variable time: the key is not used), as one line.
+fn why_refused(body: &[&[u8]], first_line: usize, len: usize) -> String {
     for (i, line) in body.iter().enumerate() {
         for &c in line.iter().filter(|c| !c.is_ascii_whitespace()) {
             if !(c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=')) {
@@ -121,159 +243,33 @@ fn decode_base64(body: &[&[u8]], first_line: usize) -> Result<Zeroizing<Vec<u8>>
                 } else {
                     format!("byte 0x{c:02x}")
                 };
-                return Err(format!(
+                return format!(
                     "invalid Base64 character {shown} on line {}",
                     first_line + i
-                ));
+                );
             }
-            b64.push(c);
         }
     }
-    if b64.is_empty() {
-        return Err("PEM body is empty".into());
+    if len == 0 {
+        return "PEM body is empty".into();
     }
-    if b64.len() % 4 != 0 {
-        return Err(format!(
-            "Base64 body is {} characters, not a multiple of 4 (truncated, or '=' padding missing)",
-            b64.len()
-        ));
+    if len % 4 != 0 {
+        return format!(
+            "Base64 body is {len} characters, not a multiple of 4 (truncated, or '=' padding \
+             missing)"
+        );
     }
+    let b64: Vec<u8> = body
+        .iter()
+        .flat_map(|l| l.iter().copied())
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
     let pad = b64.iter().rev().take_while(|&&c| c == b'=').count();
     if pad > 2 || b64[..b64.len() - pad].contains(&b'=') {
-        return Err("'=' padding inside the Base64 body (only the last 1 or 2 may be '=')".into());
+        return "'=' padding inside the Base64 body (only the last 1 or 2 may be '=')".into();
     }
-    let mut der = Zeroizing::new(vec![0u8; b64.len() / 4 * 3 - pad]);
-    let len = Base64::decode(&*b64, &mut der)
-        .map_err(|_| "invalid Base64 encoding (non-zero bits in the last group)".to_string())?
-        .len();
-    der.truncate(len);
-    Ok(der)
+    "invalid Base64 encoding (non-zero bits in the last group)".into()
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// 35 bytes: the Base64 ends in "=" padding and holds "AAAA".
-    const DER: &[u8] = b"parcrypt armor test \x00\x00\x00\x01\xfe\xff, the end";
-
-    fn wrap(width: usize, eol: &str) -> String {
-        let b64 = Base64::encode_string(DER);
-        let body: Vec<&str> = b64
-            .as_bytes()
-            .chunks(width)
-            .map(|c| std::str::from_utf8(c).unwrap())
-            .collect();
-        format!(
-            "-----BEGIN TEST-----{eol}{}{eol}-----END TEST-----{eol}",
-            body.join(eol)
-        )
-    }
-
-    fn ok(text: &str) -> PemBlock {
-        decode(text.as_bytes(), |l| l == "TEST").unwrap().unwrap()
-    }
-
-    fn err(text: &str) -> String {
-        decode(text.as_bytes(), |l| l == "TEST")
-            .unwrap()
-            .unwrap_err()
-    }
-
-    #[test]
-    fn any_line_width_and_line_end_decodes() {
-        for width in [4, 48, 64, 65, 76, 1000] {
-            for eol in ["\n", "\r\n"] {
-                let block = ok(&wrap(width, eol));
-                assert_eq!(block.label, "TEST");
-                assert_eq!(*block.der, DER, "width {width}");
-                assert!(!block.encrypted);
-            }
-        }
-    }
-
-    #[test]
-    fn whitespace_and_surrounding_text_are_ignored() {
-        let padded: String = wrap(64, "\n")
-            .lines()
-            .map(|l| format!("{l} \t \n"))
-            .collect();
-        assert_eq!(*ok(&padded).der, DER);
-        let spaced = wrap(20, "\n").replace("\n", "\n\n").replacen("A", " A", 1);
-        assert_eq!(*ok(&spaced).der, DER);
-        let around = format!("Bag Attributes\n    x: y\n{}trailing words", wrap(64, "\n"));
-        assert_eq!(*ok(&around).der, DER);
-        let no_final_eol = wrap(64, "\n").trim_end().to_string();
-        assert_eq!(*ok(&no_final_eol).der, DER);
-    }
-
-    #[test]
-    fn the_wanted_block_is_chosen_and_no_begin_is_none() {
-        let two = format!(
-            "{}{}",
-            wrap(64, "\n").replace("TEST", "OTHER"),
-            wrap(64, "\n")
-        );
-        assert_eq!(ok(&two).label, "TEST");
-        let only_other = wrap(64, "\n").replace("TEST", "OTHER");
-        let block = decode(only_other.as_bytes(), |l| l == "TEST")
-            .unwrap()
-            .unwrap();
-        assert_eq!(block.label, "OTHER");
-        assert!(decode(b"\x30\x82\x01\x00", |_| true).is_none());
-        assert!(decode(b"no armor here", |_| true).is_none());
-    }
-
-    #[test]
-    fn encrypted_headers_are_flagged() {
-        let text = wrap(64, "\n").replacen(
-            "-----\n",
-            "-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\n",
-            1,
-        );
-        assert!(ok(&text).encrypted);
-        let comment = wrap(64, "\n").replacen("-----\n", "-----\nComment: hello\n\n", 1);
-        let block = ok(&comment);
-        assert!(!block.encrypted);
-        assert_eq!(*block.der, DER);
-    }
-
-    #[test]
-    fn real_defects_have_their_own_message() {
-        let good = wrap(64, "\n");
-        let cases = [
-            (
-                good.replace("-----END TEST-----\n", ""),
-                "no \"-----END TEST-----\" line",
-            ),
-            (
-                good.replace("END TEST", "END OTHER"),
-                "does not match \"-----BEGIN TEST-----\"",
-            ),
-            (
-                good.replacen('A', "*", 1),
-                "invalid Base64 character '*' on line 2",
-            ),
-            (
-                good.replacen('A', "\u{e9}", 1),
-                "invalid Base64 character byte 0xc3 on line 2",
-            ),
-            (good.replacen("A", "", 1), "not a multiple of 4"),
-            (good.replace('=', ""), "not a multiple of 4"),
-            (good.replacen("AA", "A=", 1), "'=' padding inside"),
-            (
-                "-----BEGIN TEST-----\n\n-----END TEST-----\n".into(),
-                "PEM body is empty",
-            ),
-            (
-                format!("-----BEGIN TEST-----\nAAAA\n{good}"),
-                "before the next BEGIN line (line 3)",
-            ),
-        ];
-        for (text, needle) in cases {
-            let msg = err(&text);
-            assert!(msg.contains(needle), "{needle:?} not in {msg:?}");
-            assert!(!msg.contains('\n'));
-        }
-    }
-}
+mod tests;

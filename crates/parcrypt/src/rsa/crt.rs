@@ -31,7 +31,7 @@ use crate::bignum::mpn;
 use crate::error::{Error, Result};
 use rand::RngCore;
 use rug::Integer;
-use std::sync::{Mutex, OnceLock};
+use std::sync::Mutex;
 use zeroize::Zeroizing;
 
 /// Uses of one blinding pair before a fresh r is drawn (OpenSSL's `BN_BLINDING_COUNTER`).
@@ -39,16 +39,24 @@ pub const BLINDING_USES: u32 = 32;
 
 /// The test-only fault that flips one bit of one CRT half before the recombination
 /// (`PARCRYPT_FAULT=crt-half`, read once per process; the variable is
-/// `parcrypt_lab::bench::failure::FAULT_VAR`): the fault check must refuse the result. Never set it
-/// in a real run.
+/// `parcrypt_lab::bench::failure::FAULT_VAR`): the fault check must refuse the result. Honoured
+/// only in a build with the non-default `fault-injection` feature (the lab's tests turn it on);
+/// every other build ignores the variable.
 pub const CRT_FAULT: &str = "crt-half";
 
-/// Whether [`CRT_FAULT`] is planted.
+/// Whether [`CRT_FAULT`] is planted: never without the `fault-injection` feature.
+#[cfg(feature = "fault-injection")]
 fn crt_fault_planted() -> bool {
-    static PLANTED: OnceLock<bool> = OnceLock::new();
+    static PLANTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *PLANTED.get_or_init(|| {
         std::env::var("PARCRYPT_FAULT").is_ok_and(|v| v.split(',').any(|f| f.trim() == CRT_FAULT))
     })
+}
+
+/// Whether [`CRT_FAULT`] is planted: never without the `fault-injection` feature.
+#[cfg(not(feature = "fault-injection"))]
+fn crt_fault_planted() -> bool {
+    false
 }
 
 /// One prime of the CRT with what its residue and its Garner step need.
@@ -279,8 +287,8 @@ impl CtCrt {
 
     /// c^d mod n for `c < n` given as [`CtCrt::limbs`] limbs, with no fault check: every
     /// residue, then the recombination. For measuring what the check costs; a decryption goes
-    /// through [`CtCrt::private_op`].
-    pub fn private_op_nocheck(&self, c: &[u64], parallel: bool) -> Limbs {
+    /// through [`CtCrt::private_op`]. Not public: a faulty result gives away a prime.
+    pub(crate) fn private_op_unchecked(&self, c: &[u64], parallel: bool) -> Limbs {
         self.private_op_with(c, parallel, false)
     }
 
@@ -329,10 +337,14 @@ impl CtCrt {
         Ok(mpn::to_integer(&self.private_op(&cl, parallel)?))
     }
 
-    /// [`CtCrt::private_op_nocheck`] on an integer `c < n`, the result as an integer.
-    pub fn private_op_integer_nocheck(&self, c: &Integer, parallel: bool) -> Integer {
+    /// **Unchecked**: [`CtCrt::private_op_integer`] without the fault check, only for
+    /// measuring what the check costs (`bench rsa-private --methods crt-nocheck`). A glitch
+    /// in it returns a wrong value that gives away a prime (gcd(m^e − c, n)); never decrypt
+    /// with it. Hidden from the docs, out of the safe path.
+    #[doc(hidden)]
+    pub fn private_op_integer_unchecked(&self, c: &Integer, parallel: bool) -> Integer {
         let cl = Zeroizing::new(mpn::padded(c, self.limbs()));
-        mpn::to_integer(&self.private_op_nocheck(&cl, parallel))
+        mpn::to_integer(&self.private_op_unchecked(&cl, parallel))
     }
 
     /// The blinded private-key operation for `c < n` ([`CtCrt::limbs`] limbs): c·r^e, the

@@ -19,4 +19,7 @@ pub mod prime;
 pub mod secrets;
 pub mod textbook;
 
+#[cfg(test)]
+mod fuzz_tests;
+
 pub use keys::{RsaPrivateKey, RsaPublicKey};

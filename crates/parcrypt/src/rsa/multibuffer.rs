@@ -25,6 +25,14 @@ use zeroize::Zeroizing;
 /// Operations per call (the 64-bit lanes of a 512-bit register).
 pub const LANES: usize = 8;
 
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+const _: () = assert!(
+    crate::bignum::ct::ifma_mb::digits_for(MAX_PRIME_BITS)
+        == crate::bignum::ct::ifma_mb::MAX_DIGITS
+        && crate::bignum::ct::ifma_mb::digits_for(MAX_PRIME_BITS + 1)
+            > crate::bignum::ct::ifma_mb::MAX_DIGITS
+);
+
 /// Whether this build and CPU run the multi-buffer kernel.
 pub fn available() -> bool {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
@@ -50,7 +58,7 @@ pub fn unavailable_reason() -> Option<String> {
 }
 
 /// The whole call's preconditions: 1 to [`LANES`] messages, one key per message, the kernel
-/// available, two-prime keys.
+/// available, keys it takes ([`key_refusal`]).
 fn check_call(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<()> {
     if cs.is_empty() || cs.len() > LANES || keys.len() != cs.len() {
         return Err(Error::InvalidParameter(format!(
@@ -63,13 +71,35 @@ fn check_call(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<()> {
     if let Some(why) = unavailable_reason() {
         return Err(Error::InvalidParameter(why));
     }
-    if keys.iter().any(|k| k.prime_count() != 2) {
-        return Err(Error::InvalidParameter(
-            "multi-buffer RSA takes two-prime keys".into(),
-        ));
+    match keys.iter().find_map(|k| key_refusal(k)) {
+        Some(why) => Err(Error::InvalidParameter(why)),
+        None => Ok(()),
     }
-    Ok(())
 }
+
+/// Why the multi-buffer kernel cannot take `key`, or `None` when it can: it takes two-prime
+/// keys whose primes have at most [`MAX_PRIME_BITS`] bits (the kernel's digit count is
+/// bounded: a valid key with a larger prime, e.g. 8,330 bits beside 1,024, is refused here,
+/// never a panic in the kernel). Prime sizes are public.
+pub fn key_refusal(key: &RsaPrivateKey) -> Option<String> {
+    if key.prime_count() != 2 {
+        return Some("multi-buffer RSA takes two-prime keys".into());
+    }
+    let largest = (0..2)
+        .map(|i| key.prime(i).significant_bits())
+        .max()
+        .unwrap_or(0);
+    (largest > MAX_PRIME_BITS).then(|| {
+        format!(
+            "multi-buffer RSA takes primes of at most {MAX_PRIME_BITS} bits, this key has one \
+             of {largest} bits"
+        )
+    })
+}
+
+/// The largest prime the multi-buffer kernel takes: `ifma_mb::MAX_DIGITS` (160) digits of 52
+/// bits less the two bits of headroom (R > 4m), 8,318 bits.
+pub const MAX_PRIME_BITS: u32 = 160 * 52 - 2;
 
 /// The private-key operation c_j^d_j mod n_j of every lane, checked before it is returned
 /// (as [`crate::rsa::textbook::decrypt`] with [`crate::rsa::textbook::PrivateOp::CrtConstTime`]):

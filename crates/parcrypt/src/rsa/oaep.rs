@@ -137,12 +137,38 @@ pub fn encrypt_with<R: RngCore + CryptoRng + ?Sized>(
 
 /// RSAES-OAEP-DECRYPT with SHA-256, MGF1-SHA-256 and the `label` used for encryption.
 pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
-    decrypt_with(key, ct, &OaepParams::sha256(label), PrivateOp::CrtConstTime)
+    decrypt_with(key, ct, &OaepParams::sha256(label), CtOp::CrtConstTime)
+}
+
+/// The private-key operations [`decrypt_with`] takes: the constant-time ones, each checked
+/// against the public key before its result is used (a fault is [`Error::DecryptionError`]).
+/// The variable-time forms of [`PrivateOp`] are for studies only, through
+/// [`decrypt_with_any_op_vartime`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CtOp {
+    /// [`PrivateOp::CrtConstTime`]: the key's kernel, one thread.
+    #[default]
+    CrtConstTime,
+    /// [`PrivateOp::CrtConstTimeParallel`]: one prime per pool thread.
+    CrtConstTimeParallel,
+    /// [`PrivateOp::CrtConstTimeMb`]: the multi-buffer kernel, the message alone in one lane
+    /// (an error where the CPU or the key cannot run it).
+    CrtConstTimeMb,
+}
+
+impl From<CtOp> for PrivateOp {
+    fn from(op: CtOp) -> Self {
+        match op {
+            CtOp::CrtConstTime => PrivateOp::CrtConstTime,
+            CtOp::CrtConstTimeParallel => PrivateOp::CrtConstTimeParallel,
+            CtOp::CrtConstTimeMb => PrivateOp::CrtConstTimeMb,
+        }
+    }
 }
 
 /// RSAES-OAEP-DECRYPT with `params`, the private-key operation computed as `op` says
-/// ([`PrivateOp::CrtConstTime`], or [`PrivateOp::CrtConstTimeParallel`] for one thread per
-/// prime), on a blinded ciphertext.
+/// ([`CtOp::CrtConstTime`], or [`CtOp::CrtConstTimeParallel`] for one thread per prime): only
+/// constant-time, checked forms, on a blinded ciphertext.
 ///
 /// Every failure of the ciphertext — not k bytes long, not below n, bad padding, another
 /// label or hash — is the one opaque [`Error::DecryptionError`], reached through the same
@@ -152,6 +178,18 @@ pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing
 /// [`textbook::decrypt_blinded_bytes`]; only a key too small for `params.hash` is another error
 /// ([`Error::InvalidKey`], before any work).
 pub fn decrypt_with(
+    key: &RsaPrivateKey,
+    ct: &[u8],
+    params: &OaepParams,
+    op: CtOp,
+) -> Result<Zeroizing<Vec<u8>>> {
+    decrypt_with_any_op_vartime(key, ct, params, op.into())
+}
+
+/// [`decrypt_with`] with any [`PrivateOp`], the **variable-time** ones too (GMP's `mpz_powm`,
+/// timing depends on d, and no fault check): for studies that measure what they leak
+/// (`bench leak`), never for a decryption. With a constant-time `op` it is [`decrypt_with`].
+pub fn decrypt_with_any_op_vartime(
     key: &RsaPrivateKey,
     ct: &[u8],
     params: &OaepParams,

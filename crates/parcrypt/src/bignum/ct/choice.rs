@@ -7,13 +7,15 @@
 //! CPU flags alone do not decide it.
 //!
 //! The cache is `$PARCRYPT_CACHE_DIR/kernels.json`, else `$XDG_CACHE_HOME/parcrypt/…`, else
-//! `$HOME/.cache/parcrypt/…`; `PARCRYPT_CACHE_DIR=off` keeps choices in the process only.
-//! A cache that cannot be read or written is ignored (the choice is then timed again).
+//! `$HOME/.cache/parcrypt/…`; `PARCRYPT_CACHE_DIR=off` (or empty, or a relative path) keeps
+//! choices in the process only. A cache that cannot be read or written, is not a regular file
+//! or is longer than [`MAX_CACHE_BYTES`] is ignored (the choice is then timed again).
 //! The timings are of public random operands: nothing secret is timed or stored.
 use super::{Backend, CtModulus};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::Instant;
@@ -94,22 +96,63 @@ type Cache = BTreeMap<String, BTreeMap<u32, Choice>>;
 
 /// The cache file, or `None` when caching on disk is off or no directory is known.
 pub fn cache_file() -> Option<PathBuf> {
-    let dir = match std::env::var_os("PARCRYPT_CACHE_DIR") {
+    let var = |name| std::env::var_os(name);
+    cache_file_from(
+        var("PARCRYPT_CACHE_DIR"),
+        var("XDG_CACHE_HOME"),
+        var("HOME"),
+    )
+}
+
+/// [`cache_file`] from the three variables' values. `PARCRYPT_CACHE_DIR` set to `off`, to
+/// nothing or to a relative path turns the disk cache off (a relative path would write into
+/// whatever folder the command runs in); a relative `XDG_CACHE_HOME` is ignored, as the XDG
+/// specification says, and so is a relative `HOME`.
+fn cache_file_from(
+    parcrypt: Option<OsString>,
+    xdg: Option<OsString>,
+    home: Option<OsString>,
+) -> Option<PathBuf> {
+    let absolute = |d: OsString| Some(PathBuf::from(d)).filter(|p| p.is_absolute());
+    let dir = match parcrypt {
         Some(d) if d == "off" => return None,
-        Some(d) => PathBuf::from(d),
-        None => match std::env::var_os("XDG_CACHE_HOME") {
-            Some(x) if !x.is_empty() => PathBuf::from(x).join("parcrypt"),
-            _ => PathBuf::from(std::env::var_os("HOME")?).join(".cache/parcrypt"),
+        Some(d) => absolute(d)?,
+        None => match xdg.and_then(absolute) {
+            Some(x) => x.join("parcrypt"),
+            None => absolute(home?)?.join(".cache/parcrypt"),
         },
     };
     Some(dir.join("kernels.json"))
 }
 
+/// The most bytes of the cache file read (a few CPU models' choices take 1 to 2 KiB): a
+/// longer file is ignored, as a garbled one is.
+pub const MAX_CACHE_BYTES: u64 = 16 * 1024;
+
+/// The cache at `path`, or an empty one when it is missing, garbled, longer than
+/// [`MAX_CACHE_BYTES`] or not a regular file: a FIFO is never opened (opening one waits for a
+/// writer), a link to a device (`/dev/zero`) is never read, and at most
+/// [`MAX_CACHE_BYTES`] + 1 bytes are read whatever the file becomes after the check.
 fn read_cache(path: &std::path::Path) -> Cache {
-    std::fs::read(path)
-        .ok()
+    read_bounded(path)
         .and_then(|b| serde_json::from_slice(&b).ok())
         .unwrap_or_default()
+}
+
+fn read_bounded(path: &std::path::Path) -> Option<Vec<u8>> {
+    use std::io::Read;
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().ok()?.is_file() {
+        return None;
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_CACHE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= MAX_CACHE_BYTES).then_some(bytes)
 }
 
 fn write_cache(path: &std::path::Path, cache: &Cache) {
@@ -117,6 +160,9 @@ fn write_cache(path: &std::path::Path, cache: &Cache) {
     let Ok(text) = serde_json::to_vec_pretty(cache) else {
         return;
     };
+    if text.len() as u64 > MAX_CACHE_BYTES {
+        return; // it would not be read back
+    }
     if std::fs::create_dir_all(dir).is_ok() {
         let _ = crate::io::write_atomic(path, &text, None);
     }
@@ -140,7 +186,14 @@ pub fn choice_for(bits: u32) -> Choice {
     }
     let class = size_class(bits);
     let mut chosen = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some((_, c)) = chosen.iter().find(|(k, _)| *k == class) {
+    // A choice is kept per 512-bit class, but a backend may take only part of a class (IFMA
+    // stops at 8318 bits): the memo and the cache are used only where the backend takes these
+    // bits, so a hand-edited cache or another size of the class never picks one that cannot
+    // run (rsa/kernel.rs builds the CRT of `auto` on the choice and expects it to run).
+    if let Some((_, c)) = chosen
+        .iter()
+        .find(|(k, c)| *k == class && candidates.contains(&c.backend))
+    {
         return c.clone();
     }
     // Keyed by what runs here too: under Valgrind (no AVX-512) the same CPU offers fewer.
@@ -274,6 +327,16 @@ mod tests {
     }
 
     #[test]
+    fn a_choice_kept_for_a_class_is_rechecked_against_the_size() {
+        // One 512-bit class, two sizes: IFMA takes 8318 bits, not 8330.
+        assert_eq!(size_class(8318), size_class(8330));
+        for bits in [8318, 8330, 8318] {
+            let c = choice_for(bits);
+            assert!(c.backend.supports_bits(bits), "{bits}: {c:?}");
+        }
+    }
+
+    #[test]
     fn the_cache_file_round_trips_per_cpu_and_size() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("kernels.json");
@@ -294,5 +357,55 @@ mod tests {
         // A garbled file reads as empty, not as an error.
         std::fs::write(&path, b"{not json").unwrap();
         assert!(read_cache(&path).is_empty());
+    }
+
+    #[test]
+    fn a_long_file_a_fifo_and_a_device_read_as_no_cache_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let long = dir.path().join("long.json");
+        let mut text = b"{\"cpu\": {}}".to_vec();
+        text.resize(MAX_CACHE_BYTES as usize + 1, b' ');
+        std::fs::write(&long, &text).unwrap();
+        assert!(read_cache(&long).is_empty());
+        text.truncate(MAX_CACHE_BYTES as usize);
+        std::fs::write(&long, &text).unwrap();
+        assert!(read_cache(&long).contains_key("cpu"));
+        #[cfg(unix)]
+        {
+            let zero = dir.path().join("zero.json");
+            std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+            assert!(read_cache(&zero).is_empty());
+            let fifo = dir.path().join("fifo.json");
+            let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+            if made.is_ok_and(|s| s.success()) {
+                // Opening it for reading would wait for a writer forever.
+                assert!(read_cache(&fifo).is_empty());
+            } else {
+                eprintln!("the FIFO case skipped: no mkfifo");
+            }
+        }
+    }
+
+    #[test]
+    fn an_empty_or_relative_cache_dir_is_off() {
+        let os = |s: &str| Some(OsString::from(s));
+        let file = |p, x, h| cache_file_from(p, x, h);
+        for off in ["off", "", "cache", "./here", "../up"] {
+            assert_eq!(file(os(off), os("/x"), os("/h")), None, "{off:?}");
+        }
+        assert_eq!(
+            file(os("/c"), None, None),
+            Some(PathBuf::from("/c/kernels.json"))
+        );
+        assert_eq!(
+            file(None, os("rel"), os("/h")),
+            Some(PathBuf::from("/h/.cache/parcrypt/kernels.json"))
+        );
+        assert_eq!(
+            file(None, os("/x"), os("/h")),
+            Some(PathBuf::from("/x/parcrypt/kernels.json"))
+        );
+        assert_eq!(file(None, os(""), os("")), None);
+        assert_eq!(file(None, None, os("h")), None);
     }
 }

@@ -84,6 +84,13 @@ pub struct Ctx {
     one: Zeroizing<Vec<u64>>,
 }
 
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for Ctx {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
+}
+
 impl std::fmt::Debug for Ctx {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "ifma::Ctx({} digits)", self.n)

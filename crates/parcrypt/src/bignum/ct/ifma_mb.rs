@@ -54,8 +54,9 @@ pub fn available() -> bool {
 }
 
 /// Digits of a modulus of `bits` bits: ⌈(bits + 2)/52⌉ (R > 4m), at least 2.
-pub fn digits_for(bits: u32) -> usize {
-    (bits as usize + 2).div_ceil(52).max(2)
+pub const fn digits_for(bits: u32) -> usize {
+    let d = (bits as usize + 2).div_ceil(52);
+    if d < 2 { 2 } else { d }
 }
 
 /// One lane's modulus, prepared for a digit count n (built once per modulus, reused by every
@@ -73,6 +74,13 @@ pub struct MbLane {
     rr: Zeroizing<Vec<u64>>,
     /// R mod m, n digits.
     one: Zeroizing<Vec<u64>>,
+}
+
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for MbLane {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
 }
 
 impl std::fmt::Debug for MbLane {
@@ -124,6 +132,13 @@ pub struct MbCtx<'a> {
     k0: [u64; LANES],
     rr: Zeroizing<Vec<u64>>,
     one: Zeroizing<Vec<u64>>,
+}
+
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for MbCtx<'_> {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
 }
 
 /// `LANES` numbers of `n` digits each (lane j: `lanes[j]`, digits beyond n dropped), transposed.

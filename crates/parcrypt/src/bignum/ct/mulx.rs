@@ -67,6 +67,7 @@ struct Fixed<const N: usize> {
 impl<const N: usize> Drop for Fixed<N> {
     fn drop(&mut self) {
         self.m.zeroize();
+        self.k0.zeroize();
     }
 }
 

@@ -37,6 +37,13 @@ pub struct Mont64 {
     rr: Zeroizing<Vec<u64>>,
 }
 
+/// The Montgomery constant k0 fixes the modulus mod 2^64 (2^52): wiped with the rest.
+impl Drop for Mont64 {
+    fn drop(&mut self) {
+        zeroize::Zeroize::zeroize(&mut self.k0);
+    }
+}
+
 impl Mont64 {
     /// A context for the odd modulus given by its limbs (`m.len()` fixes n; the top limb may
     /// be zero only if the caller wants a larger R). `None` for an even modulus or one of

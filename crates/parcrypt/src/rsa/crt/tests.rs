@@ -27,8 +27,64 @@ fn rng(seed: u64) -> rand_chacha::ChaCha20Rng {
 }
 
 /// Every constant-time path of `key` on every kernel against GMP's c^d mod n: the checked
-/// operation, the blinded one (integer and bytes), sequential and parallel.
+/// operation, the blinded one (integer and bytes), sequential and parallel; then every other
+/// private-op form ([`check_other_forms`]).
 fn check_key(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
+    check_other_forms(key, rng, what);
+    check_ct_forms(key, rng, what);
+}
+
+/// The variable-time forms and the multi-buffer ones of `key`: the right value, or (the
+/// multi-buffer kernel on a key it cannot take: more than two primes, a prime above
+/// [`crate::rsa::multibuffer::MAX_PRIME_BITS`]) an error, never a panic. Skipped, said on
+/// stderr, where the CPU lacks AVX-512 IFMA.
+fn check_other_forms(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
+    use crate::rsa::multibuffer;
+    let n = key.public().n();
+    let ms = [Integer::from(n - 1u32), crate::bignum::random_below(rng, n)];
+    let cs: Vec<Integer> = ms
+        .iter()
+        .map(|m| textbook::encrypt(key.public(), m).unwrap())
+        .collect();
+    for (m, c) in ms.iter().zip(&cs) {
+        for op in [
+            PrivateOp::PlainVartime,
+            PrivateOp::CrtVartime,
+            PrivateOp::CrtParallelVartime,
+        ] {
+            assert_eq!(textbook::decrypt(key, c, op).unwrap(), *m, "{what} {op:?}");
+        }
+    }
+    if let Some(why) = multibuffer::unavailable_reason() {
+        eprintln!("{what}: multi-buffer forms skipped: {why}");
+        return;
+    }
+    let fits = key.prime_count() == 2
+        && (0..2).all(|i| key.prime(i).significant_bits() <= multibuffer::MAX_PRIME_BITS);
+    let keys = vec![key; cs.len()];
+    let many = multibuffer::private_op_many(&keys, &cs);
+    let blinded = multibuffer::decrypt_blinded_many(&keys, &cs, rng);
+    let single = textbook::decrypt(key, &cs[0], PrivateOp::CrtConstTimeMb);
+    if !fits {
+        assert!(
+            many.is_err() && blinded.is_err() && single.is_err(),
+            "{what}"
+        );
+        return;
+    }
+    assert_eq!(single.unwrap(), ms[0], "{what} CrtConstTimeMb");
+    for (j, (got, bl)) in many.unwrap().into_iter().zip(blinded.unwrap()).enumerate() {
+        assert_eq!(got.unwrap(), ms[j], "{what} private_op_many lane {j}");
+        assert_eq!(
+            mpn::to_integer(&bl.unwrap()),
+            ms[j],
+            "{what} blinded lane {j}"
+        );
+    }
+}
+
+/// The constant-time forms of `key` on every kernel (see [`check_key`]).
+fn check_ct_forms(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
     let n = key.public().n();
     let k = key.public().size_bytes();
     for kernel in kernels() {
@@ -126,6 +182,53 @@ fn a_key_with_a_48_bit_prime_decrypts_on_every_kernel() {
     check_key(&key, &mut rng(33), "48-bit third prime");
 }
 
+/// The key of issue 41: two primes of 8,330 and 1,024 bits (OpenSSL's `pkey -check` says
+/// valid), made once with OpenSSL's `prime -generate` (crates/parcrypt/testdata). The
+/// multi-buffer kernel takes primes of 8,318 bits at most: it must refuse, not panic.
+const UNBALANCED_8330: &[u8] = include_bytes!("../../../testdata/unbalanced-8330-1024.pem");
+
+/// Keys too big to draw in a test: every form of the 8,330/1,024-bit key (the constant-time
+/// ones on every kernel that takes it; a kernel that cannot is an error at `with_kernel`), and
+/// a 16,384-bit key of five primes, both read from PEM.
+#[test]
+fn big_and_unbalanced_keys_run_every_private_op_form() {
+    let key = crate::rsa::pem::load_private_key(UNBALANCED_8330).unwrap();
+    assert_eq!(key.prime(0).significant_bits(), 8330);
+    assert_eq!(key.prime(1).significant_bits(), 1024);
+    let mut rng = rng(41);
+    check_other_forms(&key, &mut rng, "8330/1024 bits");
+    ct_once_on_every_kernel(&key, &mut rng, "8330/1024 bits");
+    let big = crate::rsa::pem::load_private_key(FIVE_PRIMES_16384).unwrap();
+    assert_eq!(big.prime_count(), 5);
+    assert_eq!(big.public().bits(), 16_384);
+    check_other_forms(&big, &mut rng, "16384 bits, 5 primes");
+    ct_once_on_every_kernel(&big, &mut rng, "16384 bits, 5 primes");
+}
+
+/// One message through the checked, blinded constant-time forms (sequential and parallel) on
+/// every kernel that takes `key` (one that cannot is an error at `with_kernel`, said on
+/// stderr): the big keys' lighter [`check_ct_forms`].
+fn ct_once_on_every_kernel(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
+    let m = crate::bignum::random_below(rng, key.public().n());
+    let c = textbook::encrypt(key.public(), &m).unwrap();
+    for kernel in kernels() {
+        let key = match key.clone().with_kernel(kernel) {
+            Ok(key) => key,
+            Err(e) => {
+                eprintln!("{what}: kernel {kernel} refuses the key: {e}");
+                continue;
+            }
+        };
+        for op in [PrivateOp::CrtConstTime, PrivateOp::CrtConstTimeParallel] {
+            let got = textbook::decrypt_blinded(&key, &c, op, rng).unwrap();
+            assert_eq!(got, m, "{what} {kernel} {op:?}");
+        }
+    }
+}
+
+/// A 16,384-bit key of five primes of 3,277 bits (OpenSSL's `prime -generate`, once).
+const FIVE_PRIMES_16384: &[u8] = include_bytes!("../../../testdata/five-primes-16384.pem");
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(16))]
 
@@ -174,7 +277,7 @@ fn the_fault_check_refuses_a_flipped_crt_half_on_every_kernel() {
                 let tag = format!("{kernel} {} primes parallel {parallel}", key.prime_count());
                 let good = crt.private_op(&cl, parallel).unwrap();
                 assert_eq!(mpn::to_integer(&good), m, "{tag}");
-                let faulty = crt.private_op_nocheck(&cl, parallel);
+                let faulty = crt.private_op_unchecked(&cl, parallel);
                 assert_eq!(mpn::to_integer(&faulty), m, "{tag}");
                 let err = crt.private_op_faulty(&cl, parallel).unwrap_err();
                 assert!(matches!(err, Error::DecryptionError), "{tag}: {err}");
