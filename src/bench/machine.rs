@@ -3,6 +3,7 @@
 //!
 //! Detection reads Linux's `/proc` and `/sys`; anything missing reads as `"unknown"` (or is
 //! left out, for caches), never as an error or a panic.
+use super::cpu_id::CpuId;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -36,6 +37,9 @@ pub struct MachineInfo {
     pub caches: Vec<String>,
     /// When the information was gathered (UTC, RFC 3339).
     pub detected_at: String,
+    /// Vendor, family, model, stepping, SIMD extensions, L1d, SMT (empty in older records).
+    #[serde(default)]
+    pub cpu: CpuId,
 }
 
 impl MachineInfo {
@@ -57,7 +61,9 @@ impl MachineInfo {
             .map(|s| s.trim().to_string())
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| UNKNOWN.to_string());
+        let caches = caches(&root.join("sys/devices/system/cpu/cpu0/cache"));
         Self {
+            cpu: CpuId::from_cpuinfo(&cpuinfo, &caches),
             cpu_model: cpu_model(&cpuinfo).unwrap_or_else(|| UNKNOWN.to_string()),
             arch: std::env::consts::ARCH.to_string(),
             logical_cores,
@@ -67,7 +73,7 @@ impl MachineInfo {
             rustc_version: env!("PARCRYPT_RUSTC_VERSION").to_string(),
             os,
             kernel,
-            caches: caches(&root.join("sys/devices/system/cpu/cpu0/cache")),
+            caches,
             detected_at: rfc3339_utc(
                 SystemTime::now()
                     .duration_since(UNIX_EPOCH)
@@ -79,6 +85,18 @@ impl MachineInfo {
     /// Whether `threads` threads would share hardware threads on this machine.
     pub fn oversubscribed(&self, threads: usize) -> bool {
         threads > self.logical_cores
+    }
+
+    /// The results archive's folder name for this CPU (`amd-f25-m17`), if its vendor, family
+    /// and model are known.
+    pub fn cpu_key(&self) -> Option<String> {
+        self.cpu.key()
+    }
+
+    /// One line for people about the CPU: model, family/model/stepping, widest SIMD, L1d,
+    /// logical CPUs, SMT.
+    pub fn cpu_line(&self) -> String {
+        self.cpu.describe(&self.cpu_model, self.logical_cores)
     }
 
     /// One line for people: CPU, cores, GMP, rustc, OS.

@@ -37,6 +37,7 @@
 //! ```
 pub mod capacity;
 pub mod clock;
+pub mod cpu_id;
 pub mod export;
 pub mod failure;
 pub mod grid;

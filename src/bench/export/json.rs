@@ -51,7 +51,16 @@ mod tests {
     "caches": [
       "L1d 32K"
     ],
-    "detected_at": "2024-05-01T12:00:00Z"
+    "detected_at": "2024-05-01T12:00:00Z",
+    "cpu": {
+      "vendor": "",
+      "family": null,
+      "model": null,
+      "stepping": null,
+      "simd": [],
+      "l1d_kib": null,
+      "smt": null
+    }
   },
   "results": [
     {

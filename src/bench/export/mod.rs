@@ -188,6 +188,7 @@ pub(crate) mod tests {
             kernel: "6.1.0".into(),
             caches: vec!["L1d 32K".into()],
             detected_at: "2024-05-01T12:00:00Z".into(),
+            cpu: Default::default(),
         }
     }
 
