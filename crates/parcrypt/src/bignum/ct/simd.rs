@@ -17,7 +17,7 @@
 //! `avx512f,avx512ifma` (the vector instantiation), where they become single instructions, as
 //! the `memchr` crate does with its `Vector` trait.
 #![allow(clippy::incompatible_msrv)]
-use super::select::MASK52;
+use super::select::{self, MASK52};
 use std::arch::x86_64::*;
 
 /// A mask of eight lanes (bit j for lane j), as AVX-512's `__mmask8`.
@@ -157,10 +157,12 @@ impl Simd512 for Avx512Ifma {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Emulated;
 
-/// All ones where bit `j` of `k` is set, zero elsewhere.
+/// All ones where bit `j` of `k` is set, zero elsewhere, through [`select::mask_from_bit`]'s
+/// value barrier: without it the compiler sees a 0/1 choice and turns the and/or merge into a
+/// conditional move of the load's address (memcheck flagged that in `select_lanes`).
 #[inline(always)]
 fn spread(k: Mask8, j: usize) -> u64 {
-    0u64.wrapping_sub(u64::from((k >> j) & 1))
+    select::mask_from_bit(u64::from(k >> j))
 }
 
 /// 1 where `x != 0`, else 0, without a branch.
