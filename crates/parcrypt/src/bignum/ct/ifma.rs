@@ -34,7 +34,7 @@ use super::Engine;
 use super::exp::{Exp, exp_window, run_exp};
 use super::portable::Mont64;
 use super::select::{self, MASK52, from_radix52, to_radix52};
-use std::arch::x86_64::*;
+use super::simd::{Avx512Ifma, Emulated, Simd512};
 use zeroize::Zeroizing;
 
 /// Calls `$body` with the const `K` equal to the run-time vector count `$k` (1 to 20).
@@ -99,9 +99,9 @@ impl std::fmt::Debug for Ctx {
 
 impl Ctx {
     /// The context for the modulus of `arith` (`bits` bits, at most
-    /// [`super::IFMA_MAX_BITS`]; the caller has checked [`available`]).
+    /// [`super::IFMA_MAX_BITS`]). The vector entry points need [`available`]; the emulated
+    /// ones ([`Ctx::pow_in`] with [`Emulated`]) run anywhere.
     pub fn new(arith: &Mont64, bits: u32) -> Self {
-        debug_assert!(available());
         // Two digits at least (see the module docs): a larger R only loosens R > 4m.
         let n = (bits as usize + 2).div_ceil(52).max(2);
         let k = n.div_ceil(8);
@@ -136,24 +136,18 @@ impl Ctx {
     }
 
     /// `base` (64-bit limbs, below m) into Montgomery form, 8K digits.
-    fn enter(&self, base: &[u64], out: &mut [u64]) {
+    fn enter<S: Kernel>(&self, s: S, base: &[u64], out: &mut [u64]) {
         let mut d = Zeroizing::new(vec![0u64; self.words()]);
         to_radix52(base, &mut d[..self.n]);
-        dispatch!(self.k, K => {
-            // SAFETY: a Ctx exists only after `available()` (see `new`).
-            unsafe { amm1::<K>(out, &d, &self.rr, self, None) }
-        });
+        dispatch!(self.k, K => s.amm1::<K>(out, &d, &self.rr, self, None));
     }
 
     /// Montgomery form (below 2m) out to fully reduced 64-bit limbs.
-    fn leave(&self, x: &[u64], out: &mut [u64]) {
+    fn leave<S: Kernel>(&self, s: S, x: &[u64], out: &mut [u64]) {
         let mut unit = Zeroizing::new(vec![0u64; self.words()]);
         unit[0] = 1;
         let mut d = Zeroizing::new(vec![0u64; self.words()]);
-        dispatch!(self.k, K => {
-            // SAFETY: as in `enter`.
-            unsafe { amm1::<K>(&mut d, x, &unit, self, None) }
-        });
+        dispatch!(self.k, K => s.amm1::<K>(&mut d, x, &unit, self, None));
         // x·R⁻¹ with x < 2m is at most m: one masked subtraction.
         from_radix52(&d[..self.n], out);
         select::reduce_once(out, &self.m64);
@@ -162,36 +156,67 @@ impl Ctx {
     /// `out = base^exp mod m` (see [`super::CtModulus::pow_limbs`]); the stack the products
     /// used is wiped after.
     pub fn pow(&self, out: &mut [u64], base: &[u64], exp: Exp) {
+        self.pow_in(vector(), out, base, exp)
+    }
+
+    /// [`Ctx::pow`] on the instantiation `s` (the vector instructions, or their emulation).
+    pub(crate) fn pow_in<S: Kernel>(&self, s: S, out: &mut [u64], base: &[u64], exp: Exp) {
         let w = self.words();
         let mut bm = Zeroizing::new(vec![0u64; w]);
         let mut acc = Zeroizing::new(vec![0u64; w]);
-        self.enter(base, &mut bm);
+        self.enter(s, base, &mut bm);
         dispatch!(self.k, K => {
-            run_exp(&One::<K>(self), &mut acc, &bm, &self.one, exp)
+            run_exp(&One::<S, K>(s, self), &mut acc, &bm, &self.one, exp)
         });
-        self.leave(&acc, out);
+        self.leave(s, &acc, out);
         select::burn_stack();
     }
 
     /// `count` squarings (see [`super::CtModulus::square_chain`]).
     pub fn chain(&self, out: &mut [u64], x: &[u64], count: usize) {
+        let s = vector();
         let w = self.words();
         let mut acc = Zeroizing::new(vec![0u64; w]);
         let mut tmp = Zeroizing::new(vec![0u64; w]);
-        self.enter(x, &mut acc);
+        self.enter(s, x, &mut acc);
         dispatch!(self.k, K => {
-            let e = One::<K>(self);
+            let e = One::<_, K>(s, self);
             for _ in 0..count {
                 e.sqr(&mut tmp, &acc);
                 std::mem::swap(&mut acc, &mut tmp);
             }
         });
-        self.leave(&acc, out);
+        self.leave(s, &acc, out);
     }
+}
+
+/// The vector instructions; a [`Ctx`]'s vector entry points are reached only where
+/// [`available`] (the backend is chosen only then).
+fn vector() -> Avx512Ifma {
+    Avx512Ifma::detect().expect("the IFMA kernel needs avx512f and avx512ifma")
 }
 
 /// Two moduli of the same digit count, interleaved.
 pub fn pow2(
+    [a, b]: [&Ctx; 2],
+    [out_a, out_b]: [&mut [u64]; 2],
+    [base_a, base_b]: [&[u64]; 2],
+    [exp_a, exp_b]: [&[u64]; 2],
+    ebits: usize,
+) {
+    pow2_in(
+        vector(),
+        [a, b],
+        [out_a, out_b],
+        [base_a, base_b],
+        [exp_a, exp_b],
+        ebits,
+    )
+}
+
+/// [`pow2`] on the instantiation `s` (the vector instructions, or their emulation).
+pub(crate) fn pow2_in<S: Kernel>(
+    s: S,
     [a, b]: [&Ctx; 2],
     [out_a, out_b]: [&mut [u64]; 2],
     [base_a, base_b]: [&[u64]; 2],
@@ -203,15 +228,15 @@ pub fn pow2(
     let mut bm = Zeroizing::new(vec![0u64; 2 * w]);
     let mut one = Zeroizing::new(vec![0u64; 2 * w]);
     let mut acc = Zeroizing::new(vec![0u64; 2 * w]);
-    a.enter(base_a, &mut bm[..w]);
-    b.enter(base_b, &mut bm[w..]);
+    a.enter(s, base_a, &mut bm[..w]);
+    b.enter(s, base_b, &mut bm[w..]);
     one[..w].copy_from_slice(&a.one);
     one[w..].copy_from_slice(&b.one);
     dispatch!(a.k, K => {
-        exp_window(&Two::<K>(a, b), &mut acc, &bm, &one, &[exp_a, exp_b], ebits)
+        exp_window(&Two::<S, K>(s, a, b), &mut acc, &bm, &one, &[exp_a, exp_b], ebits)
     });
-    a.leave(&acc[..w], out_a);
-    b.leave(&acc[w..], out_b);
+    a.leave(s, &acc[..w], out_a);
+    b.leave(s, &acc[w..], out_b);
     select::burn_stack();
 }
 
@@ -223,73 +248,174 @@ pub fn chain2(
     count: usize,
 ) {
     assert!(a.same_shape(b), "dual IFMA needs one shape");
+    let s = vector();
     let w = a.words();
     let mut acc = Zeroizing::new(vec![0u64; 2 * w]);
     let mut tmp = Zeroizing::new(vec![0u64; 2 * w]);
-    a.enter(xa, &mut acc[..w]);
-    b.enter(xb, &mut acc[w..]);
+    a.enter(s, xa, &mut acc[..w]);
+    b.enter(s, xb, &mut acc[w..]);
     dispatch!(a.k, K => {
-        let e = Two::<K>(a, b);
+        let e = Two::<_, K>(s, a, b);
         for _ in 0..count {
             e.sqr(&mut tmp, &acc);
             std::mem::swap(&mut acc, &mut tmp);
         }
     });
-    a.leave(&acc[..w], out_a);
-    b.leave(&acc[w..], out_b);
+    a.leave(s, &acc[..w], out_a);
+    b.leave(s, &acc[w..], out_b);
+}
+
+/// The kernel's two entry points into the vector code, for each instantiation: the product
+/// and the table read. The vector one runs them in a function compiled with AVX-512F and IFMA
+/// (where the [`Simd512`] methods, inlined, become single instructions); the emulated one
+/// calls the same generic source directly.
+pub(crate) trait Kernel: Simd512 {
+    /// [`amm1`] on this instantiation.
+    fn amm1<const K: usize>(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        ctx: &Ctx,
+        second: Option<Second<'_>>,
+    );
+    /// [`select_vec`] on this instantiation.
+    fn select<const K: usize>(
+        self,
+        out: &mut [u64],
+        table: &[u64],
+        stride: usize,
+        offset: usize,
+        index: u64,
+    );
+}
+
+impl Kernel for Avx512Ifma {
+    fn amm1<const K: usize>(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        ctx: &Ctx,
+        second: Option<Second<'_>>,
+    ) {
+        // SAFETY: an `Avx512Ifma` exists only where the CPU has AVX-512F and IFMA.
+        unsafe { amm1_vec::<K>(self, r, a, b, ctx, second) }
+    }
+    fn select<const K: usize>(
+        self,
+        out: &mut [u64],
+        table: &[u64],
+        stride: usize,
+        offset: usize,
+        index: u64,
+    ) {
+        // SAFETY: as for `amm1`.
+        unsafe { select_vec_avx::<K>(self, out, table, stride, offset, index) }
+    }
+}
+
+impl Kernel for Emulated {
+    fn amm1<const K: usize>(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        ctx: &Ctx,
+        second: Option<Second<'_>>,
+    ) {
+        amm1::<_, K>(self, r, a, b, ctx, second)
+    }
+    fn select<const K: usize>(
+        self,
+        out: &mut [u64],
+        table: &[u64],
+        stride: usize,
+        offset: usize,
+        index: u64,
+    ) {
+        select_vec::<_, K>(self, out, table, stride, offset, index)
+    }
+}
+
+/// [`amm1`] compiled with AVX-512F and IFMA.
+///
+/// # Safety
+/// The CPU must have AVX-512F and AVX-512 IFMA.
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm1_vec<const K: usize>(
+    s: Avx512Ifma,
+    r: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    ctx: &Ctx,
+    second: Option<Second<'_>>,
+) {
+    amm1::<_, K>(s, r, a, b, ctx, second)
+}
+
+/// [`select_vec`] compiled with AVX-512F.
+///
+/// # Safety
+/// The CPU must have AVX-512F.
+#[target_feature(enable = "avx512f")]
+unsafe fn select_vec_avx<const K: usize>(
+    s: Avx512Ifma,
+    out: &mut [u64],
+    table: &[u64],
+    stride: usize,
+    offset: usize,
+    index: u64,
+) {
+    select_vec::<_, K>(s, out, table, stride, offset, index)
 }
 
 /// One modulus of K vectors.
-struct One<'a, const K: usize>(&'a Ctx);
+struct One<'a, S, const K: usize>(S, &'a Ctx);
 
-impl<const K: usize> Engine for One<'_, K> {
+impl<S: Kernel, const K: usize> Engine for One<'_, S, K> {
     const LANES: usize = 1;
     fn words(&self) -> usize {
         8 * K
     }
     fn select(&self, out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
-        // SAFETY: a Ctx exists only after `available()`.
-        unsafe { select_vec::<K>(out, table, stride, offset, index) }
+        self.0.select::<K>(out, table, stride, offset, index)
     }
     fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
-        // SAFETY: a Ctx exists only after `available()`.
-        unsafe { amm1::<K>(r, a, b, self.0, None) }
+        self.0.amm1::<K>(r, a, b, self.1, None)
     }
 }
 
 /// Two moduli of K vectors each, elements lane after lane.
-struct Two<'a, const K: usize>(&'a Ctx, &'a Ctx);
+struct Two<'a, S, const K: usize>(S, &'a Ctx, &'a Ctx);
 
-impl<const K: usize> Engine for Two<'_, K> {
+impl<S: Kernel, const K: usize> Engine for Two<'_, S, K> {
     const LANES: usize = 2;
     fn words(&self) -> usize {
         8 * K
     }
     fn select(&self, out: &mut [u64], table: &[u64], stride: usize, offset: usize, index: u64) {
-        // SAFETY: as for `One`.
-        unsafe { select_vec::<K>(out, table, stride, offset, index) }
+        self.0.select::<K>(out, table, stride, offset, index)
     }
     fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64]) {
         let w = 8 * K;
         let (r0, r1) = r.split_at_mut(w);
-        // SAFETY: as for `One`.
-        unsafe {
-            amm1::<K>(
-                r0,
-                &a[..w],
-                &b[..w],
-                self.0,
-                Some((r1, &a[w..], &b[w..], self.1)),
-            )
-        }
+        self.0.amm1::<K>(
+            r0,
+            &a[..w],
+            &b[..w],
+            self.1,
+            Some((r1, &a[w..], &b[w..], self.2)),
+        )
     }
 }
 
 /// [`super::select::select_part`] for elements of K vectors: every entry is loaded and
-/// merged under a mask register that a vector compare of its number with `index` makes (no
-/// branch, no address that depends on `index`).
-#[target_feature(enable = "avx512f")]
-fn select_vec<const K: usize>(
+/// merged under a mask that a vector compare of its number with `index` makes (no branch, no
+/// address that depends on `index`).
+#[inline(always)]
+fn select_vec<S: Simd512, const K: usize>(
+    s: S,
     out: &mut [u64],
     table: &[u64],
     stride: usize,
@@ -300,31 +426,31 @@ fn select_vec<const K: usize>(
         out.len() == 8 * K && offset + 8 * K <= stride && table.len() % stride == 0,
         "select shapes"
     );
-    let want = _mm512_set1_epi64(index as i64);
-    let mut acc = [_mm512_setzero_si512(); K];
+    let want = s.splat(index);
+    let mut acc = [s.zero(); K];
     for (e, entry) in table.chunks_exact(stride).enumerate() {
-        let hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+        let hit = s.eq_mask(s.splat(e as u64), want);
         let part = &entry[offset..offset + 8 * K];
         for (k, a) in acc.iter_mut().enumerate() {
             // SAFETY: `part` holds 8K words and k < K.
-            let v = unsafe { _mm512_loadu_si512(part.as_ptr().add(8 * k).cast()) };
-            *a = _mm512_mask_mov_epi64(*a, hit, v);
+            let v = unsafe { s.load(part.as_ptr().add(8 * k)) };
+            *a = s.mask_mov(*a, hit, v);
         }
     }
     for (k, a) in acc.iter().enumerate() {
         // SAFETY: `out` holds 8K words and k < K.
-        unsafe { _mm512_storeu_si512(out.as_mut_ptr().add(8 * k).cast(), *a) };
+        unsafe { s.store(out.as_mut_ptr().add(8 * k), *a) };
     }
 }
 
 /// The per-modulus state of one product in flight: everything a step reads besides the
 /// accumulator vectors and digit 0, which live in local variables (so that they stay in
 /// registers).
-struct Lane<const K: usize> {
-    a: [__m512i; K],
-    a_sh: [__m512i; K],
-    m: [__m512i; K],
-    m_sh: [__m512i; K],
+struct Lane<S: Simd512, const K: usize> {
+    a: [S::V; K],
+    a_sh: [S::V; K],
+    m: [S::V; K],
+    m_sh: [S::V; K],
     /// lo(a_0·b_i), for every i.
     lo0: [[u64; 8]; K],
     /// hi(a_0·b_i) + lo(a_1·b_i), for every i.
@@ -334,44 +460,43 @@ struct Lane<const K: usize> {
     k0: u64,
 }
 
-/// One step of the product for digit i (see the module docs): `$v` the accumulator vectors,
-/// `$acc` digit 0, `$s` the lane's operands, `$b` its multiplier's digits.
+/// One step of the product for digit i (see the module docs): `$sv` the instantiation, `$v`
+/// the accumulator vectors, `$acc` digit 0, `$s` the lane's operands, `$b` its multiplier's
+/// digits.
 macro_rules! step {
-    ($v:ident, $acc:ident, $s:ident, $b:ident, $i:expr, $zero:ident) => {{
+    ($sv:ident, $v:ident, $acc:ident, $s:ident, $b:ident, $i:expr, $zero:ident) => {{
         let (i, zero) = ($i, $zero);
-        let bv = _mm512_set1_epi64($b[i] as i64);
+        let bv = $sv.splat($b[i]);
         // Scalar digit 0. P + lo(m_0·y) is 0 or 2^52 modulo 2^52 (y makes it vanish), so
         // its carry is P's top part plus one when P's low digit is not zero.
         let p = $acc + $s.lo0.as_flattened()[i];
         let y = p.wrapping_mul($s.k0) & MASK52;
         let carry = (p >> 52) + (((p & MASK52) + MASK52) >> 52);
         let hi0 = ((u128::from($s.m0) * u128::from(y)) >> 52) as u64;
-        let lane1 = _mm_extract_epi64::<1>(_mm512_castsi512_si128($v[0])) as u64;
+        let lane1 = $sv.lane1($v[0]);
         $acc = carry + hi0 + ($s.m1.wrapping_mul(y) & MASK52) + $s.x01.as_flattened()[i] + lane1;
         // V' = shift(V) + lo(M'·y) + hi(M·y) + lo(A'·b_i) + hi(A·b_i).
-        let yv = _mm512_set1_epi64(y as i64);
+        let yv = $sv.splat(y);
         for k in 0..K {
-            let pa =
-                _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, $s.a[k], bv), $s.a_sh[k], bv);
+            let pa = $sv.madd52lo($sv.madd52hi(zero, $s.a[k], bv), $s.a_sh[k], bv);
             let next = if k + 1 < K { $v[k + 1] } else { zero };
-            let t = _mm512_alignr_epi64::<1>(next, $v[k]);
-            let t = _mm512_madd52hi_epu64(_mm512_madd52lo_epu64(t, $s.m_sh[k], yv), $s.m[k], yv);
-            $v[k] = _mm512_add_epi64(t, pa);
+            let t = $sv.down1(next, $v[k]);
+            let t = $sv.madd52hi($sv.madd52lo(t, $s.m_sh[k], yv), $s.m[k], yv);
+            $v[k] = $sv.add(t, pa);
         }
     }};
 }
 
 /// Loads a lane's operands; the digit-0 products a_0·b_i, a_1·b_i (which do not depend on
 /// the reduction) are computed for every i at once.
-#[target_feature(enable = "avx512f,avx512ifma")]
-#[inline]
-fn load_lane<const K: usize>(a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<K> {
+#[inline(always)]
+fn load_lane<S: Simd512, const K: usize>(s: S, a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<S, K> {
     let ld = |x: &[u64], k: usize| {
         // SAFETY: `x` holds 8K words (checked by the callers) and k < K.
-        unsafe { _mm512_loadu_si512(x.as_ptr().add(8 * k).cast()) }
+        unsafe { s.load(x.as_ptr().add(8 * k)) }
     };
-    let zero = _mm512_setzero_si512();
-    let mut l = Lane {
+    let zero = s.zero();
+    let mut l = Lane::<S, K> {
         a: [zero; K],
         a_sh: [zero; K],
         m: [zero; K],
@@ -382,46 +507,42 @@ fn load_lane<const K: usize>(a: &[u64], b: &[u64], ctx: &Ctx) -> Lane<K> {
         m1: ctx.m[1],
         k0: ctx.k0,
     };
-    let (a0, a1) = (
-        _mm512_set1_epi64(a[0] as i64),
-        _mm512_set1_epi64(a[1] as i64),
-    );
+    let (a0, a1) = (s.splat(a[0]), s.splat(a[1]));
     for k in 0..K {
         l.a[k] = ld(a, k);
         l.m[k] = ld(&ctx.m, k);
         l.m_sh[k] = ld(&ctx.m_sh, k);
         let bk = ld(b, k);
-        let lo = _mm512_madd52lo_epu64(zero, bk, a0);
-        let x = _mm512_madd52lo_epu64(_mm512_madd52hi_epu64(zero, bk, a0), bk, a1);
+        let lo = s.madd52lo(zero, bk, a0);
+        let x = s.madd52lo(s.madd52hi(zero, bk, a0), bk, a1);
         // SAFETY: each row of the arrays is 8 words.
         unsafe {
-            _mm512_storeu_si512(l.lo0[k].as_mut_ptr().cast(), lo);
-            _mm512_storeu_si512(l.x01[k].as_mut_ptr().cast(), x);
+            s.store(l.lo0[k].as_mut_ptr(), lo);
+            s.store(l.x01[k].as_mut_ptr(), x);
         }
     }
     for k in 0..K {
         let next = if k + 1 < K { l.a[k + 1] } else { zero };
-        l.a_sh[k] = _mm512_alignr_epi64::<1>(next, l.a[k]);
+        l.a_sh[k] = s.down1(next, l.a[k]);
     }
     l
 }
 
 /// Puts digit 0 (`acc`) in place, normalizes every digit below 2^52 and stores 8K words.
-#[target_feature(enable = "avx512f,avx512ifma")]
-#[inline]
-fn finish<const K: usize>(mut v: [__m512i; K], acc: u64, r: &mut [u64]) {
-    let zero = _mm512_setzero_si512();
-    let mask = _mm512_set1_epi64(MASK52 as i64);
-    v[0] = _mm512_mask_mov_epi64(v[0], 1, _mm512_set1_epi64(acc as i64));
+#[inline(always)]
+fn finish<S: Simd512, const K: usize>(s: S, mut v: [S::V; K], acc: u64, r: &mut [u64]) {
+    let zero = s.zero();
+    let mask = s.splat(MASK52);
+    v[0] = s.mask_mov(v[0], 1, s.splat(acc));
     // Carries of every digit move up one lane.
     let mut c = [zero; K];
     for k in 0..K {
-        c[k] = _mm512_srli_epi64::<52>(v[k]);
-        v[k] = _mm512_and_si512(v[k], mask);
+        c[k] = s.srli52(v[k]);
+        v[k] = s.and(v[k], mask);
     }
     for k in (0..K).rev() {
         let below = if k > 0 { c[k - 1] } else { zero };
-        v[k] = _mm512_add_epi64(v[k], _mm512_alignr_epi64::<7>(c[k], below));
+        v[k] = s.add(v[k], s.up1(c[k], below));
     }
     // Now each digit is below 2^52 + 2^12: a carry of at most one, rippling through digits
     // equal to 2^52 - 1. Carry-lookahead on the lane masks (bit 8k + j for digit 8k + j):
@@ -430,8 +551,8 @@ fn finish<const K: usize>(mut v: [__m512i; K], acc: u64, r: &mut [u64]) {
     let mut g = [0u64; 3];
     let mut p = [0u64; 3];
     for k in 0..K {
-        let gk = u64::from(_mm512_cmpgt_epu64_mask(v[k], mask));
-        let pk = u64::from(_mm512_cmpeq_epu64_mask(v[k], mask));
+        let gk = u64::from(s.gt_mask(v[k], mask));
+        let pk = u64::from(s.eq_mask(v[k], mask));
         g[k / 8] |= gk << (8 * (k % 8));
         p[k / 8] |= pk << (8 * (k % 8));
     }
@@ -444,26 +565,24 @@ fn finish<const K: usize>(mut v: [__m512i; K], acc: u64, r: &mut [u64]) {
         carry = u64::from(o1) + u64::from(o2) + u64::from(o3);
         cin[w] = s3 ^ p[w];
     }
-    let one = _mm512_set1_epi64(1);
+    let one = s.splat(1);
     for k in 0..K {
         let ck = ((cin[k / 8] >> (8 * (k % 8))) & 0xff) as u8;
-        let bumped = _mm512_mask_add_epi64(v[k], ck, v[k], one);
-        let d = _mm512_and_si512(bumped, mask);
+        let bumped = s.mask_add(v[k], ck, v[k], one);
+        let d = s.and(bumped, mask);
         // SAFETY: `r` holds 8K words (checked by the callers) and k < K.
-        unsafe { _mm512_storeu_si512(r.as_mut_ptr().add(8 * k).cast(), d) };
+        unsafe { s.store(r.as_mut_ptr().add(8 * k), d) };
     }
 }
 
 /// The other lane of a dual product: its output, operands and modulus.
-type Second<'a> = (&'a mut [u64], &'a [u64], &'a [u64], &'a Ctx);
+pub(crate) type Second<'a> = (&'a mut [u64], &'a [u64], &'a [u64], &'a Ctx);
 
 /// `r = a·b·R⁻¹` for one modulus, or for two interleaved (`second`: the other lane's output,
 /// operands and modulus, same K). Inputs below 2m with digits below 2^52; outputs likewise.
-///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512 IFMA.
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm1<const K: usize>(
+#[inline(always)]
+fn amm1<S: Simd512, const K: usize>(
+    s: S,
     r: &mut [u64],
     a: &[u64],
     b: &[u64],
@@ -475,30 +594,30 @@ unsafe fn amm1<const K: usize>(
         r.len() == w && a.len() == w && b.len() == w && ctx.k == K,
         "amm shapes"
     );
-    let zero = _mm512_setzero_si512();
+    let zero = s.zero();
     let n = ctx.n;
-    let x = load_lane::<K>(a, b, ctx);
+    let x = load_lane::<S, K>(s, a, b, ctx);
     let (mut xv, mut xacc) = ([zero; K], 0u64);
     match second {
         None => {
             for i in 0..n {
-                step!(xv, xacc, x, b, i, zero);
+                step!(s, xv, xacc, x, b, i, zero);
             }
-            finish(xv, xacc, r);
+            finish::<S, K>(s, xv, xacc, r);
         }
         Some((r2, a2, b2, ctx2)) => {
             assert!(
                 r2.len() == w && a2.len() == w && b2.len() == w && ctx2.k == K && ctx2.n == n,
                 "amm shapes"
             );
-            let z = load_lane::<K>(a2, b2, ctx2);
+            let z = load_lane::<S, K>(s, a2, b2, ctx2);
             let (mut zv, mut zacc) = ([zero; K], 0u64);
             for i in 0..n {
-                step!(xv, xacc, x, b, i, zero);
-                step!(zv, zacc, z, b2, i, zero);
+                step!(s, xv, xacc, x, b, i, zero);
+                step!(s, zv, zacc, z, b2, i, zero);
             }
-            finish(xv, xacc, r);
-            finish(zv, zacc, r2);
+            finish::<S, K>(s, xv, xacc, r);
+            finish::<S, K>(s, zv, zacc, r2);
         }
     }
 }

@@ -39,7 +39,7 @@
 use super::exp::{window_at, window_bits};
 use super::portable::Mont64;
 use super::select::{self, MASK52, from_radix52, to_radix52};
-use std::arch::x86_64::*;
+use super::simd::{Avx512Ifma, Emulated, Simd512};
 use zeroize::Zeroizing;
 
 /// Operations per call: the 64-bit lanes of a 512-bit register.
@@ -182,7 +182,19 @@ impl<'a> MbCtx<'a> {
         exps: [&[u64]; LANES],
         ebits: usize,
     ) {
-        assert!(available(), "the multi-buffer IFMA kernel needs avx512ifma");
+        let s = Avx512Ifma::detect().expect("the multi-buffer IFMA kernel needs avx512ifma");
+        self.pow_in(s, outs, bases, exps, ebits)
+    }
+
+    /// [`MbCtx::pow`] on the instantiation `s` (the vector instructions, or their emulation).
+    pub(crate) fn pow_in<S: MbKernel>(
+        &self,
+        s: S,
+        outs: [&mut [u64]; LANES],
+        bases: [&[u64]; LANES],
+        exps: [&[u64]; LANES],
+        ebits: usize,
+    ) {
         for j in 0..LANES {
             assert!(
                 outs[j].len() == self.lanes[j].limbs() && bases[j].len() == self.lanes[j].limbs(),
@@ -199,13 +211,13 @@ impl<'a> MbCtx<'a> {
         let mut bm = Zeroizing::new(vec![0u64; w]);
         let mut acc = Zeroizing::new(vec![0u64; w]);
         let mut scratch = Zeroizing::new(vec![0u64; w]);
-        self.mul(&mut bm, &raw, &self.rr, &mut scratch);
-        self.window(&mut acc, &bm, &exps, ebits, &mut scratch);
+        self.mul(s, &mut bm, &raw, &self.rr, &mut scratch);
+        self.window(s, &mut acc, &bm, &exps, ebits, &mut scratch);
         // Out of Montgomery form: a product by 1 (below m_j + 1), one masked subtraction.
         let mut unit = Zeroizing::new(vec![0u64; w]);
         unit[..LANES].fill(1);
         let mut d = Zeroizing::new(vec![0u64; w]);
-        self.mul(&mut d, &acc, &unit, &mut scratch);
+        self.mul(s, &mut d, &acc, &unit, &mut scratch);
         for (j, out) in outs.into_iter().enumerate() {
             let lane = &mut digits[j];
             for (i, x) in lane.iter_mut().enumerate() {
@@ -218,20 +230,20 @@ impl<'a> MbCtx<'a> {
     }
 
     /// `r = a·b·R⁻¹` in every lane (`scratch`: the accumulators, 8n words).
-    fn mul(&self, r: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
+    fn mul<S: MbKernel>(&self, s: S, r: &mut [u64], a: &[u64], b: &[u64], scratch: &mut [u64]) {
         let w = LANES * self.n;
         assert!(
             r.len() == w && a.len() == w && b.len() == w && scratch.len() == w,
             "multi-buffer shapes"
         );
-        // SAFETY: `pow`, the only caller, checked `available()`; the shapes are checked above.
-        unsafe { amm(r, a, b, &self.m, &self.k0, scratch, self.n) }
+        s.amm(r, a, b, &self.m, &self.k0, scratch, self.n)
     }
 
     /// The fixed window (see the module docs): `out = base^exps` in Montgomery form, lane by
     /// lane.
-    fn window(
+    fn window<S: MbKernel>(
         &self,
+        s: S,
         out: &mut [u64],
         base: &[u64],
         exps: &[&[u64]; LANES],
@@ -253,6 +265,7 @@ impl<'a> MbCtx<'a> {
                 (k - 1, 1)
             };
             self.mul(
+                s,
                 &mut rest[..w],
                 &done[x * w..(x + 1) * w],
                 &done[y * w..(y + 1) * w],
@@ -265,8 +278,7 @@ impl<'a> MbCtx<'a> {
             for (i, e) in idx.iter_mut().zip(exps) {
                 *i = window_at(e, pos, win);
             }
-            // SAFETY: as in `mul`; `select_lanes` checks its shapes.
-            unsafe { select_lanes(dst, &table, &idx) }
+            s.select_lanes(dst, &table, &idx)
         };
         let windows = ebits.div_ceil(win).max(1);
         let mut acc = Zeroizing::new(vec![0u64; w]);
@@ -275,38 +287,121 @@ impl<'a> MbCtx<'a> {
         pick(&mut acc, (windows - 1) * win);
         for i in (0..windows - 1).rev() {
             for _ in 0..win {
-                self.mul(&mut tmp, &acc, &acc, scratch);
+                self.mul(s, &mut tmp, &acc, &acc, scratch);
                 std::mem::swap(&mut acc, &mut tmp);
             }
             pick(&mut factor, i * win);
-            self.mul(&mut tmp, &acc, &factor, scratch);
+            self.mul(s, &mut tmp, &acc, &factor, scratch);
             std::mem::swap(&mut acc, &mut tmp);
         }
         out.copy_from_slice(&acc);
     }
 }
 
-/// `out` = entry `idx[j]` of `table` in lane j, for every lane: every entry is loaded and
-/// merged under the mask of the lanes whose index equals its number (a vector compare).
+/// The kernel's two entry points into the vector code, for each instantiation (as in
+/// `ifma.rs`): the vector one runs them compiled with AVX-512F and IFMA, the emulated one
+/// calls the same generic source directly.
+pub(crate) trait MbKernel: Simd512 {
+    /// [`amm`] on this instantiation; every slice holds 8n words, n ≥ 2.
+    #[allow(clippy::too_many_arguments)]
+    fn amm(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        m: &[u64],
+        k0: &[u64; LANES],
+        t: &mut [u64],
+        n: usize,
+    );
+    /// [`select_lanes`] on this instantiation.
+    fn select_lanes(self, out: &mut [u64], table: &[u64], idx: &[u64; LANES]);
+}
+
+impl MbKernel for Avx512Ifma {
+    fn amm(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        m: &[u64],
+        k0: &[u64; LANES],
+        t: &mut [u64],
+        n: usize,
+    ) {
+        // SAFETY: an `Avx512Ifma` exists only where the CPU has AVX-512F and IFMA.
+        unsafe { amm_vec(self, r, a, b, m, k0, t, n) }
+    }
+    fn select_lanes(self, out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
+        // SAFETY: as for `amm`.
+        unsafe { select_lanes_vec(self, out, table, idx) }
+    }
+}
+
+impl MbKernel for Emulated {
+    fn amm(
+        self,
+        r: &mut [u64],
+        a: &[u64],
+        b: &[u64],
+        m: &[u64],
+        k0: &[u64; LANES],
+        t: &mut [u64],
+        n: usize,
+    ) {
+        amm(self, r, a, b, m, k0, t, n)
+    }
+    fn select_lanes(self, out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
+        select_lanes(self, out, table, idx)
+    }
+}
+
+/// [`amm`] compiled with AVX-512F and IFMA.
+///
+/// # Safety
+/// The CPU must have AVX-512F and AVX-512 IFMA.
+#[allow(clippy::too_many_arguments)]
+#[target_feature(enable = "avx512f,avx512ifma")]
+unsafe fn amm_vec(
+    s: Avx512Ifma,
+    r: &mut [u64],
+    a: &[u64],
+    b: &[u64],
+    m: &[u64],
+    k0: &[u64; LANES],
+    t: &mut [u64],
+    n: usize,
+) {
+    amm(s, r, a, b, m, k0, t, n)
+}
+
+/// [`select_lanes`] compiled with AVX-512F.
 ///
 /// # Safety
 /// The CPU must have AVX-512F.
 #[target_feature(enable = "avx512f")]
-unsafe fn select_lanes(out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
+unsafe fn select_lanes_vec(s: Avx512Ifma, out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
+    select_lanes(s, out, table, idx)
+}
+
+/// `out` = entry `idx[j]` of `table` in lane j, for every lane: every entry is loaded and
+/// merged under the mask of the lanes whose index equals its number (a vector compare).
+#[inline(always)]
+fn select_lanes<S: Simd512>(s: S, out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
     let w = out.len();
     assert!(w % LANES == 0 && table.len() % w == 0, "select shapes");
     // SAFETY: `idx` holds 8 words.
-    let want = unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) };
+    let want = unsafe { s.load(idx.as_ptr()) };
     out.fill(0);
     for (e, entry) in table.chunks_exact(w).enumerate() {
-        let hit = _mm512_cmpeq_epi64_mask(_mm512_set1_epi64(e as i64), want);
+        let hit = s.eq_mask(s.splat(e as u64), want);
         for i in 0..w / LANES {
             // SAFETY: both slices hold w words and 8i + 8 <= w.
             unsafe {
                 let o = out.as_mut_ptr().add(LANES * i);
-                let v = _mm512_loadu_si512(entry.as_ptr().add(LANES * i).cast());
-                let cur = _mm512_loadu_si512(o.cast());
-                _mm512_storeu_si512(o.cast(), _mm512_mask_mov_epi64(cur, hit, v));
+                let v = s.load(entry.as_ptr().add(LANES * i));
+                let cur = s.load(o);
+                s.store(o, s.mask_mov(cur, hit, v));
             }
         }
     }
@@ -315,10 +410,11 @@ unsafe fn select_lanes(out: &mut [u64], table: &[u64], idx: &[u64; LANES]) {
 /// The almost-Montgomery product of every lane (see the module docs): `r = a·b·R⁻¹`, inputs
 /// below 2m with digits below 2^52, output likewise; `t` holds the accumulators.
 ///
-/// # Safety
-/// The CPU must have AVX-512F and AVX-512 IFMA; every slice holds 8n words, n ≥ 2.
-#[target_feature(enable = "avx512f,avx512ifma")]
-unsafe fn amm(
+/// Every slice holds 8n words, n ≥ 2 (checked in debug builds; `MbCtx::mul` checks them).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn amm<S: Simd512>(
+    s: S,
     r: &mut [u64],
     a: &[u64],
     b: &[u64],
@@ -329,11 +425,10 @@ unsafe fn amm(
 ) {
     debug_assert!(n >= 2 && [r.len(), a.len(), b.len(), m.len(), t.len()] == [LANES * n; 5]);
     // SAFETY (every load and store below): index i < n, so words 8i .. 8i + 8 are in bounds.
-    let ld = |x: &[u64], i: usize| unsafe { _mm512_loadu_si512(x.as_ptr().add(LANES * i).cast()) };
-    let st = |x: &mut [u64], i: usize, v: __m512i| unsafe {
-        _mm512_storeu_si512(x.as_mut_ptr().add(LANES * i).cast(), v)
-    };
-    let zero = _mm512_setzero_si512();
+    let ld = |x: &[u64], i: usize| unsafe { s.load(x.as_ptr().add(LANES * i)) };
+    let st =
+        |x: &mut [u64], i: usize, v: S::V| unsafe { s.store(x.as_mut_ptr().add(LANES * i), v) };
+    let zero = s.zero();
     let kv = ld(k0, 0);
     let (a0, m0, a1, m1) = (ld(a, 0), ld(m, 0), ld(a, 1), ld(m, 1));
     t.fill(0);
@@ -344,80 +439,72 @@ unsafe fn amm(
     while i + 1 < n {
         let (b1, b2) = (ld(b, i), ld(b, i + 1));
         // Step i: y1, the carry out of digit 0, and the new digit 0.
-        let t0 = _mm512_madd52lo_epu64(ld(t, 0), a0, b1);
-        let y1 = _mm512_madd52lo_epu64(zero, t0, kv);
-        let c1 = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m0, y1));
-        let mut d0 = _mm512_madd52lo_epu64(ld(t, 1), a1, b1);
-        d0 = _mm512_madd52hi_epu64(d0, a0, b1);
-        d0 = _mm512_madd52lo_epu64(d0, m1, y1);
-        d0 = _mm512_madd52hi_epu64(_mm512_add_epi64(d0, c1), m0, y1);
+        let t0 = s.madd52lo(ld(t, 0), a0, b1);
+        let y1 = s.madd52lo(zero, t0, kv);
+        let c1 = s.srli52(s.madd52lo(t0, m0, y1));
+        let mut d0 = s.madd52lo(ld(t, 1), a1, b1);
+        d0 = s.madd52hi(d0, a0, b1);
+        d0 = s.madd52lo(d0, m1, y1);
+        d0 = s.madd52hi(s.add(d0, c1), m0, y1);
         // Step i + 1 on it.
-        let u0 = _mm512_madd52lo_epu64(d0, a0, b2);
-        let y2 = _mm512_madd52lo_epu64(zero, u0, kv);
-        let c2 = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(u0, m0, y2));
+        let u0 = s.madd52lo(d0, a0, b2);
+        let y2 = s.madd52lo(zero, u0, kv);
+        let c2 = s.srli52(s.madd52lo(u0, m0, y2));
         let (mut ap, mut mp, mut aj, mut mj) = (a0, m0, a1, m1);
         for j in 1..n {
             // Digit j after step i (word j + 1 before it, or nothing at the top).
             let (an, mn, mut x) = if j + 1 < n {
                 let (an, mn) = (ld(a, j + 1), ld(m, j + 1));
-                let x = _mm512_madd52lo_epu64(ld(t, j + 1), an, b1);
-                (an, mn, _mm512_madd52lo_epu64(x, mn, y1))
+                let x = s.madd52lo(ld(t, j + 1), an, b1);
+                (an, mn, s.madd52lo(x, mn, y1))
             } else {
                 (zero, zero, zero)
             };
-            x = _mm512_madd52hi_epu64(x, aj, b1);
-            x = _mm512_madd52hi_epu64(x, mj, y1);
+            x = s.madd52hi(x, aj, b1);
+            x = s.madd52hi(x, mj, y1);
             // Step i + 1's products on digit j.
-            x = _mm512_madd52lo_epu64(x, aj, b2);
-            x = _mm512_madd52hi_epu64(x, ap, b2);
-            x = _mm512_madd52lo_epu64(x, mj, y2);
-            x = _mm512_madd52hi_epu64(x, mp, y2);
+            x = s.madd52lo(x, aj, b2);
+            x = s.madd52hi(x, ap, b2);
+            x = s.madd52lo(x, mj, y2);
+            x = s.madd52hi(x, mp, y2);
             if j == 1 {
-                x = _mm512_add_epi64(x, c2);
+                x = s.add(x, c2);
             }
             st(t, j - 1, x);
             (ap, mp, aj, mj) = (aj, mj, an, mn);
         }
         // The top digit after both steps.
-        st(
-            t,
-            n - 1,
-            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ap, b2), mp, y2),
-        );
+        st(t, n - 1, s.madd52hi(s.madd52hi(zero, ap, b2), mp, y2));
         i += 2;
     }
     if i < n {
         // An odd digit count: the last digit alone.
         let bi = ld(b, i);
-        let t0 = _mm512_madd52lo_epu64(ld(t, 0), a0, bi);
-        let y = _mm512_madd52lo_epu64(zero, t0, kv);
-        let carry = _mm512_srli_epi64::<52>(_mm512_madd52lo_epu64(t0, m0, y));
+        let t0 = s.madd52lo(ld(t, 0), a0, bi);
+        let y = s.madd52lo(zero, t0, kv);
+        let carry = s.srli52(s.madd52lo(t0, m0, y));
         let (mut ap, mut mp) = (a0, m0);
         for j in 1..n {
             let (aj, mj) = (ld(a, j), ld(m, j));
-            let mut x = _mm512_madd52lo_epu64(ld(t, j), aj, bi);
-            x = _mm512_madd52hi_epu64(x, ap, bi);
-            x = _mm512_madd52lo_epu64(x, mj, y);
-            x = _mm512_madd52hi_epu64(x, mp, y);
+            let mut x = s.madd52lo(ld(t, j), aj, bi);
+            x = s.madd52hi(x, ap, bi);
+            x = s.madd52lo(x, mj, y);
+            x = s.madd52hi(x, mp, y);
             if j == 1 {
-                x = _mm512_add_epi64(x, carry);
+                x = s.add(x, carry);
             }
             st(t, j - 1, x);
             (ap, mp) = (aj, mj);
         }
-        st(
-            t,
-            n - 1,
-            _mm512_madd52hi_epu64(_mm512_madd52hi_epu64(zero, ap, bi), mp, y),
-        );
+        st(t, n - 1, s.madd52hi(s.madd52hi(zero, ap, bi), mp, y));
     }
     // Normalize: carries up, digit by digit, every lane at once (the value is below 2m < R,
     // so nothing leaves the top digit).
-    let mask = _mm512_set1_epi64(MASK52 as i64);
+    let mask = s.splat(MASK52);
     let mut c = zero;
     for i in 0..n {
-        let x = _mm512_add_epi64(ld(t, i), c);
-        c = _mm512_srli_epi64::<52>(x);
-        st(r, i, _mm512_and_si512(x, mask));
+        let x = s.add(ld(t, i), c);
+        c = s.srli52(x);
+        st(r, i, s.and(x, mask));
     }
 }

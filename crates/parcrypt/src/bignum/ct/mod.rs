@@ -35,6 +35,8 @@ use rug::Integer;
 use zeroize::Zeroizing;
 
 pub mod choice;
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+pub mod emulated;
 pub(crate) mod exp;
 #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
 mod ifma;
@@ -45,6 +47,8 @@ mod mulx;
 pub mod portable;
 pub mod secret_flow;
 pub mod select;
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+mod simd;
 #[cfg(test)]
 mod tests;
 #[cfg(all(test, target_arch = "x86_64", parcrypt_avx512))]

@@ -13,12 +13,17 @@
 //! by the caller before it is compared).
 //!
 //! Usage: `secret_flow [--key two-primes|three-primes] [--kernel K]... [--plant P]...
-//! [--judge all|plants] [--secret-from load|setup]` (kernels: portable, mulx, gmp-sec, ifma,
-//! none; default: every constant-time one this CPU, or Valgrind, runs, so not gmp-sec; plants: key-bit, key-index,
+//! [--judge all|plants] [--secret-from load|setup] [--results-only]` (kernels: portable,
+//! mulx, gmp-sec, ifma, none; default: every constant-time one this CPU, or Valgrind, runs,
+//! so not gmp-sec, then the phases of `more.rs`: derive, the blinding refresh, `--parallel`,
+//! the out-of-range ciphertext, and the IFMA kernels emulated; plants: key-bit, key-index,
 //! gmp-loader: a branch on a key bit, a table read at key bits, the old loader's GMP calls).
 //! Every phase's findings are counted with Valgrind's error count; the exit status is 0 when
-//! every plant is flagged and (unless `--judge plants`) every other phase is clean, 1
-//! otherwise, 2 on a usage error.
+//! it ran under Valgrind, every plant is flagged and (unless `--judge plants`) every other
+//! phase is clean, 1 otherwise (not under Valgrind included: a check that saw nothing fails;
+//! `--results-only` checks only the results, without Valgrind), 2 on a usage error.
+//! `secret_flow --mark-spec KEY` prints where a key file's secret bytes lie (`spec.rs`), for
+//! the marker `scripts/secret-flow.sh` preloads into the shipped `parcrypt rsa decrypt`.
 use parcrypt::bignum::ct::secret_flow as sf;
 use parcrypt::bignum::{from_be_bytes, mpn, to_be_bytes_vartime};
 use parcrypt::rsa::kernel::PrivateKernel;
@@ -29,6 +34,9 @@ use pkcs8::der::Decode;
 use rug::Integer;
 use std::hint::black_box;
 use std::ops::Range;
+
+mod more;
+mod spec;
 
 /// A key and two ciphertexts from the repository's Wycheproof vectors.
 struct Fixture {
@@ -323,6 +331,9 @@ struct Args {
     /// as BoringSSL marks its fixed-width copies: the path after loading, seen on its own
     /// (not `gmp-sec`, which sets nothing up: its CRT then holds no secret, and says so).
     from_setup: bool,
+    /// `--results-only`: without Valgrind, check the results and judge nothing (exit 0 when
+    /// they are right); otherwise a run outside Valgrind fails.
+    results_only: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -332,6 +343,7 @@ fn parse_args() -> Result<Args, String> {
         plants: vec![],
         plants_only: false,
         from_setup: false,
+        results_only: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -373,6 +385,15 @@ fn parse_args() -> Result<Args, String> {
                     }
                 }
             }
+            "--results-only" => out.results_only = true,
+            "--mark-spec" => {
+                let path = value()?;
+                let file = std::fs::read(&path).map_err(|e| format!("{path}: {e}"))?;
+                for (offset, len, vbits) in spec::mark_spec(&file)? {
+                    println!("{offset} {len} {vbits:02x}");
+                }
+                std::process::exit(0);
+            }
             other => return Err(format!("unknown argument '{other}'")),
         }
     }
@@ -406,6 +427,7 @@ fn main() {
     }
     if args.kernels.is_none() {
         run_multibuffer(&mut phases, &key, &fx);
+        more::run(&mut phases, &key, &fx);
     }
     for plant in &args.plants {
         let name = format!("plant {plant}");
@@ -457,6 +479,13 @@ fn main() {
         println!("secret-flow: wrong result: {what}");
     }
     bad |= !phases.wrong.is_empty();
+    if !under && !args.results_only {
+        println!(
+            "secret-flow: not running under Valgrind: nothing was judged, so the check fails \
+             (--results-only checks the results alone)"
+        );
+        bad = true;
+    }
     println!(
         "secret-flow: {}",
         if bad { "FAILED" } else { "as expected" }
