@@ -5,8 +5,7 @@ use super::{Expect, Fixture, Phases};
 use parcrypt::bignum::ct::secret_flow as sf;
 use parcrypt::bignum::{from_be_bytes, mpn};
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::oaep::{self, OaepParams};
-use parcrypt::rsa::textbook::PrivateOp;
+use parcrypt::rsa::oaep::{self, CtOp, OaepParams};
 use rug::Integer;
 
 /// Decryptions with one key in the refresh phase: past the 32 uses after which the blinding
@@ -34,7 +33,7 @@ pub fn run(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
         Expect::Clean,
         || {
             for _ in 0..REFRESH_DECRYPTIONS {
-                let got = oaep::decrypt_with(key, &fx.valid_ct, &params, PrivateOp::CrtConstTime);
+                let got = oaep::decrypt_with(key, &fx.valid_ct, &params, CtOp::CrtConstTime);
                 ok &= got.is_ok_and(|m| {
                     sf::declassify(&m);
                     *m == fx.valid_msg
@@ -45,7 +44,7 @@ pub fn run(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
     phases.check(ok, "a decryption of the refresh phase was wrong".into());
     // `--parallel`: one thread per prime.
     let got = phases.run("oaep valid --parallel", Expect::Clean, || {
-        oaep::decrypt_with(key, &fx.valid_ct, &params, PrivateOp::CrtConstTimeParallel)
+        oaep::decrypt_with(key, &fx.valid_ct, &params, CtOp::CrtConstTimeParallel)
     });
     let ok = got.is_ok_and(|m| {
         sf::declassify(&m);
@@ -55,7 +54,7 @@ pub fn run(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
     // The out-of-range branch: a ciphertext of n itself (≥ n) is refused like a bad padding.
     let n_bytes = key.public().n().to_digits::<u8>(rug::integer::Order::Msf);
     let got = phases.run("oaep out-of-range (c = n)", Expect::Clean, || {
-        oaep::decrypt_with(key, &n_bytes, &params, PrivateOp::CrtConstTime)
+        oaep::decrypt_with(key, &n_bytes, &params, CtOp::CrtConstTime)
     });
     phases.check(
         matches!(got, Err(parcrypt::Error::DecryptionError)),
