@@ -20,6 +20,9 @@ use crate::error::{Error, Result};
 use crate::results::{Profile, Quality};
 use std::time::Instant;
 
+/// One round as measured: a value per configuration key.
+type Round = Vec<(String, f64)>;
+
 /// A round's values by configuration key (NaN for a key the round lacks).
 pub type Values<'a> = dyn Fn(&str) -> f64 + 'a;
 
@@ -147,7 +150,7 @@ pub struct Rounds {
     /// the [`established_level`] of the readings so far.
     far_above_us: Option<f64>,
     /// The rounds set aside, each with the number of rounds kept before it and its block.
-    aside: Vec<(usize, usize, Vec<(String, f64)>)>,
+    aside: Vec<(usize, usize, Round)>,
     /// The block each kept round was measured in (see [`Block`]): 0 for rounds measured in
     /// one go.
     blocks: Vec<usize>,
