@@ -4,11 +4,10 @@
 //!
 //! What is really wrong gets its own one-line message: no END line, an END label that does not
 //! match, a character outside Base64, a body whose length is not a whole number of 4-character
-//! groups, misplaced `=` padding, an empty body. The Base64 is decoded by `base64ct`, whose
+//! groups, misplaced `=` padding, an empty body. The Base64 is decoded by arithmetic ([`decode_ct`]), whose
 //! decoding time does not depend on the (secret) data; the body and the DER are kept in
 //! [`Zeroizing`] buffers.
 use crate::bignum::ct::secret_flow;
-use base64ct::{Base64, Encoding};
 use zeroize::Zeroizing;
 
 /// One decoded PEM block.
@@ -49,7 +48,7 @@ pub fn decode(text: &[u8], wanted: impl Fn(&str) -> bool) -> Option<Result<PemBl
 /// masks and only then declassified for the secret-flow check
 /// ([`secret_flow::declassify`](crate::bignum::ct::secret_flow::declassify)). A line with a `-`
 /// or `:` is armor, trimmed and compared in variable time; a body line is never looked at
-/// character by character, only compacted ([`compact`]) and decoded by `base64ct`.
+/// character by character, only compacted ([`compact`]) and decoded by [`decode_ct`].
 struct Lines<'a> {
     /// Each line, its `\n` left out (a `\r` stays: it is whitespace to [`compact`]).
     raw: Vec<&'a [u8]>,
@@ -187,7 +186,7 @@ fn contains(hay: &[u8], needle: &[u8]) -> bool {
 /// The Base64 body, whitespace removed, checked and decoded. `first_line` is the 1-based line
 /// number of `body[0]` in the file, for messages.
 ///
-/// In constant time for a key that loads: the whitespace goes by [`compact`], and `base64ct`
+/// In constant time for a key that loads: the whitespace goes by [`compact`], and [`decode_ct`]
 /// finds an invalid character or misplaced padding without a branch on the data. Only the
 /// length of the compacted body (public: it is the key's size) decides anything before that.
 /// Once the key is refused, [`why_refused`] looks at the characters in variable time to name
@@ -197,15 +196,59 @@ fn decode_base64(body: &[&[u8]], first_line: usize) -> Result<Zeroizing<Vec<u8>>
     if b64.is_empty() || b64.len() % 4 != 0 {
         return Err(why_refused(body, first_line, b64.len()));
     }
-    let mut der = Zeroizing::new(vec![0u8; b64.len() / 4 * 3]);
-    match Base64::decode(&*b64, &mut der) {
-        Ok(out) => {
-            let len = out.len();
-            der.truncate(len);
-            Ok(der)
-        }
-        Err(_) => Err(why_refused(body, first_line, b64.len())),
+    match decode_ct(&b64) {
+        Some(der) => Ok(der),
+        None => Err(why_refused(body, first_line, b64.len())),
     }
+}
+
+/// A Base64 character's 6-bit value, or −1, by arithmetic alone (no branch, no table).
+fn decode6(c: u8) -> i32 {
+    let c = i32::from(c);
+    let mut v: i32 = -1;
+    v += (((0x40 - c) & (c - 0x5b)) >> 8) & (c - 64);
+    v += (((0x60 - c) & (c - 0x7b)) >> 8) & (c - 70);
+    v += (((0x2f - c) & (c - 0x3a)) >> 8) & (c + 5);
+    v += (((0x2a - c) & (c - 0x2c)) >> 8) & 63;
+    v += (((0x2e - c) & (c - 0x30)) >> 8) & 64;
+    v
+}
+
+/// 1 where `c` is `=`, else 0, by arithmetic.
+fn is_pad(c: u8) -> u8 {
+    let d = u32::from(c ^ b'=');
+    (((d | d.wrapping_neg()) >> 31) as u8 ^ 1) & 1
+}
+
+/// Decodes `b64` (whitespace removed, a multiple of 4 long) in constant time: every character
+/// goes through [`decode6`] and one accumulated flag says whether any was invalid. Only the
+/// number of `=` at the end (it fixes the DER's length, which is public) and that one flag
+/// (whether the key loads) are declassified before anything depends on them. `None` when the
+/// body is not valid Base64.
+fn decode_ct(b64: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
+    let n = b64.len();
+    let last = is_pad(b64[n - 1]);
+    let pad = [last + (last & is_pad(b64[n - 2]))];
+    secret_flow::declassify(&pad);
+    let pad = usize::from(pad[0]);
+    let mut bad: i32 = 0;
+    let mut der = Zeroizing::new(vec![0u8; n / 4 * 3]);
+    for (k, (q, out)) in b64.chunks_exact(4).zip(der.chunks_exact_mut(3)).enumerate() {
+        // The trailing `=` of the last group (their number is public) stand for zero bits.
+        let real = if k == n / 4 - 1 { 4 - pad } else { 4 };
+        let mut v = [0i32; 4];
+        for (x, &c) in v.iter_mut().zip(q).take(real) {
+            *x = decode6(c);
+            bad |= *x;
+        }
+        out[0] = ((v[0] << 2) | (v[1] >> 4)) as u8;
+        out[1] = ((v[1] << 4) | (v[2] >> 2)) as u8;
+        out[2] = ((v[2] << 6) | v[3]) as u8;
+    }
+    der.truncate(n / 4 * 3 - pad);
+    let flag = [u8::from(bad < 0)];
+    secret_flow::declassify(&flag);
+    (flag[0] == 0).then_some(der)
 }
 
 /// The lines of `body` joined with their whitespace removed, by a compaction whose control

@@ -1,6 +1,7 @@
 //! PEM armor: every line width and line end, headers, real defects named, and the constant-time
 //! whitespace compaction.
 use super::*;
+use base64ct::{Base64, Encoding};
 
 /// 35 bytes: the Base64 ends in "=" padding and holds "AAAA".
 const DER: &[u8] = b"parcrypt armor test \x00\x00\x00\x01\xfe\xff, the end";
@@ -170,4 +171,21 @@ fn a_header_line_number_is_counted_in_messages() {
     let text = wrap(64, "\n").replacen("-----\n", "-----\nComment: x\n\n", 1);
     let msg = err(&text.replacen('A', "*", 1));
     assert!(msg.contains("on line 4"), "{msg}");
+}
+
+/// The constant-time decoder gives base64ct's bytes for every length (every padding) and
+/// refuses what base64ct refuses.
+#[test]
+fn the_constant_time_decoder_agrees_with_base64ct() {
+    for len in 1..70usize {
+        let data: Vec<u8> = (0..len).map(|i| (i * 37 + len) as u8).collect();
+        let b64 = Base64::encode_string(&data);
+        assert_eq!(&decode_ct(b64.as_bytes()).unwrap()[..], &data[..], "{len}");
+        let mut bad = b64.clone().into_bytes();
+        bad[0] = b'*';
+        assert!(decode_ct(&bad).is_none());
+        let mut mid = b64.into_bytes();
+        mid[1] = b'=';
+        assert!(decode_ct(&mid).is_none());
+    }
 }
