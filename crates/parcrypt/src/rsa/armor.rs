@@ -230,7 +230,8 @@ fn decode_ct(b64: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
     let last = is_pad(b64[n - 1]);
     let pad = [last + (last & is_pad(b64[n - 2]))];
     secret_flow::declassify(&pad);
-    let pad = usize::from(pad[0]);
+    // Read back through an opaque reference: the compiler may not reuse what it computed.
+    let pad = usize::from(std::hint::black_box(&pad)[0]);
     let mut bad: i32 = 0;
     let mut der = Zeroizing::new(vec![0u8; n / 4 * 3]);
     for (k, (q, out)) in b64.chunks_exact(4).zip(der.chunks_exact_mut(3)).enumerate() {
@@ -248,7 +249,7 @@ fn decode_ct(b64: &[u8]) -> Option<Zeroizing<Vec<u8>>> {
     der.truncate(n / 4 * 3 - pad);
     let flag = [u8::from(bad < 0)];
     secret_flow::declassify(&flag);
-    (flag[0] == 0).then_some(der)
+    (std::hint::black_box(&flag)[0] == 0).then_some(der)
 }
 
 /// The lines of `body` joined with their whitespace removed, by a compaction whose control
