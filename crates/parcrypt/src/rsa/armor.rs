@@ -4,7 +4,7 @@
 //!
 //! What is really wrong gets its own one-line message: no END line, an END label that does not
 //! match, a character outside Base64, a body whose length is not a whole number of 4-character
-//! groups, misplaced `=` padding, an empty body. The Base64 is decoded by arithmetic ([`decode_ct`]), whose
+//! groups, misplaced `=` padding, an empty body. The Base64 is decoded by arithmetic (`decode_ct`), whose
 //! decoding time does not depend on the (secret) data; the body and the DER are kept in
 //! [`Zeroizing`] buffers.
 use crate::bignum::ct::secret_flow;
