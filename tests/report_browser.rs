@@ -284,6 +284,7 @@ fn fixture() -> StudyResults {
         }],
         resumed: vec![],
         elapsed_s: 0.0,
+        machines: None,
     }
 }
 

@@ -287,3 +287,54 @@ fn study_refuses_unknown_seeds() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("unknown paper_id 'seed009'"));
 }
+
+/// `study diff RUN --archive DIR` sets a run beside the results archive by machine (the
+/// kept results/machines) and says which verdicts differ by CPU; `study archive` refuses a
+/// run whose results.json names no CPU, writing nothing; a folder that is no archive is one
+/// clear error.
+#[test]
+fn study_diff_against_the_archive_and_filing_a_run() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let archive = format!("{root}/results/machines");
+    let zen5 = format!("{archive}/amd-f26-m2");
+    let r = parcrypt(&["study", "diff", &zen5, "--archive", &archive]);
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    let text = String::from_utf8_lossy(&r.stdout);
+    assert!(text.contains("differ by machine"), "{text}");
+    assert!(text.contains("intel-f6-m167"), "{text}");
+    let r = parcrypt(&["study", "diff", &zen5, "--archive", &archive, "--json", "-"]);
+    let m: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert!(m["dependent"].as_array().is_some_and(|d| !d.is_empty()));
+    // With a second study, the diff's JSON gains "machines".
+    let r = parcrypt(&[
+        "study",
+        "diff",
+        &zen5,
+        &zen5,
+        "--archive",
+        &archive,
+        "--json",
+        "-",
+    ]);
+    let d: serde_json::Value = serde_json::from_slice(&r.stdout).unwrap();
+    assert_eq!(d["verdicts_changed"], 0);
+    assert!(d["machines"]["cpus"].is_array());
+    // Neither a second study nor an archive: a usage error.
+    let r = parcrypt(&["study", "diff", &zen5]);
+    assert_eq!(r.status.code(), Some(2));
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    assert_one_line_error(
+        &parcrypt(&["study", "diff", &zen5, "--archive", d]),
+        2,
+        "no archived run",
+    );
+    // The Zen 5 run predates the CPU record: refused, nothing written.
+    let into = dir.path().join("machines");
+    assert_one_line_error(
+        &parcrypt(&["study", "archive", &zen5, "--into", into.to_str().unwrap()]),
+        2,
+        "names no CPU",
+    );
+    assert!(!into.exists());
+}

@@ -30,6 +30,26 @@ enum StudyCommand {
     /// their intervals and the numeric change with its interval; exits non-zero when a claim
     /// moved between holds and does-not-hold.
     Diff(DiffArgs),
+    /// Files a study run into the results archive by machine: `<INTO>/<cpu>/` with its
+    /// results.json, report.md, the CPU's record (machine.json) and a provenance line.
+    Archive(ArchiveArgs),
+}
+
+/// Arguments of `parcrypt study archive`.
+#[derive(Args, Debug)]
+struct ArchiveArgs {
+    /// The study to file: its folder, or its results.json (report.md is taken beside it).
+    run: PathBuf,
+    /// The archive folder; the run goes into its `<vendor>-f<family>-m<model>/`.
+    #[arg(long, default_value = "results/machines")]
+    into: PathBuf,
+    /// Replace the archive's run of the same CPU.
+    #[arg(long)]
+    replace: bool,
+    /// Added to the provenance line: the load beside the run, the commit, anything a reader
+    /// needs to weigh it.
+    #[arg(long)]
+    note: Option<String>,
 }
 
 /// Arguments of `parcrypt study diff`.
@@ -37,8 +57,14 @@ enum StudyCommand {
 struct DiffArgs {
     /// The first study: its folder, or its results.json.
     first: PathBuf,
-    /// The second study: its folder, or its results.json.
-    second: PathBuf,
+    /// The second study: its folder, or its results.json (optional with --archive).
+    #[arg(required_unless_present = "archive")]
+    second: Option<PathBuf>,
+    /// Set the first study beside every CPU of this results archive (`results/machines`):
+    /// each claim whose verdict differs by machine with every CPU's verdict and figure, and the
+    /// archive's reason for it or "unexplained".
+    #[arg(long, value_name = "DIR")]
+    archive: Option<PathBuf>,
     /// Also list the numeric change of every claim (as criterion reports change), not only
     /// of the claims whose verdict changed.
     #[arg(long)]
@@ -76,6 +102,11 @@ struct RunArgs {
     /// <program> --json FILE` (repeatable; the `*.json` in OUT/mpi/ are read too).
     #[arg(long, value_name = "FILE")]
     mpi_results: Vec<PathBuf>,
+    /// Set the run beside a results archive by machine (`results/machines`): results.json
+    /// and the report then show the verdicts other CPUs gave and list those that differ by
+    /// machine, with the archive's reasons.
+    #[arg(long, value_name = "DIR")]
+    archive: Option<PathBuf>,
 }
 
 fn seeds_list(s: &str) -> Result<Vec<String>, String> {
@@ -96,6 +127,7 @@ fn seeds_list(s: &str) -> Result<Vec<String>, String> {
 pub fn run(args: StudyArgs) -> Result<()> {
     match args.command {
         Some(StudyCommand::Diff(d)) => diff(d),
+        Some(StudyCommand::Archive(a)) => archive(a),
         None => run_study(args.run),
     }
 }
@@ -103,19 +135,54 @@ pub fn run(args: StudyArgs) -> Result<()> {
 fn diff(args: DiffArgs) -> Result<()> {
     args.out.check(&[])?;
     let first = study::load(&args.first)?;
-    let second = study::load(&args.second)?;
+    let Some(second_path) = &args.second else {
+        // A run beside the archive: machine-dependent verdicts are expected, so no exit code
+        // for them.
+        let Some(dir) = args.archive.as_deref() else {
+            bail!("study diff needs a second study or --archive DIR");
+        };
+        let archive = study::archive::Archive::load(dir)?;
+        let m = archive.compare(&first);
+        return args.out.emit(&m, || study::archive::render(&m));
+    };
+    let second = study::load(second_path)?;
     let paths = (
         args.first.display().to_string(),
-        args.second.display().to_string(),
+        second_path.display().to_string(),
     );
     let d = study::diff::diff(&first, &second, (&paths.0, &paths.1));
-    args.out.emit(&d, || d.render(args.all))?;
+    let archive = match &args.archive {
+        Some(dir) => Some(study::archive::Archive::load(dir)?.compare(&first)),
+        None => None,
+    };
+    // The diff's JSON, with "machines" added when an archive was named.
+    let mut json = serde_json::to_value(&d)?;
+    if let Some(m) = &archive {
+        json["machines"] = serde_json::to_value(m)?;
+    }
+    args.out.emit(&json, || {
+        let mut s = d.render(args.all);
+        if let Some(m) = &archive {
+            s.push_str(&study::archive::render(m));
+        }
+        s
+    })?;
     if d.flips() > 0 {
         bail!(
             "{} claim(s) moved between holds and does-not-hold",
             d.flips()
         );
     }
+    Ok(())
+}
+
+fn archive(args: ArchiveArgs) -> Result<()> {
+    let dir = study::archive::file_run(&args.run, &args.into, args.replace, args.note.as_deref())?;
+    println!(
+        "filed {} into {} (results.json, report.md, machine.json, provenance.md)",
+        args.run.display(),
+        dir.display()
+    );
     Ok(())
 }
 
@@ -133,6 +200,7 @@ fn run_study(args: RunArgs) -> Result<()> {
         only,
         mpi_results: args.mpi_results,
         fresh: args.fresh,
+        archive: args.archive,
     })?;
     let opts = plan.options();
     let selected = plan.selected();

@@ -121,6 +121,7 @@ pub fn markdown(study: &StudyResults) -> String {
         paper(&mut s, study, p);
     }
     totals(&mut s, &f);
+    super::machines::markdown(&mut s, study);
     machine(&mut s, study);
     details(&mut s, study, &f);
     s

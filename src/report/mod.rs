@@ -14,6 +14,7 @@
 //! The report reads the study's plain data model ([`crate::results`]) and nothing else
 //! of the study, which never imports the report.
 pub mod findings;
+pub mod machines;
 mod markdown;
 pub mod overview;
 pub use crate::claims::papers;
@@ -209,6 +210,7 @@ pub fn html(study: &StudyResults) -> Result<String> {
             ours => r.ours, setting => r.setting, verdict => r.verdict, class => r.class,
         }).collect::<Vec<_>>(),
         totals => overview::Totals::of(study).lines(),
+        machines => machines::section(study),
     })
     .map_err(|e| Error::Export(format!("report: {e}")))
 }

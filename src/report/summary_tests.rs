@@ -151,6 +151,7 @@ fn quick_shaped() -> StudyResults {
         experiments,
         resumed: vec![],
         elapsed_s: 300.0,
+        machines: None,
     }
 }
 

@@ -82,6 +82,7 @@ pub(super) fn study() -> StudyResults {
         }],
         resumed: vec![],
         elapsed_s: 1.0,
+        machines: None,
     }
 }
 
@@ -319,4 +320,77 @@ fn inconclusive_claims_are_split_by_cause() {
     );
     assert!(i > at(&html, r#"id="parsa-headline""#));
     assert!(i < at(&html, r#"<h3 id="not-testable">"#));
+}
+
+#[test]
+fn verdicts_that_depend_on_the_machine_get_their_own_section_with_each_cpu_and_reason() {
+    use crate::results::{CpuColumn, CpuVerdict, MachineClaim, MachineComparison, MachineReason};
+    let mut s = study();
+    assert!(!html(&s).unwrap().contains("id=\"by-machine\""));
+    assert!(!markdown(&s).contains("depend on the machine"));
+    let cpu = |key: &str| CpuColumn {
+        key: key.into(),
+        description: format!("{key} CPU"),
+        source: "this run".into(),
+        at: "t".into(),
+        older_judge: false,
+    };
+    let verdict = |cpu: &str, verdict| CpuVerdict {
+        cpu: cpu.into(),
+        verdict,
+        figure: format!("{cpu} figure"),
+    };
+    s.machines = Some(MachineComparison {
+        archive: "results/machines".into(),
+        cpus: vec![cpu("amd-f25-m17"), cpu("intel-f6-m167")],
+        compared: 2,
+        dependent: vec![
+            MachineClaim {
+                id: "a".into(),
+                verdicts: vec![
+                    verdict("amd-f25-m17", Verdict::Holds),
+                    verdict("intel-f6-m167", Verdict::DoesNotHold),
+                ],
+                flip: true,
+                judge_may_differ: false,
+                reason: Some(MachineReason {
+                    claims: vec!["a".into()],
+                    title: "The handoff costs more on the Xeon.".into(),
+                    explained: true,
+                    text: "0.044 against 0.123 µs.".into(),
+                }),
+            },
+            MachineClaim {
+                id: "b".into(),
+                verdicts: vec![verdict("amd-f25-m17", Verdict::Inconclusive)],
+                flip: false,
+                judge_may_differ: true,
+                reason: None,
+            },
+        ],
+    });
+    let page = html(&s).unwrap();
+    let section = &page[at(&page, "id=\"by-machine\"")..];
+    for needle in [
+        "2 of the 2 claims judged on two or more CPUs",
+        "1 of them may be the judge",
+        "href=\"#a\">a</a> <b>flip</b>",
+        "intel-f6-m167 figure",
+        "measured: The handoff costs more on the Xeon.",
+        "not run",
+        "unexplained",
+        "0.044 against 0.123 µs.",
+    ] {
+        assert!(section.contains(needle), "{needle}");
+    }
+    // After the findings, before the machine's details.
+    assert!(at(&page, "id=\"findings\"") < at(&page, "id=\"by-machine\""));
+    assert!(at(&page, "id=\"by-machine\"") < at(&page, "id=\"machine\""));
+    let md = markdown(&s);
+    assert!(md.contains("## Verdicts that depend on the machine"));
+    assert!(md.contains(
+        "- `a` (**flip**): amd-f25-m17 **holds** amd-f25-m17 figure; intel-f6-m167 **does not hold** intel-f6-m167 figure. Reason — measured: The handoff costs more on the Xeon."
+    ));
+    // Figures for flips only in the summary.
+    assert!(md.contains("Differing without a flip (1; every CPU's verdict in [report.html](report.html#by-machine)): `b` (judge)."));
 }

@@ -7,12 +7,14 @@ use crate::bench::MachineInfo;
 use serde::{Deserialize, Serialize};
 
 mod chart;
+mod machines;
 mod rule;
 mod table;
 
 pub use chart::{
     Chart, ChartKind, Point, Provenance, Reference, Series, ValueAxis, chart_csv_name,
 };
+pub use machines::{CpuColumn, CpuVerdict, MachineClaim, MachineComparison, MachineReason};
 pub use rule::{Load, Reason, Rule, Test, num};
 
 pub use table::{Cell, MISSING, Measured, Table, names_unit};
@@ -524,6 +526,10 @@ pub struct StudyResults {
     /// Seconds the whole study took (resumed experiments count their first run).
     #[serde(default)]
     pub elapsed_s: f64,
+    /// This run beside the results archive by machine (`study --archive DIR`): the verdicts
+    /// other CPUs gave and which differ by machine; absent when no archive was named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub machines: Option<MachineComparison>,
 }
 
 impl StudyResults {

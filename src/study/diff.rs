@@ -371,6 +371,11 @@ impl Diff {
     }
 }
 
+/// A claim's figure with its interval and unit, as `study diff` shows it.
+pub(crate) fn figure_of(c: &ClaimResult) -> String {
+    figure_text(&Side::of(c))
+}
+
 /// A side's figure with its interval and unit, or its text when there is no single figure.
 fn figure_text(side: &Side) -> String {
     let f = crate::results::short;
@@ -483,6 +488,7 @@ mod tests {
             experiments: vec![],
             resumed: vec![],
             elapsed_s: 0.0,
+            machines: None,
         }
     }
 

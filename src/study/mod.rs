@@ -22,6 +22,7 @@
 //!
 //! This file only dispatches: the types and helpers the files here share live in leaf files
 //! below them (`tests/layout.rs` holds the order).
+pub mod archive;
 pub mod diff;
 pub mod estimate;
 pub mod experiment;

@@ -20,6 +20,8 @@ pub struct StudyOptions {
     pub mpi_results: Vec<PathBuf>,
     /// Measure the selected experiments again even where `out` holds them finished.
     pub fresh: bool,
+    /// The results archive by machine to set the run beside ([`super::archive`]), if any.
+    pub archive: Option<PathBuf>,
 }
 
 /// A selected experiment an earlier run already finished in the output folder.

@@ -126,19 +126,27 @@ pub struct StudyPlan {
     selected: Vec<Box<dyn Experiment>>,
     mpi_runs: Vec<ExperimentResult>,
     expected: Vec<(String, f64)>,
+    archive: Option<super::archive::Archive>,
 }
 
 impl StudyPlan {
-    /// Checks `opts`: reads the MPI result files first (a bad one stops the study before
-    /// anything is said or written), then selects the experiments (an unknown seed fails).
+    /// Checks `opts`: reads the MPI result files and the archive first (a bad one stops the
+    /// study before anything is said or written), then selects the experiments (an unknown
+    /// seed fails).
     pub fn new(opts: StudyOptions) -> Result<Self> {
         let mpi_runs = experiments::mpi_runs::find_and_load(&opts.mpi_results, &opts.out)?;
+        let archive = opts
+            .archive
+            .as_deref()
+            .map(super::archive::Archive::load)
+            .transpose()?;
         let selected = select(&opts.only)?;
         Ok(Self {
             opts,
             selected,
             mpi_runs,
             expected: Vec::new(),
+            archive,
         })
     }
 
@@ -281,7 +289,7 @@ impl StudyPlan {
         // Each MPI run goes after its seed's thread experiments.
         experiments.extend(self.mpi_runs);
         experiments.sort_by_key(|e| PAPER_IDS.iter().position(|s| *s == e.paper_id));
-        let study = StudyResults {
+        let mut study = StudyResults {
             machine: ctx.machine,
             profile: self.opts.profile,
             parcrypt_version: env!("CARGO_PKG_VERSION").to_string(),
@@ -289,7 +297,9 @@ impl StudyPlan {
             elapsed_s: started.elapsed().as_secs_f64() + outputs_elapsed(&resumed, &experiments),
             resumed,
             experiments,
+            machines: None,
         };
+        study.machines = self.archive.as_ref().map(|a| a.compare(&study));
         write_outputs(&study, &self.opts.out)?;
         Ok(study)
     }
