@@ -219,7 +219,7 @@ impl Experiment for ParallelModexp {
         "mary-karatsuba-modexp"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 19.0, 224.0)
+        sampled_s(profile, 28.7, 500.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let claims = timed();

@@ -136,7 +136,7 @@ impl Experiment for Counts {
         checks::EXPERIMENT
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        reference_s(profile, 3.0, 3.0)
+        reference_s(profile, 5.0, 5.0)
     }
     fn run(&self, _: &Context) -> Result<Output> {
         let counted = checks::counts();

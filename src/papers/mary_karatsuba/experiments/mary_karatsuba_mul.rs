@@ -188,7 +188,7 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 41.4, 92.4)
+        sampled_s(profile, 44.6, 60.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
@@ -421,7 +421,7 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 1.5, 3.6)
+        sampled_s(profile, 1.5, 5.2)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;

@@ -130,7 +130,7 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 15.1, 137.9)
+        sampled_s(profile, 23.6, 263.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);
@@ -250,7 +250,7 @@ impl Experiment for Schedules {
         "parsa-fig6"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 13.0, 133.4)
+        sampled_s(profile, 24.9, 285.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, batch) = sizes(ctx.profile);

@@ -31,7 +31,7 @@ impl Experiment for Dse {
         "parsa-dse"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 2.1, 65.4)
+        sampled_s(profile, 2.1, 81.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.clamp(1, 2);

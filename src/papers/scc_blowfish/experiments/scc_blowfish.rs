@@ -191,7 +191,7 @@ impl Experiment for Pipeline {
         paper::PIPELINE
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 8.7, 10.3)
+        sampled_s(profile, 12.9, 16.7)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let g = groups(ctx);
