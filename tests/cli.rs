@@ -1,7 +1,7 @@
 //! End-to-end tests of the `parcrypt` command: round trips, and every bad input the
 //! foundation issue lists answered by one line on stderr, the right exit status, no panic and
 //! no output file.
-use common::parcrypt;
+use common::{keygen_ok, parcrypt};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -24,21 +24,7 @@ impl Fixture {
     fn new() -> Self {
         let dir = tempfile::tempdir().unwrap();
         let key = dir.path().join("key.pem");
-        let out = parcrypt(&[
-            "rsa",
-            "keygen",
-            "--bits",
-            "1024",
-            "--seed",
-            "1",
-            "--out",
-            s(&key),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        keygen_ok(&key, &["--bits", "1024", "--seed", "1"]);
         std::fs::write(dir.path().join("plain.txt"), b"attack at dawn").unwrap();
         Fixture { dir }
     }
@@ -413,21 +399,19 @@ fn bench_rsa_writes_json_with_the_promised_fields() {
 fn der_keys_round_trip_through_the_command() {
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("k.der");
-    let r = parcrypt(&[
-        "rsa",
-        "keygen",
-        "--bits",
-        "1024",
-        "--seed",
-        "3",
-        "--encoding",
-        "der",
-        "--format",
-        "pkcs1",
-        "--out",
-        s(&key),
-    ]);
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    keygen_ok(
+        &key,
+        &[
+            "--bits",
+            "1024",
+            "--seed",
+            "3",
+            "--encoding",
+            "der",
+            "--format",
+            "pkcs1",
+        ],
+    );
     assert_eq!(
         std::fs::read(&key).unwrap()[0],
         0x30,

@@ -4,7 +4,7 @@
 //! (exit 2, one line, no output file) where it does not, or for a key of three primes.
 //! `--private-op auto` (the default) takes the faster constant-time form by measurement and
 //! records which and why; a three-prime key is no error there (it runs crt-const-time).
-use common::{assert_one_line_error, parcrypt};
+use common::{assert_one_line_error, keygen_ok, parcrypt};
 use std::path::Path;
 
 mod common;
@@ -132,19 +132,7 @@ fn a_three_prime_key_is_a_usage_error_for_mb_and_runs_one_at_a_time_for_auto() {
 
 fn three_prime_key(dir: &Path) -> std::path::PathBuf {
     let key = dir.join("k3.pem");
-    let r = parcrypt(&[
-        "rsa",
-        "keygen",
-        "--bits",
-        "1024",
-        "--primes",
-        "3",
-        "--seed",
-        "4",
-        "--out",
-        s(&key),
-    ]);
-    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    keygen_ok(&key, &["--bits", "1024", "--primes", "3", "--seed", "4"]);
     key
 }
 

@@ -1,7 +1,7 @@
 //! `parcrypt rsa` options of issue 10 through the command: OAEP labels and hashes, multi-prime
 //! keygen and decryption, keygen refusing to overwrite, PEM as OpenSSL writes it — and each bad
 //! input answered by one line on stderr, exit 2 for usage errors, and no output file.
-use common::{assert_one_line_error, parcrypt};
+use common::{assert_one_line_error, keygen_ok, parcrypt};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
@@ -28,18 +28,7 @@ impl Fixture {
     fn new(bits: &str, primes: &str) -> Self {
         let dir = tempfile::tempdir().unwrap();
         let key = dir.path().join("key.pem");
-        ok(&parcrypt(&[
-            "rsa",
-            "keygen",
-            "--bits",
-            bits,
-            "--primes",
-            primes,
-            "--seed",
-            "10",
-            "--out",
-            s(&key),
-        ]));
+        keygen_ok(&key, &["--bits", bits, "--primes", primes, "--seed", "10"]);
         std::fs::write(dir.path().join("plain.txt"), b"attack at dawn").unwrap();
         Fixture { dir }
     }
@@ -212,23 +201,21 @@ fn multi_prime_keys_are_made_and_decrypt_on_one_thread_per_prime() {
         // PKCS#1 and DER forms of the same key.
         let dir = f.dir.path();
         let one = dir.join("k1.der");
-        let r = parcrypt(&[
-            "rsa",
-            "keygen",
-            "--bits",
-            bits,
-            "--primes",
-            primes,
-            "--format",
-            "pkcs1",
-            "--encoding",
-            "der",
-            "--seed",
-            "10",
-            "--out",
-            s(&one),
-        ]);
-        ok(&r);
+        let r = keygen_ok(
+            &one,
+            &[
+                "--bits",
+                bits,
+                "--primes",
+                primes,
+                "--format",
+                "pkcs1",
+                "--encoding",
+                "der",
+                "--seed",
+                "10",
+            ],
+        );
         assert!(String::from_utf8_lossy(&r.stderr).contains(label));
         ok(&f.crypt("decrypt", "k1.der", "ct.oaep", "pt1", &[]));
         assert_eq!(std::fs::read(f.path("pt1")).unwrap(), b"attack at dawn");
@@ -810,16 +797,7 @@ fn concurrent_keygens_never_overwrite_each_other() {
 fn a_forced_keygen_that_fails_half_way_keeps_the_old_private_key() {
     let dir = tempfile::tempdir().unwrap();
     let key = dir.path().join("k.pem");
-    ok(&parcrypt(&[
-        "rsa",
-        "keygen",
-        "--bits",
-        "512",
-        "--seed",
-        "1",
-        "--out",
-        s(&key),
-    ]));
+    keygen_ok(&key, &["--bits", "512", "--seed", "1"]);
     let old = std::fs::read(&key).unwrap();
     let public = dir.path().join("k.pub.pem");
     std::fs::remove_file(&public).unwrap();

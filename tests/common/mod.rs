@@ -11,6 +11,19 @@ pub fn parcrypt(args: &[&str]) -> Output {
         .expect("run parcrypt")
 }
 
+/// `parcrypt rsa keygen --out KEY ARGS…`, asserting that it succeeded (its stderr shown if
+/// not); returns the run for what it printed.
+pub fn keygen_ok(key: &std::path::Path, args: &[&str]) -> Output {
+    let key = key.to_str().expect("a UTF-8 temporary path");
+    let out = parcrypt(&[&["rsa", "keygen", "--out", key][..], args].concat());
+    assert!(
+        out.status.success(),
+        "keygen {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Asserts a failed run as the project promises it: exit `code`, exactly one line on stderr,
 /// starting "error: " and containing `needle`, and no panic.
 pub fn assert_one_line_error(out: &Output, code: i32, needle: &str) {
