@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds parcrypt with FLINT 3 as a `bench peers` peer and runs FLINT's rows.
 #
-# flint3-sys compiles FLINT 3.6 from source against the system GMP and MPFR (libmpfr-dev):
+# flint3-sys compiles FLINT 3.6 from source against the system GMP and MPFR (libmpfr-dev; the
+# script installs it and the autotools FLINT's build runs, libtool among them, when missing):
 # about 15 minutes on 2 cores, once (cargo keeps it in target/flint/, apart from the ordinary
 # build). Compiling with gcc -march=x86-64-v3 (through CC) lets FLINT's configure see AVX2 and build fft_small, its
 # small-prime NTT for large products (gcc 12 does not know Zen 4/5 by name, so configure passes
@@ -14,10 +15,17 @@
 #   scripts/flint-peer.sh --runs 15 ...   # any `bench peers` option
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! dpkg -s libmpfr-dev >/dev/null 2>&1; then
-    echo "installing libmpfr-dev (FLINT needs MPFR's headers)" >&2
+# What FLINT's build needs beyond a C compiler: MPFR's headers, and the autotools its
+# bootstrap runs (a fresh machine failed with "libtool is not installed"). Only the missing
+# packages are installed.
+missing=()
+for pkg in libmpfr-dev libtool autoconf automake m4 make; do
+    dpkg -s "$pkg" >/dev/null 2>&1 || missing+=("$pkg")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "installing ${missing[*]} (FLINT's build needs them)" >&2
     sudo_or_not=""; [ "$(id -u)" = 0 ] || sudo_or_not="sudo"
-    $sudo_or_not apt-get update -qq && $sudo_or_not apt-get install -y -qq libmpfr-dev
+    $sudo_or_not apt-get update -qq && $sudo_or_not apt-get install -y -qq "${missing[@]}"
 fi
 export CARGO_TARGET_DIR=target/flint
 mkdir -p target/flint

@@ -412,7 +412,7 @@ mod tests {
         let c = plan().configurations();
         assert_eq!(c[0], ("gmp", 1));
         assert_eq!(c[1], ("kara-seq", 1));
-        assert_eq!(c.len(), 2 + 6 * 2);
+        assert_eq!(c.len(), 2 + 7 * 2);
         let mut p = plan();
         p.methods = vec!["kara-lockfree".into()];
         assert_eq!(
@@ -425,7 +425,7 @@ mod tests {
     fn run_verifies_and_reports_every_configuration() {
         let mut calls = 0;
         let recs = run(&plan(), |_, _, _| calls += 1).unwrap();
-        assert_eq!(recs.len(), 2 * 14);
+        assert_eq!(recs.len(), 2 * 16);
         assert_eq!(calls, 3);
         assert!(
             recs.iter()

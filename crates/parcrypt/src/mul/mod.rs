@@ -20,6 +20,10 @@
 //! ([`toom`]), a split of the longer operand, or the B^N ± 1 residues of GMP's FFT range
 //! ([`crt`])), so two threads can approach 2× over `mpz_mul`.
 //!
+//! Also beyond the seed, `ntt` ([`ntt`]) does not call GMP for the product at all: a
+//! number-theoretic transform over three 62-bit primes (lengths 2^k and 3·2^k), its transforms,
+//! pointwise products and recombination spread over the threads of a pool.
+//!
 //! The algorithm lives once in [`karatsuba`], generic over a [`Fork`]; the split between the
 //! caller and 1–3 helpers is documented there. Persistent helpers are created with the
 //! multiplier and reused by every call; they stop when it is dropped.
@@ -33,6 +37,7 @@ pub mod crt;
 pub mod gmp;
 pub mod karatsuba;
 pub mod lockfree;
+pub mod ntt;
 pub mod par;
 pub mod pool;
 pub mod rayon_join;
@@ -134,7 +139,7 @@ impl KaraConfig {
 }
 
 /// Every method, in the order tables show them.
-pub const METHODS: [&str; 8] = [
+pub const METHODS: [&str; 9] = [
     "gmp",
     "kara-seq",
     "kara-spawn",
@@ -143,6 +148,7 @@ pub const METHODS: [&str; 8] = [
     "kara-lockfree",
     "kara-rayon",
     "par-gmp",
+    "ntt",
 ];
 
 /// Whether `method` uses helper threads (and so reads `helpers` and `--threads`).
@@ -163,6 +169,7 @@ pub fn multiplier(name: &str, config: &KaraConfig) -> Result<Box<dyn Multiplier>
         "kara-lockfree" => Box::new(lockfree::new(c)?),
         "kara-rayon" => Box::new(rayon_join::new(c)?),
         "par-gmp" => Box::new(par::new(c)?),
+        "ntt" => Box::new(ntt::method::new(c)?),
         _ => return Err(unknown_method(name)),
     })
 }

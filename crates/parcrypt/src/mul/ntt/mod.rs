@@ -1,0 +1,265 @@
+//! `ntt` (beyond the paper): products of non-negative integers by number-theoretic transforms
+//! over three 62-bit primes ([`prime`]), recombined by the Chinese remainder theorem ([`crt`]).
+//!
+//! Each 64-bit limb is one transform digit: a product coefficient is a sum of at most
+//! `min(an, bn)` products of two digits, below `min(an, bn)·(2^64 − 1)^2`, and the three primes'
+//! product exceeds 2^185, so the recombination is exact for every `min(an, bn) < 2^57`
+//! ([`check_bound`] returns an error past it instead of a wrong product). The transform length
+//! is the shortest `2^k` or `3·2^k` holding the `an + bn − 1` coefficients ([`transform`]), so a
+//! product pays for at most 1.5× its coefficients, not up to 2× as with powers of two alone.
+//!
+//! Per prime, one after the other (so at most two operands' transforms and two finished
+//! residue vectors are alive at once, see [`scratch_words`]): the twiddle table in `threads`
+//! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
+//! products with each block's inverse; the inverse radix stage in `threads` pieces of
+//! indices — each phase one region of the [`Pool`]. Then the recombination in chunks of limbs,
+//! the chunks' carries added in order afterwards. Every task writes its own slice, so the
+//! result does not depend on the thread count. A square (the same limbs twice) transforms its
+//! operand once per prime.
+//!
+//! Back end ([`Backend`]): portable scalar Rust (Montgomery products with R = 2^64); it is the
+//! oracle's twin for any vector back end added later.
+pub mod crt;
+pub mod method;
+pub mod prime;
+pub mod transform;
+
+use crate::bignum::mpn::Limb;
+use crate::error::{Error, Result};
+use crate::parallel::pool::Pool;
+use prime::{MAX_LOG_LEN, PRIMES, Prime};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use transform::Shape;
+
+/// log2 of the bound on `min(an, bn)` for which three 62-bit primes recombine exactly.
+pub const MAX_LOG_SHORTER: u32 = 57;
+
+/// Output limbs per recombination chunk, at least (smaller products recombine on one thread).
+const MIN_CHUNK: usize = 2048;
+
+/// The code that runs the transforms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Backend {
+    /// Scalar Rust on 64-bit words, any CPU.
+    Portable,
+}
+
+impl Backend {
+    /// The back end this CPU runs (chosen at run time).
+    pub fn detect() -> Self {
+        Backend::Portable
+    }
+
+    /// Its name, as `describe` and the benchmarks print it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable scalar (62-bit primes, Montgomery)",
+        }
+    }
+}
+
+/// Checks that an `an × bn`-limb product fits the CRT bound and the primes' root orders;
+/// returns the transform's shape.
+pub fn check_bound(an: usize, bn: usize) -> Result<Shape> {
+    let shorter = an.min(bn) as u128;
+    // Coefficients < shorter·(2^64 − 1)^2 < shorter·2^128 <= 2^185 < p0·p1·p2.
+    if shorter >= 1u128 << MAX_LOG_SHORTER {
+        return Err(Error::InvalidParameter(format!(
+            "NTT product: {shorter} limbs in the shorter operand exceed the CRT bound 2^{MAX_LOG_SHORTER}"
+        )));
+    }
+    let coeffs = an.saturating_add(bn).saturating_sub(1);
+    Shape::for_coeffs(coeffs, MAX_LOG_LEN).ok_or_else(|| {
+        Error::InvalidParameter(format!(
+            "NTT product: {coeffs} coefficients exceed the primes' longest transform (3·2^{})",
+            MAX_LOG_LEN - 1
+        ))
+    })
+}
+
+/// 64-bit words [`mul_into`] allocates at its peak for an `an × bn` product (`square`: the
+/// same operand twice), besides `out`: two finished residue vectors, the current prime's
+/// operand transforms and its twiddle table; `None` past [`check_bound`].
+pub fn scratch_words(an: usize, bn: usize, square: bool) -> Option<usize> {
+    let shape = check_bound(an, bn).ok()?;
+    let ops = if square { 1 } else { 2 };
+    Some((2 + ops) * shape.points() + shape.table_len())
+}
+
+/// `a·b` for non-negative limb vectors (least significant first), written into `out` of
+/// exactly `a.len() + b.len()` limbs, on up to `threads` threads of `pool`. Equal operands
+/// (the same limbs) are squared.
+pub fn mul_into(
+    pool: &Pool,
+    threads: usize,
+    out: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+) -> Result<()> {
+    if a == b {
+        return sqr_into(pool, threads, out, a);
+    }
+    run(pool, threads, out, a, Some(b))
+}
+
+/// `a^2` for a non-negative limb vector, written into `out` of exactly `2·a.len()` limbs, on up
+/// to `threads` threads of `pool`: one forward transform per prime instead of two.
+pub fn sqr_into(pool: &Pool, threads: usize, out: &mut [Limb], a: &[Limb]) -> Result<()> {
+    run(pool, threads, out, a, None)
+}
+
+/// `a·b` as an integer, from non-negative limb slices.
+pub fn product(pool: &Pool, threads: usize, a: &[Limb], b: &[Limb]) -> Result<rug::Integer> {
+    let len = a
+        .len()
+        .checked_add(b.len())
+        .ok_or_else(|| Error::InvalidParameter("NTT product: operand lengths overflow".into()))?;
+    let mut out = vec![0; len];
+    mul_into(pool, threads, &mut out, a, b)?;
+    Ok(crate::bignum::mpn::to_integer(&out))
+}
+
+/// The product (`b = None`: the square of `a`).
+fn run(
+    pool: &Pool,
+    threads: usize,
+    out: &mut [Limb],
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Result<()> {
+    let bn = b.map_or(a.len(), <[Limb]>::len);
+    if a.len().checked_add(bn) != Some(out.len()) {
+        return Err(Error::InvalidParameter(format!(
+            "NTT product: output of {} limbs for a {}×{bn} product",
+            out.len(),
+            a.len()
+        )));
+    }
+    if a.is_empty() || bn == 0 {
+        out.fill(0);
+        return Ok(());
+    }
+    let shape = check_bound(a.len(), bn)?;
+    let threads = threads.max(1);
+    let mut res = Vec::with_capacity(PRIMES.len());
+    for q in PRIMES {
+        res.push(convolve(pool, threads, q, shape, a, b));
+    }
+    // Recombination in chunks of limbs; chunk c's carry goes in at chunk c + 1's start.
+    let coeffs = out.len() - 1;
+    let g = crt::Garner::new();
+    let chunks = threads.min(out.len().div_ceil(MIN_CHUNK)).max(1);
+    let size = out.len().div_ceil(chunks);
+    let parts: Vec<Mutex<&mut [Limb]>> = out.chunks_mut(size).map(Mutex::new).collect();
+    let carries: Vec<u128> = pool.map(parts.len(), threads, |c| {
+        let mut o = lock(&parts[c]);
+        let start = (c * size).min(coeffs);
+        let end = (c * size + o.len()).min(coeffs);
+        crt::recombine(&g, [0, 1, 2].map(|i| &res[i][start..end]), &mut o)
+    });
+    drop(parts);
+    for (c, carry) in carries.into_iter().enumerate() {
+        let at = ((c + 1) * size).min(out.len());
+        if !crt::add_carry(&mut out[at..], carry) {
+            return Err(Error::InvalidParameter(
+                "NTT product: a carry past the product's end (a bug: please report)".into(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The cyclic convolution of `a` and `b` (or `a` and `a`) modulo `q` over `shape`'s length,
+/// natural order: the product's coefficients mod `q` (the length holds them all).
+fn convolve(
+    pool: &Pool,
+    threads: usize,
+    q: Prime,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Vec<u64> {
+    let f = q.field();
+    let (n, m, radix) = (shape.points(), shape.m, shape.radix);
+    let w = q.root(n as u64);
+    let mut tw = vec![0u64; shape.table_len()];
+    let piece = tw.len().div_ceil(threads).max(1);
+    par_chunks(pool, threads, &mut tw, piece, |c, chunk| {
+        transform::twiddles(&f, w, c * piece, chunk)
+    });
+    let tw = &tw[..];
+
+    // Forward: task s·radix + t is block t of operand s.
+    let ops: Vec<&[Limb]> = match b {
+        Some(b) => vec![a, b],
+        None => vec![a],
+    };
+    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| vec![0u64; n]).collect();
+    par_chunks_many(pool, threads, &mut bufs, m, |i, block| {
+        transform::forward_block(&f, tw, shape, ops[i / radix], i % radix, block)
+    });
+    let y = if bufs.len() == 2 { bufs.pop() } else { None };
+    let mut x = bufs.pop().unwrap_or_default();
+
+    // Pointwise products scaled by 1/n, each block's inverse.
+    let scale = f.to_mont(f.to_mont(f.inv(n as u64 % q.p)));
+    par_chunks(pool, threads, &mut x, m, |t, block| {
+        let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
+        transform::pointwise_inverse(&f, tw, shape, scale, block, yb)
+    });
+    drop(y);
+
+    // The inverse radix stage, in pieces of indices j (entries j of every block).
+    let piece = m.div_ceil(threads).max(1);
+    let mut pieces: Vec<Vec<&mut [u64]>> = (0..m.div_ceil(piece))
+        .map(|_| Vec::with_capacity(radix))
+        .collect();
+    for block in x.chunks_mut(m) {
+        for (c, part) in block.chunks_mut(piece).enumerate() {
+            pieces[c].push(part);
+        }
+    }
+    let pieces: Vec<Mutex<Vec<&mut [u64]>>> = pieces.into_iter().map(Mutex::new).collect();
+    pool.run(pieces.len(), threads, &|c| {
+        transform::inverse_stage(&f, tw, shape, c * piece, &mut lock(&pieces[c]))
+    });
+    drop(pieces);
+    x
+}
+
+/// `f(c, chunk)` for each `piece`-long chunk of `data`, on up to `threads` threads.
+fn par_chunks(
+    pool: &Pool,
+    threads: usize,
+    data: &mut [u64],
+    piece: usize,
+    f: impl Fn(usize, &mut [u64]) + Sync,
+) {
+    let parts: Vec<Mutex<&mut [u64]>> = data.chunks_mut(piece).map(Mutex::new).collect();
+    pool.run(parts.len(), threads, &|c| f(c, &mut lock(&parts[c])));
+}
+
+/// [`par_chunks`] over several vectors, their chunks numbered one after the other.
+fn par_chunks_many(
+    pool: &Pool,
+    threads: usize,
+    data: &mut [Vec<u64>],
+    piece: usize,
+    f: impl Fn(usize, &mut [u64]) + Sync,
+) {
+    let parts: Vec<Mutex<&mut [u64]>> = data
+        .iter_mut()
+        .flat_map(|v| v.chunks_mut(piece))
+        .map(Mutex::new)
+        .collect();
+    pool.run(parts.len(), threads, &|c| f(c, &mut lock(&parts[c])));
+}
+
+/// A task's own slice (one task per lock: never contended; a panic elsewhere does not
+/// poison the data it protects).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,248 @@
+//! The NTT product against GMP: one table of sizes around every transform length (2^k and
+//! 3·2^k, coefficient counts n − 1, n, n + 1), balanced and unbalanced, zero and all-ones limbs,
+//! squares, megabit sizes, and 1 to 4 threads byte for byte.
+use super::*;
+use proptest::prelude::*;
+use rand::{Rng, SeedableRng};
+use rug::Integer;
+use rug::integer::Order;
+
+fn limbs(n: usize, seed: u64) -> Vec<Limb> {
+    let mut r = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+    (0..n).map(|_| r.r#gen()).collect()
+}
+
+fn int(l: &[Limb]) -> Integer {
+    Integer::from_digits(l, Order::Lsf)
+}
+
+fn pool() -> &'static Pool {
+    Pool::global(false)
+}
+
+/// `a·b` on each thread count: equal to GMP's, and the same limbs on every count.
+fn check(a: &[Limb], b: &[Limb], threads: &[usize]) {
+    let want = int(a) * int(b);
+    let mut first: Option<Vec<Limb>> = None;
+    for &t in threads {
+        let mut out = vec![0x5a5a; a.len() + b.len()];
+        mul_into(pool(), t, &mut out, a, b).unwrap();
+        match &first {
+            None => {
+                assert_eq!(int(&out), want, "{}×{} on {t} thread(s)", a.len(), b.len());
+                first = Some(out);
+            }
+            Some(f) => assert_eq!(
+                &out,
+                f,
+                "{}×{}: {t} threads change the limbs",
+                a.len(),
+                b.len()
+            ),
+        }
+    }
+}
+
+/// Every transform length up to `max_n` points: 2^k (k ≥ 1) and 3·2^k.
+fn lengths(max_n: usize) -> Vec<usize> {
+    let mut v: Vec<usize> = (1..usize::BITS)
+        .flat_map(|k| [1usize << k, 3 << (k - 1)])
+        .filter(|&n| n <= max_n)
+        .collect();
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// Operand lengths whose coefficient count is n − 1, n or n + 1 for each length n: balanced,
+/// one limb against the rest, and 4:1.
+fn boundary_pairs(max_n: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for n in lengths(max_n) {
+        for coeffs in [n - 1, n, n + 1] {
+            let total = coeffs + 1;
+            for an in [total / 2, 1, total - total / 5] {
+                let bn = total - an;
+                if an >= 1 && bn >= 1 {
+                    v.push((an, bn));
+                }
+            }
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[test]
+fn the_boundary_table_covers_both_kinds_of_length() {
+    let l = lengths(100);
+    assert_eq!(l, [2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96]);
+    let pairs = boundary_pairs(1 << 15);
+    // Every pair needs a length of the kind it sits at: both 2^k and 3·2^k shapes occur.
+    let shapes: Vec<Shape> = pairs
+        .iter()
+        .map(|&(a, b)| check_bound(a, b).unwrap())
+        .collect();
+    assert!(shapes.iter().any(|s| s.radix == 2) && shapes.iter().any(|s| s.radix == 3));
+}
+
+#[test]
+fn around_every_transform_length() {
+    for (an, bn) in boundary_pairs(1 << 15) {
+        let seed = ((an as u64) << 32) | bn as u64;
+        check(&limbs(an, seed), &limbs(bn, !seed), &[1, 3]);
+    }
+}
+
+#[test]
+fn zero_and_all_ones_limbs_around_every_length() {
+    for (an, bn) in boundary_pairs(1 << 12) {
+        let ones_a = vec![Limb::MAX; an];
+        let ones_b = vec![Limb::MAX; bn];
+        check(&ones_a, &ones_b, &[1, 2]);
+        check(&vec![0; an], &ones_b, &[1, 2]);
+        // Zero limbs inside and at the top (not normalized).
+        let mut a = limbs(an, 1);
+        a.iter_mut().step_by(2).for_each(|x| *x = 0);
+        if let Some(top) = a.last_mut() {
+            *top = 0;
+        }
+        check(&a, &ones_b, &[2]);
+    }
+}
+
+#[test]
+fn squares_around_every_length() {
+    for n in lengths(1 << 14) {
+        for an in [n / 2, n / 2 + 1] {
+            let a = limbs(an, an as u64);
+            let want = int(&a).square();
+            let mut one = vec![0; 2 * an];
+            sqr_into(pool(), 1, &mut one, &a).unwrap();
+            assert_eq!(int(&one), want, "{an}");
+            // The same limbs through `mul_into` (two slices, one value) square too.
+            let mut two = vec![0; 2 * an];
+            mul_into(pool(), 2, &mut two, &a, &a.clone()).unwrap();
+            assert_eq!(one, two, "{an}");
+            let ones = vec![Limb::MAX; an];
+            sqr_into(pool(), 2, &mut two, &ones).unwrap();
+            assert_eq!(int(&two), int(&ones).square());
+        }
+    }
+}
+
+#[test]
+fn megabit_products_balanced_and_unbalanced() {
+    // 1 Mbit × 1 Mbit, 4 Mbit around 2^17 coefficients, 3·2^16 ± 1, very unbalanced.
+    for (an, bn) in [
+        (1 << 14, 1 << 14),
+        (1 << 16, 1 << 16),
+        ((1 << 16) + 1, 1 << 16),
+        (3 << 15, 3 << 15),
+        ((3 << 15) + 1, 3 << 15),
+        (1 << 17, 7),
+        (100_000, 31_072),
+    ] {
+        check(&limbs(an, 3), &limbs(bn, 4), &[1, 2]);
+    }
+    check(
+        &vec![Limb::MAX; 1 << 16],
+        &vec![Limb::MAX; (1 << 16) + 1],
+        &[2],
+    );
+}
+
+/// A 64-Mbit product (2^20 limbs each, 2^21 points per transform): about a second in a
+/// release build; ignored in debug builds.
+#[test]
+#[cfg_attr(debug_assertions, ignore)]
+fn sixty_four_megabit() {
+    check(&limbs(1 << 20, 9), &limbs(1 << 20, 10), &[2]);
+}
+
+#[test]
+fn bounds_and_shapes_are_errors_not_wrong_products() {
+    assert!(check_bound(1 << 57, 1 << 57).is_err());
+    assert!(check_bound(usize::MAX, 3).is_err());
+    assert!(check_bound(1 << 40, 1 << 40).is_err());
+    assert_eq!(check_bound(4, 5).unwrap(), Shape { radix: 2, m: 4 });
+    assert_eq!(check_bound(3, 3).unwrap(), Shape { radix: 3, m: 2 });
+    let mut out = vec![0; 3];
+    assert!(mul_into(pool(), 1, &mut out, &[1], &[1]).is_err());
+    assert!(sqr_into(pool(), 1, &mut out, &[1]).is_err());
+    let mut out = vec![9; 2];
+    mul_into(pool(), 1, &mut out, &[], &[1, 2]).unwrap();
+    assert_eq!(out, [0, 0]);
+    let mut none: [Limb; 0] = [];
+    sqr_into(pool(), 0, &mut none, &[]).unwrap();
+    assert_eq!(
+        product(pool(), 0, &[u64::MAX], &[u64::MAX]).unwrap(),
+        int(&[u64::MAX]).square()
+    );
+}
+
+#[test]
+fn memory_stays_within_eight_times_the_operands() {
+    // Scratch plus the output, against the operands' limbs, on every boundary pair.
+    for (an, bn) in boundary_pairs(1 << 22) {
+        let words = scratch_words(an, bn, false).unwrap() + an + bn;
+        assert!(words <= 8 * (an + bn), "{an}×{bn}: {words} words");
+    }
+}
+
+#[test]
+fn the_multiplier_signs_zero_and_names() {
+    use crate::mul::Multiplier;
+    let m = method::new(crate::mul::KaraConfig::default()).unwrap();
+    let (a, b) = crate::mul::operands(70_000, 5);
+    for (sa, sb) in [(1, 1), (-1, 1), (1, -1), (-1, -1)] {
+        let (a, b) = (Integer::from(&a * sa), Integer::from(&b * sb));
+        assert_eq!(m.mul(&a, &b), Integer::from(&a * &b));
+        assert_eq!(m.mul(&a, &a), Integer::from(a.square_ref()));
+    }
+    assert_eq!(m.mul(&Integer::new(), &a), 0);
+    assert_eq!(m.mul(&a, &Integer::from(-1)), Integer::from(-&a));
+    assert_eq!(m.threads(), 2);
+    assert_eq!(m.name(), "ntt");
+    assert!(
+        m.describe().contains(Backend::detect().name()),
+        "{}",
+        m.describe()
+    );
+    let via = crate::mul::multiplier("ntt", &crate::mul::KaraConfig::default()).unwrap();
+    assert_eq!(via.mul(&a, &b), Integer::from(&a * &b));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+    #[test]
+    fn matches_gmp_on_one_to_four_threads(
+        an in 1usize..1500,
+        bn in 1usize..1500,
+        seed in any::<u64>(),
+        shape in 0u8..5,
+    ) {
+        let (mut a, mut b) = (limbs(an, seed), limbs(bn, seed ^ 1));
+        match shape {
+            1 => a.fill(Limb::MAX),
+            2 => b.iter_mut().step_by(3).for_each(|x| *x = 0),
+            3 => b = a.clone(),
+            4 => { a.fill(Limb::MAX); b.fill(Limb::MAX); }
+            _ => {}
+        }
+        check(&a, &b, &[1, 2, 3, 4]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(6))]
+    #[test]
+    fn matches_gmp_up_to_several_megabits(
+        an in 1usize..80_000,
+        bn in 1usize..80_000,
+        seed in any::<u64>(),
+    ) {
+        check(&limbs(an, seed), &limbs(bn, seed ^ 1), &[1, 2]);
+    }
+}
