@@ -66,7 +66,7 @@ pub fn section(study: &StudyResults) -> Option<Value> {
     let cpus: Vec<Value> = m
         .cpus
         .iter()
-        .map(|c| context! { key => c.key, description => c.description, source => c.source, at => c.at, older => c.older_judge })
+        .map(|c| context! { key => c.key, description => c.description, provenance => c.provenance() })
         .collect();
     let reasons: Vec<Value> = reasons(m)
         .iter()
@@ -87,19 +87,7 @@ pub fn markdown(s: &mut String, study: &StudyResults) {
         intro(m)
     );
     for c in &m.cpus {
-        let _ = writeln!(
-            s,
-            "- `{}`: {} ({}, {}{})",
-            c.key,
-            c.description,
-            c.source,
-            c.at,
-            if c.older_judge {
-                "; judged before per-claim settings"
-            } else {
-                ""
-            }
-        );
+        let _ = writeln!(s, "- `{}`: {} ({})", c.key, c.description, c.provenance());
     }
     let _ = writeln!(s);
     // The flips with every CPU's verdict and figure; the rest by id (report.html has every

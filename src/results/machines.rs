@@ -22,6 +22,18 @@ pub struct CpuColumn {
     pub older_judge: bool,
 }
 
+impl CpuColumn {
+    /// Where its verdicts come from, for people: "source, at", with the older judge named.
+    pub fn provenance(&self) -> String {
+        let judge = if self.older_judge {
+            "; judged before per-claim settings"
+        } else {
+            ""
+        };
+        format!("{}, {}{judge}", self.source, self.at)
+    }
+}
+
 /// One CPU's verdict on a claim.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CpuVerdict {

@@ -10,7 +10,7 @@
 //! another does not hold. `parcrypt study --archive DIR` stores the comparison in results.json
 //! and the report lists the machine-dependent claims with their reasons; `parcrypt study diff
 //! RUN --archive DIR` prints it; `parcrypt study archive RUN` files a run into the archive.
-use super::diff::figure_of;
+use super::diff::{current_ids, figure_of};
 use super::files::io_err;
 use crate::bench::cpu_id::CpuId;
 use crate::claims::papers::current_id;
@@ -131,7 +131,7 @@ impl Archive {
             older_judge: older_judge(study),
         }];
         let mut runs: Vec<(String, Vec<ClaimResult>)> =
-            vec![(this_key.clone(), current_claims(&study.claims))];
+            vec![(this_key.clone(), current_ids(&study.claims))];
         for e in self.entries.iter().filter(|e| e.machine.key != this_key) {
             cpus.push(CpuColumn {
                 key: e.machine.key.clone(),
@@ -140,7 +140,7 @@ impl Archive {
                 at: e.study.machine.detected_at.clone(),
                 older_judge: older_judge(&e.study),
             });
-            runs.push((e.machine.key.clone(), current_claims(&e.study.claims)));
+            runs.push((e.machine.key.clone(), current_ids(&e.study.claims)));
         }
         let mut compared = 0;
         let mut dependent = Vec::new();
@@ -213,37 +213,13 @@ fn rests_on_new_rules(c: &ClaimResult) -> bool {
         )
 }
 
-/// Claims with today's ids.
-fn current_claims(claims: &[ClaimResult]) -> Vec<ClaimResult> {
-    claims
-        .iter()
-        .cloned()
-        .map(|mut c| {
-            c.id = current_id(&c.id);
-            c
-        })
-        .collect()
-}
-
 /// The comparison for people: the CPUs, then each machine-dependent claim with every CPU's
 /// verdict and figure and its reason (or "unexplained"), and a summary line.
 pub fn render(m: &MachineComparison) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "beside the archive {}:", m.archive);
     for c in &m.cpus {
-        let _ = writeln!(
-            s,
-            "  {:<16} {} ({}, {}{})",
-            c.key,
-            c.description,
-            c.source,
-            c.at,
-            if c.older_judge {
-                "; judged before per-claim settings"
-            } else {
-                ""
-            }
-        );
+        let _ = writeln!(s, "  {:<16} {} ({})", c.key, c.description, c.provenance());
     }
     for c in &m.dependent {
         let _ = writeln!(

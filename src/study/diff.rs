@@ -389,7 +389,7 @@ fn figure_text(side: &Side) -> String {
 }
 
 /// The claims with their ids, and their papers' ids, in today's form.
-fn current_ids(claims: &[ClaimResult]) -> Vec<ClaimResult> {
+pub(crate) fn current_ids(claims: &[ClaimResult]) -> Vec<ClaimResult> {
     use crate::claims::papers::current_id;
     claims
         .iter()
