@@ -19,7 +19,7 @@ pub const SETTINGS: &[Entry] = &[
     (
         "parsa-fig5-working-set",
         Some(
-            "working sets of 100–500 messages (quick) or 1,000–5,000 (full) on 2 threads, against the paper's 100–500 million on 8",
+            "working sets of 50–250 messages (quick) or 1,000–5,000 (full) on 2 threads, against the paper's 100–500 million on 8",
         ),
     ),
     ("parsa-fig6-flat", Some(FIG6)),

@@ -105,6 +105,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
         seed: args.seed,
         config,
         batch_s: args.batch_ms / 1e3,
+        probe_each_size: true,
     };
     plan.validate()?;
     let machine = MachineInfo::detect();

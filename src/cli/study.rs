@@ -315,7 +315,8 @@ fn per_experiment(expected: &[estimate::Expected]) -> String {
 }
 
 /// The experiments measured in this run, each with the time it took against the one the
-/// header expected ("parsa-fig5 3.1 min against 2.5 min (−19 %)").
+/// header expected, and how much longer it took in % of that ("parsa-fig5 3.1 min against
+/// 2.5 min (+24 %)").
 fn against_actual(results: &study::StudyResults) -> Option<String> {
     let parts: Vec<String> = results
         .experiments

@@ -43,6 +43,11 @@ pub struct MulBenchPlan {
     pub config: BenchConfig,
     /// Target duration of one sample, seconds.
     pub batch_s: Seconds,
+    /// Probe [`parallel_capacity`] and [`cross_core_us`] just before and just after each size
+    /// (the records' `capacity` and `cross_core_us`). `bench mul` does; the study does not,
+    /// since its rounds run both probes once each themselves, and two capacity probes per size
+    /// were four fifths of its Karatsuba experiment's time.
+    pub probe_each_size: bool,
 }
 
 /// One (method, threads, bits) result; the field names are the JSON/CSV columns. Times are
@@ -75,10 +80,11 @@ pub struct MulBenchRecord {
     /// The product equalled GMP's (always true in a record: a mismatch aborts the run).
     pub verified: bool,
     /// [`parallel_capacity`] for the most threads of the run, the mean of a probe just before
-    /// and one just after this size was measured (`None` when every run had 1 thread).
+    /// and one just after this size was measured (`None` when every run had 1 thread or the
+    /// plan did not [`probe_each_size`](MulBenchPlan::probe_each_size)).
     pub capacity: Option<f64>,
     /// [`cross_core_us`] just before and just after this size was measured, the slower
-    /// reading (`None` when every run had 1 thread): several times its usual level when the
+    /// reading (`None` when every run had 1 thread or the plan did not probe each size): several times its usual level when the
     /// CPUs stopped sharing a cache, which slows every parallel form.
     pub cross_core_us: Option<f64>,
     /// Statistical warning, empty if none.
@@ -195,8 +201,9 @@ fn measure_all(
     let mut records = Vec::new();
     let most = plan.threads.iter().copied().max().unwrap_or(1);
     let pin = plan.kara.pin;
-    let capacity = || (most > 1).then(|| parallel_capacity(most, CAPACITY_BITS, CAPACITY_S, pin));
-    let cross_core = || (most > 1).then(|| cross_core_us(CROSS_CORE_S));
+    let probe = most > 1 && plan.probe_each_size;
+    let capacity = || probe.then(|| parallel_capacity(most, CAPACITY_BITS, CAPACITY_S, pin));
+    let cross_core = || probe.then(|| cross_core_us(CROSS_CORE_S));
     for (i, &bits) in plan.bits.iter().enumerate() {
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (a, b) = operands(bits, plan.seed);
@@ -404,6 +411,7 @@ mod tests {
                 ..BenchConfig::exact(2)
             },
             batch_s: 0.0005,
+            probe_each_size: true,
         }
     }
 

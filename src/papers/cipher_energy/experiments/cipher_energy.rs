@@ -45,7 +45,7 @@ const ALGORITHMS: [Algorithm; 6] = [
 
 fn size(profile: Profile) -> usize {
     match profile {
-        Profile::Quick => 16 << 20,
+        Profile::Quick => 8 << 20,
         Profile::Full => 64 << 20,
     }
 }

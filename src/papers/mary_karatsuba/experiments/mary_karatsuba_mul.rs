@@ -3,8 +3,8 @@
 //! run without time-sharing — grouped into as few benchmark plans as share sizes and thread
 //! counts — and one set of activations; the claims are judged on paired per-round ratios.
 use super::{
-    free_cores, free_cores_sample, int, measured, needs_threads, opt, probe_counts, quality_note,
-    round_config, runs_text, strip, text,
+    free_cores, free_cores_sample, int, measured, needs_threads, opt, probe_counts, probe_threads,
+    quality_note, round_config, runs_text, strip, text,
 };
 use crate::bench::BenchConfig;
 use crate::claims::mary_karatsuba::mul::{
@@ -167,6 +167,8 @@ fn mul_round(
             // just before, and a profile-dependent batch was one of the differences between
             // the profiles' pool-against-spawn verdicts (the profiles now differ only in rounds).
             batch_s: BATCH_S,
+            // The round's own free-core and cross-core probes stand for the per-size ones.
+            probe_each_size: false,
         };
         let recs = crate::suites::mul::run(&plan, |_, _, _| {})?;
         for r in &recs {
@@ -174,9 +176,6 @@ fn mul_round(
                 continue; // only the plan that asked for GMP records it
             }
             out.push((key(*pin, &r.method, r.bits, r.threads), r.timing.min_s));
-            if r.method == "gmp" {
-                out.extend(r.capacity.map(|c| (format!("{}/capacity", r.bits), c)));
-            }
         }
     }
     out.extend(probes.iter().map(|&t| free_cores_sample(t)));
@@ -208,7 +207,7 @@ impl Experiment for Karatsuba {
             |i| mul_round(profile, &plans, &probes, i),
             |r| settled(&evidence(r)),
         )?;
-        let table = table(&rounds, &products);
+        let table = table(ctx, &rounds, &products);
         let chart = chart(&rounds);
         let quality = rounds.quality();
         let judged = claims
@@ -225,7 +224,7 @@ impl Experiment for Karatsuba {
                 "µs per product (batches timed and divided) at {} bits for GMP, one-level Karatsuba with GMP halves, and its \
                  parallel forms; every product checked against GMP first. {} products timed on {} logical CPUs: the chart's forms \
                  on 2 threads and every product of the {judged} claims this machine can judge (the slides' 3-thread results need 3 \
-                 CPUs; on 2 the condvar and lock-free slides are judged on 2 threads in scaled form). 'capacity_x' is the throughput two threads of independent GMP products get against one. {}",
+                 CPUs; on 2 the condvar and lock-free slides are judged on 2 threads in scaled form). 'capacity_x' is the throughput the threads of a parallel product get from independent GMP products against one thread, the round's free-core probe (one per round, not per size). {}",
                 bits()
                     .iter()
                     .map(|b| b.to_string())
@@ -246,8 +245,13 @@ impl Experiment for Karatsuba {
     }
 }
 
-/// Every product timed: µs, against GMP, the slides' figures, and the free-core capacity.
-fn table(rounds: &Rounds, products: &BTreeSet<(bool, &'static str, u32, usize)>) -> Table {
+/// Every product timed: µs, against GMP, the slides' figures, and for a parallel product the
+/// capacity the round's free-core probe found for its threads (free fraction × threads).
+fn table(
+    ctx: &Context,
+    rounds: &Rounds,
+    products: &BTreeSet<(bool, &'static str, u32, usize)>,
+) -> Table {
     let mut table = Table::new(&[
         "bits",
         "method",
@@ -279,7 +283,13 @@ fn table(rounds: &Rounds, products: &BTreeSet<(bool, &'static str, u32, usize)>)
             measured(rounds.ratio(&k, &key(false, "gmp", b, 1)), "×"),
             opt(karatsuba_us(m, b)),
             opt(seed_vs),
-            measured(rounds.median(&format!("{b}/capacity")), "×"),
+            measured(
+                (t > 1)
+                    .then(|| free_cores(ctx, rounds, t))
+                    .flatten()
+                    .map(|e| e.map(|x| x * probe_threads(ctx, t) as f64)),
+                "×",
+            ),
         ]);
     }
     table

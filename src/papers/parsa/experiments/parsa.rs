@@ -29,7 +29,7 @@ pub fn experiments() -> Vec<Box<dyn Experiment>> {
 /// Key size and batch size per profile.
 pub(super) fn sizes(profile: Profile) -> (u32, usize) {
     match profile {
-        Profile::Quick => (2048, 400),
+        Profile::Quick => (2048, 200),
         Profile::Full => (2048, 4000),
     }
 }
@@ -230,7 +230,7 @@ fn fig5_evidence(ctx: &Context, r: &Rounds, ns: &[usize], t: usize) -> Vec<Fed> 
             "speedup at {l} messages over speedup at {s}, per paired round ({} rounds); {}",
             r.len(),
             match ctx.profile {
-                Profile::Quick => "--quick runs 100–500 messages and --full 1000–5000; the paper's 100–500 million fit no profile's time",
+                Profile::Quick => "--quick runs 50–250 messages and --full 1000–5000; the paper's 100–500 million fit no profile's time",
                 Profile::Full => "--full runs 1000–5000 messages; the paper's 100–500 million fit no profile's time",
             }
         ),
