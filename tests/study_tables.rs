@@ -64,6 +64,7 @@ fn every_tables_numeric_columns_hold_numbers_with_units() {
         max_extra_s: 0.0,
         set_aside_far: false,
         pause_after_busy_s: 0.0,
+        wait_apart_s: 0.0,
     };
     let mut problems = Vec::new();
     let mut measured_columns = 0;

@@ -364,6 +364,14 @@ pub struct Quality {
     /// rounds aside: `sampling::FAR` times the machine's level among the run's readings.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub far_above_us: Option<f64>,
+    /// Seconds spent after rounds set aside with the CPUs apart, waiting (polling the
+    /// cross-core probe) for them to share a cache again before the next round.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub waited_apart_s: f64,
+}
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
 }
 
 impl Quality {
@@ -386,6 +394,12 @@ impl Quality {
                 us(self.far_above_us),
                 crate::bench::capacity::FAR
             ));
+            if self.waited_apart_s > 0.0 {
+                why.push(format!(
+                    "{:.1} s waited after them for the CPUs to share a cache again",
+                    self.waited_apart_s
+                ));
+            }
         }
         if self.set_aside_busy > 0 {
             why.push(format!(

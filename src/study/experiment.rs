@@ -153,6 +153,7 @@ mod tests {
                 max_extra_s: 0.0,
                 set_aside_far: true,
                 pause_after_busy_s: 0.0,
+                wait_apart_s: 0.0,
             },
             |i| {
                 let wobble = 1.0 + 0.01 * (i % 3) as f64;

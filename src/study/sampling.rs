@@ -65,7 +65,15 @@ pub struct Plan {
     /// a short experiment's rounds can pass before it measures again. Waits count against the
     /// extra time like the rounds set aside.
     pub pause_after_busy_s: f64,
+    /// After a round set aside with the CPUs apart, poll the cross-core probe (every
+    /// [`APART_POLL_S`]) for up to this many seconds, and start the next round as soon as it
+    /// reads them near again: the hypervisor's placement often lasts seconds, and a round
+    /// measured straight after a far one is likely far too. Waits count against the extra time.
+    pub wait_apart_s: f64,
 }
+
+/// How often [`Plan::wait_apart_s`] polls the cross-core probe, seconds.
+pub const APART_POLL_S: f64 = 0.1;
 
 /// The longest single wait after a round set aside as busy ([`Plan::pause_after_busy_s`]).
 pub const MAX_PAUSE_S: f64 = 2.0;
@@ -73,7 +81,7 @@ pub const MAX_PAUSE_S: f64 = 2.0;
 impl Plan {
     /// Quick: 10 rounds, then up to 24 within their time again and 40 s; full: 12
     /// rounds, then up to 30 within their time again and 10 minutes. Rounds set aside, and
-    /// the waits after busy ones, are paid from that same extra time, so an experiment takes
+    /// the waits after busy and apart ones, are paid from that same extra time, so an experiment takes
     /// between its first rounds' time and twice that ([`extra_allowance`]): what the study's
     /// estimate plans by.
     ///
@@ -89,6 +97,7 @@ impl Plan {
                 max_extra_s: 40.0,
                 set_aside_far: false,
                 pause_after_busy_s: 0.25,
+                wait_apart_s: MAX_PAUSE_S,
             },
             Profile::Full => Plan {
                 min_rounds: 12,
@@ -97,6 +106,7 @@ impl Plan {
                 max_extra_s: 600.0,
                 set_aside_far: false,
                 pause_after_busy_s: 0.25,
+                wait_apart_s: MAX_PAUSE_S,
             },
         }
     }
@@ -149,6 +159,8 @@ pub struct Rounds {
     /// The line above which the last round offered read the CPUs apart (µs): [`FAR`] times
     /// the [`established_level`] of the readings so far.
     far_above_us: Option<f64>,
+    /// Seconds waited after rounds set aside with the CPUs apart ([`Plan::wait_apart_s`]).
+    pub waited_apart_s: f64,
     /// The rounds set aside, each with the number of rounds kept before it and its block.
     aside: Vec<(usize, usize, Round)>,
     /// The block each kept round was measured in (see [`Block`]): 0 for rounds measured in
@@ -399,6 +411,7 @@ impl Rounds {
             set_aside_us: (!self.set_aside_us.is_empty())
                 .then(|| median(self.set_aside_us.clone())),
             far_above_us: self.far_above_us,
+            waited_apart_s: self.waited_apart_s,
         }
     }
 }
@@ -617,7 +630,16 @@ fn measure_from(
     let mut i = offered_before;
     let mut offer = |rounds: &mut Rounds, i: usize, paused: &mut f64| -> Result<bool> {
         let busy_before = rounds.set_aside_busy;
+        let apart_before = rounds.set_aside_us.len();
         let kept = rounds.push_unless_disturbed(round(i)?, limit, plan.set_aside_far, elsewhere);
+        if rounds.set_aside_us.len() > apart_before
+            && plan.wait_apart_s > 0.0
+            && let Some(line) = rounds.far_above_us
+        {
+            let waited = wait_until_near(line, plan.wait_apart_s);
+            rounds.waited_apart_s += waited;
+            *paused += waited;
+        }
         if rounds.set_aside_busy > busy_before && plan.pause_after_busy_s > 0.0 {
             busy_in_a_row += 1;
             let wait = (plan.pause_after_busy_s * busy_in_a_row as f64).min(MAX_PAUSE_S);
@@ -647,6 +669,22 @@ fn measure_from(
         i += 1;
     }
     Ok(rounds)
+}
+
+/// Polls the cross-core probe every [`APART_POLL_S`] until it reads at most `line` µs (the
+/// CPUs near again) or `most` seconds have passed; the seconds waited.
+fn wait_until_near(line: f64, most: f64) -> f64 {
+    use crate::bench::capacity::{CROSS_CORE_S, cross_core_us};
+    let started = Instant::now();
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs_f64(APART_POLL_S));
+        let us = cross_core_us(CROSS_CORE_S);
+        let waited = started.elapsed().as_secs_f64();
+        // NaN (one CPU: nothing to read) counts as near: there is nothing to wait for.
+        if us.is_nan() || us <= line || waited >= most {
+            return waited;
+        }
+    }
 }
 
 /// Seconds left for extra rounds once the first `offered` rounds (of `per_round` seconds

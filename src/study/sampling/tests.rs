@@ -73,6 +73,7 @@ fn measure_runs_the_minimum_then_stops_when_settled_or_capped() {
         max_extra_s: 1e9,
         set_aside_far: false,
         pause_after_busy_s: 0.0,
+        wait_apart_s: 0.0,
     };
     let r = measure(&plan, |i| Ok(vec![("a".into(), i as f64)]), |_| true).unwrap();
     assert_eq!((r.len(), r.extra), (3, 0));
@@ -107,6 +108,7 @@ fn apart_plan(n: usize) -> Plan {
         max_extra_s: 0.0,
         set_aside_far: true,
         pause_after_busy_s: 0.0,
+        wait_apart_s: 0.0,
     }
 }
 
@@ -295,6 +297,7 @@ fn a_round_set_aside_as_busy_is_followed_by_a_growing_wait() {
     let plan = Plan {
         set_aside_far: false,
         pause_after_busy_s: 0.01,
+        wait_apart_s: 0.0,
         ..apart_plan(3)
     };
     let started = std::time::Instant::now();
@@ -355,6 +358,7 @@ fn the_second_block_goes_on_from_the_first() {
         max_extra_s: 0.0,
         set_aside_far: false,
         pause_after_busy_s: 0.0,
+        wait_apart_s: 0.0,
     };
     let seen = std::cell::RefCell::new(Vec::new());
     let round = |i: usize| {
@@ -371,4 +375,18 @@ fn the_second_block_goes_on_from_the_first() {
     assert_eq!(all.block_count(), 2);
     assert_eq!(*seen.borrow(), vec![0, 1, 2, 3, 4, 5]);
     assert_eq!(all.get("a").unwrap(), &[0.0, 1.0, 2.0, 3.0, 4.0, 5.0]);
+}
+
+/// The wait after a round set aside with the CPUs apart stops as soon as the probe reads them
+/// near, and never outlasts its bound (plus one poll) when they stay apart.
+#[test]
+fn the_wait_for_near_cpus_is_bounded() {
+    let near = super::wait_until_near(f64::INFINITY, 5.0);
+    assert!((APART_POLL_S..1.0).contains(&near), "{near}");
+    // No reading is at most 0 µs (or, with one CPU, the probe has nothing to read).
+    let apart = super::wait_until_near(0.0, 0.3);
+    assert!(apart < 0.3 + 3.0 * APART_POLL_S, "{apart}");
+    if crate::bench::capacity::cross_core_us(0.001).is_finite() {
+        assert!(apart >= 0.3, "{apart}");
+    }
 }
