@@ -7,6 +7,9 @@ fn main() {
     restore_default_sigpipe();
     // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).
     parcrypt::bignum::wipe::install();
+    // The command keeps `auto`'s kernel choices per CPU model across runs (the library alone
+    // keeps them in the process only).
+    parcrypt::keep_choices_on_disk(true);
     std::process::exit(cli::main());
 }
 

@@ -26,6 +26,12 @@
 //! Runnable examples: `cargo run --release -p parcrypt --example oaep_roundtrip`,
 //! `--example parallel_modexp`, `--example parallel_cipher`.
 //!
+//! # Files
+//!
+//! The library writes no file of its own. `auto`'s kernel choice is timed at first use and kept
+//! in the process; [`keep_choices_on_disk`]`(true)` keeps it in a per-user cache file across
+//! runs (the `parcrypt` command does; see [`bignum::ct::choice`]).
+//!
 //! # Timing
 //!
 //! What touches a private key is constant time: no branch and no memory index depends on a
@@ -60,6 +66,7 @@ pub mod mul;
 pub mod parallel;
 pub mod rsa;
 
+pub use bignum::ct::choice::keep_choices_on_disk;
 pub use error::{Error, Result};
 pub use rsa::oaep::OaepParams;
 pub use rsa::{RsaPrivateKey, RsaPublicKey};

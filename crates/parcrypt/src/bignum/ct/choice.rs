@@ -1,15 +1,18 @@
 //! What `auto` runs, chosen by measurement: the first time a size is asked for, every
 //! constant-time backend this CPU offers that takes the size is timed on a modulus of that
-//! size (a few milliseconds), and the fastest is kept — in the process, and in the user's
-//! cache directory per CPU model and set of backends offered, as FFTW keeps its wisdom, so later runs on the same kind of
-//! CPU choose without timing. Which backend wins, and by how much, depends on the
-//! microarchitecture (IFMA on Zen 4's 256-bit datapaths against Zen 5's 512-bit ones), so
-//! CPU flags alone do not decide it.
+//! size (a few milliseconds), and the fastest is kept in the process. Which backend wins, and
+//! by how much, depends on the microarchitecture (IFMA on Zen 4's 256-bit datapaths against
+//! Zen 5's 512-bit ones), so CPU flags alone do not decide it.
 //!
-//! The cache is `$PARCRYPT_CACHE_DIR/kernels.json`, else `$XDG_CACHE_HOME/parcrypt/…`, else
-//! `$HOME/.cache/parcrypt/…`; `PARCRYPT_CACHE_DIR=off` (or empty, or a relative path) keeps
-//! choices in the process only. A cache that cannot be read or written, is not a regular file
-//! or is longer than [`MAX_CACHE_BYTES`] is ignored (the choice is then timed again).
+//! **Nothing is written to disk unless the caller asks**: a library that times its kernels
+//! writes no file behind its user's back. A program that wants later runs on the same kind of
+//! CPU to choose without timing (as FFTW keeps its wisdom) calls
+//! [`keep_choices_on_disk`]`(true)` once at start; the `parcrypt` command does. The cache is
+//! then `$PARCRYPT_CACHE_DIR/kernels.json`, else `$XDG_CACHE_HOME/parcrypt/…`, else
+//! `$HOME/.cache/parcrypt/…`, per CPU model and set of backends offered;
+//! `PARCRYPT_CACHE_DIR=off` (or empty, or a relative path) keeps choices in the process even
+//! then. A cache that cannot be read or written, is not a regular file or is longer than
+//! [`MAX_CACHE_BYTES`] is ignored (the choice is then timed again).
 //! The timings are of public random operands: nothing secret is timed or stored.
 use super::{Backend, CtModulus};
 use rug::Integer;
@@ -18,6 +21,7 @@ use std::collections::BTreeMap;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// One choice: the backend, and why (the times measured, or where they were read).
@@ -94,8 +98,21 @@ pub fn cpu_model() -> String {
 
 type Cache = BTreeMap<String, BTreeMap<u32, Choice>>;
 
-/// The cache file, or `None` when caching on disk is off or no directory is known.
+/// Whether choices are read from and written to the cache file ([`keep_choices_on_disk`]).
+static ON_DISK: AtomicBool = AtomicBool::new(false);
+
+/// Keeps `auto`'s kernel choices in a cache file across processes (`true`), or in this process
+/// only (`false`, the default). See the module docs for where the file is.
+pub fn keep_choices_on_disk(on: bool) {
+    ON_DISK.store(on, Ordering::Relaxed);
+}
+
+/// The cache file, or `None` when caching on disk is off (the default; see
+/// [`keep_choices_on_disk`]) or no directory is known.
 pub fn cache_file() -> Option<PathBuf> {
+    if !ON_DISK.load(Ordering::Relaxed) {
+        return None;
+    }
     let var = |name| std::env::var_os(name);
     cache_file_from(
         var("PARCRYPT_CACHE_DIR"),
