@@ -24,9 +24,9 @@ fn rows_list(s: &str) -> Result<Vec<String>, String> {
 pub struct BenchPeersArgs {
     /// Rows to run (default: all), comma-separated: product-32k, product-64k, product-128k,
     /// product-1m, modexp-8192, modexp-16384, rsa-2048, rsa-3072, rsa-4096 (against `openssl
-    /// speed`), awslc-rsa-2048, awslc-rsa-3072, awslc-rsa-4096 (against aws-lc-rs in process),
-    /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many),
-    /// rc4, bf-ecb, bf-cbc, bf-pipeline; built with `--features flint` (scripts/flint-peer.sh)
+    /// speed`), rc4, bf-ecb, bf-cbc, bf-pipeline; built with `--features awslc` also
+    /// awslc-rsa-2048, awslc-rsa-3072, awslc-rsa-4096 (against aws-lc-rs in process) and
+    /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many); built with `--features flint` (scripts/flint-peer.sh)
     /// also flint1-product-64k, flint-product-64k, flint1-product-1m, flint-product-1m
     /// (FLINT's fmpz_mul on 1 and N threads) and flint-modexp-8192 (fmpz_powm); with the GMP 6.3
     /// helper (scripts/gmp63-peer.sh; see --gmp63) gmp63-product-64k, gmp63-product-1m

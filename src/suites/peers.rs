@@ -10,6 +10,7 @@
 //! interval): *reached* when the whole interval lies at or above it, *missed* when it lies
 //! below, and *inconclusive* otherwise. OpenSSL runs with `-elapsed` (wall-clock time, as
 //! ours), 16 KiB per call for the ciphers.
+#[cfg(feature = "awslc")]
 pub mod awslc;
 #[cfg(feature = "flint")]
 pub mod flint;
@@ -268,6 +269,14 @@ pub fn run(
     mut progress: impl FnMut(usize, usize, &str),
 ) -> Result<Peers> {
     let known = known_rows();
+    if let Some(id) = ids
+        .iter()
+        .find(|id| !known.contains(id) && rows::is_awslc(id))
+    {
+        return Err(Error::InvalidParameter(format!(
+            "row '{id}' needs aws-lc-rs, which this build leaves out: build with `cargo build --release --features awslc`"
+        )));
+    }
     if let Some(id) = ids.iter().find(|id| !known.contains(id)) {
         return Err(Error::InvalidParameter(format!(
             "unknown row '{id}' (known: {})",
@@ -361,6 +370,20 @@ mod tests {
         (setup, bench)
     }
 
+    /// Without the feature, an aws-lc-rs row is refused with the way to build it.
+    #[cfg(not(feature = "awslc"))]
+    #[test]
+    fn aws_lc_rows_without_the_feature_say_how_to_get_them() {
+        let (setup, bench) = small_run();
+        let err = run(&["rc4", "awslc-rsa-2048"], &setup, &bench, |_, _, _| {})
+            .err()
+            .expect("refused")
+            .to_string();
+        assert!(err.contains("--features awslc"), "{err}");
+        assert!(!known_rows().iter().any(|id| rows::is_awslc(id)));
+    }
+
+    #[cfg(feature = "awslc")]
     #[test]
     fn aws_lc_rows_sign_with_parcrypt_s_key_and_are_measured() {
         let (setup, bench) = small_run();

@@ -19,7 +19,8 @@ use rug::Integer;
 use std::cell::RefCell;
 use std::hint::black_box;
 
-/// Every row, in the order of the table.
+/// Every row of every build, in the order of the table (the `awslc-*` rows need the
+/// feature `awslc`).
 pub const ROWS: [&str; 17] = [
     "product-32k",
     "product-64k",
@@ -47,13 +48,22 @@ pub fn all() -> Vec<&'static str> {
     v
 }
 
-/// Every row this build knows: [`ROWS`], FLINT's (feature `flint`) and GMP 6.3's, helper or not.
+/// Every row this build knows: [`ROWS`] (less aws-lc-rs's without the feature `awslc`),
+/// FLINT's (feature `flint`) and GMP 6.3's, helper or not.
 pub fn known() -> Vec<&'static str> {
     let mut v = ROWS.to_vec();
+    if !cfg!(feature = "awslc") {
+        v.retain(|id| !is_awslc(id));
+    }
     #[cfg(feature = "flint")]
     v.extend(super::flint::ROWS);
     v.extend(super::gmp63::ROWS);
     v
+}
+
+/// Whether `id` is one of aws-lc-rs's rows (the feature `awslc`).
+pub fn is_awslc(id: &str) -> bool {
+    id.starts_with("awslc-")
 }
 
 /// The peer failed: `openssl speed` is missing, failed, or did not know what was asked (a
@@ -74,6 +84,7 @@ pub enum Data {
     /// A key and a ciphertext.
     Rsa(Box<RsaPrivateKey>, Integer),
     /// A key, a ciphertext and the same key in aws-lc-rs (the `awslc-*` rows).
+    #[cfg(feature = "awslc")]
     AwsLc(super::awslc::AwsLcData),
     /// Operands in GMP and in FLINT (the `flint*` rows).
     #[cfg(feature = "flint")]
@@ -114,6 +125,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
         }
+        #[cfg(feature = "awslc")]
         "awslc-rsa-2048" | "awslc-rsa-3072" | "awslc-rsa-4096" | "awslc-parsa-2048" => {
             let bits: u32 = id[id.len() - 4..].parse().expect("…-N");
             let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
@@ -162,6 +174,7 @@ pub fn row<'a>(id: &'static str, s: &Setup, data: &'a Data) -> Result<Row<'a>> {
         Data::Product(a, b, m) => product_row(&mut row, s, a, b, &**m)?,
         Data::Modexp(b, e, m) => modexp_row(&mut row, s, b, e, m)?,
         Data::Rsa(key, c) => rsa_row(&mut row, s, key, c)?,
+        #[cfg(feature = "awslc")]
         Data::AwsLc(d) => super::awslc::row(&mut row, s, d)?,
         #[cfg(feature = "flint")]
         Data::Flint(d) => super::flint::row(&mut row, s, d)?,
