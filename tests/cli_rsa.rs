@@ -390,7 +390,7 @@ fn wycheproof_padding_failures_are_one_opaque_line() {
         ("rsa_three_primes_oaep_2048_sha1_mgf1sha1_test.json", "sha1"),
     ] {
         let path = format!(
-            "{}/tests/vectors/wycheproof/{file}",
+            "{}/crates/parcrypt/tests/vectors/wycheproof/{file}",
             env!("CARGO_MANIFEST_DIR")
         );
         let doc: serde_json::Value =

@@ -160,7 +160,7 @@ pub fn claims() -> Vec<Claim> {
         c("scc-blowfish-s2-blowfish", "Section II, Figs. 1–2", "Blowfish is a 64-bit-block Feistel cipher of 17 rounds (16 rounds and the output whitening), F = ((S1 + S2) ⊕ S3) + S4")
             .paper("64-bit blocks, 17 rounds, F adds S-boxes 1 and 2, XORs S-box 3, adds S-box 4")
             .paper_values(&[64.0, 17.0])
-            .by_construction("our Blowfish is Schneier's: it matches the published test vectors and the RustCrypto crate (tests/cipher_vectors.rs); the 17 operations per direction are its 16 rounds and the whitening, as the pipeline counts them (Layout::EncryptDecrypt has 34)"),
+            .by_construction("our Blowfish is Schneier's: it matches the published test vectors and the RustCrypto crate (crates/parcrypt/tests/cipher_vectors.rs); the 17 operations per direction are its 16 rounds and the whitening, as the pipeline counts them (Layout::EncryptDecrypt has 34)"),
         c("scc-blowfish-s2-subkeys", "Section II", "Keys of at most 448 bits expand into subkey arrays totalling 4168 bytes")
             .paper("at most 448 bits; 4168 bytes of subkeys")
             .paper_values(&[MAX_KEY_BITS, SUBKEY_BYTES])

@@ -54,7 +54,7 @@ fn fixture(which: &str) -> Result<Fixture, String> {
         other => return Err(format!("unknown key '{other}' (two-primes, three-primes)")),
     };
     let path = format!(
-        "{}/../../tests/vectors/wycheproof/{file}",
+        "{}/tests/vectors/wycheproof/{file}",
         env!("CARGO_MANIFEST_DIR")
     );
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{path}: {e}"))?;

@@ -56,7 +56,7 @@ pub fn evidence() -> Result<Vec<Fed>> {
     let mut v = super::reported(&[
         (
             "scc-blowfish-s2-blowfish",
-            "crates/parcrypt/src/cipher/blowfish.rs, tests/cipher_vectors.rs",
+            "crates/parcrypt/src/cipher/blowfish.rs, crates/parcrypt/tests/cipher_vectors.rs",
         ),
         (
             "scc-blowfish-s2-subkeys",

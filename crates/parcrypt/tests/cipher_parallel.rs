@@ -280,7 +280,7 @@ fn by_parts(
     d: Direction,
     data: &[u8],
     cuts: &[usize],
-) -> parcrypt_lab::Result<Vec<u8>> {
+) -> parcrypt::Result<Vec<u8>> {
     let mut bounds = vec![0];
     bounds.extend(cuts.iter().copied().filter(|&c| c < data.len()));
     bounds.push(data.len());
