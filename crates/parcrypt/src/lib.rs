@@ -11,8 +11,26 @@
 //!
 //! # Start here
 //!
+//! A key, OAEP encryption and decryption: `parcrypt` and `rand = "0.8"` are all a program
+//! needs (GMP comes from the system: `libgmp-dev` on Debian).
+//!
+//! ```
+//! use parcrypt::RsaPrivateKey;
+//! use rand::rngs::OsRng;
+//!
+//! let key = RsaPrivateKey::new_vartime(&mut OsRng, 2048)?;
+//! let ct = key.public().encrypt_oaep(&mut OsRng, b"attack at dawn")?;
+//! let msg = key.decrypt_oaep(&ct)?;
+//! assert_eq!(&msg[..], b"attack at dawn");
+//! # Ok::<(), parcrypt::Error>(())
+//! ```
+//!
+//! The big-integer type of the lower layers is GMP's through `rug`, re-exported as
+//! [`rug`] so a caller never names a version of it; [`rand`] is re-exported too.
+//!
 //! | task | API |
 //! |---|---|
+//! | make a key, encrypt, decrypt (OAEP, SHA-256) | [`RsaPrivateKey::new_vartime`], [`RsaPublicKey::encrypt_oaep`], [`RsaPrivateKey::decrypt_oaep`] |
 //! | read an OpenSSL key (PKCS#8 or PKCS#1, PEM or DER) | [`rsa::pem::load_private_key`], [`rsa::pem::load_public_key`] |
 //! | make a key | [`RsaPrivateKey::generate_vartime`] (variable time, and named so: it runs once) |
 //! | RSA-OAEP (SHA-256 by default) | [`rsa::oaep::encrypt`], [`rsa::oaep::decrypt`], [`OaepParams`] |
@@ -68,5 +86,11 @@ pub mod rsa;
 
 pub use bignum::ct::choice::keep_choices_on_disk;
 pub use error::{Error, Result};
+/// The randomness crate of the API (`rand` 0.8): `parcrypt::rand::rngs::OsRng` is a
+/// generator every call that takes one accepts.
+pub use rand;
 pub use rsa::oaep::OaepParams;
 pub use rsa::{RsaPrivateKey, RsaPublicKey};
+/// The big-integer crate of the API's lower layers (GMP through `rug`, pinned), so callers
+/// use `parcrypt::rug::Integer` instead of naming a version of their own.
+pub use rug;

@@ -126,6 +126,20 @@ impl std::fmt::Debug for RsaPrivateKey {
 }
 
 impl RsaPrivateKey {
+    /// A new two-prime key of exactly `bits` bits (2048 or more is the usual advice) with the
+    /// public exponent 65537 ([`DEFAULT_E`]): [`generate_vartime`](Self::generate_vartime)
+    /// with the usual exponent. **Variable time** (the prime search): key generation only.
+    ///
+    /// ```
+    /// use parcrypt::RsaPrivateKey;
+    /// let key = RsaPrivateKey::new_vartime(&mut rand::rngs::OsRng, 1024)?;
+    /// assert_eq!(key.public().bits(), 1024);
+    /// # Ok::<(), parcrypt::Error>(())
+    /// ```
+    pub fn new_vartime<R: RngCore + ?Sized>(rng: &mut R, bits: u32) -> Result<Self> {
+        Self::generate_vartime(bits, &Integer::from(DEFAULT_E), rng)
+    }
+
     /// Generates a key with a modulus of exactly `bits` bits and public exponent `e`.
     ///
     /// p and q are random probable primes of `bits/2` bits (two top bits set) with

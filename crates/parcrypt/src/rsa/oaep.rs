@@ -135,6 +135,28 @@ pub fn encrypt_with<R: RngCore + CryptoRng + ?Sized>(
     Ok(to_be_bytes_vartime(&c, k).expect("c < n fits in k bytes"))
 }
 
+impl RsaPublicKey {
+    /// RSAES-OAEP encryption of `msg` with SHA-256, MGF1-SHA-256 and an empty label: the
+    /// short form of [`encrypt`]. `rng` gives the seed (`rand::rngs::OsRng`).
+    pub fn encrypt_oaep<R: RngCore + CryptoRng + ?Sized>(
+        &self,
+        rng: &mut R,
+        msg: &[u8],
+    ) -> Result<Vec<u8>> {
+        encrypt(self, msg, b"", rng)
+    }
+}
+
+impl RsaPrivateKey {
+    /// RSAES-OAEP decryption of `ct` made by [`RsaPublicKey::encrypt_oaep`] (SHA-256, an empty
+    /// label): the short form of [`decrypt`], constant time, blinded, checked against the
+    /// public key. Any bad ciphertext is the one opaque [`Error::DecryptionError`]; the
+    /// message comes back in a buffer wiped when dropped.
+    pub fn decrypt_oaep(&self, ct: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
+        decrypt(self, ct, b"")
+    }
+}
+
 /// RSAES-OAEP-DECRYPT with SHA-256, MGF1-SHA-256 and the `label` used for encryption.
 pub fn decrypt(key: &RsaPrivateKey, ct: &[u8], label: &[u8]) -> Result<Zeroizing<Vec<u8>>> {
     decrypt_with(key, ct, &OaepParams::sha256(label), CtOp::CrtConstTime)
