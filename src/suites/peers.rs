@@ -375,10 +375,10 @@ mod tests {
     #[test]
     fn aws_lc_rows_without_the_feature_say_how_to_get_them() {
         let (setup, bench) = small_run();
-        let err = run(&["rc4", "awslc-rsa-2048"], &setup, &bench, |_, _, _| {})
-            .err()
-            .expect("refused")
-            .to_string();
+        let Err(err) = run(&["rc4", "awslc-rsa-2048"], &setup, &bench, |_, _, _| {}) else {
+            panic!("an awslc row ran without the feature");
+        };
+        let err = err.to_string();
         assert!(err.contains("--features awslc"), "{err}");
         assert!(!known_rows().iter().any(|id| rows::is_awslc(id)));
     }

@@ -32,6 +32,7 @@ use crate::error::{Error, Result};
 use rand::RngCore;
 use rug::Integer;
 use std::sync::Mutex;
+use std::sync::{Arc, OnceLock};
 use zeroize::Zeroizing;
 
 /// Uses of one blinding pair before a fresh r is drawn (OpenSSL's `BN_BLINDING_COUNTER`).
@@ -483,6 +484,54 @@ impl CtCrt {
     /// unblinding's product.
     pub fn unblind(&self, m: &[u64], r_inv: &[u64]) -> Limbs {
         self.n.mul_mod(m, r_inv)
+    }
+}
+
+/// A key's choice of kernel and its prepared [`CtCrt`], built on first use (cloned keys share
+/// it).
+#[derive(Clone, Default)]
+pub struct CtCache {
+    kernel: PrivateKernel,
+    ready: OnceLock<Arc<CtCrt>>,
+}
+
+impl std::fmt::Debug for CtCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "CtCache({})", self.kernel)
+    }
+}
+
+impl CtCache {
+    /// The kernel in use.
+    pub fn kernel(&self) -> PrivateKernel {
+        self.kernel
+    }
+
+    /// Chooses `kernel` for the key (modulus `n` as limbs, public exponent `e`, secrets
+    /// `secrets`) and prepares it now, so that an unavailable backend, or a prime too large
+    /// for the one asked for, is an error here rather than at decryption.
+    pub(crate) fn set(
+        &mut self,
+        kernel: PrivateKernel,
+        n: &[u64],
+        e: u64,
+        secrets: &KeySecrets,
+    ) -> Result<()> {
+        let crt = CtCrt::new(n, e, secrets, kernel)?;
+        let ready = OnceLock::new();
+        let _ = ready.set(Arc::new(crt));
+        *self = CtCache { kernel, ready };
+        Ok(())
+    }
+
+    /// The prepared CRT, built on first use with the kernel chosen (`auto` unless
+    /// [`CtCache::set`] chose another and built it then).
+    pub(crate) fn get_or_build(&self, n: &[u64], e: u64, secrets: &KeySecrets) -> &CtCrt {
+        self.ready.get_or_init(|| {
+            // `auto` takes every valid key: a backend per modulus that takes its size, the
+            // portable one for any size up to 16384 bits.
+            Arc::new(CtCrt::new(n, e, secrets, self.kernel).expect("auto takes every valid key"))
+        })
     }
 }
 

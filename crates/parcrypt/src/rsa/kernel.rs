@@ -1,6 +1,7 @@
 //! The kernel of the constant-time private-key operation: what computes each modular step of
-//! [`CtCrt`] on one modulus (a prime of the key, or n), and the key's cache of its prepared
-//! [`CtCrt`].
+//! [`CtCrt`](crate::rsa::crt::CtCrt) on one modulus (a prime of the key, or n). The CRT engine and
+//! the key's cache of it are in [`crate::rsa::crt`], which builds on this module (never the other
+//! way).
 //!
 //! [`PrivateKernel`] picks it: one of the constant-time Montgomery kernels of
 //! [`crate::bignum::ct`] (`auto` = the best this CPU runs, chosen per modulus, so a key whose
@@ -16,12 +17,10 @@
 //! The modulus n itself (the blinding, the unblinding, the fault check) runs on the chosen
 //! backend where it takes n's size, else on the best backend that does (the IFMA kernel takes
 //! up to [`crate::bignum::ct::IFMA_MAX_BITS`] bits; n of a 16384-bit key goes to MULX).
-pub use super::crt::CtCrt;
-use super::secrets::{KeySecrets, Limbs};
+use super::secrets::Limbs;
 use crate::bignum::ct::{Backend, CtModulus, select};
 use crate::bignum::sec;
 use crate::error::Result;
-use std::sync::{Arc, OnceLock};
 use zeroize::Zeroizing;
 
 /// What computes the constant-time private-key operation.
@@ -242,53 +241,5 @@ impl ModArith {
         let mut out = Zeroizing::new(vec![0u64; self.limbs()]);
         self.mul_prepared(&mut out, a, &f);
         out
-    }
-}
-
-/// A key's choice of kernel and its prepared [`CtCrt`], built on first use (cloned keys share
-/// it).
-#[derive(Clone, Default)]
-pub struct CtCache {
-    kernel: PrivateKernel,
-    ready: OnceLock<Arc<CtCrt>>,
-}
-
-impl std::fmt::Debug for CtCache {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "CtCache({})", self.kernel)
-    }
-}
-
-impl CtCache {
-    /// The kernel in use.
-    pub fn kernel(&self) -> PrivateKernel {
-        self.kernel
-    }
-
-    /// Chooses `kernel` for the key (modulus `n` as limbs, public exponent `e`, secrets
-    /// `secrets`) and prepares it now, so that an unavailable backend, or a prime too large
-    /// for the one asked for, is an error here rather than at decryption.
-    pub(crate) fn set(
-        &mut self,
-        kernel: PrivateKernel,
-        n: &[u64],
-        e: u64,
-        secrets: &KeySecrets,
-    ) -> Result<()> {
-        let crt = CtCrt::new(n, e, secrets, kernel)?;
-        let ready = OnceLock::new();
-        let _ = ready.set(Arc::new(crt));
-        *self = CtCache { kernel, ready };
-        Ok(())
-    }
-
-    /// The prepared CRT, built on first use with the kernel chosen (`auto` unless
-    /// [`CtCache::set`] chose another and built it then).
-    pub(crate) fn get_or_build(&self, n: &[u64], e: u64, secrets: &KeySecrets) -> &CtCrt {
-        self.ready.get_or_init(|| {
-            // `auto` takes every valid key: a backend per modulus that takes its size, the
-            // portable one for any size up to 16384 bits.
-            Arc::new(CtCrt::new(n, e, secrets, self.kernel).expect("auto takes every valid key"))
-        })
     }
 }

@@ -2,12 +2,12 @@
 //! key, and the private key built from a key file's values or from d and the primes, checked
 //! (and completed) in constant time ([`super::secrets`]). Key generation is variable time and
 //! named so (`*_vartime`): it runs only when a key is made, never on a loaded key.
-use super::kernel::{CtCache, CtCrt, PrivateKernel};
+use super::crt::{CtCache, CtCrt};
+use super::kernel::PrivateKernel;
 pub use super::limits::{
     DEFAULT_E, MAX_MODULUS_BITS, MAX_PUBLIC_EXPONENT_BITS, MIN_MODULUS_BITS, check_public_exponent,
 };
-use super::multiprime::generate_primes_vartime;
-use super::prime::random_prime_vartime;
+use super::prime::{generate_primes_vartime, random_prime_vartime};
 use super::secrets::{KeySecrets, limbs_from_integer};
 use crate::bignum::{SecretInteger, mpn};
 use crate::error::{Error, Result};

@@ -1,5 +1,6 @@
 //! The sizes parcrypt generates and accepts for RSA keys, shared by two-prime and multi-prime
 //! keys: modulus bounds, the default public exponent and the public-exponent check.
+use crate::error::{Error, Result};
 use rug::Integer;
 
 /// The smallest modulus parcrypt generates or accepts, in bits.
@@ -31,6 +32,19 @@ pub fn check_public_exponent(e: &Integer) -> std::result::Result<(), String> {
             "public exponent of {} bits is above 2^{MAX_PUBLIC_EXPONENT_BITS}, OpenSSL's limit",
             e.significant_bits()
         ));
+    }
+    Ok(())
+}
+
+/// Checks 0 <= x < n for a message or ciphertext representative.
+pub(crate) fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
+    if *x < 0 || x >= n {
+        let msg = format!("{what} representative must be in [0, n)");
+        return Err(if what == "message" {
+            Error::MessageTooLong(msg)
+        } else {
+            Error::InvalidCiphertext(msg)
+        });
     }
     Ok(())
 }

@@ -159,7 +159,7 @@ fn limbs_in_range(keys: &[&RsaPrivateKey], crts: &[&CtCrt], cs: &[Integer]) -> V
         .zip(crts)
         .zip(cs)
         .map(|((key, crt), c)| {
-            super::textbook::check_range(c, key.public().n(), "ciphertext")?;
+            super::limits::check_range(c, key.public().n(), "ciphertext")?;
             Ok(Zeroizing::new(mpn::padded(c, crt.limbs())))
         })
         .collect()

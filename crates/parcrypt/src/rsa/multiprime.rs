@@ -6,62 +6,14 @@
 //! the order q, p, r_3, … (the order in which PKCS#1's qInv and t_i are the coefficients):
 //! m = m_q, then for each further prime r_i, with R the product of the primes before it,
 //! m += R·((m_i − m)·t_i mod r_i). An [`RsaPrivateKey`] of any prime count holds its primes;
-//! the constant-time operation over them is [`crate::rsa::kernel::CtCrt`]. This file has what
+//! the constant-time operation over them is [`crate::rsa::crt::CtCrt`]. This file has what
 //! is variable time and named so: generating the primes, and the CRT with GMP's `mpz_powm`
 //! ([`crt_vartime`], the `crt` and `crt-parallel` forms of PaRSA's study).
 use super::keys::RsaPrivateKey;
-use super::limits::{MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
-use super::prime::{random_prime_in_vartime, random_prime_vartime};
+pub use super::prime::generate_primes_vartime;
 use super::secrets::garner_order;
 use crate::bignum::SecretInteger;
-use crate::error::{Error, Result};
-use rand::RngCore;
 use rug::Integer;
-
-/// The primes of a `bits`-bit key with `primes` (2..=5) primes and public exponent `e`:
-/// the first u − 1 have bits/u bits (two top bits set), the last is drawn from the range that
-/// makes n exactly `bits` bits long; all distinct, each with gcd(e, r − 1) = 1.
-/// **Variable time** (prime search): key generation only.
-pub fn generate_primes_vartime<R: RngCore + ?Sized>(
-    bits: u32,
-    primes: usize,
-    e: &Integer,
-    rng: &mut R,
-) -> Result<Vec<Integer>> {
-    if !(2..=5).contains(&primes) {
-        return Err(Error::InvalidParameter(format!(
-            "multi-prime RSA takes 2 to 5 primes, got {primes}"
-        )));
-    }
-    if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) {
-        return Err(Error::InvalidParameter(format!(
-            "modulus size must be in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS} bits, got {bits}"
-        )));
-    }
-    check_public_exponent(e).map_err(Error::KeyGeneration)?;
-    // The prime search runs on GMP integers before any is wrapped as a secret.
-    crate::bignum::wipe::install();
-    let share = bits / primes as u32;
-    let coprime = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
-    loop {
-        let mut ps: Vec<Integer> = (0..primes - 1)
-            .map(|_| random_prime_vartime(share, rng, coprime))
-            .collect();
-        let product: Integer = ps.iter().product();
-        let lo = ((Integer::from(1) << (bits - 1)) + &product - 1u32) / &product;
-        let hi = ((Integer::from(1) << bits) - 1u32) / &product;
-        if lo >= hi {
-            continue;
-        }
-        ps.push(random_prime_in_vartime(&lo, &hi, rng, coprime));
-        let mut sorted = ps.clone();
-        sorted.sort();
-        sorted.dedup();
-        if sorted.len() == primes {
-            return Ok(ps);
-        }
-    }
-}
 
 /// m = c^d mod n for `c` in [0, n) through the residues over every prime with GMP's
 /// `mpz_powm`, on one thread per prime if `parallel` (else in turn), and Garner's

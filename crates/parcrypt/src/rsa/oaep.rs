@@ -10,7 +10,7 @@
 //!   on one thread per prime) on the key's kernel, by default the best constant-time Montgomery
 //!   kernel of this CPU (or GMP's `mpn_sec_*` functions, `gmp-sec`), constant time from the
 //!   reduction of c to the recombination, the blinding and the unblinding included
-//!   ([`crate::rsa::kernel::CtCrt`]); its result is raised to e and compared with the blinded
+//!   ([`crate::rsa::crt::CtCrt`]); its result is raised to e and compared with the blinded
 //!   ciphertext before it is unblinded, and a mismatch (a fault) is the same
 //!   [`Error::DecryptionError`];
 //! - I2OSP writes exactly k bytes through fixed-length limbs ([`textbook::decrypt_blinded_bytes`]): no

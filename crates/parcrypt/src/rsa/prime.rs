@@ -3,7 +3,9 @@
 //! Variable-time: the time taken depends on the candidate, as in every common library; the
 //! primes found are secret, the search pattern leaks only how many candidates were rejected.
 //! Every public function here says so in its name (`_vartime`).
+use super::limits::{MAX_MODULUS_BITS, MIN_MODULUS_BITS, check_public_exponent};
 use crate::bignum::random_below;
+use crate::error::{Error, Result};
 use rand::RngCore;
 use rug::Integer;
 
@@ -107,6 +109,51 @@ pub fn random_prime_in_vartime<R: RngCore + ?Sized>(
         c.set_bit(0, true);
         if c <= *hi && is_probable_prime_vartime(&c, rng) && accept(&c) {
             return c;
+        }
+    }
+}
+
+/// The primes of a `bits`-bit key with `primes` (2..=5) primes and public exponent `e`:
+/// the first u − 1 have bits/u bits (two top bits set), the last is drawn from the range that
+/// makes n exactly `bits` bits long; all distinct, each with gcd(e, r − 1) = 1.
+/// **Variable time** (prime search): key generation only.
+pub fn generate_primes_vartime<R: RngCore + ?Sized>(
+    bits: u32,
+    primes: usize,
+    e: &Integer,
+    rng: &mut R,
+) -> Result<Vec<Integer>> {
+    if !(2..=5).contains(&primes) {
+        return Err(Error::InvalidParameter(format!(
+            "multi-prime RSA takes 2 to 5 primes, got {primes}"
+        )));
+    }
+    if !(MIN_MODULUS_BITS..=MAX_MODULUS_BITS).contains(&bits) {
+        return Err(Error::InvalidParameter(format!(
+            "modulus size must be in {MIN_MODULUS_BITS}..={MAX_MODULUS_BITS} bits, got {bits}"
+        )));
+    }
+    check_public_exponent(e).map_err(Error::KeyGeneration)?;
+    // The prime search runs on GMP integers before any is wrapped as a secret.
+    crate::bignum::wipe::install();
+    let share = bits / primes as u32;
+    let coprime = |p: &Integer| Integer::from(p - 1u32).gcd(e) == 1;
+    loop {
+        let mut ps: Vec<Integer> = (0..primes - 1)
+            .map(|_| random_prime_vartime(share, rng, coprime))
+            .collect();
+        let product: Integer = ps.iter().product();
+        let lo = ((Integer::from(1) << (bits - 1)) + &product - 1u32) / &product;
+        let hi = ((Integer::from(1) << bits) - 1u32) / &product;
+        if lo >= hi {
+            continue;
+        }
+        ps.push(random_prime_in_vartime(&lo, &hi, rng, coprime));
+        let mut sorted = ps.clone();
+        sorted.sort();
+        sorted.dedup();
+        if sorted.len() == primes {
+            return Ok(ps);
         }
     }
 }

@@ -5,13 +5,14 @@
 //! five forms ([`PrivateOp`]); only [`PrivateOp::CrtConstTime`] and its parallel form avoid
 //! secret-dependent timing. Those run the key's kernel ([`RsaPrivateKey::set_kernel`]): by
 //! default the best constant-time Montgomery kernel of this CPU, or GMP's `mpn_sec_*`
-//! functions (`gmp-sec`), through [`crate::rsa::kernel::CtCrt`]: reduction, exponentiation,
+//! functions (`gmp-sec`), through [`crate::rsa::crt::CtCrt`]: reduction, exponentiation,
 //! recombination, fault check, blinding and unblinding on fixed-length limbs.
 use super::keys::{RsaPrivateKey, RsaPublicKey};
+use super::limits::check_range;
 use super::multiprime::crt_vartime;
 use crate::bignum::SecretInteger;
 use crate::bignum::ct::secret_flow;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use rug::Integer;
 
 /// How the private-key operation m = c^d mod n is computed.
@@ -66,19 +67,6 @@ impl PrivateOp {
     }
 }
 
-/// Checks 0 <= x < n for a message or ciphertext representative.
-pub(crate) fn check_range(x: &Integer, n: &Integer, what: &str) -> Result<()> {
-    if *x < 0 || x >= n {
-        let msg = format!("{what} representative must be in [0, n)");
-        return Err(if what == "message" {
-            Error::MessageTooLong(msg)
-        } else {
-            Error::InvalidCiphertext(msg)
-        });
-    }
-    Ok(())
-}
-
 /// RSAEP: c = m^e mod n, for 0 <= m < n.
 pub fn encrypt(key: &RsaPublicKey, m: &Integer) -> Result<Integer> {
     check_range(m, key.n(), "message")?;
@@ -126,7 +114,7 @@ fn private_op(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Integer
 /// RSADP with base blinding: c' = c·r^e mod n for a random r, m' = c'^d mod n,
 /// m = m'·r⁻¹ mod n, so that the exponentiation works on a value unrelated to the attacker's
 /// ciphertext. The constant-time forms do all of it in constant time
-/// ([`crate::rsa::kernel::CtCrt::decrypt_blinded`]: r fresh and uniform, the pair (r^e, r⁻¹)
+/// ([`crate::rsa::crt::CtCrt::decrypt_blinded`]: r fresh and uniform, the pair (r^e, r⁻¹)
 /// squared between uses and drawn afresh every
 /// [`BLINDING_USES`](crate::rsa::crt::BLINDING_USES) uses, the result checked before it is
 /// unblinded); the variable-time forms blind with GMP's arithmetic (variable time, as they are).
@@ -207,6 +195,7 @@ fn blinded<R: rand::RngCore + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Error;
     use rand::SeedableRng;
 
     #[test]
