@@ -29,7 +29,7 @@ pub enum PrivateOp {
     CrtVartime,
     /// Constant-time CRT with the key's kernel ([`RsaPrivateKey::set_kernel`]), from the
     /// reduction of c to the recombination, checked before it returns (the result raised to
-    /// e must give c: a fault is [`Error::DecryptionError`]).
+    /// e must give c: a fault is [`Error::DecryptionError`](crate::Error::DecryptionError)).
     #[default]
     CrtConstTime,
     /// `CrtVartime` with one prime per thread: single-operation latency, m-ary/Karatsuba's question
@@ -41,7 +41,7 @@ pub enum PrivateOp {
     CrtConstTimeParallel,
     /// `CrtConstTime` on the multi-buffer AVX-512 IFMA kernel ([`crate::rsa::multibuffer`]):
     /// batches run eight messages at once, one per 64-bit lane; a single message runs alone
-    /// in one lane. Needs a CPU with AVX-512 IFMA (else [`Error::InvalidParameter`]), so it
+    /// in one lane. Needs a CPU with AVX-512 IFMA (else [`Error::InvalidParameter`](crate::Error::InvalidParameter)), so it
     /// is not in [`PrivateOp::ALL`].
     CrtConstTimeMb,
 }
@@ -79,7 +79,7 @@ pub fn encrypt_unchecked(key: &RsaPublicKey, m: &Integer) -> Integer {
 }
 
 /// RSADP: m = c^d mod n, for 0 <= c < n, computed as `op` says. A constant-time form whose
-/// result fails the fault check is [`Error::DecryptionError`].
+/// result fails the fault check is [`Error::DecryptionError`](crate::Error::DecryptionError).
 pub fn decrypt(key: &RsaPrivateKey, c: &Integer, op: PrivateOp) -> Result<Integer> {
     check_range(c, key.public().n(), "ciphertext")?;
     private_op(key, c, op)
