@@ -1,6 +1,6 @@
 //! `bench peers`: parcrypt's best sequential and parallel forms against what a user would
 //! otherwise run — GMP (`mpz_mul`, `mpz_powm`, in-process; GMP 6.3 in a helper process,
-//! [`gmp63`]), aws-lc-rs ([`awslc`]) and OpenSSL (`openssl speed` for RSA sign and the ciphers,
+//! [`gmp63`]), aws-lc-rs (`awslc`, the feature `awslc`) and OpenSSL (`openssl speed` for RSA sign and the ciphers,
 //! [`super::openssl`]) — one row per piece of work ([`rows`]), measured interleaved in one run.
 //!
 //! Within a row the forms take turns (the harness's rounds), so drift on a shared machine
