@@ -25,7 +25,7 @@ fn bits_list(s: &str) -> Result<Vec<u32>, String> {
 
 fn methods_list(s: &str) -> Result<Vec<String>, String> {
     parse_list(s, "method", |t| {
-        if METHODS.contains(&t) {
+        if parcrypt::mul::is_method(t) {
             Ok(t.to_string())
         } else {
             Err(parcrypt::mul::unknown_method(t).to_string())

@@ -122,7 +122,7 @@ pub fn run(args: MulArgs) -> Result<()> {
     let (Some(method), Some(a), Some(b)) = (&args.method, &args.a, &args.b) else {
         return Err(super::usage("--method, --a and --b are required"));
     };
-    if !METHODS.contains(&method.as_str()) {
+    if !parcrypt::mul::is_method(method) {
         return Err(parcrypt::mul::unknown_method(method).into());
     }
     let a = parse_hex(a, "--a", Sign::Allowed)?;

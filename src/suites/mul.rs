@@ -19,7 +19,8 @@ use crate::bench::{
 };
 use crate::error::{Error, Result};
 use parcrypt::mul::{
-    KaraConfig, METHODS, Multiplier, is_parallel, multiplier, operands, unknown_method,
+    KaraConfig, METHODS, Multiplier, NTT_BACKEND_METHODS, is_method, is_parallel, multiplier,
+    operands, unknown_method,
 };
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -93,11 +94,13 @@ pub struct MulBenchRecord {
 
 impl MulBenchPlan {
     /// The (method, threads) pairs to run: `gmp` first, then the methods in [`METHODS`]
-    /// order, sequential ones once with 1 thread, parallel ones once per thread count.
+    /// order (the named NTT back ends, [`NTT_BACKEND_METHODS`], after them), sequential ones
+    /// once with 1 thread, parallel ones once per thread count.
     pub fn configurations(&self) -> Vec<(&'static str, usize)> {
         let mut out = vec![("gmp", 1)];
         for &m in METHODS
             .iter()
+            .chain(&NTT_BACKEND_METHODS)
             .filter(|m| self.methods.iter().any(|x| x == *m))
         {
             if is_parallel(m) {
@@ -116,7 +119,7 @@ impl MulBenchPlan {
         if self.bits.is_empty() || self.bits.iter().any(|&b| !(2..=MAX_BITS).contains(&b)) {
             return bad(format!("operand sizes must be 2 to {MAX_BITS} bits"));
         }
-        if let Some(m) = self.methods.iter().find(|m| !METHODS.contains(&m.as_str())) {
+        if let Some(m) = self.methods.iter().find(|m| !is_method(m)) {
             return Err(unknown_method(m).into());
         }
         if self.threads.is_empty() {

@@ -22,7 +22,9 @@
 //!
 //! Also beyond the seed, `ntt` ([`ntt`]) does not call GMP for the product at all: a
 //! number-theoretic transform over three 62-bit primes (lengths 2^k and 3·2^k), its transforms,
-//! pointwise products and recombination spread over the threads of a pool.
+//! pointwise products and recombination spread over the threads of a pool, by the best back
+//! end the CPU runs (portable, or AVX-512 IFMA over four 50-bit primes); a back end can be
+//! named ([`NTT_BACKEND_METHODS`]).
 //!
 //! The algorithm lives once in [`karatsuba`], generic over a [`Fork`]; the split between the
 //! caller and 1–3 helpers is documented there. Persistent helpers are created with the
@@ -151,6 +153,17 @@ pub const METHODS: [&str; 9] = [
     "ntt",
 ];
 
+/// The `ntt` multiplier on a named back end ([`ntt::Backend`]), for benchmarks and tests that
+/// compare back ends: [`multiplier`] makes them (an error where the CPU lacks the back end),
+/// but they are not in [`METHODS`] (whose default tables and counts they would change, and
+/// which must hold on every CPU); `ntt` itself runs the best available one.
+pub const NTT_BACKEND_METHODS: [&str; 3] = ["ntt-portable", "ntt-ifma", "ntt-ifma256"];
+
+/// Whether [`multiplier`] knows `name`: one of [`METHODS`] or [`NTT_BACKEND_METHODS`].
+pub fn is_method(name: &str) -> bool {
+    METHODS.contains(&name) || NTT_BACKEND_METHODS.contains(&name)
+}
+
 /// Whether `method` uses helper threads (and so reads `helpers` and `--threads`).
 pub fn is_parallel(method: &str) -> bool {
     !matches!(method, "gmp" | "kara-seq")
@@ -170,6 +183,9 @@ pub fn multiplier(name: &str, config: &KaraConfig) -> Result<Box<dyn Multiplier>
         "kara-rayon" => Box::new(rayon_join::new(c)?),
         "par-gmp" => Box::new(par::new(c)?),
         "ntt" => Box::new(ntt::method::new(c)?),
+        "ntt-portable" => Box::new(ntt::method::with_backend(c, ntt::Backend::Portable)?),
+        "ntt-ifma" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma)?),
+        "ntt-ifma256" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma256)?),
         _ => return Err(unknown_method(name)),
     })
 }

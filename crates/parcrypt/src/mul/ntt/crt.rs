@@ -66,18 +66,28 @@ impl Default for Garner {
 /// coefficient `k` at limb `k`, and zero carries past them; returns the carry out of `out`'s
 /// end (below 2^128: it is at most the chunk's value over `2^(64·out.len())`).
 pub fn recombine(g: &Garner, res: [&[u64]; 3], out: &mut [u64]) -> u128 {
-    let mut carry = 0u128;
     let coeffs = res[0].len().min(out.len());
+    recombine_by(out, coeffs, |k| {
+        g.coefficient([res[0][k], res[1][k], res[2][k]])
+    })
+}
+
+/// Writes coefficients `coefficient(k)` for `k < coeffs` (each below 2^185, three limbs) into
+/// `out`, coefficient `k` at limb `k`, and zero carries past them; returns the carry out of
+/// `out`'s end (below 2^128). Any back end's recombination, given its Garner; `coefficient`
+/// is called for `k = 0, 1, …` in order.
+pub fn recombine_by(
+    out: &mut [u64],
+    coeffs: usize,
+    mut coefficient: impl FnMut(usize) -> [u64; 3],
+) -> u128 {
+    let mut carry = 0u128;
     for (k, o) in out.iter_mut().enumerate() {
-        let x = if k < coeffs {
-            g.coefficient([res[0][k], res[1][k], res[2][k]])
-        } else {
-            [0; 3]
-        };
+        let x = if k < coeffs { coefficient(k) } else { [0; 3] };
         let (s0, c0) = x[0].overflowing_add(carry as u64);
         let (s1, c1a) = x[1].overflowing_add((carry >> 64) as u64);
         let (s1, c1b) = s1.overflowing_add(u64::from(c0));
-        // x[2] < 2^58 and the carry stays below 2^123: no overflow here.
+        // x[2] < 2^57 and the carry stays below 2^123: no overflow here.
         let s2 = x[2] + u64::from(c1a) + u64::from(c1b);
         *o = s0;
         carry = u128::from(s1) | (u128::from(s2) << 64);

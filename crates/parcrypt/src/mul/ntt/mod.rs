@@ -17,9 +17,16 @@
 //! result does not depend on the thread count. A square (the same limbs twice) transforms its
 //! operand once per prime.
 //!
-//! Back end ([`Backend`]): portable scalar Rust (Montgomery products with R = 2^64); it is the
-//! oracle's twin for any vector back end added later.
+//! Back ends ([`Backend`], one `match` in `run`): portable scalar Rust (three 62-bit primes,
+//! Montgomery products with R = 2^64), the oracle's twin and the fallback on every CPU; and
+//! AVX-512 IFMA ([`ifma`], x86-64 only: four 50-bit primes, 52-bit Shoup and Montgomery
+//! products, eight or four lanes), chosen at run time by [`Backend::auto`]. Every back end
+//! returns the same limbs (the product is exact); the tests hold each against GMP and against
+//! the portable one. Twiddle tables are kept between products ([`cache`]).
+pub mod cache;
 pub mod crt;
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+pub mod ifma;
 pub mod method;
 pub mod prime;
 pub mod transform;
@@ -27,8 +34,9 @@ pub mod transform;
 use crate::bignum::mpn::Limb;
 use crate::error::{Error, Result};
 use crate::parallel::pool::Pool;
+use cache::TableCache;
 use prime::{MAX_LOG_LEN, PRIMES, Prime};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use transform::Shape;
 
 /// log2 of the bound on `min(an, bn)` for which three 62-bit primes recombine exactly.
@@ -40,20 +48,60 @@ const MIN_CHUNK: usize = 2048;
 /// The code that runs the transforms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Backend {
-    /// Scalar Rust on 64-bit words, any CPU.
+    /// Scalar Rust on 64-bit words, any CPU: three 62-bit primes, Montgomery products.
     Portable,
+    /// AVX-512 IFMA on `__m512i` (eight lanes): four 50-bit primes ([`ifma`]).
+    Ifma,
+    /// AVX-512 IFMA on `__m256i` through AVX-512VL (four lanes): the same kernels and primes.
+    Ifma256,
 }
 
 impl Backend {
-    /// The back end this CPU runs (chosen at run time).
-    pub fn detect() -> Self {
-        Backend::Portable
+    /// Every back end, portable first.
+    pub const ALL: [Backend; 3] = [Backend::Portable, Backend::Ifma, Backend::Ifma256];
+
+    /// Whether this CPU runs it (the IFMA ones need AVX-512F, IFMA and VL on x86-64).
+    pub fn available(self) -> bool {
+        match self {
+            Backend::Portable => true,
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+            Backend::Ifma | Backend::Ifma256 => ifma::available(),
+            #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
+            Backend::Ifma | Backend::Ifma256 => false,
+        }
     }
 
-    /// Its name, as `describe` and the benchmarks print it.
+    /// The fastest back end this CPU runs (chosen at run time): [`Backend::Ifma`] where
+    /// available (measured faster than the 256-bit form on Zen 4, see the module docs of
+    /// [`ifma`]), else [`Backend::Portable`].
+    pub fn auto() -> Self {
+        if Backend::Ifma.available() {
+            Backend::Ifma
+        } else {
+            Backend::Portable
+        }
+    }
+
+    /// The same as [`Backend::auto`].
+    pub fn detect() -> Self {
+        Self::auto()
+    }
+
+    /// Its short name, as multiplier names spell it (`ntt-<short>`).
+    pub fn short(self) -> &'static str {
+        match self {
+            Backend::Portable => "portable",
+            Backend::Ifma => "ifma",
+            Backend::Ifma256 => "ifma256",
+        }
+    }
+
+    /// Its description, as `describe` and the benchmarks print it.
     pub fn name(self) -> &'static str {
         match self {
-            Backend::Portable => "portable scalar (62-bit primes, Montgomery)",
+            Backend::Portable => "portable scalar (three 62-bit primes, Montgomery)",
+            Backend::Ifma => "AVX-512 IFMA, 512-bit (four 50-bit primes, Shoup/Montgomery)",
+            Backend::Ifma256 => "AVX-512 IFMA, 256-bit VL (four 50-bit primes, Shoup/Montgomery)",
         }
     }
 }
@@ -87,8 +135,8 @@ pub fn scratch_words(an: usize, bn: usize, square: bool) -> Option<usize> {
 }
 
 /// `a·b` for non-negative limb vectors (least significant first), written into `out` of
-/// exactly `a.len() + b.len()` limbs, on up to `threads` threads of `pool`. Equal operands
-/// (the same limbs) are squared.
+/// exactly `a.len() + b.len()` limbs, on up to `threads` threads of `pool`, by the
+/// [`Backend::auto`] back end. Equal operands (the same limbs) are squared.
 pub fn mul_into(
     pool: &Pool,
     threads: usize,
@@ -96,37 +144,78 @@ pub fn mul_into(
     a: &[Limb],
     b: &[Limb],
 ) -> Result<()> {
+    mul_into_with(Backend::auto(), pool, threads, out, a, b)
+}
+
+/// [`mul_into`] by the named back end (an error where this CPU lacks it).
+pub fn mul_into_with(
+    backend: Backend,
+    pool: &Pool,
+    threads: usize,
+    out: &mut [Limb],
+    a: &[Limb],
+    b: &[Limb],
+) -> Result<()> {
     if a == b {
-        return sqr_into(pool, threads, out, a);
+        return sqr_into_with(backend, pool, threads, out, a);
     }
-    run(pool, threads, out, a, Some(b))
+    run(backend, pool, threads, out, a, Some(b))
 }
 
 /// `a^2` for a non-negative limb vector, written into `out` of exactly `2·a.len()` limbs, on up
 /// to `threads` threads of `pool`: one forward transform per prime instead of two.
 pub fn sqr_into(pool: &Pool, threads: usize, out: &mut [Limb], a: &[Limb]) -> Result<()> {
-    run(pool, threads, out, a, None)
+    sqr_into_with(Backend::auto(), pool, threads, out, a)
+}
+
+/// [`sqr_into`] by the named back end (an error where this CPU lacks it).
+pub fn sqr_into_with(
+    backend: Backend,
+    pool: &Pool,
+    threads: usize,
+    out: &mut [Limb],
+    a: &[Limb],
+) -> Result<()> {
+    run(backend, pool, threads, out, a, None)
 }
 
 /// `a·b` as an integer, from non-negative limb slices.
 pub fn product(pool: &Pool, threads: usize, a: &[Limb], b: &[Limb]) -> Result<rug::Integer> {
+    product_with(Backend::auto(), pool, threads, a, b)
+}
+
+/// [`product`] by the named back end (an error where this CPU lacks it).
+pub fn product_with(
+    backend: Backend,
+    pool: &Pool,
+    threads: usize,
+    a: &[Limb],
+    b: &[Limb],
+) -> Result<rug::Integer> {
     let len = a
         .len()
         .checked_add(b.len())
         .ok_or_else(|| Error::InvalidParameter("NTT product: operand lengths overflow".into()))?;
     let mut out = vec![0; len];
-    mul_into(pool, threads, &mut out, a, b)?;
+    mul_into_with(backend, pool, threads, &mut out, a, b)?;
     Ok(crate::bignum::mpn::to_integer(&out))
 }
 
 /// The product (`b = None`: the square of `a`).
 fn run(
+    backend: Backend,
     pool: &Pool,
     threads: usize,
     out: &mut [Limb],
     a: &[Limb],
     b: Option<&[Limb]>,
 ) -> Result<()> {
+    if !backend.available() {
+        return Err(Error::InvalidParameter(format!(
+            "NTT product: back end '{}' is not available on this CPU",
+            backend.short()
+        )));
+    }
     let bn = b.map_or(a.len(), <[Limb]>::len);
     if a.len().checked_add(bn) != Some(out.len()) {
         return Err(Error::InvalidParameter(format!(
@@ -141,13 +230,75 @@ fn run(
     }
     let shape = check_bound(a.len(), bn)?;
     let threads = threads.max(1);
-    let mut res = Vec::with_capacity(PRIMES.len());
-    for q in PRIMES {
-        res.push(convolve(pool, threads, q, shape, a, b));
+    match vector_residues(backend, pool, threads, shape, a, b) {
+        #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+        Some(res) => {
+            static GARNER: std::sync::OnceLock<ifma::crt::Garner> = std::sync::OnceLock::new();
+            let g = GARNER.get_or_init(ifma::crt::Garner::new);
+            let width = match backend {
+                Backend::Ifma256 => ifma::Width::W256,
+                _ => ifma::Width::W512,
+            };
+            recombine(pool, threads, out, &|start, end, o| {
+                ifma::recombine_chunk(width, g, &res, start, end, o)
+            })
+        }
+        #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
+        Some(_) => unreachable!("no vector back end off x86-64"),
+        None => {
+            let res = PRIMES.map(|q| convolve(pool, threads, q, shape, a, b));
+            let g = crt::Garner::new();
+            recombine(pool, threads, out, &|start, end, o| {
+                crt::recombine(&g, [0, 1, 2].map(|i| &res[i][start..end]), o)
+            })
+        }
     }
-    // Recombination in chunks of limbs; chunk c's carry goes in at chunk c + 1's start.
+    .then_some(())
+    .ok_or_else(|| {
+        Error::InvalidParameter(
+            "NTT product: a carry past the product's end (a bug: please report)".into(),
+        )
+    })
+}
+
+/// The vector back end's residues (four primes), or `None` where the portable path computes
+/// the product (the portable back end, or a shape the vector kernels do not take).
+#[cfg_attr(
+    not(all(target_arch = "x86_64", parcrypt_avx512)),
+    allow(unused_variables)
+)]
+fn vector_residues(
+    backend: Backend,
+    pool: &Pool,
+    threads: usize,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Option<Vec<Vec<u64>>> {
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+    {
+        let width = match backend {
+            Backend::Portable => return None,
+            Backend::Ifma => ifma::Width::W512,
+            Backend::Ifma256 => ifma::Width::W256,
+        };
+        if ifma::takes(shape) {
+            return ifma::residues(pool, threads, width, shape, a, b);
+        }
+    }
+    None
+}
+
+/// Recombination in chunks of limbs on up to `threads` threads: `chunk(start, end, o)` writes
+/// coefficients `start..end` into the chunk `o` (which starts at limb `start`) and returns its
+/// carry; chunk c's carry goes in at chunk c + 1's start. False if a carry runs past the end.
+fn recombine(
+    pool: &Pool,
+    threads: usize,
+    out: &mut [Limb],
+    chunk: &(dyn Fn(usize, usize, &mut [Limb]) -> u128 + Sync),
+) -> bool {
     let coeffs = out.len() - 1;
-    let g = crt::Garner::new();
     let chunks = threads.min(out.len().div_ceil(MIN_CHUNK)).max(1);
     let size = out.len().div_ceil(chunks);
     let parts: Vec<Mutex<&mut [Limb]>> = out.chunks_mut(size).map(Mutex::new).collect();
@@ -155,19 +306,17 @@ fn run(
         let mut o = lock(&parts[c]);
         let start = (c * size).min(coeffs);
         let end = (c * size + o.len()).min(coeffs);
-        crt::recombine(&g, [0, 1, 2].map(|i| &res[i][start..end]), &mut o)
+        chunk(start, end, &mut o)
     });
     drop(parts);
-    for (c, carry) in carries.into_iter().enumerate() {
+    carries.into_iter().enumerate().all(|(c, carry)| {
         let at = ((c + 1) * size).min(out.len());
-        if !crt::add_carry(&mut out[at..], carry) {
-            return Err(Error::InvalidParameter(
-                "NTT product: a carry past the product's end (a bug: please report)".into(),
-            ));
-        }
-    }
-    Ok(())
+        crt::add_carry(&mut out[at..], carry)
+    })
 }
+
+/// The portable twiddle tables kept between products.
+static TWIDDLES: TableCache<Vec<u64>> = TableCache::new();
 
 /// The cyclic convolution of `a` and `b` (or `a` and `a`) modulo `q` over `shape`'s length,
 /// natural order: the product's coefficients mod `q` (the length holds them all).
@@ -181,11 +330,15 @@ fn convolve(
 ) -> Vec<u64> {
     let f = q.field();
     let (n, m, radix) = (shape.points(), shape.m, shape.radix);
-    let w = q.root(n as u64);
-    let mut tw = vec![0u64; shape.table_len()];
-    let piece = tw.len().div_ceil(threads).max(1);
-    par_chunks(pool, threads, &mut tw, piece, |c, chunk| {
-        transform::twiddles(&f, w, c * piece, chunk)
+    let tw: Arc<Vec<u64>> = TWIDDLES.get((q.p, radix, m), || {
+        let w = q.root(n as u64);
+        let mut tw = vec![0u64; shape.table_len()];
+        let piece = tw.len().div_ceil(threads).max(1);
+        par_chunks(pool, threads, &mut tw, piece, |c, chunk| {
+            transform::twiddles(&f, w, c * piece, chunk)
+        });
+        let words = tw.len();
+        (tw, words)
     });
     let tw = &tw[..];
 

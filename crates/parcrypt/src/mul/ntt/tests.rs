@@ -1,11 +1,32 @@
 //! The NTT product against GMP: one table of sizes around every transform length (2^k and
 //! 3·2^k, coefficient counts n − 1, n, n + 1), balanced and unbalanced, zero and all-ones limbs,
-//! squares, megabit sizes, and 1 to 4 threads byte for byte.
+//! squares, megabit sizes, and 1 to 4 threads byte for byte — on every back end this CPU runs,
+//! each byte for byte against the portable one. Back ends the CPU lacks are named on the test
+//! process's stderr (uncaptured) as skipped: they are not covered by that run.
 use super::*;
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rug::Integer;
 use rug::integer::Order;
+use std::io::Write;
+use std::sync::OnceLock;
+
+/// The back ends this CPU runs, portable first. The first call writes the skipped ones to
+/// stderr past the test harness's capture, so a run on a CPU without them says so.
+fn backends() -> &'static [Backend] {
+    static B: OnceLock<Vec<Backend>> = OnceLock::new();
+    B.get_or_init(|| {
+        let (run, skip): (Vec<Backend>, Vec<Backend>) =
+            Backend::ALL.iter().partition(|b| b.available());
+        let _ = writeln!(
+            std::io::stderr(),
+            "NTT tests: back ends run: {:?}; skipped (this CPU lacks them, NOT covered): {:?}",
+            run.iter().map(|b| b.short()).collect::<Vec<_>>(),
+            skip.iter().map(|b| b.short()).collect::<Vec<_>>()
+        );
+        run
+    })
+}
 
 fn limbs(n: usize, seed: u64) -> Vec<Limb> {
     let mut r = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
@@ -20,25 +41,32 @@ fn pool() -> &'static Pool {
     Pool::global(false)
 }
 
-/// `a·b` on each thread count: equal to GMP's, and the same limbs on every count.
+/// `a·b` on each back end and thread count: the portable one on the first count equal to
+/// GMP's, every other the same limbs.
 fn check(a: &[Limb], b: &[Limb], threads: &[usize]) {
     let want = int(a) * int(b);
     let mut first: Option<Vec<Limb>> = None;
-    for &t in threads {
-        let mut out = vec![0x5a5a; a.len() + b.len()];
-        mul_into(pool(), t, &mut out, a, b).unwrap();
-        match &first {
-            None => {
-                assert_eq!(int(&out), want, "{}×{} on {t} thread(s)", a.len(), b.len());
-                first = Some(out);
+    for &backend in backends() {
+        for &t in threads {
+            let mut out = vec![0x5a5a; a.len() + b.len()];
+            mul_into_with(backend, pool(), t, &mut out, a, b).unwrap();
+            match &first {
+                None => {
+                    assert_eq!(int(&out), want, "{}×{} on {t} thread(s)", a.len(), b.len());
+                    first = Some(out);
+                }
+                Some(f) => assert!(
+                    &out == f,
+                    "{}×{}: {backend:?} on {t} threads differs from the portable product{}",
+                    a.len(),
+                    b.len(),
+                    if int(&out) == want {
+                        " (?)"
+                    } else {
+                        " and from GMP's"
+                    }
+                ),
             }
-            Some(f) => assert_eq!(
-                &out,
-                f,
-                "{}×{}: {t} threads change the limbs",
-                a.len(),
-                b.len()
-            ),
         }
     }
 }
@@ -114,21 +142,54 @@ fn zero_and_all_ones_limbs_around_every_length() {
 
 #[test]
 fn squares_around_every_length() {
-    for n in lengths(1 << 14) {
-        for an in [n / 2, n / 2 + 1] {
-            let a = limbs(an, an as u64);
-            let want = int(&a).square();
-            let mut one = vec![0; 2 * an];
-            sqr_into(pool(), 1, &mut one, &a).unwrap();
-            assert_eq!(int(&one), want, "{an}");
-            // The same limbs through `mul_into` (two slices, one value) square too.
-            let mut two = vec![0; 2 * an];
-            mul_into(pool(), 2, &mut two, &a, &a.clone()).unwrap();
-            assert_eq!(one, two, "{an}");
-            let ones = vec![Limb::MAX; an];
-            sqr_into(pool(), 2, &mut two, &ones).unwrap();
-            assert_eq!(int(&two), int(&ones).square());
+    for &backend in backends() {
+        for n in lengths(1 << 14) {
+            for an in [n / 2, n / 2 + 1] {
+                let a = limbs(an, an as u64);
+                let want = int(&a).square();
+                let mut one = vec![0; 2 * an];
+                sqr_into_with(backend, pool(), 1, &mut one, &a).unwrap();
+                assert_eq!(int(&one), want, "{backend:?} {an}");
+                // The same limbs through `mul_into` (two slices, one value) square too.
+                let mut two = vec![0; 2 * an];
+                mul_into_with(backend, pool(), 2, &mut two, &a, &a.clone()).unwrap();
+                assert_eq!(one, two, "{backend:?} {an}");
+                let ones = vec![Limb::MAX; an];
+                sqr_into_with(backend, pool(), 3, &mut two, &ones).unwrap();
+                assert_eq!(int(&two), int(&ones).square(), "{backend:?} {an}");
+            }
         }
+    }
+}
+
+#[test]
+fn every_backend_is_listed_and_refused_where_missing() {
+    assert_eq!(Backend::ALL[0], Backend::Portable);
+    assert!(Backend::Portable.available());
+    assert!(Backend::auto().available());
+    assert!(backends().contains(&Backend::auto()));
+    let (a, b) = (limbs(40, 1), limbs(50, 2));
+    for backend in Backend::ALL {
+        let mut out = vec![0; 90];
+        let r = mul_into_with(backend, pool(), 2, &mut out, &a, &b);
+        assert_eq!(r.is_ok(), backend.available(), "{backend:?}");
+        let m = method::with_backend(crate::mul::KaraConfig::default(), backend);
+        assert_eq!(m.is_ok(), backend.available(), "{backend:?}");
+        if let Ok(m) = m {
+            use crate::mul::Multiplier;
+            assert_eq!(m.name(), format!("ntt-{}", backend.short()));
+            assert!(crate::mul::NTT_BACKEND_METHODS.contains(&m.name()));
+            let (x, y) = (int(&a), -int(&b));
+            assert_eq!(m.mul(&x, &y), Integer::from(&x * &y));
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+    if Backend::Ifma.available() {
+        // The kernels start at blocks of ifma::MIN_M = 16 points: 24 coefficients take 3·8
+        // points (portable path), 25 take 2·16 (the kernels); the tables above cross it.
+        assert_eq!(ifma::MIN_M, 16);
+        assert!(!ifma::takes(check_bound(12, 13).unwrap()));
+        assert!(ifma::takes(check_bound(13, 13).unwrap()));
     }
 }
 
@@ -159,6 +220,78 @@ fn megabit_products_balanced_and_unbalanced() {
 #[cfg_attr(debug_assertions, ignore)]
 fn sixty_four_megabit() {
     check(&limbs(1 << 20, 9), &limbs(1 << 20, 10), &[2]);
+}
+
+/// Indicative timings, not a test of anything (ignored; `cargo test --release -p parcrypt
+/// timing_table -- --ignored --nocapture`): balanced 64 Kbit, 1 Mbit and 16 Mbit products by
+/// GMP and each back end on 1 and 2 threads, the cases interleaved within each of 7 rounds;
+/// prints each case's median and minimum time per product. Tables are built before timing.
+#[test]
+#[ignore]
+fn timing_table() {
+    use std::time::Instant;
+    let pool2 = Pool::new(1, false, crate::parallel::pool::DEFAULT_SPIN).unwrap();
+    for bits in [1usize << 16, 1 << 20, 1 << 24] {
+        let n = bits / 64;
+        let (a, b) = (limbs(n, 1), limbs(n, 2));
+        let (ia, ib) = (int(&a), int(&b));
+        let reps = (1usize << 22) / bits + 1;
+        let mut out = vec![0; 2 * n];
+        let mut names = vec!["gmp".to_string()];
+        for &be in backends() {
+            for t in [1, 2] {
+                names.push(format!("ntt-{} {t}t", be.short()));
+            }
+        }
+        let mut times: Vec<Vec<f64>> = vec![Vec::new(); names.len()];
+        for round in 0..8 {
+            for (c, name) in names.iter().enumerate() {
+                let start = Instant::now();
+                for _ in 0..reps {
+                    if c == 0 {
+                        std::hint::black_box(Integer::from(&ia * &ib));
+                    } else {
+                        let be = backends()[(c - 1) / 2];
+                        let t = 1 + (c - 1) % 2;
+                        mul_into_with(be, &pool2, t, &mut out, &a, &b).unwrap();
+                    }
+                }
+                // Round 0 warms up (tables, pages) and is not kept.
+                if round > 0 {
+                    times[c].push(start.elapsed().as_secs_f64() / reps as f64);
+                }
+                let _ = name;
+            }
+        }
+        println!("{bits} bits × {bits} bits ({reps} products per case per round):");
+        #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+        if Backend::Ifma.available() {
+            // The share of the recombination (scalar Garner): the transforms alone.
+            let shape = check_bound(n, n).unwrap();
+            let mut t = Vec::new();
+            for _ in 0..5 {
+                let start = Instant::now();
+                for _ in 0..reps {
+                    let r = ifma::residues(&pool2, 1, ifma::Width::W512, shape, &a, Some(&b));
+                    std::hint::black_box(r);
+                }
+                t.push(start.elapsed().as_secs_f64() / reps as f64);
+            }
+            t.sort_by(f64::total_cmp);
+            println!(
+                "  (ntt-ifma 1t transforms alone, no recombination: median {:.3} ms)",
+                t[2] * 1e3
+            );
+        }
+        for (name, mut t) in names.iter().zip(times) {
+            t.sort_by(f64::total_cmp);
+            println!(
+                "  {name:<18} median {:>9.3} ms  min {:>9.3} ms",
+                t[t.len() / 2] * 1e3,
+                t[0] * 1e3
+            );
+        }
+    }
 }
 
 #[test]
@@ -212,10 +345,16 @@ fn the_multiplier_signs_zero_and_names() {
     );
     let via = crate::mul::multiplier("ntt", &crate::mul::KaraConfig::default()).unwrap();
     assert_eq!(via.mul(&a, &b), Integer::from(&a * &b));
+    for name in crate::mul::NTT_BACKEND_METHODS {
+        match crate::mul::multiplier(name, &crate::mul::KaraConfig::default()) {
+            Ok(m) => assert_eq!((m.name(), m.mul(&a, &b)), (name, Integer::from(&a * &b))),
+            Err(e) => assert!(e.to_string().contains("not available"), "{name}: {e}"),
+        }
+    }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(48))]
     #[test]
     fn matches_gmp_on_one_to_four_threads(
         an in 1usize..1500,

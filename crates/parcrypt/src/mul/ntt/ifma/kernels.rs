@@ -1,0 +1,411 @@
+//! The IFMA transforms' kernels, generic over the vector width ([`Lanes`]); the same steps as
+//! the portable [`super::super::transform`] (a radix-2/3 DIF stage, power-of-two DIF blocks,
+//! pointwise products, DIT blocks, the inverse radix stage), with 50-bit primes and lazy
+//! reduction:
+//!
+//! - products by a table constant `w` are Shoup's (`q = hi52(a·w')`, `a·w − q·p` in `[0, 2p)`,
+//!   three IFMA instructions), exact for any `a < 2^52`;
+//! - the pointwise product is Montgomery's with R = 2^52 (four IFMA instructions), then a Shoup
+//!   product by `2^52/n`;
+//! - DIF butterflies keep values in `[0, 2p)`, DIT butterflies in `[0, 4p)` (Harvey), the
+//!   radix stages reduce to `[0, p)` only at the end: `4p < 2^52`, so every value stays one
+//!   IFMA word. A reduction is one `min(x, x − k)` (unsigned, wrapping), no branch.
+//!
+//! Levels whose half-blocks are shorter than a vector (`h < LANES`) regroup two vectors'
+//! lanes with `vpermt2q` into the butterflies' two halves and back.
+//!
+//! Every entry point is an `unsafe fn` compiled with `avx512f,avx512ifma,avx512vl`: its
+//! caller promises the CPU has them, which the [`Lanes`] token passed in proves (it exists only
+//! after detection). Memory is reached through slices (bounds-checked loads of whole lane
+//! groups), never raw offsets.
+#![allow(clippy::incompatible_msrv)]
+use super::super::transform::{BASE, Shape};
+use super::field::MASK52;
+use super::simd::Lanes;
+use super::tables::{Pairs, Tables};
+
+/// The most lanes of any width (buffers for index vectors are this long).
+const MAX_LANES: usize = 8;
+
+/// One prime's constants, splatted once per kernel call.
+#[derive(Clone, Copy)]
+struct K<S: Lanes> {
+    s: S,
+    p: S::V,
+    p2: S::V,
+    p3: S::V,
+    p4: S::V,
+    negp: S::V,
+    mask: S::V,
+    zero: S::V,
+}
+
+impl<S: Lanes> K<S> {
+    #[inline(always)]
+    fn new(s: S, p: u64) -> Self {
+        Self {
+            s,
+            p: s.splat(p),
+            p2: s.splat(2 * p),
+            p3: s.splat(3 * p),
+            p4: s.splat(4 * p),
+            negp: s.splat((1 << 52) - p),
+            mask: s.splat(MASK52),
+            zero: s.splat(0),
+        }
+    }
+
+    /// `x mod k` for `x < 2k`: `min(x, x − k)` (below k, `x − k` wraps to a huge value).
+    #[inline(always)]
+    fn red(self, x: S::V, k: S::V) -> S::V {
+        self.s.min(x, self.s.sub(x, k))
+    }
+
+    /// `x mod p` for `x < 4p`.
+    #[inline(always)]
+    fn red4(self, x: S::V) -> S::V {
+        self.red(self.red(x, self.p2), self.p)
+    }
+
+    /// `a·w mod p` in `[0, 2p)` for `a < 2^52`, `w < p`, `wq = ⌊w·2^52/p⌋`.
+    #[inline(always)]
+    fn shoup(self, a: S::V, w: S::V, wq: S::V) -> S::V {
+        let s = self.s;
+        let q = s.madd52hi(self.zero, a, wq);
+        // a·w − q·p mod 2^52 = lo52(a·w) + lo52(q·(2^52 − p)), masked; it is below 2p.
+        let r = s.madd52lo(s.madd52lo(self.zero, a, w), q, self.negp);
+        s.and(r, self.mask)
+    }
+
+    /// `a·b·2^(−52) mod p` in `(0, 2p)` for `a, b < 2p` (Montgomery; `pinv = p^(−1) mod 2^52`).
+    #[inline(always)]
+    fn mont(self, a: S::V, b: S::V, pinv: S::V) -> S::V {
+        let s = self.s;
+        let lo = s.madd52lo(self.zero, a, b);
+        let hi = s.madd52hi(self.zero, a, b);
+        // m·p ≡ a·b (mod 2^52), so (a·b − m·p)/2^52 = hi − hi52(m·p), in (−p, p) as 4p² < 2^52·p.
+        let m = s.madd52lo(self.zero, lo, pinv);
+        let mh = s.madd52hi(self.zero, m, self.p);
+        s.sub(s.add(hi, self.p), mh)
+    }
+}
+
+/// Lanes `j..j + LANES` of `v`.
+#[inline(always)]
+fn ld<S: Lanes>(s: S, v: &[u64], j: usize) -> S::V {
+    let c = &v[j..j + S::LANES];
+    // SAFETY: `c` holds LANES readable words.
+    unsafe { s.load(c.as_ptr()) }
+}
+
+/// Writes lanes `j..j + LANES` of `v`.
+#[inline(always)]
+fn st<S: Lanes>(s: S, v: &mut [u64], j: usize, x: S::V) {
+    let c = &mut v[j..j + S::LANES];
+    // SAFETY: `c` holds LANES writable words.
+    unsafe { s.store(c.as_mut_ptr(), x) }
+}
+
+/// A constant and its companion, splatted.
+#[inline(always)]
+fn splat2<S: Lanes>(s: S, c: (u64, u64)) -> (S::V, S::V) {
+    (s.splat(c.0), s.splat(c.1))
+}
+
+/// Digits `i..i + LANES` of the limbs `src` (zero past its end), reduced mod p: `x = hi·2^52 +
+/// lo`, `lo` brought below 2p by two reductions (`2^52 < 8p`), `hi·(2^52 mod p)` by a Shoup
+/// product, their sum below 4p reduced twice.
+#[inline(always)]
+fn digits<S: Lanes>(k: K<S>, c52: (S::V, S::V), src: &[u64], i: usize) -> S::V {
+    let s = k.s;
+    let x = if i + S::LANES <= src.len() {
+        ld(s, src, i)
+    } else {
+        let mut buf = [0u64; MAX_LANES];
+        for (d, &x) in buf.iter_mut().zip(src.get(i..).unwrap_or(&[])) {
+            *d = x;
+        }
+        ld(s, &buf, 0)
+    };
+    let lo = k.red(k.red(s.and(x, k.mask), k.p4), k.p2);
+    let hi = k.shoup(s.shr52(x), c52.0, c52.1);
+    k.red4(s.add(lo, hi))
+}
+
+/// Block `t` of the forward transform of the limbs `src` into `out` (`m` points,
+/// bit-reversed, values below 2p), as [`super::super::transform::forward_block`].
+///
+/// # Safety
+/// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL (a value of `S` proves it); `shape.m` is a
+/// multiple of `2·LANES`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn forward_block<S: Lanes>(
+    s: S,
+    tb: &Tables,
+    shape: Shape,
+    src: &[u64],
+    t: usize,
+    out: &mut [u64],
+) {
+    let k = K::new(s, tb.p);
+    let m = shape.m;
+    let c52 = splat2(s, tb.c52);
+    let omega = splat2(s, tb.omega);
+    for j in (0..m).step_by(S::LANES) {
+        let a0 = digits(k, c52, src, j);
+        let a1 = digits(k, c52, src, j + m);
+        let v = match (shape.radix, t) {
+            (2, 0) => s.add(a0, a1),
+            (2, _) => k.shoup(
+                s.sub(s.add(a0, k.p), a1),
+                ld(s, &tb.fwd[0].w, j),
+                ld(s, &tb.fwd[0].q, j),
+            ),
+            (_, 0) => {
+                let a2 = digits(k, c52, src, j + 2 * m);
+                k.red(s.add(s.add(a0, a1), a2), k.p2)
+            }
+            (_, _) => {
+                // As the portable stage: d = ω·(a1 − a2) below 2p, then a0 − a2 + d or
+                // a0 − a1 − d (offset by multiples of p to stay positive, below 4p).
+                let a2 = digits(k, c52, src, j + 2 * m);
+                let d = k.shoup(s.sub(s.add(a1, k.p), a2), omega.0, omega.1);
+                if t == 1 {
+                    let x = s.add(s.sub(s.add(a0, k.p), a2), d);
+                    k.shoup(x, ld(s, &tb.fwd[0].w, j), ld(s, &tb.fwd[0].q, j))
+                } else {
+                    let x = s.sub(s.sub(s.add(a0, k.p3), a1), d);
+                    k.shoup(x, ld(s, &tb.fwd[1].w, j), ld(s, &tb.fwd[1].q, j))
+                }
+            }
+        };
+        st(s, out, j, v);
+    }
+    // SAFETY: the caller's promise.
+    unsafe { dif(k, &tb.fwd_levels, out) };
+}
+
+/// In place: the DIF transform of `x` (natural in, bit-reversed out, values below 2p).
+///
+/// # Safety
+/// As [`forward_block`]; `x.len()` is a power of two, at least `2·LANES`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn dif<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64]) {
+    let len = x.len();
+    if len > BASE {
+        let (lo, hi) = x.split_at_mut(len / 2);
+        dif_level(k, lv, lo, hi);
+        // SAFETY: the caller's promise.
+        unsafe {
+            dif(k, lv, lo);
+            dif(k, lv, hi);
+        }
+        return;
+    }
+    let mut h = len / 2;
+    while h >= S::LANES {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            dif_level(k, lv, lo, hi);
+        }
+        h /= 2;
+    }
+    while h >= 1 {
+        small_level(k, lv, h, x, false);
+        h /= 2;
+    }
+}
+
+/// One DIF row: `(u, v) ← (u + v, (u − v)·ρ^j)`, inputs and outputs below 2p.
+#[inline(always)]
+fn dif_level<S: Lanes>(k: K<S>, lv: &Pairs, lo: &mut [u64], hi: &mut [u64]) {
+    let (s, h) = (k.s, lo.len());
+    for j in (0..h).step_by(S::LANES) {
+        let (u, v) = (ld(s, lo, j), ld(s, hi, j));
+        let (w, wq) = (ld(s, &lv.w, h + j), ld(s, &lv.q, h + j));
+        st(s, lo, j, k.red(s.add(u, v), k.p2));
+        st(s, hi, j, k.shoup(s.sub(s.add(u, k.p2), v), w, wq));
+    }
+}
+
+/// One DIT row: `(u, v) ← (u + ρ^(−j)·v, u − ρ^(−j)·v)` (the table holds `ρ^(−j)`), inputs
+/// and outputs below 4p.
+#[inline(always)]
+fn dit_level<S: Lanes>(k: K<S>, lv: &Pairs, lo: &mut [u64], hi: &mut [u64]) {
+    let (s, h) = (k.s, lo.len());
+    for j in (0..h).step_by(S::LANES) {
+        let u = k.red(ld(s, lo, j), k.p2);
+        let t = k.shoup(ld(s, hi, j), ld(s, &lv.w, h + j), ld(s, &lv.q, h + j));
+        st(s, lo, j, s.add(u, t));
+        st(s, hi, j, s.sub(s.add(u, k.p2), t));
+    }
+}
+
+/// A level with half-blocks of `h < LANES` points over all of `x`: each pair of vectors is
+/// regrouped into the rows' two halves (`vpermt2q`), given the DIF (`inverse` false) or DIT
+/// butterfly, and put back.
+#[inline(always)]
+fn small_level<S: Lanes>(k: K<S>, lv: &Pairs, h: usize, x: &mut [u64], inverse: bool) {
+    let (s, l) = (k.s, S::LANES);
+    let mut idx = [[0u64; MAX_LANES]; 4];
+    let mut tw = [[0u64; MAX_LANES]; 2];
+    for q in 0..l {
+        // Lane q of the low half is point q mod h of row q / h.
+        idx[0][q] = ((q / h) * 2 * h + q % h) as u64;
+        idx[1][q] = idx[0][q] + h as u64;
+        tw[0][q] = lv.w[h + q % h];
+        tw[1][q] = lv.q[h + q % h];
+    }
+    for i in 0..2 * l {
+        let (row, r) = (i / (2 * h), i % (2 * h));
+        let from = row * h + r % h + if r >= h { l } else { 0 };
+        idx[2 + i / l][i % l] = from as u64;
+    }
+    let [lo_i, hi_i, back_a, back_b] = idx.map(|v| ld(s, &v, 0));
+    let (w, wq) = (ld(s, &tw[0], 0), ld(s, &tw[1], 0));
+    for pair in x.chunks_exact_mut(2 * l) {
+        let (a, b) = (ld(s, pair, 0), ld(s, pair, l));
+        let (u, v) = (s.permute2(a, lo_i, b), s.permute2(a, hi_i, b));
+        let (u, v) = if inverse {
+            let u = k.red(u, k.p2);
+            let t = k.shoup(v, w, wq);
+            (s.add(u, t), s.sub(s.add(u, k.p2), t))
+        } else {
+            (
+                k.red(s.add(u, v), k.p2),
+                k.shoup(s.sub(s.add(u, k.p2), v), w, wq),
+            )
+        };
+        st(s, pair, 0, s.permute2(u, back_a, v));
+        st(s, pair, l, s.permute2(u, back_b, v));
+    }
+}
+
+/// In place: the inverse of [`dif`] times `x.len()` (bit-reversed in, natural out; inputs and
+/// outputs below 4p).
+///
+/// # Safety
+/// As [`dif`].
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+unsafe fn dit<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64]) {
+    let len = x.len();
+    if len > BASE {
+        let (lo, hi) = x.split_at_mut(len / 2);
+        // SAFETY: the caller's promise.
+        unsafe {
+            dit(k, lv, lo);
+            dit(k, lv, hi);
+        }
+        dit_level(k, lv, lo, hi);
+        return;
+    }
+    let mut h = 1;
+    while h < S::LANES {
+        small_level(k, lv, h, x, true);
+        h *= 2;
+    }
+    while h < len {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (lo, hi) = block.split_at_mut(h);
+            dit_level(k, lv, lo, hi);
+        }
+        h *= 2;
+    }
+}
+
+/// One block's pointwise product and inverse: `x ← dit(x·y/n)` (`y = None`: `x·x/n`).
+///
+/// # Safety
+/// As [`forward_block`]; `x` (and `y`) are forward blocks of `shape`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn pointwise_inverse<S: Lanes>(s: S, tb: &Tables, x: &mut [u64], y: Option<&[u64]>) {
+    let k = K::new(s, tb.p);
+    let pinv = s.splat(tb.pinv);
+    let scale = splat2(s, tb.scale);
+    for j in (0..x.len()).step_by(S::LANES) {
+        let a = ld(s, x, j);
+        let b = match y {
+            Some(y) => ld(s, y, j),
+            None => a,
+        };
+        st(s, x, j, k.shoup(k.mont(a, b, pinv), scale.0, scale.1));
+    }
+    // SAFETY: the caller's promise.
+    unsafe { dit(k, &tb.inv_levels, x) };
+}
+
+/// The inverse radix stage for indices `j0 .. j0 + blocks[0].len()` (as
+/// [`super::super::transform::inverse_stage`]), results fully reduced (below p).
+///
+/// # Safety
+/// As [`forward_block`]; `j0` and the pieces' length are multiples of `LANES`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn inverse_stage<S: Lanes>(s: S, tb: &Tables, j0: usize, blocks: &mut [&mut [u64]]) {
+    let k = K::new(s, tb.p);
+    let omega = splat2(s, tb.omega);
+    let [i1, i2] = &tb.inv;
+    match blocks {
+        [y0, y1] => {
+            for i in (0..y0.len()).step_by(S::LANES) {
+                let a = k.red4(ld(s, y0, i));
+                let p1 = twist(k, ld(s, y1, i), i1, j0 + i);
+                st(s, y0, i, k.red(s.add(a, p1), k.p));
+                st(s, y1, i, k.red(s.sub(s.add(a, k.p), p1), k.p));
+            }
+        }
+        [y0, y1, y2] => {
+            for i in (0..y0.len()).step_by(S::LANES) {
+                // x0 = Y0 + P1 + P2, x1 = Y0 − P1 + D, x2 = Y0 − P2 − D, D = ω·(P2 − P1)
+                // (ω^(−1) = ω², ω² = −1 − ω), each offset to stay positive and below 3p.
+                let a = k.red4(ld(s, y0, i));
+                let p1 = twist(k, ld(s, y1, i), i1, j0 + i);
+                let p2 = twist(k, ld(s, y2, i), i2, j0 + i);
+                let d = k.shoup(s.sub(s.add(p2, k.p), p1), omega.0, omega.1);
+                let d = k.red(d, k.p);
+                st(s, y0, i, k.red4(s.add(s.add(a, p1), p2)));
+                st(s, y1, i, k.red4(s.add(s.sub(s.add(a, k.p), p1), d)));
+                st(s, y2, i, k.red4(s.sub(s.sub(s.add(a, k.p2), p2), d)));
+            }
+        }
+        _ => unreachable!("radix 2 or 3"),
+    }
+}
+
+/// `w^(−j)·y` below p for `y < 4p` (the table `t` holds `w^(−j)`).
+#[inline(always)]
+fn twist<S: Lanes>(k: K<S>, y: S::V, t: &Pairs, j: usize) -> S::V {
+    let s = k.s;
+    k.red(k.shoup(y, ld(s, &t.w, j), ld(s, &t.q, j)), k.p)
+}
+
+/// Garner's digits ([`super::crt::Garner::digits`]) of coefficients `0..r[0].len()` into `t`
+/// (the same length, a multiple of `LANES`): `p` the primes, `c[i][j]` = `p_j^(−1) mod p_i`
+/// and its companion.
+///
+/// # Safety
+/// As [`forward_block`]; every slice of `r` and `t` has the same length, a multiple of
+/// `LANES`, and the residues are below their primes.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn garner_digits<S: Lanes>(
+    s: S,
+    p: [u64; 4],
+    c: &[[(u64, u64); 4]; 4],
+    r: [&[u64]; 4],
+    t: &mut [&mut [u64]; 4],
+) {
+    let ks = p.map(|p| K::new(s, p));
+    for j in (0..r[0].len()).step_by(S::LANES) {
+        let mut tv = [s.splat(0); 4];
+        for i in 0..4 {
+            let k = ks[i];
+            let mut x = ld(s, r[i], j);
+            for (jj, &tj) in tv.iter().enumerate().take(i) {
+                // x + 2p_i − t_j < 3p_i < 2^52; the Shoup product reduced below p_i.
+                let (w, wq) = splat2(s, c[i][jj]);
+                x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
+            }
+            tv[i] = x;
+            st(s, t[i], j, x);
+        }
+    }
+}

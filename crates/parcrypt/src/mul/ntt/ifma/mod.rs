@@ -1,0 +1,198 @@
+//! The AVX-512 IFMA back end: the same transforms as the portable one (lengths 2^k and 3·2^k,
+//! a radix-2/3 stage and power-of-two blocks, phases spread over the pool), over four primes
+//! `c·2^32 + 1` just below 2^50 ([`field::PRIMES`]), eight (or four) residues per instruction
+//! with `vpmadd52luq`/`vpmadd52huq` ([`kernels`]).
+//!
+//! Digits and bound: each 64-bit limb stays one transform digit (reduced mod p on load), so a
+//! product coefficient is below `min(an, bn)·2^128 < 2^185` under [`super::check_bound`]'s
+//! `min(an, bn) < 2^57`, and the four primes' product exceeds 2^199.99: the recombination
+//! ([`crt`]) is exact. Why four 50-bit primes and 64-bit digits rather than three primes and
+//! smaller digits: three 50-bit primes (2^149.99) would need digits of at most 46 bits for
+//! useful lengths (`n·2^(2w) < 2^150`), i.e. 64/46 ≈ 1.4× as many points for three primes
+//! (4.2 transforms' worth against 4), and splitting limbs into 46-bit digits costs more than
+//! reducing them; 50 bits (not 52) leave room for lazy reduction (`4p < 2^52`).
+//!
+//! Widths: [`Width::W512`] (`__m512i`, eight lanes) and [`Width::W256`] (`__m256i` with
+//! AVX-512VL, four lanes); the back ends `ifma` and `ifma256` name them (see
+//! [`super::Backend`]). Products whose blocks are shorter than [`MIN_M`] points (or longer than
+//! these primes allow, far beyond memory) are computed by the portable back end, whose
+//! results are the same integers.
+//!
+//! Tables: per prime and shape, `(4 + 4·(radix − 1))·m` words (values and Shoup companions,
+//! forward and inverse, see [`tables`]), kept in a bounded cache ([`super::cache`]).
+pub mod crt;
+pub mod field;
+pub mod kernels;
+pub mod simd;
+pub mod tables;
+
+use super::cache::TableCache;
+use super::prime::Prime;
+use super::transform::Shape;
+use super::{lock, par_chunks, par_chunks_many};
+use crate::bignum::mpn::Limb;
+use crate::parallel::pool::Pool;
+use simd::{Lanes, V256, V512};
+use std::sync::{Arc, Mutex};
+use tables::Tables;
+
+/// Blocks (the power-of-two part `m` of the length) of at least this many points use these
+/// kernels (two vectors of the widest lanes; shorter products take the portable path).
+pub const MIN_M: usize = 16;
+
+/// The vector width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// Eight 64-bit lanes, `__m512i`.
+    W512,
+    /// Four 64-bit lanes, `__m256i` (AVX-512VL).
+    W256,
+}
+
+/// Whether this CPU runs these kernels (AVX-512F, IFMA and VL).
+pub fn available() -> bool {
+    simd::detected()
+}
+
+/// Whether `shape` is one these kernels and primes take.
+pub fn takes(shape: Shape) -> bool {
+    shape.m >= MIN_M && shape.m <= 1 << (field::MAX_LOG_LEN - 1)
+}
+
+/// The residues of the product's coefficients modulo each of the four primes (`b = None`:
+/// the square of `a`), or `None` where the CPU lacks the instructions.
+pub fn residues(
+    pool: &Pool,
+    threads: usize,
+    width: Width,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Option<Vec<Vec<u64>>> {
+    debug_assert!(takes(shape));
+    Some(match width {
+        Width::W512 => {
+            let s = V512::new()?;
+            field::PRIMES
+                .map(|q| convolve(pool, threads, s, q, shape, a, b))
+                .into()
+        }
+        Width::W256 => {
+            let s = V256::new()?;
+            field::PRIMES
+                .map(|q| convolve(pool, threads, s, q, shape, a, b))
+                .into()
+        }
+    })
+}
+
+/// The kept tables.
+static TABLES: TableCache<Tables> = TableCache::new();
+
+/// The cyclic convolution modulo `q` (as the portable `convolve`), results below `q.p`.
+fn convolve<S: Lanes + Send + Sync>(
+    pool: &Pool,
+    threads: usize,
+    s: S,
+    q: Prime,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Vec<u64> {
+    let (n, m, radix) = (shape.points(), shape.m, shape.radix);
+    let tb: Arc<Tables> = TABLES.get((q.p, radix, m), || {
+        let t = Tables::new(q, shape);
+        let words = t.words();
+        (t, words)
+    });
+    let tb = &*tb;
+
+    // SAFETY (every kernel call below): `s` exists only where the CPU has AVX-512F, IFMA and
+    // VL; `m ≥ MIN_M = 2·8` is a multiple of two vectors of any width; the inverse stage's
+    // pieces start and end on multiples of the lane count (`piece` is one, and so is `m`).
+    let ops: Vec<&[Limb]> = match b {
+        Some(b) => vec![a, b],
+        None => vec![a],
+    };
+    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| vec![0u64; n]).collect();
+    par_chunks_many(pool, threads, &mut bufs, m, |i, block| unsafe {
+        kernels::forward_block(s, tb, shape, ops[i / radix], i % radix, block)
+    });
+    let y = if bufs.len() == 2 { bufs.pop() } else { None };
+    let mut x = bufs.pop().unwrap_or_default();
+
+    par_chunks(pool, threads, &mut x, m, |t, block| {
+        let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
+        unsafe { kernels::pointwise_inverse(s, tb, block, yb) }
+    });
+    drop(y);
+
+    let piece = m.div_ceil(threads).next_multiple_of(S::LANES);
+    let mut pieces: Vec<Vec<&mut [u64]>> = (0..m.div_ceil(piece))
+        .map(|_| Vec::with_capacity(radix))
+        .collect();
+    for block in x.chunks_mut(m) {
+        for (c, part) in block.chunks_mut(piece).enumerate() {
+            pieces[c].push(part);
+        }
+    }
+    let pieces: Vec<Mutex<Vec<&mut [u64]>>> = pieces.into_iter().map(Mutex::new).collect();
+    pool.run(pieces.len(), threads, &|c| unsafe {
+        kernels::inverse_stage(s, tb, c * piece, &mut lock(&pieces[c]))
+    });
+    drop(pieces);
+    x
+}
+
+/// Coefficients per batch of vector Garner digits in [`recombine_chunk`].
+const GARNER_BATCH: usize = 256;
+
+/// The recombination of coefficients `start..end` of the four residue vectors `res` into `out`
+/// (as [`super::crt::recombine`]); returns the carry out of `out`'s end. Garner's digits by
+/// the vector kernel in batches, their combination in scalar limbs.
+pub fn recombine_chunk(
+    width: Width,
+    g: &crt::Garner,
+    res: &[Vec<u64>],
+    start: usize,
+    end: usize,
+    out: &mut [u64],
+) -> u128 {
+    let (p, c) = g.constants();
+    let mut buf = [[0u64; GARNER_BATCH]; 4];
+    super::crt::recombine_by(out, end - start, |k| {
+        let at = k % GARNER_BATCH;
+        if at == 0 {
+            // A new batch: its digits, the whole lane groups by the kernel, the rest scalar.
+            let from = start + k;
+            let len = GARNER_BATCH.min(end - from);
+            let lanes = match width {
+                Width::W512 => 8,
+                Width::W256 => 4,
+            };
+            let vec_len = len / lanes * lanes;
+            let r: [&[u64]; 4] = std::array::from_fn(|i| &res[i][from..from + vec_len]);
+            let [b0, b1, b2, b3] = &mut buf;
+            let mut t = [b0, b1, b2, b3].map(|b| &mut b[..vec_len]);
+            // SAFETY: a width's token exists only where the CPU has the instructions; the
+            // slices have one length, a multiple of the lanes; residues are below their primes.
+            let vector = match width {
+                Width::W512 => V512::new()
+                    .map(|s| unsafe { kernels::garner_digits(s, p, &c, r, &mut t) })
+                    .is_some(),
+                Width::W256 => V256::new()
+                    .map(|s| unsafe { kernels::garner_digits(s, p, &c, r, &mut t) })
+                    .is_some(),
+            };
+            // Without the instructions (never: the residues came from them) all in scalar.
+            let scalar_from = if vector { vec_len } else { 0 };
+            for q in scalar_from..len {
+                let d = g.digits([0, 1, 2, 3].map(|i| res[i][from + q]));
+                for i in 0..4 {
+                    buf[i][q] = d[i];
+                }
+            }
+        }
+        g.combine([0, 1, 2, 3].map(|i| buf[i][at]))
+    })
+}
