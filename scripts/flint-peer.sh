@@ -11,7 +11,7 @@
 # fft_small is on. Needs a CPU with AVX2 and FMA (x86-64-v3). Not part
 # of CI: the build alone would take half its time.
 #
-#   scripts/flint-peer.sh                 # FLINT's five rows, 2 threads
+#   scripts/flint-peer.sh                 # FLINT's seven rows, 2 threads
 #   scripts/flint-peer.sh --runs 15 ...   # any `bench peers` option
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,4 +35,4 @@ chmod +x target/flint/cc-x86-64-v3
 export CC="$PWD/target/flint/cc-x86-64-v3"
 cargo build --release --features flint --bin parcrypt
 exec target/flint/release/parcrypt bench peers \
-    --rows flint1-product-64k,flint-product-64k,flint1-product-1m,flint-product-1m,flint-modexp-8192 "$@"
+    --rows flint1-product-64k,flint-product-64k,flint1-product-1m,flint-product-1m,flint1-product-16m,flint-product-16m,flint-modexp-8192 "$@"

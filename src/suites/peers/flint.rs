@@ -24,11 +24,13 @@ use rug::integer::Order;
 use std::hint::black_box;
 
 /// The `flint*` rows, in the order they run.
-pub const ROWS: [&str; 5] = [
+pub const ROWS: [&str; 7] = [
     "flint1-product-64k",
     "flint-product-64k",
     "flint1-product-1m",
     "flint-product-1m",
+    "flint1-product-16m",
+    "flint-product-16m",
     "flint-modexp-8192",
 ];
 
@@ -116,6 +118,9 @@ pub struct FlintData {
     ints: Vec<Integer>,
     flint: Vec<Fmpz>,
     mul: Box<dyn Multiplier>,
+    /// parcrypt's best one-thread product: par-gmp on 1 thread (the NTT above its threshold,
+    /// timed here; GMP below it).
+    one: Box<dyn Multiplier>,
 }
 
 impl FlintData {
@@ -126,7 +131,13 @@ impl FlintData {
             let (b, e, m) = crate::suites::modexp::operands(8192, s.seed);
             vec![b, e, m]
         } else {
-            let bits = if id.ends_with("64k") { 65536 } else { 1 << 20 };
+            let bits = if id.ends_with("64k") {
+                65536
+            } else if id.ends_with("16m") {
+                1 << 24
+            } else {
+                1 << 20
+            };
             let (a, b) = parcrypt::mul::operands(bits, s.seed);
             vec![a, b]
         };
@@ -135,10 +146,15 @@ impl FlintData {
             helpers: s.threads - 1,
             ..parcrypt::mul::KaraConfig::default()
         })?;
+        let one = parcrypt::mul::par::new(parcrypt::mul::KaraConfig {
+            helpers: 0,
+            ..parcrypt::mul::KaraConfig::default()
+        })?;
         Ok(Self {
             ints,
             flint,
             mul: Box::new(mul),
+            one: Box::new(one),
         })
     }
 }
@@ -158,7 +174,7 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
     set_threads(flint_threads);
     mul(&mut out, fa, fb);
     set_threads(1);
-    if out.to_integer() != want || d.mul.mul(a, b) != want {
+    if out.to_integer() != want || d.mul.mul(a, b) != want || d.one.mul(a, b) != want {
         return Err(Error::Internal(format!(
             "FLINT's or par-gmp's product differs from mpz_mul at {bits} bits"
         )));
@@ -170,10 +186,16 @@ pub fn row<'a>(row: &mut Row<'a>, s: &Setup, d: &'a FlintData) -> Result<()> {
         batch,
         move |out| mul(out, fa, fb),
     ));
-    let m = &*d.mul;
+    let (m, one) = (&*d.mul, &*d.one);
     row.par = Some(form("par-gmp", t, move || {
         Ok(per_op(batch, || drop(black_box(m.mul(a, b)))))
     }));
+    // parcrypt's best one-thread product beside FLINT's, on every row.
+    row.seq = Some(form(
+        "par-gmp on 1 thread (NTT above its measured threshold)",
+        1,
+        move || Ok(per_op(batch, || drop(black_box(one.mul(a, b))))),
+    ));
     if flint_threads > 1 {
         row.targets.push(("peer/par", 1.0));
     }

@@ -211,7 +211,17 @@ pub(super) fn product_row<'a>(
             "par-gmp differs from mpz_mul at {bits} bits"
         )));
     }
-    row.work = format!("product, {bits} bits");
+    let limbs = (bits / 64) as usize;
+    row.work = match parcrypt::mul::par::uses_ntt(t, limbs, limbs) {
+        Some(true) => format!(
+            "product, {bits} bits; par-gmp takes the NTT ({}) here, its threshold timed on this machine",
+            parcrypt::mul::ntt::Backend::auto().name()
+        ),
+        Some(false) => format!(
+            "product, {bits} bits; par-gmp keeps GMP's splits here (the NTT's threshold, timed on this machine, is above)"
+        ),
+        None => format!("product, {bits} bits"),
+    };
     row.peer = Some(form("GMP mpz_mul", 1, move || {
         Ok(per_op(batch, || drop(black_box(Integer::from(a * b)))))
     }));

@@ -15,11 +15,18 @@
 //!
 //! Signs and zero are handled here; the splits see magnitudes. Squares (`a` and `b` the same
 //! value) use squarings in the Toom-3 split.
-use super::{KaraConfig, Multiplier, crt, toom};
+//!
+//! Above all of them, chosen by measurement: a balanced product whose shorter operand has at
+//! least [`ntt_from`] limbs goes to the number-theoretic transform of [`super::ntt`] on the same
+//! threads (on its best back end: AVX-512 IFMA where the CPU has it). The threshold is timed on
+//! this machine, once per process and thread count, at the first product that could use it.
+use super::{KaraConfig, Multiplier, crt, ntt, toom};
 use crate::bignum::mpn::{self, Limb};
 use crate::error::Result;
 use crate::parallel::pool::{DEFAULT_SPIN, Pool};
 use rug::Integer;
+use std::sync::Mutex;
+use std::time::Instant;
 
 /// Below this many limbs in the shorter operand, `mpz_mul` alone (tuned on a 2-core EPYC).
 pub const PAR_MIN_LIMBS: usize = 40;
@@ -35,10 +42,19 @@ pub fn product(pool: &Pool, threads: usize, a: &Integer, b: &Integer) -> Integer
     } else {
         (lb, la)
     };
-    if split_for(threads, la.len(), lb.len()) == Split::Gmp {
-        return Integer::from(a * b);
-    }
-    let p = magnitude(pool, threads, la, lb, square);
+    let (an, bn) = (la.len(), lb.len());
+    let by_ntt =
+        bn >= NTT_SIZES[0] && bn * 4 >= an && ntt_from(pool, threads).is_some_and(|f| bn >= f);
+    let p = match by_ntt.then(|| ntt::product(pool, threads, la, lb)) {
+        Some(Ok(p)) => p,
+        // Past the NTT's bound (2^57 limbs), or below the threshold: the GMP splits.
+        _ => {
+            if split_for(threads, an, bn) == Split::Gmp {
+                return Integer::from(a * b);
+            }
+            magnitude(pool, threads, la, lb, square)
+        }
+    };
     if (*a < 0) != (*b < 0) { -p } else { p }
 }
 
@@ -82,6 +98,85 @@ fn magnitude(pool: &Pool, threads: usize, a: &[Limb], b: &[Limb], square: bool) 
     }
 }
 
+/// Balanced sizes (limbs of each operand: 16 Kbit to 4 Mbit) at which [`ntt_from`] times the
+/// NTT against the GMP splits.
+pub const NTT_SIZES: [usize; 9] = [256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536];
+
+/// How much less time the NTT must take than the GMP splits, at two sizes in a row, to be
+/// chosen from the first of them: a difference within the noise must not decide.
+pub const NTT_MARGIN: f64 = 0.05;
+
+/// Thresholds measured in this process: (threads, the first size the NTT won at, if any).
+static NTT_FROM: Mutex<Vec<(usize, Option<usize>)>> = Mutex::new(Vec::new());
+
+/// From how many limbs in the shorter of two balanced operands `par-gmp` multiplies by the NTT
+/// on `threads` threads: the first of [`NTT_SIZES`] from which it took at least [`NTT_MARGIN`]
+/// less time than the GMP splits at that size and the next (the least of 3 interleaved runs
+/// each, on `pool`); `None` where it never did. Timed on the first call for a thread count
+/// (about 0.05 to 0.5 s), then remembered for the process; the operands are public random limbs.
+pub fn ntt_from(pool: &Pool, threads: usize) -> Option<usize> {
+    let mut known = NTT_FROM.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(&(_, f)) = known.iter().find(|(t, _)| *t == threads) {
+        return f;
+    }
+    let f = time_ntt_from(pool, threads);
+    known.push((threads, f));
+    f
+}
+
+/// [`ntt_from`] where this process has timed it for `threads` (`None`: not timed yet).
+pub fn ntt_from_known(threads: usize) -> Option<Option<usize>> {
+    let known = NTT_FROM.lock().unwrap_or_else(|p| p.into_inner());
+    known.iter().find(|(t, _)| *t == threads).map(|&(_, f)| f)
+}
+
+/// Whether [`product`] multiplies balanced operands of `an >= bn` limbs by the NTT on
+/// `threads` threads, where this process has timed the threshold ([`ntt_from_known`]).
+pub fn uses_ntt(threads: usize, an: usize, bn: usize) -> Option<bool> {
+    let from = ntt_from_known(threads)?;
+    Some(bn >= NTT_SIZES[0] && bn * 4 >= an && from.is_some_and(|f| bn >= f))
+}
+
+fn time_ntt_from(pool: &Pool, threads: usize) -> Option<usize> {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut limbs = |n: usize| -> Vec<Limb> {
+        (0..n)
+            .map(|_| {
+                // xorshift64*: public filler, not randomness anyone relies on.
+                state ^= state >> 12;
+                state ^= state << 25;
+                state ^= state >> 27;
+                state.wrapping_mul(0x2545_f491_4f6c_dd1d) as Limb
+            })
+            .collect()
+    };
+    let mut won_at: Option<usize> = None;
+    for &n in &NTT_SIZES {
+        let (a, b) = (limbs(n), limbs(n));
+        let (mut gmp, mut by_ntt) = (f64::INFINITY, f64::INFINITY);
+        for _ in 0..3 {
+            let t = Instant::now();
+            std::hint::black_box(magnitude(pool, threads, &a, &b, false));
+            gmp = gmp.min(t.elapsed().as_secs_f64());
+            let t = Instant::now();
+            let p = ntt::product(pool, threads, &a, &b);
+            by_ntt = by_ntt.min(t.elapsed().as_secs_f64());
+            if p.is_err() {
+                return None;
+            }
+        }
+        if by_ntt < gmp * (1.0 - NTT_MARGIN) {
+            if won_at.is_some() {
+                return won_at;
+            }
+            won_at = Some(n);
+        } else {
+            won_at = None;
+        }
+    }
+    won_at
+}
+
 /// The `par-gmp` multiplier: its own pool of `helpers` persistent helpers.
 pub struct ParGmp {
     pool: Pool,
@@ -102,9 +197,19 @@ impl Multiplier for ParGmp {
     }
 
     fn describe(&self) -> String {
+        let threads = 1 + self.helpers;
+        let ntt = match ntt_from_known(threads) {
+            Some(Some(f)) => format!(
+                "; the NTT ({}) from {f} limbs ({} Kbit) on, timed here",
+                ntt::Backend::auto().name(),
+                f * 64 / 1024
+            ),
+            Some(None) => "; the NTT never, timed here".to_string(),
+            None => "; the NTT above a threshold timed at the first large product".to_string(),
+        };
         format!(
             "par-gmp: GMP multiplies the pieces of a split chosen by size (longer-operand \
-             split, Toom-3 top level, B^N±1 residues from {CRT_MIN_LIMBS} limbs); {} helper(s), \
+             split, Toom-3 top level, B^N±1 residues from {CRT_MIN_LIMBS} limbs){ntt}; {} helper(s), \
              persistent, spinning {} µs then parking{}",
             self.helpers,
             self.pool.spin().as_micros(),
@@ -156,5 +261,41 @@ mod tests {
         assert_eq!(m.mul(&Integer::new(), &Integer::from(5)), 0);
         assert_eq!(m.threads(), 2);
         assert!(m.describe().starts_with("par-gmp"));
+    }
+
+    /// The NTT threshold is timed once per thread count, then named; products on both sides of
+    /// it (and far above) are GMP's, on 1 and 2 threads.
+    #[test]
+    fn the_ntt_threshold_is_timed_once_and_products_on_both_sides_are_exact() {
+        for helpers in [0, 1] {
+            let m = new(KaraConfig {
+                helpers,
+                ..KaraConfig::default()
+            })
+            .unwrap();
+            let threads = helpers + 1;
+            let first = ntt_from(&m.pool, threads);
+            assert_eq!(ntt_from_known(threads), Some(first));
+            assert_eq!(ntt_from(&m.pool, threads), first, "remembered");
+            assert!(first.is_none_or(|f| NTT_SIZES.contains(&f)));
+            assert!(m.describe().contains("timed here"), "{}", m.describe());
+            eprintln!("{threads} thread(s): the NTT from {first:?} limbs");
+            let at = first.unwrap_or(NTT_SIZES[0]);
+            for limbs in [at - 1, at, at + 1, 4 * at, 65536 + 17] {
+                let bits = (limbs * 64) as u32;
+                let (a, b) = crate::mul::operands(bits, limbs as u64);
+                assert_eq!(m.mul(&a, &b), Integer::from(&a * &b), "{limbs} limbs");
+                assert_eq!(
+                    m.mul(&a, &-b.clone()),
+                    -Integer::from(&a * &b),
+                    "{limbs} limbs, signed"
+                );
+                assert_eq!(
+                    m.mul(&a, &a),
+                    Integer::from(a.square_ref()),
+                    "{limbs} limbs squared"
+                );
+            }
+        }
     }
 }
