@@ -568,3 +568,41 @@ fn shell_words_stop_at_operators_and_comments() {
         "parcrypt-study-diff"
     );
 }
+
+/// The kept runs' times are stated in one place, the README, and agree with the runs kept in
+/// results/: the quick run's summary line (experiments, claims, minutes as the command prints
+/// them) and the full run's minutes.
+#[test]
+fn the_readme_s_study_times_are_the_kept_runs() {
+    let root = root();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let kept = |profile: &str| -> serde_json::Value {
+        let path = root.join(format!("results/study-{profile}/results.json"));
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+    };
+    let minutes = |v: &serde_json::Value| (v["elapsed_s"].as_f64().unwrap() / 60.0).round();
+    let quick = kept("quick");
+    let line = format!(
+        "{} experiments ({} resumed), {} claims, {} min:",
+        quick["experiments"].as_array().unwrap().len(),
+        quick["resumed"].as_array().map_or(0, Vec::len),
+        quick["claims"].as_array().unwrap().len(),
+        minutes(&quick)
+    );
+    assert!(
+        readme.contains(&line),
+        "the README's quick summary is not the kept run's: {line:?}"
+    );
+    let full = format!("{} min on the", minutes(&kept("full")));
+    assert!(
+        readme.contains(&full),
+        "the README's full-study time is not the kept run's: {full:?}"
+    );
+    for page in ["docs/study.md", "docs/install.md"] {
+        let text = std::fs::read_to_string(root.join(page)).unwrap();
+        assert!(
+            !text.contains(" min on 2 cores") && !text.contains("minutes there"),
+            "{page} states a study time of its own; the README is the one place"
+        );
+    }
+}

@@ -46,7 +46,10 @@ pub fn reference_s(profile: Profile, quick: f64, full: f64) -> f64 {
 /// ([`super::sampling::measure`]), whose first rounds (the plan's `min_rounds`, kept) took
 /// `quick` or `full` seconds on [`REFERENCE_MACHINE`] (the geometric mean of four quick and
 /// three full quiet runs on 2026-11-27, each run's time scaled to its kept first rounds; every
-/// run's output is in `results/2026-11-27/`), times [`extra_factor`].
+/// run's output is in `results/2026-11-27/`; the quick figures of the experiments made
+/// lighter on 2026-11-28 — `parsa-fig5`, `parsa-threads`, the Karatsuba and hand-off
+/// experiments, `cipher-energy-ciphers` — from two quiet quick runs that day on a Zen 4 VM,
+/// scaled by their calibration, 2.13× and 1.96×), times [`extra_factor`].
 pub fn sampled_s(profile: Profile, quick: f64, full: f64) -> f64 {
     reference_s(profile, quick, full) * extra_factor(profile)
 }

@@ -207,7 +207,7 @@ impl Experiment for Ciphers {
         "cipher-energy-ciphers"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 12.0, 56.0)
+        sampled_s(profile, 6.2, 56.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let threads = ctx.machine.logical_cores.max(2);

@@ -187,7 +187,7 @@ impl Experiment for Karatsuba {
         "mary-karatsuba-karatsuba"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 44.6, 60.0)
+        sampled_s(profile, 15.6, 60.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;
@@ -431,7 +431,7 @@ impl Experiment for Handoff {
         "mary-karatsuba-handoff"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 1.5, 5.2)
+        sampled_s(profile, 3.2, 5.2)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let profile = ctx.profile;

@@ -130,7 +130,7 @@ impl Experiment for WorkingSet {
         "parsa-fig5"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 23.6, 263.0)
+        sampled_s(profile, 13.6, 263.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, base) = sizes(ctx.profile);

@@ -66,7 +66,7 @@ impl Experiment for ThreadScaling {
         "parsa-threads"
     }
     fn estimate_s(&self, profile: Profile) -> f64 {
-        sampled_s(profile, 19.2, 220.0)
+        sampled_s(profile, 10.8, 220.0)
     }
     fn run(&self, ctx: &Context) -> Result<Output> {
         let (bits, messages) = sizes(ctx.profile);
