@@ -12,6 +12,7 @@
 //! (`mpz_powm_sec`) for secret exponents. The entry point and the trait's method carry
 //! `_vartime` in their names (crypto-bigint's convention: `pow_vartime`), so a caller sees it
 //! where it calls, whichever strategy it passes.
+pub mod best;
 pub mod binary;
 pub mod binary_parmul;
 pub mod binary_rl;
@@ -174,6 +175,7 @@ pub fn methods() -> Vec<Box<dyn ModExp>> {
         Box::new(crsa::Crsa),
         Box::new(crsa::CrsaPipelined),
         Box::new(crsa::CrsaOptimized),
+        Box::new(best::Best),
     ]
 }
 
