@@ -364,20 +364,36 @@ fn convolve(
 
     // The inverse radix stage, in pieces of indices j (entries j of every block).
     let piece = m.div_ceil(threads).max(1);
+    par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| {
+        transform::inverse_stage(&f, tw, shape, j, parts)
+    });
+    x
+}
+
+/// `f(j, parts)` for each run of `piece` indices `j..` of the `radix` blocks of `m` entries
+/// that make up `data`, on up to `threads` threads: `parts` holds those entries of every block
+/// (a radix stage's work, which reads entry j of each block together).
+fn par_columns(
+    pool: &Pool,
+    threads: usize,
+    data: &mut [u64],
+    m: usize,
+    radix: usize,
+    piece: usize,
+    f: impl Fn(usize, &mut Vec<&mut [u64]>) + Sync,
+) {
     let mut pieces: Vec<Vec<&mut [u64]>> = (0..m.div_ceil(piece))
         .map(|_| Vec::with_capacity(radix))
         .collect();
-    for block in x.chunks_mut(m) {
+    for block in data.chunks_mut(m) {
         for (c, part) in block.chunks_mut(piece).enumerate() {
             pieces[c].push(part);
         }
     }
     let pieces: Vec<Mutex<Vec<&mut [u64]>>> = pieces.into_iter().map(Mutex::new).collect();
     pool.run(pieces.len(), threads, &|c| {
-        transform::inverse_stage(&f, tw, shape, c * piece, &mut lock(&pieces[c]))
+        f(c * piece, &mut lock(&pieces[c]))
     });
-    drop(pieces);
-    x
 }
 
 /// `f(c, chunk)` for each `piece`-long chunk of `data`, on up to `threads` threads.

@@ -145,11 +145,12 @@ impl Prime {
 }
 
 #[cfg(test)]
-mod tests {
+pub(in crate::mul::ntt) mod tests {
     use super::*;
     use rug::Integer;
 
-    fn factors(mut c: u64) -> Vec<u64> {
+    /// The distinct prime factors of `c` (trial division; the tests' check of generators).
+    pub(in crate::mul::ntt) fn factors(mut c: u64) -> Vec<u64> {
         let mut f = Vec::new();
         let mut d = 2;
         while d * d <= c {

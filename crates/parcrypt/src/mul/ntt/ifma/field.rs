@@ -121,25 +121,8 @@ impl ByConst {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mul::ntt::prime::tests::factors;
     use rug::Integer;
-
-    fn factors(mut c: u64) -> Vec<u64> {
-        let mut f = Vec::new();
-        let mut d = 2;
-        while d * d <= c {
-            if c % d == 0 {
-                f.push(d);
-                while c % d == 0 {
-                    c /= d;
-                }
-            }
-            d += 1;
-        }
-        if c > 1 {
-            f.push(c);
-        }
-        f
-    }
 
     #[test]
     fn ifma_primes_are_the_largest_with_roots_and_smallest_generators() {

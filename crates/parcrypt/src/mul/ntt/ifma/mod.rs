@@ -29,11 +29,11 @@ pub mod tables;
 use super::cache::TableCache;
 use super::prime::Prime;
 use super::transform::Shape;
-use super::{lock, par_chunks, par_chunks_many};
+use super::{par_chunks, par_chunks_many, par_columns};
 use crate::bignum::mpn::Limb;
 use crate::parallel::pool::Pool;
 use simd::{Lanes, V256, V512};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use tables::Tables;
 
 /// Blocks (the power-of-two part `m` of the length) of at least this many points use these
@@ -128,19 +128,9 @@ fn convolve<S: Lanes + Send + Sync>(
     drop(y);
 
     let piece = m.div_ceil(threads).next_multiple_of(S::LANES);
-    let mut pieces: Vec<Vec<&mut [u64]>> = (0..m.div_ceil(piece))
-        .map(|_| Vec::with_capacity(radix))
-        .collect();
-    for block in x.chunks_mut(m) {
-        for (c, part) in block.chunks_mut(piece).enumerate() {
-            pieces[c].push(part);
-        }
-    }
-    let pieces: Vec<Mutex<Vec<&mut [u64]>>> = pieces.into_iter().map(Mutex::new).collect();
-    pool.run(pieces.len(), threads, &|c| unsafe {
-        kernels::inverse_stage(s, tb, c * piece, &mut lock(&pieces[c]))
+    par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| unsafe {
+        kernels::inverse_stage(s, tb, j, parts)
     });
-    drop(pieces);
     x
 }
 
