@@ -14,6 +14,7 @@ use super::gmp::Gmp;
 use super::sliding::Sliding;
 use super::window_parmul::WindowParMul;
 use super::{ModExp, Outcome, Params};
+use crate::bignum::ct::choice::size_class as class;
 use crate::error::Result;
 use rug::Integer;
 use std::sync::Mutex;
@@ -34,10 +35,6 @@ pub fn chosen(bits: u32, threads: usize) -> Option<&'static str> {
     let key = (class(bits), threads.max(1));
     let known = CHOSEN.lock().unwrap_or_else(|p| p.into_inner());
     known.iter().find(|(k, _)| *k == key).map(|&(_, n)| n)
-}
-
-fn class(bits: u32) -> u32 {
-    bits.div_ceil(512).max(1) * 512
 }
 
 fn candidates(threads: usize) -> Vec<Box<dyn ModExp>> {

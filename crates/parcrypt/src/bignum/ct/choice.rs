@@ -72,7 +72,7 @@ pub fn fastest(times: &[(Backend, f64)]) -> Option<Backend> {
 }
 
 /// Sizes share a choice by limb count rounded up to a multiple of 8 (512 bits).
-fn size_class(bits: u32) -> u32 {
+pub(crate) fn size_class(bits: u32) -> u32 {
     bits.div_ceil(512).max(1) * 512
 }
 
