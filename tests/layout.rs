@@ -1,9 +1,10 @@
 //! The layers the README promises, held by reading the sources. Every `crate::name` path (and
 //! every name in a `crate::{...}` group) in a library file is an edge from its top-level module
 //! to `name`:
-//! - docs/architecture.md's "Layout" list names the lab's modules in the order of [`LAYERS`]
-//!   and the crypto crate's in the order of [`CRYPTO_LAYERS`], and every edge goes down that
-//!   order (a module imports only modules below it); the crypto crate depends on no lab crate;
+//! - docs/architecture.md's "Layout" list names the lab's modules in the order of [`LAYERS`],
+//!   the crypto crate's in the order of [`CRYPTO_LAYERS`] and the harness's in the order of
+//!   [`HARNESS_LAYERS`], and every edge goes down that order (a module imports only modules
+//!   below it); the crypto crate depends on no lab crate;
 //! - no two modules import each other, directly or round a longer loop;
 //! - inside `src/study` and `src/cli` the files form an order too: no cycle among them, the
 //!   shared types and helpers in leaf files that import no sibling ([`LEAVES`]), and `mod.rs`
@@ -19,12 +20,11 @@ type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
 /// The lab's layers from the bottom up, as docs/architecture.md's "Layout" lists them (`cli`,
 /// the command, last): a module imports only modules before it here.
-const LAYERS: [&str; 12] = [
-    "error",
-    "bench",
+/// The harness's `error`, `bench` and `energy`, re-exported at the lab's root, sit below them
+/// all ([`HARNESS_LAYERS`]).
+const LAYERS: [&str; 9] = [
     "results",
     "claims",
-    "energy",
     "reliability",
     "scc",
     "dse",
@@ -39,6 +39,10 @@ const LAYERS: [&str; 12] = [
 const CRYPTO_LAYERS: [&str; 8] = [
     "error", "io", "parallel", "bignum", "mul", "modexp", "rsa", "cipher",
 ];
+
+/// The harness's layers (crates/parcrypt-harness/src), from the bottom up: what the lab and
+/// the MPI programs share. It cannot import the lab (the compiler holds that boundary).
+const HARNESS_LAYERS: [&str; 5] = ["error", "bench", "energy", "records", "parse"];
 
 /// The leaf files of each folder checked inside: shared types and helpers, importing no
 /// sibling.
@@ -204,6 +208,10 @@ fn crypto_src() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/parcrypt/src")
 }
 
+fn harness_src() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/parcrypt-harness/src")
+}
+
 /// docs/architecture.md, which lists the layers.
 fn architecture() -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/architecture.md"))
@@ -353,11 +361,17 @@ fn the_architecture_page_lists_the_layers_of_the_test() {
         CRYPTO_LAYERS,
         "docs/architecture.md's Layout list (crypto crate)"
     );
+    assert_eq!(
+        layers_named(&page, "`crates/parcrypt-harness/src/"),
+        HARNESS_LAYERS,
+        "docs/architecture.md's Layout list (harness)"
+    );
     // LAYERS names every module of the lab (and the command's `cli`), no other; likewise the
     // crypto crate's.
     for (root, layers, extra) in [
         (src(), &LAYERS[..], Some("cli")),
         (crypto_src(), &CRYPTO_LAYERS[..], None),
+        (harness_src(), &HARNESS_LAYERS[..], None),
     ] {
         let lib = code(&root.join("lib.rs"));
         let mut declared: Vec<String> = names_after(&lib, "pub mod ").into_iter().collect();
@@ -384,6 +398,32 @@ fn the_crypto_crate_imports_go_down_its_layers() {
     assert!(
         wrong.is_empty(),
         "upward imports in the crypto crate:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_harness_imports_go_down_its_layers_and_name_no_lab_module() {
+    let sources = sources_under(&harness_src());
+    assert!(sources.len() > 30, "files found: {}", sources.len());
+    let lab: BTreeSet<&str> = LAYERS.into_iter().collect();
+    let wrong: Vec<String> = sources
+        .iter()
+        .flat_map(|s| {
+            let lab_names = names_after(&s.code, "crate::")
+                .into_iter()
+                .filter(|n| lab.contains(n.as_str()))
+                .map(|n| format!("{n} (a lab module)"));
+            upward_in(&HARNESS_LAYERS, &s.module, &s.code)
+                .into_iter()
+                .chain(lab_names)
+                .map(move |to| format!("{} -> {to} in {}", s.module, s.path.display()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "upward imports in the harness:\n{}",
         wrong.join("\n")
     );
 }
@@ -436,9 +476,9 @@ fn every_import_goes_down_the_layers() {
 #[test]
 fn no_two_library_modules_import_each_other() {
     let graph = library_graph(&library_sources());
-    assert!(graph.len() >= 9, "modules found: {:?}", graph.keys());
+    assert!(graph.len() >= 7, "modules found: {:?}", graph.keys());
     // The reader sees real edges (a parser that found none would pass anything).
-    assert!(graph["suites"].contains_key("bench"), "{graph:?}");
+    assert!(graph["suites"].contains_key("claims"), "{graph:?}");
     assert!(graph["study"].contains_key("report"), "{graph:?}");
     if let Some(cycle) = find_cycle(&graph) {
         panic!(
@@ -731,4 +771,30 @@ fn the_cycle_finder_finds_a_planted_cycle() {
         names_after_supers(supers, 2),
         ["c"].map(String::from).into_iter().collect()
     );
+}
+
+/// parcrypt-mpi builds without the lab: it depends on the harness and the crypto crate, and
+/// includes no file of another crate by `#[path]`.
+#[test]
+fn the_mpi_crate_is_free_of_the_lab() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/parcrypt-mpi");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("manifest");
+    assert!(
+        !manifest
+            .lines()
+            .any(|l| l.trim_start().starts_with("parcrypt-lab")),
+        "parcrypt-mpi depends on the lab"
+    );
+    assert!(manifest.contains("parcrypt-harness"), "{manifest}");
+    for f in rust_files(&root.join("src"))
+        .into_iter()
+        .chain(rust_files(&root.join("tests")))
+    {
+        let text = code(&f);
+        assert!(
+            !text.contains("#[path") && !text.contains("parcrypt_lab"),
+            "{} reaches into another crate's files or the lab",
+            f.display()
+        );
+    }
 }

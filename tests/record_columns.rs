@@ -1,12 +1,11 @@
 //! Every benchmark record keeps its columns: a record as `parcrypt bench ...` wrote it
-//! (tests/fixtures/records, see its README) reads into today's type, and written again it has
+//! (the harness crate's `src/records/columns.json`, see `columns.md` beside it) reads into today's type, and written again it has
 //! the same JSON keys in the same order, the same values and the same CSV header; without its
 //! `times` (older files) it still reads. A deliberate change of columns regenerates the fixture
 //! (issue 21 did: `wide_spread` gave way to `outliers_mild`/`outliers_severe`, and the `ci95_*`
 //! columns are empty below 6 runs instead of holding min..max; issue 31 added
 //! `private_op_choice` to the RSA batch records).
-mod records;
-use records::keeps_its_columns;
+use parcrypt_harness::records::columns::keeps_its_columns;
 
 #[test]
 fn thread_benchmark_records_keep_their_columns() {

@@ -3,7 +3,7 @@
 //! one-line reason for its tolerance, its kind, and the experiment that feeds it evidence.
 //!
 //! Every figure the study, the benchmarks and the models quote from a paper lives in these
-//! files once (the seed-000 power Tables 4–7 live in `src/papers/parsa/power_tables.csv`, read by
+//! files once (the seed-000 power Tables 4–7 live in `crates/parcrypt-harness/src/energy/parsa_power_tables.csv`, read by
 //! [`crate::energy::parsa`]); the rest of the code reads them from here. Verdicts are not
 //! here: [`crate::study::judge::judge`] computes them from a claim and its evidence.
 //!

@@ -18,7 +18,7 @@ mod energy;
 mod modexp;
 mod mul;
 mod output;
-mod parse;
+use parcrypt_harness::parse;
 mod power;
 mod presets;
 mod reliability;

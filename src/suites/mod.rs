@@ -37,4 +37,4 @@ pub mod openssl;
 pub mod peers;
 pub mod rsa;
 pub mod rsa_latency;
-pub mod rsa_record;
+pub use parcrypt_harness::records::rsa as rsa_record;

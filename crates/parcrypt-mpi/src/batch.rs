@@ -20,9 +20,9 @@ use parcrypt::parallel::schedule::{guided_grab, static_block};
 use parcrypt::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
 use parcrypt::rsa::batch::{self, Transform};
 use parcrypt::rsa::textbook::PrivateOp;
-use parcrypt_lab::bench::BenchConfig;
-use parcrypt_lab::energy::meter::RunMeter;
-use parcrypt_lab::suites::rsa::{BatchOp, BatchShape};
+use parcrypt_harness::bench::BenchConfig;
+use parcrypt_harness::energy::meter::RunMeter;
+use parcrypt_harness::records::rsa::{BatchOp, BatchShape};
 use rug::Integer;
 use serde::{Deserialize, Serialize};
 use std::ops::Range;
@@ -205,7 +205,7 @@ pub(super) fn master_run(
     Vec<Integer>,
     f64,
     RunStats,
-    parcrypt_lab::energy::meter::session::RunEnergy,
+    parcrypt_harness::energy::meter::session::RunEnergy,
 )> {
     let size = ranks.size();
     let works = plan.master == Master::Works;
@@ -334,7 +334,7 @@ fn serve_workers(
 fn gather_reports(
     ranks: &Ranks,
     per_rank: &mut [ThreadStats],
-    energy: &parcrypt_lab::energy::meter::session::RunEnergy,
+    energy: &parcrypt_harness::energy::meter::session::RunEnergy,
 ) -> MpiResult<Vec<RankEnergy>> {
     let all = report(ranks, &per_rank[0], energy).unwrap_or_default();
     let mut readings = Vec::new();
@@ -360,7 +360,7 @@ fn gather_reports(
 fn report(
     ranks: &Ranks,
     st: &ThreadStats,
-    energy: &parcrypt_lab::energy::meter::session::RunEnergy,
+    energy: &parcrypt_harness::energy::meter::session::RunEnergy,
 ) -> Option<Vec<Vec<u8>>> {
     let mut msg = Vec::new();
     put_u64(&mut msg, st.items as u64);

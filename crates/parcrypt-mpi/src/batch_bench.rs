@@ -9,9 +9,9 @@ use super::record::{MpiFields, end_sweep, interleaved};
 use parcrypt::parallel::{Executor, RunStats, Schedule, ScheduleSpec, ThreadStats};
 use parcrypt::rsa::batch::{self, Transform};
 use parcrypt::rsa::keys::RsaPrivateKey;
-use parcrypt_lab::bench::{Bench, Sampled};
-use parcrypt_lab::energy::meter::{EnergyTally, RunMeter};
-use parcrypt_lab::suites::rsa::{BatchOp, Placement, RsaBenchRecord, record};
+use parcrypt_harness::bench::{Bench, Sampled};
+use parcrypt_harness::energy::meter::{EnergyTally, RunMeter};
+use parcrypt_harness::records::rsa::{BatchOp, Placement, RsaBenchRecord, record};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
 

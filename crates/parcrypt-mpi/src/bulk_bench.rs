@@ -24,10 +24,10 @@ use super::record::{MpiFields, end_sweep, energy_over_ranks, interleaved, serve_
 use super::shared_file::{io_error, scratch_beside};
 use parcrypt::cipher::alg::{CipherSpec, Direction};
 use parcrypt::cipher::file::transform_part;
-use parcrypt_lab::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
-use parcrypt_lab::energy::meter::session::RunEnergy;
-use parcrypt_lab::energy::meter::{EnergyFields, EnergyTally, RunMeter};
-use parcrypt_lab::suites::cipher::CipherBenchRecord;
+use parcrypt_harness::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
+use parcrypt_harness::energy::meter::session::RunEnergy;
+use parcrypt_harness::energy::meter::{EnergyFields, EnergyTally, RunMeter};
+use parcrypt_harness::records::cipher::CipherBenchRecord;
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::Path;

@@ -7,7 +7,7 @@ use super::host::AllCpus;
 use super::record::{MpiFields, end_sweep, interleaved, serve_sweep};
 use parcrypt::bignum::{random_below, random_bits};
 use parcrypt::modexp::crsa::{BatchOutcome, EngineConfig, Topology, pow_mod_batch_vartime};
-use parcrypt_lab::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
+use parcrypt_harness::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -194,7 +194,7 @@ impl Work<'_> {
     }
 
     /// The thread engine's batch, on every CPU.
-    fn on_threads(&self) -> parcrypt_lab::error::Result<BatchOutcome> {
+    fn on_threads(&self) -> parcrypt_harness::error::Result<BatchOutcome> {
         let _all = AllCpus::new();
         Ok(pow_mod_batch_vartime(
             self.bases,

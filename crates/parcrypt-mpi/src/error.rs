@@ -8,7 +8,7 @@
 //! error is local to one rank; that rank prints it and aborts the whole job (`MPI_Abort`),
 //! since the other ranks would otherwise wait for it.
 
-use parcrypt_lab::error::{BUG_REPORT, EXIT_INTERNAL, EXIT_RUNTIME, EXIT_USAGE};
+use parcrypt_harness::error::{BUG_REPORT, EXIT_INTERNAL, EXIT_RUNTIME, EXIT_USAGE};
 
 /// An error of an MPI program.
 #[derive(Debug, thiserror::Error)]
@@ -48,9 +48,9 @@ pub enum MpiError {
     #[error("{0}")]
     Runtime(String),
     /// An error of the parcrypt library on this rank: its exit status is the error's class
-    /// ([`parcrypt_lab::Error::exit_code`]).
+    /// ([`parcrypt_harness::Error::exit_code`]).
     #[error(transparent)]
-    Lib(#[from] parcrypt_lab::Error),
+    Lib(#[from] parcrypt_harness::Error),
 }
 
 impl From<parcrypt::Error> for MpiError {
@@ -111,9 +111,12 @@ mod tests {
                 .to_string()
                 .contains("please report it")
         );
-        let lib = |e: parcrypt_lab::Error| MpiError::Lib(e).exit_status();
-        assert_eq!(lib(parcrypt_lab::Error::InvalidParameter("x".into())), 2);
-        assert_eq!(lib(parcrypt_lab::Error::internal("x")), 70);
-        assert_eq!(lib(parcrypt_lab::Error::InvalidKey("x".into())), 1);
+        let lib = |e: parcrypt_harness::Error| MpiError::Lib(e).exit_status();
+        assert_eq!(
+            lib(parcrypt_harness::Error::InvalidParameter("x".into())),
+            2
+        );
+        assert_eq!(lib(parcrypt_harness::Error::internal("x")), 70);
+        assert_eq!(lib(parcrypt_harness::Error::InvalidKey("x".into())), 1);
     }
 }

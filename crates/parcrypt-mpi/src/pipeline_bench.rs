@@ -12,10 +12,10 @@ use super::pipeline::{Hop, hop_latency, run_once, thread_hop_latency};
 use super::record::{MpiFields, RankEnergy, combine, end_sweep, interleaved, serve_sweep};
 use parcrypt::cipher::blowfish::{BLOCK, Blowfish};
 use parcrypt::cipher::parallel::bf_pipeline::{BfPipeline, Layout, PipelineConfig, StageStats};
-use parcrypt_lab::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
-use parcrypt_lab::energy::meter::session::RunEnergy;
-use parcrypt_lab::energy::meter::{EnergyFields, EnergyTally, RunMeter};
-use parcrypt_lab::suites::cipher_pipeline::{PipelineBenchRecord, closest_to_median, rounds_range};
+use parcrypt_harness::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
+use parcrypt_harness::energy::meter::session::RunEnergy;
+use parcrypt_harness::energy::meter::{EnergyFields, EnergyTally, RunMeter};
+use parcrypt_harness::records::pipeline::{PipelineBenchRecord, closest_to_median, rounds_range};
 use rand::{RngCore, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::time::Instant;
@@ -151,7 +151,7 @@ fn drive(
     let mut tallies = vec![EnergyTally::default(); n];
     let mut work = input.to_vec();
     let bench = Bench::new(plan.config)?;
-    let mut failures = parcrypt_lab::bench::Failures::new();
+    let mut failures = parcrypt_harness::bench::Failures::new();
     let summaries = interleaved(&bench, n, |i| {
         if i == 0 {
             let ((secs, ok), energy) = meter.measure(|| {

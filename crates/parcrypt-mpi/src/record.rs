@@ -20,9 +20,9 @@
 use super::collective::Command;
 use super::comm::Ranks;
 use super::error::{MpiError, MpiResult};
-use parcrypt_lab::bench::{Bench, Sampled};
-use parcrypt_lab::energy::meter::Reading;
-use parcrypt_lab::energy::meter::session::RunEnergy;
+use parcrypt_harness::bench::{Bench, Sampled};
+use parcrypt_harness::energy::meter::Reading;
+use parcrypt_harness::energy::meter::session::RunEnergy;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 

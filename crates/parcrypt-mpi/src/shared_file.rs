@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 
 /// The I/O error of `path`, as the library reports it (naming the path once).
 pub fn io_error(path: &Path, source: std::io::Error) -> MpiError {
-    MpiError::Lib(parcrypt_lab::Error::Io {
+    MpiError::Lib(parcrypt_harness::Error::Io {
         path: path.to_path_buf(),
         source,
     })

@@ -1,8 +1,6 @@
 //! The MPI records keep their columns (the lab's tests/record_columns.rs for the thread
-//! benchmarks; the same fixture, tests/fixtures/records).
-#[path = "../../../tests/records/mod.rs"]
-mod records;
-use records::keeps_its_columns;
+//! benchmarks; the same fixture, in the harness crate's records/columns.json).
+use parcrypt_harness::records::columns::keeps_its_columns;
 
 #[test]
 fn mpi_records_keep_their_columns() {

@@ -282,7 +282,7 @@ pub fn claims() -> Vec<Claim> {
         .by_construction("crates/parcrypt/src/cipher/parallel/parc4i.rs: 256-byte blocks (BLOCK), each covered by Rc4a::apply_keystream_x4 in 64 steps of 4 bytes, i.e. 16 steps per 64 bytes; checked against the one-byte generator by proptest"));
     v.push(c("cipher-energy-power-v2f", "Section II", "Power depends quadratically on the supply voltage, and a lower frequency allows a lower voltage")
         .paper("decreasing frequency also reduces the operating voltage, and power consumption is quadratically dependent on the supply voltage [6]")
-        .by_construction("the profile power model is static + C_eff V² f per busy core (src/energy/power_model/profile.rs), with the voltage of each Table 1/4 state; the relation is assumed, not measured"));
+        .by_construction("the profile power model is static + C_eff V² f per busy core (crates/parcrypt-harness/src/energy/power_model/profile.rs), with the voltage of each Table 1/4 state; the relation is assumed, not measured"));
     v.push(c("cipher-energy-low-clock-slower", "Section II", "Decreasing the frequency of a single processor diminishes the algorithm's performance")
         .paper("decreasing the frequency of a single processor will diminish the algorithm's performance")
         .not_testable("needs a machine whose clock can be set (cpufreq with a userspace governor, or RAPL-capable hardware); this one has no cpufreq, so the study scales time ∝ 1/clock, which assumes the claim"));

@@ -1,6 +1,6 @@
 //! PaRSA (000_8b667657cebccd0b.txt): PaRSA on four Intel multicores, OpenMP schedules, the
 //! design space over cores, threads, clock and node, McPAT power (Tables 4–7, in
-//! `src/papers/parsa/power_tables.csv`), energy (Table 8), RAMP lifetime (Tables 3 and 9).
+//! `crates/parcrypt-harness/src/energy/parsa_power_tables.csv`), energy (Table 8), RAMP lifetime (Tables 3 and 9).
 //!
 //! The paper's figures live here once; the claims are built in the submodules, one per part
 //! of the paper: `measured` (sections 4.1 and 5.1, timed here), `power` (section 5.2 and

@@ -68,10 +68,10 @@ pub struct Common {
 
 impl Common {
     /// The harness configuration: exactly `runs` measured runs after `warmup`.
-    pub fn config(&self) -> parcrypt_lab::bench::BenchConfig {
-        parcrypt_lab::bench::BenchConfig {
+    pub fn config(&self) -> parcrypt_harness::bench::BenchConfig {
+        parcrypt_harness::bench::BenchConfig {
             warmup_runs: self.warmup,
-            ..parcrypt_lab::bench::BenchConfig::exact(self.runs)
+            ..parcrypt_harness::bench::BenchConfig::exact(self.runs)
         }
     }
 }

@@ -105,9 +105,9 @@ fn time_runs(
         },
         verified: verify != Verify::None,
         compare_threads: a.compare_threads.unwrap_or(ranks.size()),
-        config: parcrypt_lab::bench::BenchConfig {
+        config: parcrypt_harness::bench::BenchConfig {
             warmup_runs: 1,
-            ..parcrypt_lab::bench::BenchConfig::exact(a.runs)
+            ..parcrypt_harness::bench::BenchConfig::exact(a.runs)
         },
     };
     let Some(records) =

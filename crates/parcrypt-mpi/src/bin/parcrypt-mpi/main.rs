@@ -9,14 +9,13 @@
 mod args;
 mod cipher;
 mod crsa;
-// The command-line parsing `parcrypt` uses too (one file, two binaries).
-#[path = "../../../../../src/cli/parse.rs"]
-mod parse;
 mod pipeline;
 mod rsa;
 mod shared;
 
 use clap::Parser;
+// The command-line parsing `parcrypt` uses too (from the crate both share).
+use parcrypt_harness::parse;
 use parcrypt_mpi::{MpiError, Ranks, comm::started_by_launcher};
 use std::time::Duration;
 

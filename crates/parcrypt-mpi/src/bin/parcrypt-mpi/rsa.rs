@@ -6,7 +6,7 @@ use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::batch;
 use parcrypt::rsa::textbook::PrivateOp;
-use parcrypt_lab::suites::rsa::BatchOp;
+use parcrypt_harness::records::rsa::BatchOp;
 use parcrypt_mpi::batch::BatchPlan;
 use parcrypt_mpi::batch_bench::BatchRecord;
 use parcrypt_mpi::{MpiError, MpiResult, Ranks};

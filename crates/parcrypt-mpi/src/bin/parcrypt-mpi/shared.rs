@@ -1,6 +1,6 @@
 //! What the four programs share: usage errors, rank 0's checks before the work, the
 //! `N ranks on H hosts` line and the JSON report.
-use parcrypt_lab::bench::{BenchReport, ExportFormat, MachineInfo};
+use parcrypt_harness::bench::{BenchReport, ExportFormat, MachineInfo};
 use parcrypt_mpi::{MpiError, MpiResult, Ranks};
 use serde::Serialize;
 use std::path::Path;
@@ -19,7 +19,7 @@ pub fn write_json<R: Serialize>(path: Option<&Path>, results: Vec<R>) -> MpiResu
             MachineInfo::detect()
         };
         let report = BenchReport::new(machine, results);
-        parcrypt_lab::bench::export(&report, ExportFormat::Json, path)?;
+        parcrypt_harness::bench::export(&report, ExportFormat::Json, path)?;
         println!("wrote {}", path.display());
     }
     Ok(())

@@ -71,7 +71,7 @@ pub struct RsaBenchRecord {
 }
 
 /// What a batch record takes from its plan, whether the batch ran over threads
-/// ([`RsaBenchPlan::shape`](super::rsa::RsaBenchPlan::shape)) or over MPI ranks (the `mpi` feature's `BatchPlan`).
+/// (the lab's `RsaBenchPlan::shape`) or over MPI ranks (`parcrypt-mpi`'s `BatchPlan`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BatchShape {
     /// Messages per batch.

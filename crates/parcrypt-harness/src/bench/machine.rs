@@ -122,7 +122,7 @@ pub fn oversubscribed(threads: usize) -> bool {
 pub use parcrypt::parallel::logical_cores;
 
 /// The linked GMP's own version string, e.g. `"6.2.1"`.
-pub(crate) fn gmp_version() -> String {
+pub fn gmp_version() -> String {
     use gmp_mpfr_sys::gmp;
     // SAFETY: `__gmp_version` is a constant pointer that GMP initialises to a static,
     // NUL-terminated string; it is never written and lives as long as the program.

@@ -26,14 +26,14 @@
 //! - [`welch`]: Welch's t-test on two classes of timings with dudect's cropping, for the
 //!   timing-leak test.
 //!
-//! The benchmark drivers that use this harness are in [`crate::suites`].
+//! The benchmark drivers that use this harness are the lab's `suites` and `parcrypt-mpi`'s benches.
 //!
 //! ```
-//! use parcrypt_lab::bench::{Bench, BenchConfig, Summary};
+//! use parcrypt_harness::bench::{Bench, BenchConfig, Summary};
 //! let bench = Bench::new(BenchConfig { min_time: 0.0, ..BenchConfig::default() })?;
 //! let summary: Summary = bench.run(|| (1..=1000u64).sum::<u64>()).summary().unwrap();
 //! assert_eq!(summary.runs, 5);
-//! # Ok::<(), parcrypt_lab::Error>(())
+//! # Ok::<(), parcrypt_harness::Error>(())
 //! ```
 pub mod capacity;
 pub mod clock;

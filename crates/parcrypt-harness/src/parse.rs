@@ -1,6 +1,6 @@
-//! Command-line parsing both binaries share: clap's errors as one line, and comma-separated
-//! lists. `parcrypt` declares it as `cli::parse`; `parcrypt-mpi` includes this same file.
-//! A leaf: it imports nothing of either binary.
+//! Command-line parsing both programs share: clap's errors as one line, and comma-separated
+//! lists. `parcrypt` uses it as `cli::parse`, `parcrypt-mpi` as `parcrypt_harness::parse`.
+//! A leaf: it imports nothing.
 
 /// Help and version go to stdout with status 0; a clap usage error becomes one line and 2.
 /// Only a process that `speak`s prints (in `parcrypt-mpi`, rank 0: every rank parses the same

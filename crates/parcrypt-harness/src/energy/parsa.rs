@@ -1,15 +1,15 @@
-//! PaRSA's McPAT power Tables 4-7 (embedded from `power_tables.csv` beside this file) and its
+//! PaRSA's McPAT power Tables 4-7 (embedded from `parsa_power_tables.csv` beside this file) and its
 //! Table 8 energies, with Table 8 recomputed from the tables' powers and the paper's times.
 //!
 //! The data file keeps every cell as the seed's text prints it (the seed is an OCR of the
-//! paper; the printed lines are in `tests/fixtures/printed/parsa_tables4-7.txt`, and a test
+//! paper; the printed lines are in `crates/parcrypt-harness/tests/fixtures/parsa_tables4-7.txt`, and a test
 //! compares them cell by cell), empty where the scan shows no number. A cell the models read
 //! otherwise is listed in the row's `corrected` column with its kind and reason:
 //! [`CorrectionKind::Illegible`] where the scan shows no clear number,
 //! [`CorrectionKind::Slip`] where a legible number is a one-character transcription slip of
 //! what the same table prints for the same quantity, and [`CorrectionKind::Inconsistent`] where
 //! a legible number contradicts another of the paper's figures (each such contradiction is a
-//! paper-check in [`crate::claims::parsa`], and a defect of the paper). A row whose block
+//! paper-check in the lab's PaRSA claims, and a defect of the paper). A row whose block
 //! the scan garbles (its clocks cannot be matched to Table 1's) is marked `legible = none`.
 //! [`PowerRow`] carries all of it: its value fields are the reading every model uses,
 //! [`PowerRow::printed`] the cells as printed, [`PowerRow::legible`] the cells the
@@ -21,14 +21,15 @@
 //! (6.20 + 11.90) W x 31.11 s = 563.091 J, exactly 30 J less. The paper's own "35.5 % less
 //! energy on Core i3" matches 563.091 J (35.45 %), not 593.091 J (38.72 %). Table 7 prints
 //! 6.63 W at 22 nm and 2400 MHz, which makes Table 8's Core i7 row 343.3716 J instead of the
-//! printed 341.5776 J. [`table8_recomputed`] reports both disagreements instead of hiding them.
+//! printed 341.5776 J. The lab's PaRSA energy experiment recomputes Table 8 from these rows and reports both
+//! disagreements instead of hiding them.
 use serde::Deserialize;
 use std::sync::OnceLock;
 
-use super::units::{Joules, MegaHertz, Nanometres, SquareMillimetres, Watts};
+use super::units::{MegaHertz, Nanometres, SquareMillimetres, Watts};
 
 /// The CSV of Tables 4-7: 90 rows, one per (processor, node, frequency).
-pub const POWER_TABLES_CSV: &str = include_str!("power_tables.csv");
+pub const POWER_TABLES_CSV: &str = include_str!("parsa_power_tables.csv");
 
 /// The value columns of Tables 4-7, in the paper's column order (clock first).
 pub const FIELDS: [&str; 7] = [
@@ -190,7 +191,9 @@ impl Record {
 
     /// The row with its corrections applied; an error names what is wrong with the record.
     fn read(self, line: usize) -> Result<PowerRow, String> {
-        let at = |what: String| format!("src/papers/parsa/power_tables.csv row {line}: {what}");
+        let at = |what: String| {
+            format!("crates/parcrypt-harness/src/energy/parsa_power_tables.csv row {line}: {what}")
+        };
         let printed = self.printed();
         let corrections = self.corrections(&printed, &at)?;
         let mut v = [0.0; 7];
@@ -437,7 +440,7 @@ pub fn power_rows() -> &'static [PowerRow] {
     static ROWS: OnceLock<Vec<PowerRow>> = OnceLock::new();
     ROWS.get_or_init(|| {
         parse(POWER_TABLES_CSV)
-            .expect("src/papers/parsa/power_tables.csv is embedded and checked by a test")
+            .expect("crates/parcrypt-harness/src/energy/parsa_power_tables.csv is embedded and checked by a test")
     })
 }
 
@@ -456,61 +459,12 @@ pub fn row(processor: &str, node: Nanometres, mhz: MegaHertz) -> Option<&'static
         .find(|r| r.processor == processor && r.node_nm == node && (r.freq_mhz - mhz).abs() < 0.5)
 }
 
-/// One configuration whose energy the paper states (the registry's Table 8 row).
-pub use crate::claims::parsa::Table8Row as EnergyClaim;
-
-/// Table 8, plus the Core i5 figure of section 5.3's text (from the claims registry).
-pub use crate::claims::parsa::TABLE8;
-
-/// A stated energy beside (table power x stated time).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Table8Check {
-    /// The paper's figure.
-    pub claim: EnergyClaim,
-    /// Dynamic + total leakage from Tables 4-7 as printed at that configuration.
-    pub table_power_w: Watts,
-    /// `table_power_w x claim.time_s`.
-    pub recomputed_j: Joules,
-    /// `claim.energy_j - recomputed_j`.
-    pub diff_j: Joules,
-    /// The same with the tables' reading (their corrections applied).
-    pub reading_j: Joules,
-}
-
-impl Table8Check {
-    /// Whether the printed energy equals the one recomputed from the printed tables to 1 mJ.
-    pub fn agrees(&self) -> bool {
-        self.diff_j.abs() < 1e-3
-    }
-}
-
-/// Table 8 (and the Core i5 text figure) recomputed from Tables 4-7 as printed and the paper's
-/// times, with the reading beside.
-pub fn table8_recomputed() -> Vec<Table8Check> {
-    TABLE8
-        .iter()
-        .map(|claim| {
-            let row = row(claim.processor, claim.node_nm, claim.freq_mhz)
-                .expect("every Table 8 configuration is in Tables 4-7");
-            let table_power_w = row.printed_total_w();
-            let recomputed_j = table_power_w * claim.time_s;
-            Table8Check {
-                claim: *claim,
-                table_power_w,
-                recomputed_j,
-                diff_j: claim.energy_j - recomputed_j,
-                reading_j: row.p_total_w() * claim.time_s,
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// The printed lines of Tables 4-7, copied from the seed's text.
-    const PRINTED: &str = include_str!("../../../tests/fixtures/printed/parsa_tables4-7.txt");
+    const PRINTED: &str = include_str!("../../tests/fixtures/parsa_tables4-7.txt");
 
     #[test]
     fn the_csv_has_the_90_rows_of_tables_4_to_7() {
@@ -737,77 +691,5 @@ mod tests {
             let e = parse(&format!("{head}{ok}{bad}")).unwrap_err();
             assert!(e.contains("row 2") && e.contains(says), "{e}");
         }
-    }
-
-    #[test]
-    fn table8_is_table_power_times_time_except_where_the_paper_disagrees() {
-        let checks = table8_recomputed();
-        for c in &checks {
-            println!(
-                "  {:8} {:9} {} nm {:>4} MHz: {:6.2} W x {:5.2} s = {:9.4} J (reading {:9.4} J); printed {:9.4} J ({}), diff {:+.4} J",
-                c.claim.workload,
-                c.claim.processor,
-                c.claim.node_nm,
-                c.claim.freq_mhz,
-                c.table_power_w,
-                c.claim.time_s,
-                c.recomputed_j,
-                c.reading_j,
-                c.claim.energy_j,
-                c.claim.printed_in,
-                c.diff_j
-            );
-        }
-        let of = |p: &str| checks.iter().find(|c| c.claim.processor == p).unwrap();
-        // (8.27 + 7.28) W x 45.08 s = 700.994 J, and likewise for Core i3.
-        assert!(of("core2duo").agrees() && of("core_i3").agrees());
-        // Core i7: Table 7 prints 6.63 W, so 19.14 W x 17.94 s = 343.3716 J, not 341.5776 J;
-        // the 6.53 W the data file reads gives Table 8's figure exactly.
-        let i7 = of("core_i7");
-        assert!(!i7.agrees() && (i7.recomputed_j - 343.3716).abs() < 1e-3);
-        assert!((i7.reading_j - i7.claim.energy_j).abs() < 1e-3);
-        // Core i5: the text says 593.091 J, Table 6 x 31.11 s gives 563.091 J.
-        let i5 = of("core_i5");
-        assert!(!i5.agrees());
-        assert!((i5.recomputed_j - 563.091).abs() < 1e-3);
-        assert!((i5.diff_j - 30.0).abs() < 1e-3);
-        // The paper's "Core i3 uses 35.5 % less energy than Core i5" fits 563.091 J only.
-        let i3 = of("core_i3");
-        let paper = crate::claims::parsa::I3_VS_I5_ENERGY_SAVING_PCT;
-        let saving = |i5_j: f64| (1.0 - i3.claim.energy_j / i5_j) * 100.0;
-        assert!((saving(i5.recomputed_j) - paper).abs() < 0.1);
-        assert!((saving(i5.claim.energy_j) - paper).abs() > 3.0);
-    }
-
-    #[test]
-    fn section_5_2_and_5_3_percentages_follow_from_the_tables_read() {
-        use crate::claims::parsa as paper;
-        let total = |p: &str, f: f64| row(p, 22, f).unwrap().p_total_w();
-        let up = |p: &str, lo: f64, hi: f64| (total(p, hi) / total(p, lo) - 1.0) * 100.0;
-        // "58.03 % increase", "37.2 %", "19.6 %", "19.7 %" (22 nm, lowest vs highest clock).
-        for c in paper::CLOCK_PAIRS {
-            let tol = if c.processor == "core2duo" {
-                0.01
-            } else {
-                0.05
-            };
-            assert!(
-                (up(c.processor, c.low_mhz, c.high_mhz) - c.power_up_pct).abs() < tol,
-                "{c:?}"
-            );
-        }
-        // As printed, Table 7's 6.63 W gives 20.3 %, not 19.7 %.
-        let i7 = row("core_i7", 22, 2400.0).unwrap();
-        let printed_up = (i7.printed_total_w() / total("core_i7", 1200.0) - 1.0) * 100.0;
-        assert!((printed_up - 20.30).abs() < 0.01, "{printed_up}");
-        // Power gating at Core2Duo 22 nm 800 MHz: "reduces the leakage power by 47 % and the
-        // total power by 35 %".
-        let r = row("core2duo", 22, 800.0).unwrap();
-        let gated_leak = r.p_leak_gate_w + r.p_leak_subthreshold_pg_w;
-        let leak_cut = (1.0 - gated_leak / r.p_leak_total_w) * 100.0;
-        assert!((leak_cut - paper::GATING_LEAKAGE_CUT_PCT).abs() < 0.5);
-        let gated_total = r.p_dynamic_w + gated_leak;
-        let total_cut = (1.0 - gated_total / r.p_total_w()) * 100.0;
-        assert!((total_cut - paper::GATING_TOTAL_CUT_PCT).abs() < 0.5);
     }
 }

@@ -60,7 +60,7 @@ impl Clock for RealClock {
 /// holds a shared reference to it — "this run took 0.2 s" is one call:
 ///
 /// ```
-/// use parcrypt_lab::bench::{Clock, FakeClock};
+/// use parcrypt_harness::bench::{Clock, FakeClock};
 /// let clock = FakeClock::new();
 /// let ((), took) = clock.time(|| clock.advance(0.2));
 /// assert_eq!(took, 0.2);

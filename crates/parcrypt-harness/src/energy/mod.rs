@@ -15,19 +15,18 @@
 //!   [`crate::error`]).
 //!
 //! ```
-//! use parcrypt_lab::energy::power_model::{PowerQuery, estimate};
-//! use parcrypt_lab::energy::presets::preset;
+//! use parcrypt_harness::energy::power_model::{PowerQuery, estimate};
+//! use parcrypt_harness::energy::presets::preset;
 //! let i7 = preset("core-i7", None)?;
 //! let p = estimate(&i7, &PowerQuery { node_nm: Some(22), mhz: Some(2400.0), ..Default::default() })?;
 //! assert!((p.p_total_w - 19.04).abs() < 1e-9); // Table 7: 6.53 W + 12.51 W
 //! assert_eq!(p.source, "paper:parsa-table-7"); // a table row, as printed (rebuilt: see notes)
 //! assert!(p.notes[0].starts_with("Table 7 row rebuilt"));
-//! # Ok::<(), parcrypt_lab::energy::EnergyError>(())
+//! # Ok::<(), parcrypt_harness::energy::EnergyError>(())
 //! ```
 pub mod dvfs;
 pub mod first_principles;
 pub mod meter;
-#[path = "../papers/parsa/power_tables.rs"]
 pub mod parsa;
 pub mod power_model;
 pub mod presets;

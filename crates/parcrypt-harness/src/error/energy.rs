@@ -2,7 +2,7 @@
 //! powercap, cpufreq and `/proc` trouble, each a value with a one-line message, never a panic.
 use std::path::PathBuf;
 
-/// Errors of the [`energy`](crate::energy) and [`reliability`](crate::reliability) modules.
+/// Errors of the [`energy`](crate::energy) module and the lab's reliability models.
 #[derive(Debug, thiserror::Error)]
 pub enum EnergyError {
     /// No preset of that name.

@@ -8,7 +8,7 @@
 //! so the meter's own reads are not timed:
 //!
 //! ```
-//! use parcrypt_lab::energy::meter::{EnergyTally, FakeMeter, RunMeter};
+//! use parcrypt_harness::energy::meter::{EnergyTally, FakeMeter, RunMeter};
 //! let mut meter = RunMeter::new(Box::new(FakeMeter::new(20.0, 0.5)));
 //! let mut tally = EnergyTally::default();
 //! for _ in 0..3 {

@@ -1,14 +1,15 @@
-//! Shared by the record-columns tests (the lab's and the MPI crate's): a record read from the
-//! fixture, written again, keeps its JSON keys, values and CSV header.
-#![allow(dead_code)]
-use parcrypt_lab::bench::{ExportFormat, render};
+//! The record-columns check both programs' tests use (the lab's `tests/record_columns.rs` and
+//! the MPI crate's): a record read from the fixture (`columns.json` beside this file, described
+//! in `columns.md`), written again, keeps its JSON keys, values and CSV header. Test support
+//! only (feature `test-support`, which the two crates' dev-dependencies turn on): it panics.
+use crate::bench::{ExportFormat, render};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
 
-const FIXTURE: &str = include_str!("../fixtures/records/columns.json");
+const FIXTURE: &str = include_str!("columns.json");
 
 /// A JSON object's members in the order they are written (a `Value` map would sort them).
 #[derive(Debug, Clone, PartialEq)]
