@@ -6,7 +6,7 @@ mod cli;
 fn main() {
     restore_default_sigpipe();
     // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).
-    parcrypt::bignum::wipe::install();
+    parcrypt::hazmat::bignum::wipe::install();
     // The command keeps `auto`'s kernel choices per CPU model across runs (the library alone
     // keeps them in the process only).
     parcrypt::keep_choices_on_disk(true);

@@ -46,7 +46,7 @@ fn files() -> &'static Files {
         ]);
         let pem = std::fs::read(p("k8.pem")).unwrap();
         let key = parcrypt::rsa::pem::load_private_key(&pem).unwrap();
-        use parcrypt::rsa::{encode, pem::KeyFormat};
+        use parcrypt::{hazmat::encode, rsa::pem::KeyFormat};
         let pkcs1 = encode::private_key_to_pem(&key, KeyFormat::Pkcs1).unwrap();
         let der = encode::private_key_to_der(&key, KeyFormat::Pkcs1).unwrap();
         let work = p("work");

@@ -49,7 +49,7 @@ fn parrsa_runs_on_the_multibuffer_kernel_or_says_why_not() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("r.json");
     let r = bench(&json, &["--bits", "1024"]);
-    if let Some(why) = parcrypt::rsa::multibuffer::unavailable_reason() {
+    if let Some(why) = parcrypt::hazmat::multibuffer::unavailable_reason() {
         eprintln!("parrsa_runs_on_the_multibuffer_kernel: kernel ifma-mb skipped: {why}");
         assert_one_line_error(&r, 2, "ifma-mb kernel cannot run here");
         assert!(!json.exists());
@@ -89,7 +89,7 @@ fn auto_takes_a_const_time_form_by_measurement_and_says_which() {
                 || why.contains("no multi-buffer"),
             "{why}"
         );
-        match parcrypt::rsa::multibuffer::unavailable_reason() {
+        match parcrypt::hazmat::multibuffer::unavailable_reason() {
             Some(_) => assert_eq!(op, "crt-const-time", "no IFMA here"),
             None => assert!(
                 ["crt-const-time", "crt-const-time-mb"].contains(&op),
@@ -121,7 +121,7 @@ fn a_three_prime_key_is_a_usage_error_for_mb_and_runs_one_at_a_time_for_auto() {
             "{rec}"
         );
     }
-    if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+    if parcrypt::hazmat::multibuffer::unavailable_reason().is_some() {
         return; // The first test checks the refusal there.
     }
     let json = dir.path().join("r.json");
@@ -203,7 +203,7 @@ fn a_prime_past_the_multibuffer_limit_is_refused_there_and_runs_one_at_a_time() 
     for rec in records(&json) {
         assert_eq!(rec["private_op"], "crt-const-time", "{rec}");
     }
-    if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+    if parcrypt::hazmat::multibuffer::unavailable_reason().is_some() {
         return;
     }
     let json = dir.path().join("mb.json");

@@ -387,7 +387,7 @@ fn keys_with_small_primes_work_both_ways() {
     let kernels: Vec<&str> = ["auto", "ifma", "mulx", "portable", "gmp-sec"]
         .into_iter()
         .filter(|k| {
-            let ok = parcrypt::rsa::kernel::PrivateKernel::from_name(k)
+            let ok = parcrypt::hazmat::kernel::PrivateKernel::from_name(k)
                 .unwrap()
                 .unavailable_reason()
                 .is_none();

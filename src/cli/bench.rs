@@ -5,9 +5,9 @@ use super::bench_opts::{
 use super::{parse_list, parse_positive};
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::textbook::PrivateOp;
 use parcrypt_lab::bench::{BenchReport, MachineInfo};
 use parcrypt_lab::suites::rsa::{BatchOp, RsaBenchPlan, RsaBenchRecord};
 use rand::SeedableRng;
@@ -184,18 +184,18 @@ fn bench_rsa(args: BenchRsaArgs) -> Result<()> {
     // of the batch's own (public) messages before the sweep.
     let choice = (plan.op == BatchOp::Decrypt && matches!(args.private_op, PrivateOpArg::Auto))
         .then(|| {
-            let msgs = parcrypt::rsa::batch::messages(key.public(), 8, plan.seed);
-            parcrypt::rsa::batch::fastest_const_time(&key, &msgs)
+            let msgs = parcrypt::hazmat::batch::messages(key.public(), 8, plan.seed);
+            parcrypt::hazmat::batch::fastest_const_time(&key, &msgs)
         });
     if let Some(c) = choice {
         plan.private_op = c.op;
     }
     if plan.op == BatchOp::Decrypt && plan.private_op == PrivateOp::CrtConstTimeMb {
         // As an unavailable --kernel: a usage error, before any work.
-        if let Some(why) = parcrypt::rsa::multibuffer::unavailable_reason() {
+        if let Some(why) = parcrypt::hazmat::multibuffer::unavailable_reason() {
             return Err(super::usage(why));
         }
-        if let Some(why) = parcrypt::rsa::multibuffer::key_refusal(&key) {
+        if let Some(why) = parcrypt::hazmat::multibuffer::key_refusal(&key) {
             return Err(super::usage(format!(
                 "--private-op crt-const-time-mb: {why}"
             )));

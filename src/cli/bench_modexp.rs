@@ -6,9 +6,9 @@ use super::modexp::SlicingArg;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::bignum::ct::Backend;
+use parcrypt::hazmat::bignum::ct::Backend;
+use parcrypt::hazmat::kernel::PrivateKernel;
 use parcrypt::modexp::{Kernel, Params};
-use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt_lab::bench::{BenchReport, MachineInfo, format_number};
 use parcrypt_lab::suites::modexp::{ModexpBenchPlan, ModexpRecord, all_method_names};
 use parcrypt_lab::suites::montmul::{MontmulPlan, MontmulRecord};
@@ -255,7 +255,7 @@ pub fn rsa_private(args: BenchRsaPrivateArgs) -> Result<()> {
                 format!(
                     "kernels {} (auto for 1024-bit primes = {})",
                     named.join(", "),
-                    parcrypt::bignum::ct::choice::choice_for(1024).describe()
+                    parcrypt::hazmat::bignum::ct::choice::choice_for(1024).describe()
                 )
             },
             machine.one_line()

@@ -58,7 +58,7 @@ pub struct BenchPeersArgs {
     /// ifma, mulx, portable, or gmp-sec (GMP's mpn_sec_* functions: constant time in the
     /// exponent, variable time in the prime).
     #[arg(long, default_value = "auto", value_parser = super::rsa::kernel_arg)]
-    kernel: parcrypt::rsa::kernel::PrivateKernel,
+    kernel: parcrypt::hazmat::kernel::PrivateKernel,
     #[command(flatten)]
     opts: RunOpts,
 }

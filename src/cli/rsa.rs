@@ -3,12 +3,12 @@
 //! label as options) or, for study only, textbook RSA.
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand, ValueEnum};
-use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::hazmat::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::hazmat::kernel::PrivateKernel;
+use parcrypt::hazmat::textbook;
 use parcrypt::io::{MAX_KEY_FILE_BYTES, read_file_at_most, write_atomic, write_files_together};
-use parcrypt::rsa::kernel::PrivateKernel;
 use parcrypt::rsa::oaep::{OaepHash, OaepParams};
 use parcrypt::rsa::pem::{self, KeyFormat};
-use parcrypt::rsa::textbook;
 use parcrypt::rsa::{RsaPrivateKey, oaep};
 use rand::SeedableRng;
 use rug::Integer;
@@ -436,7 +436,7 @@ fn decrypt(args: DecryptArgs) -> Result<()> {
     // The plaintext is the command's output, public from here: the mark for Valgrind's
     // secret-flow check (scripts/secret-flow.sh, which runs this command with the key
     // secret), a few register instructions otherwise. Its value is unchanged.
-    parcrypt::bignum::ct::secret_flow::declassify(&out);
+    parcrypt::hazmat::bignum::ct::secret_flow::declassify(&out);
     write_atomic(&args.out, &out, Some(0o600))?;
     Ok(())
 }

@@ -105,7 +105,7 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
                 &Integer::from(65537),
                 &mut rng,
             )?;
-            let msgs = parcrypt::rsa::batch::messages(key.public(), n, 2);
+            let msgs = parcrypt::hazmat::batch::messages(key.public(), n, 2);
             let executors = threads
                 .iter()
                 .map(|&t| Executor::new(t, ScheduleSpec::new(Schedule::Guided, None)?, false))
@@ -113,12 +113,16 @@ fn unit(name: &str, threads: &[usize], quick: bool) -> Result<Unit> {
             Ok(Unit {
                 label: format!("{n} {bits}-bit RSA decryptions (CRT), guided"),
                 run: Box::new(move |i| {
-                    let op = parcrypt::rsa::batch::Transform::Decrypt(
+                    let op = parcrypt::hazmat::batch::Transform::Decrypt(
                         &key,
-                        parcrypt::rsa::textbook::PrivateOp::CrtVartime,
+                        parcrypt::hazmat::textbook::PrivateOp::CrtVartime,
                     );
                     let s = Instant::now();
-                    std::hint::black_box(parcrypt::rsa::batch::parallel(&executors[i], op, &msgs));
+                    std::hint::black_box(parcrypt::hazmat::batch::parallel(
+                        &executors[i],
+                        op,
+                        &msgs,
+                    ));
                     Ok(s.elapsed().as_secs_f64())
                 }),
             })

@@ -104,7 +104,7 @@ fn workload() -> f64 {
     use rand::SeedableRng;
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(32);
     let mut draw = |bits: u32| {
-        parcrypt::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1))
+        parcrypt::hazmat::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1))
     };
     let (b, e, m) = (draw(2048), draw(2048), draw(2048) | 1);
     let (x, y) = (draw(16384), draw(16384));

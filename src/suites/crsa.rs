@@ -4,7 +4,7 @@
 //! one and the paper's Nc + 3.
 use crate::bench::{Bench, BenchConfig, Seconds, Summary, logical_cores};
 use crate::error::{Error, Result};
-use parcrypt::bignum::{random_below, random_bits};
+use parcrypt::hazmat::bignum::{random_below, random_bits};
 use parcrypt::modexp::crsa::{BatchOutcome, EngineConfig, pow_mod_batch_vartime, schedule};
 use rand::SeedableRng;
 use rug::Integer;

@@ -14,8 +14,8 @@
 use crate::bench::tsc::Tsc;
 use crate::bench::{Bench, BenchConfig, TimingColumns, TimingFields};
 use crate::error::{Error, Result};
-use parcrypt::bignum::ct::{Backend, CtModulus, square_chain_pair};
-use parcrypt::bignum::mpn;
+use parcrypt::hazmat::bignum::ct::{Backend, CtModulus, square_chain_pair};
+use parcrypt::hazmat::bignum::mpn;
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -151,7 +151,7 @@ struct Chain {
 fn checked_chains(plan: &MontmulPlan, bits: u32) -> Result<Vec<Chain>> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(plan.seed ^ u64::from(bits));
     let mut modulus = || {
-        let mut m = parcrypt::bignum::random_bits(&mut rng, bits);
+        let mut m = parcrypt::hazmat::bignum::random_bits(&mut rng, bits);
         m.set_bit(bits - 1, true);
         m.set_bit(0, true);
         m

@@ -341,7 +341,7 @@ mod tests {
             batch_s: 0.001,
             cipher_bytes: 8,
             seed: 1,
-            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
+            kernel: parcrypt::hazmat::kernel::PrivateKernel::Auto,
         };
         let bench = Bench::new(crate::bench::BenchConfig::exact(1)).unwrap();
         let err = run(&["rc4", "rc5"], &setup, &bench, |_, _, _| {}).unwrap_err();
@@ -360,7 +360,7 @@ mod tests {
             batch_s: 0.001,
             cipher_bytes: 64 * 1024,
             seed: 1,
-            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
+            kernel: parcrypt::hazmat::kernel::PrivateKernel::Auto,
         };
         let bench = Bench::new(crate::bench::BenchConfig {
             warmup_runs: 0,
@@ -432,7 +432,7 @@ mod tests {
             assert!(!rec.targets.is_empty() || id == "bf-ecb", "{id}");
             if id == "rsa-2048" {
                 // The backend that ran is named in the work and in both forms.
-                let best = parcrypt::bignum::ct::Backend::best_for(1024).name();
+                let best = parcrypt::hazmat::bignum::ct::Backend::best_for(1024).name();
                 assert!(rec.work.contains(&format!("{best} kernel")), "{}", rec.work);
                 assert_eq!(rec.seq.as_deref(), Some(format!("crt ({best})").as_str()));
                 assert_eq!(

@@ -14,10 +14,10 @@ pub use super::rsa_record::{BatchOp, BatchShape, Placement, RsaBenchRecord, reco
 use crate::bench::{Bench, BenchConfig};
 use crate::energy::meter::{EnergyTally, RunMeter};
 use crate::error::{Error, Result};
+use parcrypt::hazmat::batch::{self, Transform};
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::parallel::{Executor, RunStats, Schedule, ScheduleSpec};
-use parcrypt::rsa::batch::{self, Transform};
 use parcrypt::rsa::keys::RsaPrivateKey;
-use parcrypt::rsa::textbook::PrivateOp;
 use rug::Integer;
 use std::time::Instant;
 

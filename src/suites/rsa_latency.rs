@@ -10,11 +10,11 @@ use super::openssl::openssl_sign_seconds;
 use crate::bench::{Bench, BenchConfig, Seconds, TimingColumns, TimingFields};
 use crate::energy::meter::{EnergyFields, EnergyTally, RunMeter};
 use crate::error::{Error, Result};
-use parcrypt::bignum::random_below;
-use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::hazmat::bignum::random_below;
+use parcrypt::hazmat::kernel::PrivateKernel;
+use parcrypt::hazmat::multiprime::generate_primes_vartime;
+use parcrypt::hazmat::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::keys::{DEFAULT_E, RsaPrivateKey};
-use parcrypt::rsa::multiprime::generate_primes_vartime;
-use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use rand::SeedableRng;
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -253,7 +253,7 @@ impl SizeKeys {
         let key3 = multi(3, &mut rng)?;
         let key4 = multi(4, &mut rng)?;
         let m = random_below(&mut rng, key2.public().n());
-        let enc = |k: &RsaPrivateKey| parcrypt::rsa::textbook::encrypt_unchecked(k.public(), &m);
+        let enc = |k: &RsaPrivateKey| parcrypt::hazmat::textbook::encrypt_unchecked(k.public(), &m);
         let (c2, c3, c4) = (enc(&key2), enc(&key3), enc(&key4));
         // The keys with each kernel chosen (an unavailable one is an error here).
         let mut keyed = Vec::new();
@@ -421,7 +421,7 @@ mod tests {
                 .unwrap();
             assert_eq!(crt.speedup_vs_crt, 1.0);
         }
-        let best = parcrypt::bignum::ct::Backend::best_for(512).name();
+        let best = parcrypt::hazmat::bignum::ct::Backend::best_for(512).name();
         for r in &recs {
             let want = match r.kernel.as_deref() {
                 Some("auto") => best,

@@ -5,7 +5,7 @@ use super::crsa::{CrsaOutcome, run as run_ranks};
 use super::error::{MpiError, MpiResult};
 use super::host::AllCpus;
 use super::record::{MpiFields, end_sweep, interleaved, serve_sweep};
-use parcrypt::bignum::{random_below, random_bits};
+use parcrypt::hazmat::bignum::{random_below, random_bits};
 use parcrypt::modexp::crsa::{BatchOutcome, EngineConfig, Topology, pow_mod_batch_vartime};
 use parcrypt_harness::bench::{Bench, BenchConfig, Sampled, TimingColumns, TimingFields};
 use rand::SeedableRng;

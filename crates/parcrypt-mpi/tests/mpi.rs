@@ -119,7 +119,7 @@ fn batch_rsa_on_the_multi_buffer_kernel_equals_sersa_or_is_refused() {
         "0",
     ];
     let out = mpirun(2, &[], &args);
-    if parcrypt::rsa::multibuffer::unavailable_reason().is_none() {
+    if parcrypt::hazmat::multibuffer::unavailable_reason().is_none() {
         let stdout = ok(&out);
         assert!(stdout.contains("every output equalled SeRSA's"), "{stdout}");
     } else {
@@ -164,7 +164,7 @@ fn batch_rsa_with_auto_takes_one_agreed_const_time_op_and_records_why() {
             "crt-const-time" => assert!(!why.contains("multi-buffer ifma-mb"), "{why}"),
             other => panic!("auto ran {other}"),
         }
-        if parcrypt::rsa::multibuffer::unavailable_reason().is_some() {
+        if parcrypt::hazmat::multibuffer::unavailable_reason().is_some() {
             assert_eq!(op, "crt-const-time", "no IFMA here");
         }
     }

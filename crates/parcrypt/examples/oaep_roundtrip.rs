@@ -3,8 +3,8 @@
 //! `openssl` command is installed, OpenSSL encrypts to the same key and parcrypt decrypts.
 //!
 //! `cargo run --release -p parcrypt --example oaep_roundtrip`
-use parcrypt::rsa::encode::private_key_to_pem;
-use parcrypt::rsa::limits::DEFAULT_E;
+use parcrypt::hazmat::encode::private_key_to_pem;
+use parcrypt::hazmat::limits::DEFAULT_E;
 use parcrypt::rsa::pem::{KeyFormat, load_private_key};
 use parcrypt::rsa::{RsaPrivateKey, oaep};
 use rand::rngs::OsRng;

@@ -34,8 +34,8 @@
 //! | read an OpenSSL key (PKCS#8 or PKCS#1, PEM or DER) | [`rsa::pem::load_private_key`], [`rsa::pem::load_public_key`] |
 //! | make a key | [`RsaPrivateKey::generate_vartime`] (variable time, and named so: it runs once) |
 //! | RSA-OAEP (SHA-256 by default) | [`rsa::oaep::encrypt`], [`rsa::oaep::decrypt`], [`OaepParams`] |
-//! | many decryptions at once (SeRSA, PaRSA) | [`rsa::batch`] |
-//! | eight private-key operations in the lanes of AVX-512 IFMA registers (multi-buffer) | [`rsa::multibuffer`] |
+//! | many textbook decryptions at once (SeRSA, PaRSA; study only) | [`hazmat::batch`] |
+//! | eight private-key operations in the lanes of AVX-512 IFMA registers (multi-buffer) | [`hazmat::multibuffer`] |
 //! | modular exponentiation, sequential or parallel | [`modexp::method`]`("mary-precomp")`, [`modexp::pow_mod_vartime`] |
 //! | big-integer products, sequential or parallel | [`mul::multiplier`]`("kara-lockfree", …)` |
 //! | a cipher over bytes or a file, sequential or parallel | [`cipher::file::transform_bytes`], [`cipher::file::transform_file`] |
@@ -48,7 +48,7 @@
 //!
 //! The library writes no file of its own. `auto`'s kernel choice is timed at first use and kept
 //! in the process; [`keep_choices_on_disk`]`(true)` keeps it in a per-user cache file across
-//! runs (the `parcrypt` command does; see [`bignum::ct::choice`]).
+//! runs (the `parcrypt` command does; see [`hazmat::bignum::ct::choice`]).
 //!
 //! # Timing
 //!
@@ -62,22 +62,32 @@
 //! # Secrets
 //!
 //! Secret values are wiped on drop. GMP frees its temporaries without wiping them unless the
-//! allocator of [`bignum::wipe`] is installed; the crate installs it itself before it handles
-//! its first secret (a [`bignum::SecretInteger`], a key read, built or generated), around
+//! allocator of [`hazmat::bignum::wipe`] is installed; the crate installs it itself before it handles
+//! its first secret (a [`hazmat::bignum::SecretInteger`], a key read, built or generated), around
 //! whatever allocator GMP had, so a user has nothing to call (calling
-//! [`bignum::wipe::install`] first covers the program's own integers from the start too).
+//! [`hazmat::bignum::wipe::install`] first covers the program's own integers from the start too).
+//!
+//! # The safe face and `hazmat`
+//!
+//! The crate root, [`rsa`] (keys, OAEP, PEM, hashes), [`modexp`], [`mul`], [`cipher`] and
+//! [`parallel`] are the API to use. The building blocks under RSA — textbook RSA, the
+//! private-key primitives, the constant-time kernels and CRT engines, multi-buffer, the
+//! secrets' checks, encodings, primes, SeRSA/PaRSA batches — and the big-integer layer are
+//! reached only through [`hazmat`]: a path with `hazmat` in it is a place to read the docs
+//! twice.
 //!
 //! # Modules, from the bottom layer up
 //!
 //! A module imports only modules before it: [`error`] and [`io`] (atomic file output, never
-//! over an input); [`parallel`] (generic machinery, no algorithm); [`bignum`] (GMP helpers,
-//! the constant-time kernels in [`bignum::ct`], secret integers); [`mul`]; [`modexp`];
-//! [`rsa`]; [`cipher`].
+//! over an input); [`parallel`] (generic machinery, no algorithm); `bignum` (GMP helpers,
+//! the constant-time kernels, secret integers; public as [`hazmat::bignum`]); [`mul`];
+//! [`modexp`]; [`rsa`]; [`cipher`]; [`hazmat`] (re-exports only).
 #![warn(missing_docs)]
 
-pub mod bignum;
+pub(crate) mod bignum;
 pub mod cipher;
 pub mod error;
+pub mod hazmat;
 pub mod io;
 pub mod modexp;
 pub mod mul;

@@ -3,8 +3,8 @@
 //! size's choice reach the cache file. One test in its own process, since it sets the cache
 //! variable.
 use parcrypt::RsaPrivateKey;
-use parcrypt::bignum::ct::Backend;
-use parcrypt::rsa::{limits::DEFAULT_E, oaep};
+use parcrypt::hazmat::bignum::ct::Backend;
+use parcrypt::{hazmat::limits::DEFAULT_E, rsa::oaep};
 use rand::SeedableRng;
 
 #[test]

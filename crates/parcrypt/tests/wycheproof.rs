@@ -32,7 +32,7 @@ fn hex_field(v: &Value, name: &str) -> Vec<u8> {
 }
 
 fn int(v: &Value) -> rug::Integer {
-    parcrypt::bignum::from_be_bytes(&hex::decode(v.as_str().expect("hex integer")).unwrap())
+    parcrypt::hazmat::bignum::from_be_bytes(&hex::decode(v.as_str().expect("hex integer")).unwrap())
 }
 
 fn hash(group: &Value, field: &str) -> OaepHash {

@@ -6,7 +6,7 @@
 //! its CRT, Montgomery and Bielecki–Burak formulas (3k²/4 + k, 2k² + k, 2k²) count something
 //! else (word or bit operations), so we print them and compare nothing with them.
 use crate::error::{Error, Result};
-use parcrypt::bignum::random_bits;
+use parcrypt::hazmat::bignum::random_bits;
 use parcrypt::modexp::crsa::schedule::schedule;
 use parcrypt::modexp::crsa::topology::{PeId, Topology, cube_of};
 use rand::SeedableRng;

@@ -3,10 +3,10 @@
 //! `keys` pair, which differ only in secret data.
 use super::{DecryptPath, MESSAGE_LEN};
 use crate::error::{Error, Result};
-use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::hazmat::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::hazmat::textbook;
 use parcrypt::rsa::keys::{DEFAULT_E, RsaPrivateKey};
 use parcrypt::rsa::oaep::{self, OaepParams};
-use parcrypt::rsa::textbook;
 use rand::{Rng, RngCore};
 use rug::Integer;
 use serde::{Deserialize, Serialize};

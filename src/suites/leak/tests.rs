@@ -2,8 +2,8 @@
 //! planted in a decryption is flagged at the test's sample count, the `keys` pair flags a
 //! variable-time exponentiation, and plans and names are checked.
 use super::*;
-use parcrypt::bignum::{from_be_bytes, to_be_bytes_vartime};
-use parcrypt::rsa::textbook;
+use parcrypt::hazmat::bignum::{from_be_bytes, to_be_bytes_vartime};
+use parcrypt::hazmat::textbook;
 use std::sync::OnceLock;
 
 fn key(bits: u32) -> RsaPrivateKey {

@@ -264,9 +264,9 @@ mod tests {
         fn flint_agrees_with_gmp(seed in any::<u64>(), bits in 1u32..20000) {
             use rand::SeedableRng;
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-            let a = parcrypt::bignum::random_bits(&mut rng, bits);
-            let b = parcrypt::bignum::random_bits(&mut rng, bits / 2 + 1);
-            let m = parcrypt::bignum::random_bits(&mut rng, 512) | 1u32;
+            let a = parcrypt::hazmat::bignum::random_bits(&mut rng, bits);
+            let b = parcrypt::hazmat::bignum::random_bits(&mut rng, bits / 2 + 1);
+            let m = parcrypt::hazmat::bignum::random_bits(&mut rng, 512) | 1u32;
             for t in [1, 2] {
                 let mut out = Fmpz::new();
                 set_threads(t);

@@ -2,9 +2,9 @@
 //! ([`Form`]), a row ([`Row`]), and the timing helpers the rows share (a batch per sample,
 //! independent copies at once). A leaf: it imports no sibling.
 use crate::error::{Error, Result};
+use parcrypt::hazmat::kernel::PrivateKernel;
+use parcrypt::hazmat::textbook::{PrivateOp, decrypt_unchecked};
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::kernel::PrivateKernel;
-use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked};
 use rug::Integer;
 use std::hint::black_box;
 use std::time::Instant;

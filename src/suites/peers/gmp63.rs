@@ -19,7 +19,7 @@
 //! it these rows are left out of the default set, and asking for one is a usage error that says
 //! how to build it. Every result of the helper is compared with the system GMP's before
 //! anything is timed; the peer's name in the record carries the helper's GMP version and build.
-//! Where this process wipes the system GMP's frees (`parcrypt::bignum::wipe`, as the `parcrypt`
+//! Where this process wipes the system GMP's frees (`parcrypt::hazmat::bignum::wipe`, as the `parcrypt`
 //! command does), the helper is told to wipe GMP 6.3's too, so neither GMP pays alone.
 use super::form::{Form, Row, Setup, form};
 use super::helper::{Helper, parse_timing};
@@ -51,7 +51,7 @@ impl Gmp63Data {
         let mut build = h.ask("build")?;
         // The system GMP's frees are wiped in this process (bignum::wipe; the `parcrypt`
         // command installs it at start): the helper's too then, so both pay the same per free.
-        if parcrypt::bignum::wipe::installed() {
+        if parcrypt::hazmat::bignum::wipe::installed() {
             h.ask("wipe")?;
             build.push_str(", frees wiped as parcrypt's");
         }
@@ -187,7 +187,7 @@ mod tests {
             batch_s: 0.001,
             cipher_bytes: 8,
             seed: 3,
-            kernel: parcrypt::rsa::kernel::PrivateKernel::Auto,
+            kernel: parcrypt::hazmat::kernel::PrivateKernel::Auto,
         };
         let bench = crate::bench::Bench::new(crate::bench::BenchConfig {
             warmup_runs: 0,

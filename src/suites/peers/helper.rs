@@ -274,9 +274,9 @@ pub(crate) mod tests {
             }
             use rand::SeedableRng;
             let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-            let a = parcrypt::bignum::random_bits(&mut rng, bits);
-            let b = -parcrypt::bignum::random_bits(&mut rng, bits / 3 + 1);
-            let m = parcrypt::bignum::random_bits(&mut rng, 600) + 1u32;
+            let a = parcrypt::hazmat::bignum::random_bits(&mut rng, bits);
+            let b = -parcrypt::hazmat::bignum::random_bits(&mut rng, bits / 3 + 1);
+            let m = parcrypt::hazmat::bignum::random_bits(&mut rng, 600) + 1u32;
             let mut h = Helper::start("test").unwrap();
             let hex = |x: &Integer| x.to_string_radix(16);
             h.ask(&format!("load-mul {} {}", hex(&a), hex(&b))).unwrap();

@@ -122,7 +122,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let bits: u32 = id[4..].parse().expect("rsa-N");
             let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
                 .with_kernel(s.kernel)?;
-            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+            let c = parcrypt::hazmat::bignum::random_below(&mut rng, key.public().n());
             Data::Rsa(Box::new(key), c)
         }
         #[cfg(feature = "awslc")]
@@ -130,7 +130,7 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
             let bits: u32 = id[id.len() - 4..].parse().expect("…-N");
             let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(DEFAULT_E), &mut rng)?
                 .with_kernel(s.kernel)?;
-            let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+            let c = parcrypt::hazmat::bignum::random_below(&mut rng, key.public().n());
             Data::AwsLc(super::awslc::AwsLcData::new(key, c)?)
         }
         #[cfg(feature = "flint")]

@@ -21,7 +21,7 @@ pub const CAPACITY_S: Seconds = 0.01;
 fn probe_operands(bits: u32) -> (Integer, Integer) {
     let mut rng = <rand_chacha::ChaCha20Rng as rand::SeedableRng>::seed_from_u64(u64::from(bits));
     let mut draw =
-        || parcrypt::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1));
+        || parcrypt::hazmat::bignum::random_bits(&mut rng, bits) | (Integer::from(1) << (bits - 1));
     (draw(), draw())
 }
 

@@ -3,9 +3,9 @@
 //! the MPI batch (feature `mpi`), which give it their plan's [`BatchShape`] and [`Placement`].
 use crate::bench::{Sampled, Seconds, TimingColumns, TimingFields};
 use crate::energy::meter::EnergyFields;
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::parallel::{RunStats, Schedule, ScheduleSpec};
 use parcrypt::rsa::keys::RsaPrivateKey;
-use parcrypt::rsa::textbook::PrivateOp;
 use serde::{Deserialize, Serialize};
 
 /// The operation benchmarked.
@@ -36,7 +36,7 @@ pub struct RsaBenchRecord {
     /// For `decrypt`: how c^d mod n was computed.
     pub private_op: Option<PrivateOp>,
     /// With `--private-op auto`: which constant-time operation the measurement at the start
-    /// chose, and why ([`parcrypt::rsa::batch::ConstTimeChoice::describe`]); empty when the
+    /// chose, and why ([`parcrypt::hazmat::batch::ConstTimeChoice::describe`]); empty when the
     /// operation was named.
     #[serde(default)]
     pub private_op_choice: String,

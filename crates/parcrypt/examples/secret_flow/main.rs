@@ -1,7 +1,7 @@
 //! The secret-flow harness (issue 29): runs `rsa decrypt`'s whole private-key path on a fixed
 //! key with the key's secret values marked undefined for Valgrind memcheck, so that memcheck
 //! reports every branch or memory index that depends on them
-//! ([`parcrypt::bignum::ct::secret_flow`]). `scripts/secret-flow.sh` runs it under Valgrind in
+//! ([`parcrypt::hazmat::bignum::ct::secret_flow`]). `scripts/secret-flow.sh` runs it under Valgrind in
 //! CI; without Valgrind it only checks that every result is right.
 //!
 //! What is secret: the contents of d, p, q, dP, dQ, qInv (and every other prime's r_i, d_i, t_i)
@@ -24,11 +24,11 @@
 //! `--results-only` checks only the results, without Valgrind), 2 on a usage error.
 //! `secret_flow --mark-spec KEY` prints where a key file's secret bytes lie (`spec.rs`), for
 //! the marker `scripts/secret-flow.sh` preloads into the shipped `parcrypt rsa decrypt`.
-use parcrypt::bignum::ct::secret_flow as sf;
-use parcrypt::bignum::{from_be_bytes, mpn, to_be_bytes_vartime};
-use parcrypt::rsa::kernel::PrivateKernel;
+use parcrypt::hazmat::bignum::ct::secret_flow as sf;
+use parcrypt::hazmat::bignum::{from_be_bytes, mpn, to_be_bytes_vartime};
+use parcrypt::hazmat::kernel::PrivateKernel;
+use parcrypt::hazmat::textbook;
 use parcrypt::rsa::oaep::{self, OaepParams};
-use parcrypt::rsa::textbook;
 use parcrypt::rsa::{RsaPrivateKey, pem};
 use pkcs8::der::Decode;
 use rug::Integer;
@@ -293,7 +293,7 @@ fn run_kernel(phases: &mut Phases, key: &RsaPrivateKey, kernel: PrivateKernel, f
 /// always under Valgrind, which has no AVX-512 (as the `ifma` kernel), and for a key of more
 /// than two primes.
 fn run_multibuffer(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
-    use parcrypt::rsa::multibuffer;
+    use parcrypt::hazmat::multibuffer;
     if let Some(why) = multibuffer::unavailable_reason() {
         println!("secret-flow: {why}: skipped");
         return;

@@ -2,8 +2,8 @@
 //! refresh, the parallel CRT, the out-of-range ciphertext, and the IFMA kernels' source with
 //! its 512-bit operations emulated (Valgrind has no AVX-512).
 use super::{Expect, Fixture, Phases};
-use parcrypt::bignum::ct::secret_flow as sf;
-use parcrypt::bignum::{from_be_bytes, mpn};
+use parcrypt::hazmat::bignum::ct::secret_flow as sf;
+use parcrypt::hazmat::bignum::{from_be_bytes, mpn};
 use parcrypt::rsa::RsaPrivateKey;
 use parcrypt::rsa::oaep::{self, CtOp, OaepParams};
 use rug::Integer;
@@ -69,8 +69,8 @@ pub fn run(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
 /// lanes; each result checked against GMP after it is declassified.
 #[cfg(target_arch = "x86_64")]
 fn emulated(phases: &mut Phases, key: &RsaPrivateKey, fx: &Fixture) {
-    use parcrypt::bignum::ct::Mont64;
-    use parcrypt::bignum::ct::emulated::{self as em, Instantiation::Emulated};
+    use parcrypt::hazmat::bignum::ct::Mont64;
+    use parcrypt::hazmat::bignum::ct::emulated::{self as em, Instantiation::Emulated};
     let c = from_be_bytes(&fx.valid_ct);
     let count = key.prime_count();
     let limbs = |x: &Integer| mpn::padded(x, x.significant_bits().div_ceil(64) as usize);

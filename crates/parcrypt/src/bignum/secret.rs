@@ -1,7 +1,7 @@
 //! `SecretInteger`: a GMP integer whose limbs are overwritten with zeros when it is dropped.
 //!
 //! Copies GMP makes while computing (temporaries inside `powm`, old buffers freed on
-//! reallocation) are wiped by the allocator of [`crate::bignum::wipe`], which creating a
+//! reallocation) are wiped by the allocator of [`crate::hazmat::bignum::wipe`], which creating a
 //! `SecretInteger` installs first if it is not yet (library users need not call anything).
 use rug::Integer;
 use std::fmt;
@@ -16,7 +16,7 @@ pub struct SecretInteger(Integer);
 
 impl SecretInteger {
     /// Wraps an integer as secret (installing the wiping GMP allocator first, if it is not
-    /// yet: [`crate::bignum::wipe::install`]).
+    /// yet: [`crate::hazmat::bignum::wipe::install`]).
     pub fn new(value: Integer) -> Self {
         crate::bignum::wipe::install();
         Self(value)

@@ -8,7 +8,7 @@
 //! reallocation) is wiped first and then handed to the previous free function.
 //!
 //! **When it is installed.** Nobody has to call [`install`]: every place the library creates a
-//! secret — a [`crate::bignum::SecretInteger`], a key being loaded, generated or built from its
+//! secret — a [`crate::hazmat::bignum::SecretInteger`], a key being loaded, generated or built from its
 //! values — calls it first (a `std::sync::Once`: after the first time, one atomic load). The
 //! `parcrypt` command also calls it at start. Calling it early yourself is harmless and covers
 //! your own GMP integers from the start.

@@ -1,7 +1,7 @@
 //! `binary-parmul` (beyond the seeds): left-to-right square-and-multiply whose every MulMod
 //! runs on two threads — the parallelism moves inside each modular product instead of
 //! splitting the exponent. The product is the two-thread Montgomery product of
-//! [`crate::bignum::parmont`] (each REDC step split between the caller and a persistent
+//! [`crate::hazmat::bignum::parmont`] (each REDC step split between the caller and a persistent
 //! helper). Moduli below [`PARMUL_THRESHOLD_BITS`] or even ones, one thread, or an exponent
 //! below 2 run `binary` instead. Variable-time.
 use super::binary::Binary;

@@ -5,7 +5,7 @@
 //! Two kernels ([`Kernel`]):
 //! - `mpz`: `mpz_mul` then `mpz_tdiv_r` (a division per product) — the seeds' plain MulMod;
 //! - `montgomery`: values held as x·R mod m and reduced by GMP's own REDC on the `mpn` layer
-//!   ([`crate::bignum::mont`]), the modular product `mpz_powm` uses (odd moduli only).
+//!   ([`crate::hazmat::bignum::mont`]), the modular product `mpz_powm` uses (odd moduli only).
 //!
 //! A strategy enters its base into the ring, runs its schedule on held values and leaves the
 //! ring at the end ([`Ring::enter`], [`Ring::leave`]); the held form of 1 is [`Ring::one`]. The

@@ -1,5 +1,5 @@
 //! `window-parmul` (beyond the seeds): the sliding window of `sliding` with every MulMod on two
-//! threads (the split Montgomery product of [`crate::bignum::parmont`]).
+//! threads (the split Montgomery product of [`crate::hazmat::bignum::parmont`]).
 //!
 //! Every exponentiation strategy still does about k squarings one after another (a k-bit
 //! exponent); schedules over the exponent (`slice`, the m-ary combs, `sqmul-pipeline`) can only

@@ -46,7 +46,7 @@ pub fn decode(text: &[u8], wanted: impl Fn(&str) -> bool) -> Option<Result<PemBl
 /// Base64 characters: a body line never holds one, and its line ends are where the writer put
 /// them (every 64 characters for OpenSSL). They are computed for every byte with arithmetic
 /// masks and only then declassified for the secret-flow check
-/// ([`secret_flow::declassify`](crate::bignum::ct::secret_flow::declassify)). A line with a `-`
+/// ([`secret_flow::declassify`](crate::hazmat::bignum::ct::secret_flow::declassify)). A line with a `-`
 /// or `:` is armor, trimmed and compared in variable time; a body line is never looked at
 /// character by character, only compacted ([`compact`]) and decoded by [`decode_ct`].
 struct Lines<'a> {

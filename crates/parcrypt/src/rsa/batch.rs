@@ -4,7 +4,7 @@
 //! PaRSA's Fig. 1 loops `EMSGS[i] = MSGS[i]^e mod m`; Fig. 2 is the same loop under
 //! `#pragma omp for`. The iterations are independent, so every schedule must give exactly the
 //! sequential output; the tests check it for every schedule, thread count and chunk.
-//! Textbook RSA is for study only (see [`crate::rsa::textbook`]).
+//! Textbook RSA is for study only (see [`crate::hazmat::textbook`]).
 use super::keys::{RsaPrivateKey, RsaPublicKey};
 use super::multibuffer;
 use super::textbook::{self, PrivateOp};

@@ -1,10 +1,10 @@
 //! The kernel of the constant-time private-key operation: what computes each modular step of
-//! [`CtCrt`](crate::rsa::crt::CtCrt) on one modulus (a prime of the key, or n). The CRT engine and
-//! the key's cache of it are in [`crate::rsa::crt`], which builds on this module (never the other
+//! [`CtCrt`](crate::hazmat::crt::CtCrt) on one modulus (a prime of the key, or n). The CRT engine and
+//! the key's cache of it are in [`crate::hazmat::crt`], which builds on this module (never the other
 //! way).
 //!
 //! [`PrivateKernel`] picks it: one of the constant-time Montgomery kernels of
-//! [`crate::bignum::ct`] (`auto` = the best this CPU runs, chosen per modulus, so a key whose
+//! [`crate::hazmat::bignum::ct`] (`auto` = the best this CPU runs, chosen per modulus, so a key whose
 //! primes differ in size gets, for each, a backend that takes it), or GMP's `mpn_sec_*`
 //! functions (`gmp-sec`: `mpn_sec_powm` for the exponentiations, `mpn_sec_div_r` and
 //! `mpn_sec_mul` for the reductions and products around them). The Montgomery kernels are
@@ -16,7 +16,7 @@
 //!
 //! The modulus n itself (the blinding, the unblinding, the fault check) runs on the chosen
 //! backend where it takes n's size, else on the best backend that does (the IFMA kernel takes
-//! up to [`crate::bignum::ct::IFMA_MAX_BITS`] bits; n of a 16384-bit key goes to MULX).
+//! up to [`crate::hazmat::bignum::ct::IFMA_MAX_BITS`] bits; n of a 16384-bit key goes to MULX).
 use super::secrets::Limbs;
 use crate::bignum::ct::{Backend, CtModulus, select};
 use crate::bignum::sec;
@@ -103,9 +103,9 @@ impl std::fmt::Display for PrivateKernel {
 #[derive(Clone)]
 pub(crate) enum ModArith {
     /// A Montgomery backend ([`CtModulus`]): exponentiations on its kernel, reductions and
-    /// products on its radix-2^64 arithmetic ([`crate::bignum::ct::Mont64`]).
+    /// products on its radix-2^64 arithmetic ([`crate::hazmat::bignum::ct::Mont64`]).
     Kernel(CtModulus),
-    /// GMP's `mpn_sec_powm`, `mpn_sec_div_r` and `mpn_sec_mul` ([`crate::bignum::sec`]).
+    /// GMP's `mpn_sec_powm`, `mpn_sec_div_r` and `mpn_sec_mul` ([`crate::hazmat::bignum::sec`]).
     Sec {
         /// m at ⌈bits/64⌉ limbs.
         m: Limbs,

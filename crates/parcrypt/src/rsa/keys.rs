@@ -1,6 +1,6 @@
 //! RSA key pairs, for two primes or, as in PKCS#1 v2 (RFC 8017 §3.2), up to five: the public
 //! key, and the private key built from a key file's values or from d and the primes, checked
-//! (and completed) in constant time ([`super::secrets`]). Key generation is variable time and
+//! (and completed) in constant time ([`crate::hazmat::secrets`]). Key generation is variable time and
 //! named so (`*_vartime`): it runs only when a key is made, never on a loaded key.
 use super::crt::{CtCache, CtCrt};
 use super::kernel::PrivateKernel;
@@ -214,7 +214,7 @@ impl RsaPrivateKey {
     /// Builds a key from n, e, d and its primes r_1, r_2, … in file order (two, or up to five
     /// for a multi-prime key), checking that they agree — the product of the primes is n, d is
     /// in range, e·d = 1 modulo every r_i − 1 — and deriving the CRT exponents and
-    /// coefficients, all in constant time ([`super::secrets`]). p and q are r_1 and r_2. The
+    /// coefficients, all in constant time ([`crate::hazmat::secrets`]). p and q are r_1 and r_2. The
     /// integers given are wiped when dropped; their sizes (as GMP holds them) are taken as
     /// public.
     pub fn from_prime_list(public: RsaPublicKey, d: Integer, primes: Vec<Integer>) -> Result<Self> {
@@ -390,7 +390,7 @@ impl RsaPrivateKey {
     }
 
     /// The kernel of the constant-time private-key operations
-    /// ([`crate::rsa::textbook::PrivateOp::CrtConstTime`] and its parallel form).
+    /// ([`crate::hazmat::textbook::PrivateOp::CrtConstTime`] and its parallel form).
     pub fn kernel(&self) -> PrivateKernel {
         self.ct.kernel()
     }

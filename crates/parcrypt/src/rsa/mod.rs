@@ -3,21 +3,28 @@
 //! SHA-1/SHA-2 hash and a label) for real use, CRT and constant-time private-key operations
 //! (over every prime, one thread per prime if asked, blinded and checked before output), keys
 //! loaded and checked in constant time, and the SeRSA / PaRSA batches of PaRSA.
-pub mod armor;
-pub mod batch;
-pub mod crt;
-pub mod encode;
+//!
+//! The safe face is here: [`keys`] (the key types), [`oaep`], [`pem`] (loading and writing
+//! keys) and [`hash`] (OAEP's hash choice). The building blocks under it (textbook RSA, the
+//! primitives, the constant-time kernels and CRT engines, multi-buffer, the secrets' checks,
+//! encodings, primes, batches) are reached through [`crate::hazmat`].
 pub mod hash;
-pub mod kernel;
 pub mod keys;
-pub mod limits;
-pub mod multibuffer;
-pub mod multiprime;
 pub mod oaep;
 pub mod pem;
-pub mod prime;
-pub mod secrets;
-pub mod textbook;
+
+pub(crate) mod armor;
+pub(crate) mod batch;
+pub(crate) mod crt;
+pub(crate) mod encode;
+pub(crate) mod kernel;
+pub(crate) mod limits;
+pub(crate) mod multibuffer;
+pub(crate) mod multiprime;
+pub(crate) mod prime;
+pub(crate) mod primitive;
+pub(crate) mod secrets;
+pub(crate) mod textbook;
 
 #[cfg(test)]
 mod fuzz_tests;

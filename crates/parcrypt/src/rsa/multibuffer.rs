@@ -5,7 +5,7 @@
 //! lanes.
 //!
 //! Per operation, exactly what [`CtCrt`] does for one: the ciphertext's range check (the same
-//! error as [`crate::rsa::textbook::decrypt`]), the blinding (the key's own pair, drawn or
+//! error as [`crate::hazmat::textbook::decrypt`]), the blinding (the key's own pair, drawn or
 //! squared per use), c mod q and c mod p in constant time, the two CRT halves as two
 //! multi-buffer exponentiations (all lanes' q halves, then all lanes' p halves, each exponent
 //! read over the largest prime's bit length), Garner's recombination, the fault check against
@@ -102,7 +102,7 @@ pub fn key_refusal(key: &RsaPrivateKey) -> Option<String> {
 pub const MAX_PRIME_BITS: u32 = 160 * 52 - 2;
 
 /// The private-key operation c_j^d_j mod n_j of every lane, checked before it is returned
-/// (as [`crate::rsa::textbook::decrypt`] with [`crate::rsa::textbook::PrivateOp::CrtConstTime`]):
+/// (as [`crate::hazmat::textbook::decrypt`] with [`crate::hazmat::textbook::PrivateOp::CrtConstTime`]):
 /// one result per message, in order. Errors for the whole call: see the module docs.
 pub fn private_op_many(keys: &[&RsaPrivateKey], cs: &[Integer]) -> Result<Vec<Result<Integer>>> {
     check_call(keys, cs)?;
@@ -153,7 +153,7 @@ pub fn decrypt_blinded_many<R: RngCore + ?Sized>(
         .collect())
 }
 
-/// Each ciphertext as n's limbs, or the range error [`crate::rsa::textbook::decrypt`] gives.
+/// Each ciphertext as n's limbs, or the range error [`crate::hazmat::textbook::decrypt`] gives.
 fn limbs_in_range(keys: &[&RsaPrivateKey], crts: &[&CtCrt], cs: &[Integer]) -> Vec<Result<Limbs>> {
     keys.iter()
         .zip(crts)

@@ -6,7 +6,7 @@
 //! the order q, p, r_3, … (the order in which PKCS#1's qInv and t_i are the coefficients):
 //! m = m_q, then for each further prime r_i, with R the product of the primes before it,
 //! m += R·((m_i − m)·t_i mod r_i). An [`RsaPrivateKey`] of any prime count holds its primes;
-//! the constant-time operation over them is [`crate::rsa::crt::CtCrt`]. This file has what
+//! the constant-time operation over them is [`crate::hazmat::crt::CtCrt`]. This file has what
 //! is variable time and named so: generating the primes, and the CRT with GMP's `mpz_powm`
 //! ([`crt_vartime`], the `crt` and `crt-parallel` forms of PaRSA's study).
 use super::keys::RsaPrivateKey;

@@ -10,10 +10,10 @@
 //!   on one thread per prime) on the key's kernel, by default the best constant-time Montgomery
 //!   kernel of this CPU (or GMP's `mpn_sec_*` functions, `gmp-sec`), constant time from the
 //!   reduction of c to the recombination, the blinding and the unblinding included
-//!   ([`crate::rsa::crt::CtCrt`]); its result is raised to e and compared with the blinded
+//!   ([`crate::hazmat::crt::CtCrt`]); its result is raised to e and compared with the blinded
 //!   ciphertext before it is unblinded, and a mismatch (a fault) is the same
 //!   [`Error::DecryptionError`];
-//! - I2OSP writes exactly k bytes through fixed-length limbs ([`textbook::decrypt_blinded_bytes`]): no
+//! - I2OSP writes exactly k bytes through fixed-length limbs ([`primitive::decrypt_blinded_bytes`]): no
 //!   work depends on EM's leading zero bytes (Y = 0, Manger's oracle);
 //! - the padding check (Y = 0, lHash' = lHash, a run of zeros and then 0x01) reads every byte
 //!   of EM with no branch or early exit on secret data and folds all three conditions into one
@@ -30,7 +30,7 @@
 //! variable-length I2OSP included, for `parcrypt bench leak` to compare against.
 pub use super::hash::OaepHash;
 use super::keys::{RsaPrivateKey, RsaPublicKey};
-use super::textbook::{self, PrivateOp};
+use super::primitive::{self, PrivateOp};
 use crate::bignum::ct::secret_flow;
 use crate::bignum::{SecretInteger, from_be_bytes, to_be_bytes_vartime};
 use crate::error::{Error, Result};
@@ -131,7 +131,7 @@ pub fn encrypt_with<R: RngCore + CryptoRng + ?Sized>(
     rng.fill_bytes(&mut seed[..params.hash.output_len()]);
     let em = encode(msg, params, &seed[..params.hash.output_len()], k);
     let m = SecretInteger::new(from_be_bytes(&em));
-    let c = textbook::encrypt(key, &m)?;
+    let c = primitive::encrypt(key, &m)?;
     Ok(to_be_bytes_vartime(&c, k).expect("c < n fits in k bytes"))
 }
 
@@ -197,7 +197,7 @@ impl From<CtOp> for PrivateOp {
 /// code: a ciphertext of the wrong length or range is replaced by the representative 1 (public
 /// facts, so the replacement may branch), decrypted like any other, and its failure folded
 /// into the padding check's mask. EM becomes bytes through the fixed-length
-/// [`textbook::decrypt_blinded_bytes`]; only a key too small for `params.hash` is another error
+/// [`primitive::decrypt_blinded_bytes`]; only a key too small for `params.hash` is another error
 /// ([`Error::InvalidKey`], before any work).
 pub fn decrypt_with(
     key: &RsaPrivateKey,
@@ -224,7 +224,7 @@ pub fn decrypt_with_any_op_vartime(
     let in_range = ct.len() == k && c < *n;
     let c = if in_range { c } else { Integer::from(1) };
     // RSADP on the blinded c (fresh blinding from the OS): EM as exactly k bytes, wiped on drop.
-    let em = textbook::decrypt_blinded_bytes(key, &c, op, &mut OsRng)?;
+    let em = primitive::decrypt_blinded_bytes(key, &c, op, &mut OsRng)?;
     decode(&em, params, 0u8.wrapping_sub(u8::from(in_range)))
 }
 
@@ -251,7 +251,7 @@ pub fn decrypt_with_vartime(
     }
     // RSADP refuses c >= n with InvalidCiphertext ("... must be in [0, n)").
     let c = from_be_bytes(ct);
-    let m = SecretInteger::new(textbook::decrypt_blinded(key, &c, op, &mut OsRng)?);
+    let m = SecretInteger::new(primitive::decrypt_blinded(key, &c, op, &mut OsRng)?);
     let mut em = Zeroizing::new(vec![0u8; k]);
     let len = m.significant_digits::<u8>();
     m.write_digits(&mut em[k - len..], Order::Msf);

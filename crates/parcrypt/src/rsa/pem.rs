@@ -1,5 +1,5 @@
 //! RSA key files as OpenSSL reads them: PKCS#8, PKCS#1 (two-prime and multi-prime) and SPKI,
-//! in PEM ([`super::armor`]) or DER; writing them is [`super::encode`], re-exported here.
+//! in PEM ([`crate::hazmat::armor`]) or DER; writing them is [`crate::hazmat::encode`], re-exported here.
 //!
 //! All ASN.1 goes through RustCrypto's `pkcs1`, `pkcs8` and `spki` crates; this file maps their
 //! structures to parcrypt's keys and their failures to one-line [`Error::InvalidKey`] messages.
@@ -76,7 +76,7 @@ impl KeyFile {
 // Import
 
 /// Reads a private or public RSA key from PEM (by label: PRIVATE KEY, RSA PRIVATE KEY,
-/// PUBLIC KEY, RSA PUBLIC KEY, read as OpenSSL reads them: see [`super::armor`]) or DER
+/// PUBLIC KEY, RSA PUBLIC KEY, read as OpenSSL reads them: see [`crate::hazmat::armor`]) or DER
 /// (PKCS#8, PKCS#1 private, SPKI, PKCS#1 public, in that order). Text around the PEM block is
 /// ignored; in a file with several blocks, the first RSA key block is read.
 pub fn parse_key(bytes: &[u8]) -> Result<KeyFile> {

@@ -25,7 +25,7 @@
 //! by r_i − 1, which keeps r_i's bit length only for an odd r_i, and n = Πr_i odd makes every
 //! r_i odd), then all the others. Each stage branches once, on a public outcome (the key is
 //! valid so far, or refused). Only after a refusal, when the key is rejected anyway, are the
-//! masks looked at one by one to name what failed. GMP's integers ([`crate::bignum::SecretInteger`]) of the same values
+//! masks looked at one by one to name what failed. GMP's integers ([`crate::hazmat::bignum::SecretInteger`]) of the same values
 //! are built only on request, for writing a key file and for the variable-time forms
 //! ([`crate::rsa::RsaPrivateKey::d`] and the other accessors).
 use crate::bignum::ct::{Backend, CtModulus, portable, secret_flow, select};

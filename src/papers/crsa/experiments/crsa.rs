@@ -96,7 +96,7 @@ fn crt_binary_vartime(key: &RsaPrivateKey, c: &Integer, binary: &dyn ModExp) -> 
 fn size_case(bits: u32, methods: &'static [&'static str]) -> Result<SizeCase> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(2);
     let key = RsaPrivateKey::generate_vartime(bits, &Integer::from(65537), &mut rng)?;
-    let c = parcrypt::bignum::random_below(&mut rng, key.public().n());
+    let c = parcrypt::hazmat::bignum::random_below(&mut rng, key.public().n());
     let expected = Integer::from(c.pow_mod_ref(key.d(), key.public().n()).expect("d > 0"));
     let case = SizeCase {
         bits,
@@ -379,7 +379,7 @@ impl Experiment for Pipeline {
     fn run(&self, ctx: &Context) -> Result<Output> {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(5);
         let long_e: Integer =
-            parcrypt::bignum::random_bits(&mut rng, 1024) | (Integer::from(1) << 1023);
+            parcrypt::hazmat::bignum::random_bits(&mut rng, 1024) | (Integer::from(1) << 1023);
         let exps = [
             ("e = 65537", Integer::from(65537)),
             ("1024-bit e", long_e.clone()),

@@ -32,7 +32,7 @@ pub const SAMPLE: usize = 1000;
 pub fn random_exponents(k: u32) -> Vec<Integer> {
     let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(u64::from(k) + 2);
     (0..SAMPLE)
-        .map(|_| parcrypt::bignum::random_bits(&mut rng, k) | (Integer::from(1) << (k - 1)))
+        .map(|_| parcrypt::hazmat::bignum::random_bits(&mut rng, k) | (Integer::from(1) << (k - 1)))
         .collect()
 }
 

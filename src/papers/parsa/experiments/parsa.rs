@@ -14,9 +14,9 @@ use crate::study::{
     Provenance, Series, Table, fed, settled,
 };
 use crate::suites::rsa::{BatchOp, RsaBenchPlan};
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::textbook::PrivateOp;
 use rand::SeedableRng;
 use rug::Integer;
 

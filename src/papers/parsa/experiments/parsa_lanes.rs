@@ -10,9 +10,9 @@ use super::{int, measured, reduction_pct, text};
 use crate::error::Result;
 use crate::study::sampling::{Rounds, Values};
 use crate::study::{Cell, Chart, Point, Provenance, Series, Table};
+use parcrypt::hazmat::multibuffer;
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::multibuffer;
-use parcrypt::rsa::textbook::PrivateOp;
 
 /// The constant-time forms beside the paper's: the rounds' key prefix, the form, its lanes.
 const FORMS: [(&str, PrivateOp, usize); 2] = [

@@ -89,7 +89,7 @@ impl Ciphers {
             &rug::Integer::from(65537),
             &mut rng,
         )?;
-        let block = parcrypt::bignum::random_below(&mut rng, rsa.public().n());
+        let block = parcrypt::hazmat::bignum::random_below(&mut rng, rsa.public().n());
         Ok(Self {
             bf: parcrypt::cipher::blowfish::Blowfish::new(&key)?,
             data,
@@ -100,7 +100,7 @@ impl Ciphers {
 
     /// Seconds per byte of each of [`PER_BYTE`], once each.
     fn round(&mut self) -> Result<Vec<(String, f64)>> {
-        use parcrypt::rsa::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
+        use parcrypt::hazmat::textbook::{PrivateOp, decrypt_unchecked, encrypt_unchecked};
         use std::hint::black_box;
         use std::time::Instant;
         let bytes = self.data.len() as f64;

@@ -21,7 +21,7 @@ use std::time::Duration;
 
 fn main() {
     // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).
-    parcrypt::bignum::wipe::install();
+    parcrypt::hazmat::bignum::wipe::install();
     tune_open_mpi();
     std::process::exit(run());
 }

@@ -2,10 +2,10 @@
 use crate::args::{self, MasterArg, OpArg, PrivateOpArg};
 use crate::parse::parse_list;
 use crate::shared::{check_writable, on_hosts, usage, warn_if_bound, write_json};
+use parcrypt::hazmat::batch;
+use parcrypt::hazmat::textbook::PrivateOp;
 use parcrypt::parallel::Schedule;
 use parcrypt::rsa::RsaPrivateKey;
-use parcrypt::rsa::batch;
-use parcrypt::rsa::textbook::PrivateOp;
 use parcrypt_harness::records::rsa::BatchOp;
 use parcrypt_mpi::batch::BatchPlan;
 use parcrypt_mpi::batch_bench::BatchRecord;
@@ -56,7 +56,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
     let multibuffer = plan.op == BatchOp::Decrypt && plan.private_op == PrivateOp::CrtConstTimeMb;
     // Every rank runs the kernel, so every rank must have it: a usage error on all of them,
     // agreed before any work (one rank on a host without IFMA stops them all).
-    let here = match parcrypt::rsa::multibuffer::unavailable_reason() {
+    let here = match parcrypt::hazmat::multibuffer::unavailable_reason() {
         Some(why) if multibuffer => Err(usage(why)),
         _ => Ok(()),
     };
@@ -84,7 +84,7 @@ pub fn run(ranks: &Ranks, a: args::RsaArgs) -> MpiResult<()> {
 /// it and rank 0 measures it faster on its key ([`batch::fastest_const_time`]), else
 /// `crt-const-time`; every rank gets rank 0's choice, rank 0 also its reason (for the records).
 fn choose(ranks: &Ranks, key: Option<&RsaPrivateKey>, seed: u64) -> (PrivateOp, String) {
-    let here = parcrypt::rsa::multibuffer::unavailable_reason().is_none();
+    let here = parcrypt::hazmat::multibuffer::unavailable_reason().is_none();
     let everywhere = ranks.all_min(u64::from(here)) == 1;
     let mut why = String::new();
     let mine = match key {

@@ -21,7 +21,7 @@
 //! - **ifma-mb** (`ifma_mb.rs`, not a [`Backend`]: it takes eight operations at once) —
 //!   AVX-512 IFMA, radix 2^52, eight independent exponentiations, one per 64-bit lane, each
 //!   with its own modulus and exponent (multi-buffer, as Intel's crypto_mb); used by
-//!   [`crate::rsa::multibuffer`] for batches of private-key operations;
+//!   [`crate::hazmat::multibuffer`] for batches of private-key operations;
 //! - **mulx** — x86-64 BMI2/ADX, 64-bit limbs, CIOS unrolled for the common limb counts;
 //! - **portable** — the same CIOS in plain Rust with `u128` products (any CPU).
 //!

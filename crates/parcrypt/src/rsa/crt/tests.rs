@@ -36,7 +36,7 @@ fn check_key(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str
 
 /// The variable-time forms and the multi-buffer ones of `key`: the right value, or (the
 /// multi-buffer kernel on a key it cannot take: more than two primes, a prime above
-/// [`crate::rsa::multibuffer::MAX_PRIME_BITS`]) an error, never a panic. Skipped, said on
+/// [`crate::hazmat::multibuffer::MAX_PRIME_BITS`]) an error, never a panic. Skipped, said on
 /// stderr, where the CPU lacks AVX-512 IFMA.
 fn check_other_forms(key: &RsaPrivateKey, rng: &mut rand_chacha::ChaCha20Rng, what: &str) {
     use crate::rsa::multibuffer;
