@@ -606,3 +606,149 @@ fn the_readme_s_study_times_are_the_kept_runs() {
         );
     }
 }
+
+/// Python's `%.4g`: four significant digits, trailing zeros dropped (the findings pages'
+/// intervals are written so).
+fn g4(x: f64) -> String {
+    if x == 0.0 {
+        return "0".into();
+    }
+    let sci = format!("{x:.3e}");
+    let exp: i32 = sci.split('e').nth(1).unwrap().parse().unwrap();
+    let trim = |s: String| {
+        if s.contains('.') {
+            s.trim_end_matches('0').trim_end_matches('.').to_string()
+        } else {
+            s
+        }
+    };
+    if (-4..4).contains(&exp) {
+        trim(format!("{:.*}", (3 - exp) as usize, x))
+    } else {
+        let (m, _) = sci.split_once('e').unwrap();
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{}e{sign}{:02}", trim(m.to_string()), exp.abs())
+    }
+}
+
+/// A findings page's figure cell and verdict cell for one claim of a run, as the pages write
+/// them; `None`: the claim is not in the run.
+fn findings_cells(claim: Option<&serde_json::Value>) -> (String, String) {
+    let Some(c) = claim else {
+        return ("—".into(), "(not in this run)".into());
+    };
+    let verdict = c["verdict"].as_str().unwrap();
+    let ours = &c["ours"];
+    let text = ours["text"].as_str().unwrap_or("");
+    let mut fig = if verdict == "not-testable" || text.is_empty() {
+        "—".to_string()
+    } else {
+        text.replace('|', "\\|")
+    };
+    if let (Some(lo), Some(hi)) = (ours["ci_low"].as_f64(), ours["ci_high"].as_f64())
+        && fig != "—"
+        && !fig.contains('[')
+        && lo != hi
+    {
+        fig = format!("{fig} [{}, {}]", g4(lo), g4(hi));
+    }
+    let verdict = match c["reason"].as_str() {
+        Some(r) => format!("{verdict} ({r})"),
+        None => verdict.to_string(),
+    };
+    (fig, verdict)
+}
+
+/// docs/findings/<paper>.md is the kept runs: every row of its central claims (each headline
+/// claim of the paper has one) carries the kind, setting, figure and verdict the kept full and
+/// quick runs gave, and its counts table their counts by kind and verdict.
+#[test]
+fn the_findings_pages_are_the_kept_runs() {
+    use std::collections::BTreeMap;
+    let root = root();
+    let claims = |profile: &str| -> Vec<serde_json::Value> {
+        let path = root.join(format!("results/study-{profile}/results.json"));
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        v["claims"].as_array().unwrap().clone()
+    };
+    let (full, quick) = (claims("full"), claims("quick"));
+    let by_id = |cs: &[serde_json::Value], id: &str| cs.iter().find(|c| c["id"] == id).cloned();
+    for paper in [
+        "parsa",
+        "scc-blowfish",
+        "crsa",
+        "mary-karatsuba",
+        "cipher-energy",
+    ] {
+        let page_path = root.join(format!("docs/findings/{paper}.md"));
+        let page = std::fs::read_to_string(&page_path).unwrap();
+        let mut rows = BTreeSet::new();
+        let mut counted: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
+        for line in page.lines().filter(|l| l.starts_with("| ")) {
+            let cells: Vec<String> = line
+                .replace("\\|", "\u{0}")
+                .trim_matches('|')
+                .split('|')
+                .map(|c| c.trim().replace('\u{0}', "\\|"))
+                .collect();
+            if cells.len() == 7 && cells[0].starts_with('`') {
+                let id = cells[0].trim_matches('`').to_string();
+                let f = by_id(&full, &id).unwrap_or_else(|| panic!("{paper}: no claim {id}"));
+                let setting = f["setting"].as_str().unwrap_or("—");
+                let (ff, fv) = findings_cells(Some(&f));
+                let (qf, qv) = findings_cells(by_id(&quick, &id).as_ref());
+                let want = [
+                    cells[0].clone(),
+                    f["kind"].as_str().unwrap().to_string(),
+                    setting.to_string(),
+                    ff,
+                    fv,
+                    qf,
+                    qv,
+                ];
+                assert_eq!(
+                    cells[..],
+                    want[..],
+                    "docs/findings/{paper}.md, row of {id}: the kept runs say otherwise"
+                );
+                rows.insert(id);
+            } else if cells.len() == 4
+                && let (Ok(a), Ok(b)) = (cells[2].parse::<usize>(), cells[3].parse::<usize>())
+            {
+                counted.insert((cells[0].clone(), cells[1].clone()), (a, b));
+            }
+        }
+        let headline: BTreeSet<String> = full
+            .iter()
+            .filter(|c| c["paper_id"] == paper && c["headline"] == true)
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(
+            rows, headline,
+            "docs/findings/{paper}.md: its central claims"
+        );
+        let mut want: BTreeMap<(String, String), (usize, usize)> = BTreeMap::new();
+        for (run, cs) in [(0, &full), (1, &quick)] {
+            for c in cs.iter().filter(|c| c["paper_id"] == paper) {
+                let key = (
+                    c["kind"].as_str().unwrap().to_string(),
+                    c["verdict"].as_str().unwrap().to_string(),
+                );
+                let e = want.entry(key).or_default();
+                if run == 0 { e.0 += 1 } else { e.1 += 1 }
+            }
+        }
+        assert_eq!(counted, want, "docs/findings/{paper}.md: the counts table");
+    }
+}
+
+#[test]
+fn g4_writes_four_significant_digits_as_python_does() {
+    assert_eq!(g4(0.08256274768824307), "0.08256");
+    assert_eq!(g4(41.66666666666667), "41.67");
+    assert_eq!(g4(-26.860672360970106), "-26.86");
+    assert_eq!(g4(1.0), "1");
+    assert_eq!(g4(2043.0), "2043");
+    assert_eq!(g4(12345.0), "1.234e+04");
+}
