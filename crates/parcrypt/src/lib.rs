@@ -31,7 +31,7 @@
 //! | task | API |
 //! |---|---|
 //! | make a key, encrypt, decrypt (OAEP, SHA-256) | [`RsaPrivateKey::new_vartime`], [`RsaPublicKey::encrypt_oaep`], [`RsaPrivateKey::decrypt_oaep`] |
-//! | read an OpenSSL key (PKCS#8 or PKCS#1, PEM or DER) | [`rsa::pem::load_private_key`], [`rsa::pem::load_public_key`] |
+//! | read an OpenSSL key (PKCS#8 or PKCS#1, PEM or DER), write one | [`RsaPrivateKey::from_key_file`], [`RsaPublicKey::from_key_file`], [`RsaPrivateKey::to_pem`], [`RsaPublicKey::to_pem`] (more forms: [`rsa::pem`]) |
 //! | make a key | [`RsaPrivateKey::generate_vartime`] (variable time, and named so: it runs once) |
 //! | RSA-OAEP (SHA-256 by default) | [`rsa::oaep::encrypt`], [`rsa::oaep::decrypt`], [`OaepParams`] |
 //! | many textbook decryptions at once (SeRSA, PaRSA; study only) | [`hazmat::batch`] |

@@ -123,6 +123,32 @@ pub fn load_public_key(bytes: &[u8]) -> Result<RsaPublicKey> {
     Ok(parse_key(bytes)?.into_public())
 }
 
+impl RsaPrivateKey {
+    /// Reads a private key file as OpenSSL writes it (PKCS#8 or PKCS#1, PEM or DER), checking
+    /// it in constant time: [`load_private_key`].
+    pub fn from_key_file(bytes: &[u8]) -> Result<Self> {
+        load_private_key(bytes)
+    }
+
+    /// The key as PKCS#8 PEM ("PRIVATE KEY", what `openssl genpkey` writes), wiped on drop.
+    pub fn to_pem(&self) -> Result<zeroize::Zeroizing<String>> {
+        private_key_to_pem(self, KeyFormat::Pkcs8)
+    }
+}
+
+impl RsaPublicKey {
+    /// Reads a public key file (SPKI or PKCS#1, PEM or DER); a private key file gives its
+    /// public half: [`load_public_key`].
+    pub fn from_key_file(bytes: &[u8]) -> Result<Self> {
+        load_public_key(bytes)
+    }
+
+    /// The key as SPKI PEM ("PUBLIC KEY", what `openssl pkey -pubout` writes).
+    pub fn to_pem(&self) -> Result<String> {
+        public_key_to_pem(self, KeyFormat::Pkcs8)
+    }
+}
+
 /// The PEM labels [`parse_key`] looks for (the encrypted one only to name it in the error).
 const KEY_LABELS: [&str; 5] = [
     LABEL_PKCS8,
