@@ -3,6 +3,12 @@
 //! usage error, 1 for a runtime failure and 70 for an internal error (docs/commands.md, "Exit codes").
 mod cli;
 
+/// Rust's heap with a count of its bytes (two relaxed atomic operations per allocation), so
+/// `bench mul` can say how much memory a product takes at its peak.
+#[global_allocator]
+static ALLOC: parcrypt_lab::bench::memory::CountingAlloc =
+    parcrypt_lab::bench::memory::CountingAlloc;
+
 fn main() {
     restore_default_sigpipe();
     // Wipe every GMP block on free before any big integer is allocated (see bignum::wipe).

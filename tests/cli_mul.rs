@@ -197,3 +197,47 @@ fn bench_handoff_measures_every_activation() {
         ]
     );
 }
+
+/// The command counts its heap: an NTT product's scratch is measured (its buffers are Rust
+/// heap), GMP's own product is not Rust heap (0 bytes), and the ratio is over the operands.
+#[test]
+fn bench_mul_measures_each_product_s_heap_peak() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mul.json");
+    let out = parcrypt(&[
+        "bench",
+        "mul",
+        "--bits",
+        "65536",
+        "--methods",
+        "ntt",
+        "--threads",
+        "1",
+        "--runs",
+        "2",
+        "--max-runs",
+        "2",
+        "--min-time",
+        "0",
+        "--batch-ms",
+        "0.2",
+        "--quiet",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    assert!(stdout(&out).contains("heap_x"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let results = report["results"].as_array().unwrap();
+    let of = |m: &str| results.iter().find(|r| r["method"] == m).unwrap();
+    let ntt = of("ntt");
+    let bytes = ntt["heap_peak_bytes"].as_u64().unwrap();
+    // At least the product's own coefficients (2 × 1024 limbs) in one residue vector.
+    assert!(bytes >= 2 * 1024 * 8, "{ntt}");
+    let ratio = ntt["heap_peak_over_operands"].as_f64().unwrap();
+    assert!(
+        (ratio - bytes as f64 / (2.0 * 1024.0 * 8.0)).abs() < 1e-9,
+        "{ntt}"
+    );
+    assert_eq!(of("gmp")["heap_peak_bytes"], 0);
+}

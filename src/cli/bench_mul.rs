@@ -83,6 +83,7 @@ struct MulRow {
     seed_vs_seq: Option<f64>,
     capacity: Option<f64>,
     x_core_us: Option<f64>,
+    heap_x: Option<f64>,
     flags: String,
 }
 
@@ -157,6 +158,9 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
                 capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
                 x_core_us: r.cross_core_us.map(|c| (c * 100.0).round() / 100.0),
+                heap_x: r
+                    .heap_peak_over_operands
+                    .map(|h| (h * 100.0).round() / 100.0),
                 flags: flags(r.oversubscribed, &r.timing),
             }
         })
@@ -182,6 +186,10 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
              seconds to minutes), and then every parallel form is slower, though capacity reads \
              the same."
         ),
+        "heap_x: a warm product's peak Rust-heap scratch over its operands' bytes (measured by \
+         the command's counting allocator; GMP's own temporaries, as in gmp and par-gmp's GMP \
+         products, are not Rust heap and not counted; heap_peak_bytes in the files)."
+            .to_string(),
         "seed_us: the seed's µs per product on an i7-2600 (1 thread); seed_vs_gmp/seed_vs_seq: \
          its time ratios with 3 threads (i7-2600 for std::async/std::thread/inf-threads, Xeon \
          E5-2650 v2 8c/16t for lock-free)."

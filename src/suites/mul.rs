@@ -14,6 +14,7 @@
 use crate::bench::capacity::{
     CAPACITY_BITS, CAPACITY_S, CROSS_CORE_S, cross_core_us, parallel_capacity,
 };
+use crate::bench::memory::heap_peak_during;
 use crate::bench::{
     Bench, BenchConfig, Measurement, Seconds, Summary, TimingColumns, TimingFields, logical_cores,
 };
@@ -88,6 +89,15 @@ pub struct MulBenchRecord {
     /// reading (`None` when every run had 1 thread or the plan did not probe each size): several times its usual level when the
     /// CPUs stopped sharing a cache, which slows every parallel form.
     pub cross_core_us: Option<f64>,
+    /// Bytes of Rust heap one warm product held at its peak beyond what was held before it
+    /// (its scratch: the NTT's transforms and residues; cached twiddle tables excluded, as
+    /// they were made by the first product), counted by the command's allocator; `None` where
+    /// the heap is not counted (the library without the command). GMP's own temporaries
+    /// (`gmp`, `par-gmp`'s GMP products, Karatsuba's GMP leaves) are not Rust heap and are not
+    /// in it.
+    pub heap_peak_bytes: Option<u64>,
+    /// `heap_peak_bytes` over the two operands' bytes (8 per limb).
+    pub heap_peak_over_operands: Option<f64>,
     /// Statistical warning, empty if none.
     pub note: String,
 }
@@ -211,6 +221,15 @@ fn measure_all(
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (a, b) = operands(bits, plan.seed);
         check_products(&multipliers, &a, &b, bits)?;
+        // One more (warm) product each, its heap peak counted.
+        let heap: Vec<Option<u64>> = multipliers
+            .iter()
+            .map(|m| {
+                heap_peak_during(|| black_box(m.mul(&a, &b)))
+                    .1
+                    .map(|n| n as u64)
+            })
+            .collect();
         let reps: Vec<u64> = multipliers
             .iter()
             .map(|m| calibrate(m.as_ref(), &a, &b, plan.batch_s))
@@ -228,6 +247,9 @@ fn measure_all(
             reps: &reps,
             capacity,
             cross_core_us,
+            heap: &heap,
+            operand_bytes: 8
+                * (a.significant_digits::<u64>() + b.significant_digits::<u64>()) as u64,
         };
         records.extend(size.records(&measurements)?);
     }
@@ -303,6 +325,10 @@ struct SizeBatches<'a> {
     reps: &'a [u64],
     capacity: Option<f64>,
     cross_core_us: Option<f64>,
+    /// Each multiplier's heap peak ([`MulBenchRecord::heap_peak_bytes`]).
+    heap: &'a [Option<u64>],
+    /// The two operands' bytes.
+    operand_bytes: u64,
 }
 
 impl SizeBatches<'_> {
@@ -325,13 +351,14 @@ impl SizeBatches<'_> {
             .position(|&(m, _)| m == "kara-seq")
             .map(|i| summaries[i].median);
         let mut records = Vec::new();
-        for ((((&(method, _), s), &n), m), measured) in self
+        for (((((&(method, _), s), &n), m), measured), &heap) in self
             .configs
             .iter()
             .zip(&summaries)
             .zip(self.reps)
             .zip(self.multipliers)
             .zip(measurements)
+            .zip(self.heap)
         {
             records.push(MulBenchRecord {
                 method: method.to_string(),
@@ -351,6 +378,8 @@ impl SizeBatches<'_> {
                 verified: true,
                 capacity: self.capacity,
                 cross_core_us: self.cross_core_us,
+                heap_peak_bytes: heap,
+                heap_peak_over_operands: heap.map(|h| h as f64 / self.operand_bytes as f64),
                 note: s.note().unwrap_or_default(),
             });
         }
@@ -496,6 +525,8 @@ mod tests {
             verified: true,
             capacity: None,
             cross_core_us: None,
+            heap_peak_bytes: None,
+            heap_peak_over_operands: None,
             note: String::new(),
         };
         let recs = [
