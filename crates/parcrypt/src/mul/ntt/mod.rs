@@ -239,9 +239,11 @@ fn run(
                 Backend::Ifma256 => ifma::Width::W256,
                 _ => ifma::Width::W512,
             };
-            recombine(pool, threads, out, &|start, end, o| {
+            let ok = recombine(pool, threads, out, &|start, end, o| {
                 ifma::recombine_chunk(width, g, &res, start, end, o)
-            })
+            });
+            res.into_iter().for_each(|v| ifma::SPARE.give(v));
+            ok
         }
         #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
         Some(_) => unreachable!("no vector back end off x86-64"),

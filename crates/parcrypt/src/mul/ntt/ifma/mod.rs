@@ -26,7 +26,7 @@ pub mod kernels;
 pub mod simd;
 pub mod tables;
 
-use super::cache::TableCache;
+use super::cache::{Spare, TableCache};
 use super::prime::Prime;
 use super::transform::Shape;
 use super::{par_chunks, par_chunks_many, par_columns};
@@ -71,20 +71,52 @@ pub fn residues(
 ) -> Option<Vec<Vec<u64>>> {
     debug_assert!(takes(shape));
     Some(match width {
-        Width::W512 => {
-            let s = V512::new()?;
-            field::PRIMES
-                .map(|q| convolve(pool, threads, s, q, shape, a, b))
-                .into()
-        }
-        Width::W256 => {
-            let s = V256::new()?;
-            field::PRIMES
-                .map(|q| convolve(pool, threads, s, q, shape, a, b))
-                .into()
-        }
+        Width::W512 => by_primes(pool, threads, V512::new()?, shape, a, b),
+        Width::W256 => by_primes(pool, threads, V256::new()?, shape, a, b),
     })
 }
+
+/// How many of the four primes [`residues`] gives whole to a thread each on `threads` threads
+/// for `shape` (the rest have their phases split over all of them): on 2 to 4 threads the
+/// largest multiple of `threads` up to four (2 threads: four primes, two each, no barrier
+/// until the recombination; 3: three, then the fourth split), from [`WHOLE_FROM`] points; else
+/// none.
+pub fn whole_primes(threads: usize, shape: Shape) -> usize {
+    if !(2..=4).contains(&threads) || shape.points() < WHOLE_FROM {
+        return 0;
+    }
+    4 / threads * threads
+}
+
+/// Transform lengths from which [`whole_primes`] gives threads whole primes.
+pub const WHOLE_FROM: usize = 1;
+
+/// The four residue vectors: [`whole_primes`] of them one prime per task, the rest each split
+/// over the threads phase by phase. The same values either way (each prime's convolution does
+/// not depend on the threads).
+fn by_primes<S: Lanes + Send + Sync>(
+    pool: &Pool,
+    threads: usize,
+    s: S,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Vec<Vec<u64>> {
+    let whole = whole_primes(threads, shape);
+    let mut res = pool.map(whole, threads, |i| {
+        convolve(pool, 1, s, field::PRIMES[i], shape, a, b)
+    });
+    res.extend(
+        field::PRIMES[whole..]
+            .iter()
+            .map(|&q| convolve(pool, threads, s, q, shape, a, b)),
+    );
+    res
+}
+
+/// Transform vectors kept between products (taken by [`convolve`], the residues given back
+/// by the caller after the recombination).
+pub static SPARE: Spare = Spare::new();
 
 /// The kept tables.
 static TABLES: TableCache<Tables> = TableCache::new();
@@ -114,7 +146,7 @@ fn convolve<S: Lanes + Send + Sync>(
         Some(b) => vec![a, b],
         None => vec![a],
     };
-    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| vec![0u64; n]).collect();
+    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| SPARE.take(n)).collect();
     par_chunks_many(pool, threads, &mut bufs, m, |i, block| unsafe {
         kernels::forward_block(s, tb, shape, ops[i / radix], i % radix, block)
     });
@@ -125,7 +157,9 @@ fn convolve<S: Lanes + Send + Sync>(
         let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
         unsafe { kernels::pointwise_inverse(s, tb, block, yb) }
     });
-    drop(y);
+    if let Some(y) = y {
+        SPARE.give(y);
+    }
 
     let piece = m.div_ceil(threads).next_multiple_of(S::LANES);
     par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| unsafe {
