@@ -1,7 +1,8 @@
-//! Twiddle tables kept between products (and spare transform vectors, [`Spare`]): one [`TableCache`] per back end, keyed by prime and
+//! Twiddle tables kept between products: one [`TableCache`] per back end, keyed by prime and
 //! transform shape, bounded by the words it holds (the oldest tables leave first), so a
 //! benchmark's repeated products build their tables once and a long session's memory stays
-//! bounded.
+//! bounded. Likewise spare transform vectors ([`Spare`]), so repeated products reuse their
+//! pages.
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Most 64-bit words a cache keeps (64 MiB): the tables of every size up to a few tens of

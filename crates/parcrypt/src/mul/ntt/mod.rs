@@ -12,7 +12,8 @@
 //! residue vectors are alive at once, see [`scratch_words`]): the twiddle table in `threads`
 //! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
 //! products with each block's inverse; the inverse radix stage in `threads` pieces of
-//! indices — each phase one region of the [`Pool`]. Then the recombination in chunks of limbs,
+//! indices — each phase one region of the [`Pool`]. (The IFMA back end instead gives each of
+//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs,
 //! the chunks' carries added in order afterwards. Every task writes its own slice, so the
 //! result does not depend on the thread count. A square (the same limbs twice) transforms its
 //! operand once per prime.

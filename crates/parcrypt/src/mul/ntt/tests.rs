@@ -216,14 +216,14 @@ fn megabit_products_balanced_and_unbalanced() {
 
 /// The IFMA back end gives threads whole primes on 2 to 4 threads (a hybrid on 3: three whole,
 /// the fourth split) and splits every prime's phases otherwise: 1 to 5 threads, products and
-/// squares on both sides of [`ifma::WHOLE_FROM`], the same limbs as GMP's and as each other.
+/// squares from the kernels' smallest blocks to megabits, the same limbs as GMP's and as each
+/// other.
 #[test]
 fn whole_primes_per_thread_and_split_phases_agree() {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     {
-        let big = check_bound(1 << 13, 1 << 13).unwrap();
         assert_eq!(
-            [1, 2, 3, 4, 5, 8].map(|t| ifma::whole_primes(t, big)),
+            [1, 2, 3, 4, 5, 8].map(ifma::whole_primes),
             [0, 4, 3, 4, 0, 0]
         );
     }
