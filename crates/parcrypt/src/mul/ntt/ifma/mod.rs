@@ -36,6 +36,19 @@
 //! thread. (All the levels of half-blocks shorter than a vector in one pass, each pair of
 //! vectors loaded once, measured no faster — 3 % slower, within the noise — and was left out.)
 //!
+//! Where that leaves it (same machine, 2026-11-28, the quietest run: load 2.4-3.2 falling,
+//! `bench peers` saw a 2-thread capacity of 1.98; old and new binaries interleaved; ms):
+//!
+//! | product | before 1t | before 2t | now 1t | now 2t | FLINT 3.6 1t | FLINT 2t |
+//! |---------|-----------|-----------|--------|--------|--------------|----------|
+//! | 64 Kbit | 0.070     | 0.054     | 0.066  | 0.044  | 0.074        | 0.17     |
+//! | 1 Mbit  | 1.69      | 1.08      | 1.39   | 0.76   | 1.38-1.41    | 0.84-0.98|
+//! | 16 Mbit | 36.3      | 19.2      | 33.0   | 18.5   | 26.4-26.7    | 13.7-14.6|
+//!
+//! So 1 Mbit now matches FLINT's fft_small on 1 thread and beats it on 2 when the second CPU
+//! is free; 16 Mbit is still about 0.8× FLINT's speed on either count (the transforms' kernels
+//! themselves, not the threading: 2 threads scale 1.8× here).
+//!
 //! Tables: per prime and shape, `(4 + 4·(radix − 1))·m` words (values and Shoup companions,
 //! forward and inverse, see [`tables`]), kept in a bounded cache ([`super::cache`]).
 pub mod crt;
