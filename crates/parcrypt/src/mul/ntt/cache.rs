@@ -1,7 +1,8 @@
 //! Twiddle tables kept between products: one [`TableCache`] per back end, keyed by prime and
 //! transform shape, bounded by the words it holds (the oldest tables leave first), so a
 //! benchmark's repeated products build their tables once and a long session's memory stays
-//! bounded.
+//! bounded. Likewise spare transform vectors ([`Spare`]), so repeated products reuse their
+//! pages.
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// Most 64-bit words a cache keeps (64 MiB): the tables of every size up to a few tens of
@@ -64,6 +65,82 @@ impl<T> Default for TableCache<T> {
     }
 }
 
+/// Most 64-bit words a [`Spare`] keeps (32 MiB): the six vectors of a 16-Mbit product on the
+/// IFMA back end (four residues and two operand transforms of 2^19 words).
+pub const MAX_SPARE_WORDS: usize = 1 << 22;
+
+/// Transform vectors kept between products, so a product reuses the pages of the previous one
+/// instead of asking the allocator for fresh (zeroed, page-faulting) memory: at 16 Mbit each
+/// vector is 4 MiB, and six of them faulted in page by page cost milliseconds. A taken vector's
+/// contents are unspecified (the transforms overwrite every word before reading it).
+pub struct Spare {
+    /// Kept vectors, at most [`MAX_SPARE_WORDS`] words in all.
+    kept: Mutex<Vec<Vec<u64>>>,
+}
+
+impl Spare {
+    /// An empty store.
+    pub const fn new() -> Self {
+        Self {
+            kept: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// A vector of `len` words, contents unspecified: a kept one of at least that capacity
+    /// (the smallest that fits), else a fresh one.
+    pub fn take(&self, len: usize) -> Vec<u64> {
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        let best = kept
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.capacity() >= len)
+            .min_by_key(|(_, v)| v.capacity())
+            .map(|(i, _)| i);
+        match best {
+            Some(i) => {
+                let mut v = kept.swap_remove(i);
+                drop(kept);
+                // Shortening keeps the old words; growing (within the capacity) zeroes the
+                // new ones, which is cheap next to a fresh allocation's page faults.
+                v.resize(len, 0);
+                v
+            }
+            None => {
+                drop(kept);
+                vec![0; len]
+            }
+        }
+    }
+
+    /// Keeps `v` for a later [`Spare::take`] while the store holds at most
+    /// [`MAX_SPARE_WORDS`] words (the smallest kept vectors leave first); drops it otherwise.
+    pub fn give(&self, v: Vec<u64>) {
+        if v.capacity() == 0 || v.capacity() > MAX_SPARE_WORDS {
+            return;
+        }
+        let mut kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.push(v);
+        kept.sort_unstable_by_key(|v| std::cmp::Reverse(v.capacity()));
+        let mut total = 0;
+        kept.retain(|v| {
+            total += v.capacity();
+            total <= MAX_SPARE_WORDS
+        });
+    }
+
+    /// Words held now.
+    pub fn words(&self) -> usize {
+        let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);
+        kept.iter().map(Vec::capacity).sum()
+    }
+}
+
+impl Default for Spare {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,5 +165,31 @@ mod tests {
         assert_eq!(c.words(), MAX_WORDS - 5);
         c.get((1, 2, 3), || (7, 10));
         assert_eq!(c.words(), 10);
+    }
+
+    #[test]
+    fn spare_vectors_are_reused_and_bounded() {
+        let s = Spare::new();
+        let v = s.take(100);
+        assert_eq!(v.len(), 100);
+        let ptr = v.as_ptr();
+        s.give(v);
+        assert_eq!(s.words(), 100);
+        // The kept vector comes back (same memory), shortened or grown within its capacity.
+        let w = s.take(60);
+        assert_eq!((w.len(), w.as_ptr()), (60, ptr));
+        assert_eq!(s.words(), 0);
+        s.give(w);
+        let w = s.take(100);
+        assert_eq!((w.len(), w.as_ptr()), (100, ptr));
+        // Too large for it: fresh.
+        s.give(w);
+        assert_eq!(s.take(101).len(), 101);
+        // Bounded: the largest are kept, at most MAX_SPARE_WORDS words in all.
+        s.give(vec![0; MAX_SPARE_WORDS / 2]);
+        s.give(vec![0; MAX_SPARE_WORDS / 2]);
+        assert_eq!(s.words(), MAX_SPARE_WORDS);
+        s.give(vec![0; MAX_SPARE_WORDS + 1]);
+        assert_eq!(s.words(), MAX_SPARE_WORDS);
     }
 }

@@ -12,7 +12,8 @@
 //! residue vectors are alive at once, see [`scratch_words`]): the twiddle table in `threads`
 //! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
 //! products with each block's inverse; the inverse radix stage in `threads` pieces of
-//! indices — each phase one region of the [`Pool`]. Then the recombination in chunks of limbs,
+//! indices — each phase one region of the [`Pool`]. (The IFMA back end instead gives each of
+//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs,
 //! the chunks' carries added in order afterwards. Every task writes its own slice, so the
 //! result does not depend on the thread count. A square (the same limbs twice) transforms its
 //! operand once per prime.
@@ -239,9 +240,11 @@ fn run(
                 Backend::Ifma256 => ifma::Width::W256,
                 _ => ifma::Width::W512,
             };
-            recombine(pool, threads, out, &|start, end, o| {
+            let ok = recombine(pool, threads, out, &|start, end, o| {
                 ifma::recombine_chunk(width, g, &res, start, end, o)
-            })
+            });
+            res.into_iter().for_each(|v| ifma::SPARE.give(v));
+            ok
         }
         #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
         Some(_) => unreachable!("no vector back end off x86-64"),

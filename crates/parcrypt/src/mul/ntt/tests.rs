@@ -214,6 +214,42 @@ fn megabit_products_balanced_and_unbalanced() {
     );
 }
 
+/// The IFMA back end gives threads whole primes on 2 to 4 threads (a hybrid on 3: three whole,
+/// the fourth split) and splits every prime's phases otherwise: 1 to 5 threads, products and
+/// squares from the kernels' smallest blocks to megabits, the same limbs as GMP's and as each
+/// other.
+#[test]
+fn whole_primes_per_thread_and_split_phases_agree() {
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+    {
+        assert_eq!(
+            [1, 2, 3, 4, 5, 8].map(ifma::whole_primes),
+            [0, 4, 3, 4, 0, 0]
+        );
+    }
+    let threads = [1, 2, 3, 4, 5];
+    for (an, bn) in [
+        (20, 20),
+        (300, 257),
+        (1 << 10, 1 << 10),
+        (3 << 10, (3 << 10) + 1),
+        (1 << 13, 1 << 13),
+        (1 << 14, 5000),
+    ] {
+        let (a, b) = (limbs(an, 11), limbs(bn, 12));
+        check(&a, &b, &threads);
+        // Squares by sqr_into on every thread count: the same limbs as GMP's square.
+        let want = int(&a).square();
+        for &backend in backends() {
+            for t in threads {
+                let mut out = vec![0x5a5a; 2 * an];
+                sqr_into_with(backend, pool(), t, &mut out, &a).unwrap();
+                assert_eq!(int(&out), want, "{backend:?} {an}² on {t} threads");
+            }
+        }
+    }
+}
+
 /// A 64-Mbit product (2^20 limbs each, 2^21 points per transform): about a second in a
 /// release build; ignored in debug builds.
 #[test]

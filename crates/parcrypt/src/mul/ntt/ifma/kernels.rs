@@ -193,16 +193,25 @@ pub unsafe fn forward_block<S: Lanes>(
 unsafe fn dif<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64]) {
     let len = x.len();
     if len > BASE {
-        let (lo, hi) = x.split_at_mut(len / 2);
-        dif_level(k, lv, lo, hi);
-        // SAFETY: the caller's promise.
-        unsafe {
-            dif(k, lv, lo);
-            dif(k, lv, hi);
+        // Two levels in one pass over the block (the passes above BASE leave L1, and at
+        // 16 Mbit L2), then the quarters depth first.
+        let (x0, x1, x2, x3) = quarters(x);
+        dif_level2(k, lv, x0, x1, x2, x3);
+        for part in x.chunks_exact_mut(len / 4) {
+            // SAFETY: the caller's promise.
+            unsafe { dif(k, lv, part) };
         }
         return;
     }
+    // Two levels per pass while both have whole vectors (half as many loads and stores).
     let mut h = len / 2;
+    while h >= 2 * S::LANES {
+        for block in x.chunks_exact_mut(2 * h) {
+            let (x0, x1, x2, x3) = quarters(block);
+            dif_level2(k, lv, x0, x1, x2, x3);
+        }
+        h /= 4;
+    }
     while h >= S::LANES {
         for block in x.chunks_exact_mut(2 * h) {
             let (lo, hi) = block.split_at_mut(h);
@@ -225,6 +234,76 @@ fn dif_level<S: Lanes>(k: K<S>, lv: &Pairs, lo: &mut [u64], hi: &mut [u64]) {
         let (w, wq) = (ld(s, &lv.w, h + j), ld(s, &lv.q, h + j));
         st(s, lo, j, k.red(s.add(u, v), k.p2));
         st(s, hi, j, k.shoup(s.sub(s.add(u, k.p2), v), w, wq));
+    }
+}
+
+/// The four quarters of `x`.
+#[inline(always)]
+fn quarters(x: &mut [u64]) -> (&mut [u64], &mut [u64], &mut [u64], &mut [u64]) {
+    let q = x.len() / 4;
+    let (lo, hi) = x.split_at_mut(2 * q);
+    let (x0, x1) = lo.split_at_mut(q);
+    let (x2, x3) = hi.split_at_mut(q);
+    (x0, x1, x2, x3)
+}
+
+/// Two DIF levels fused (a radix-4 pass, the same arithmetic as two [`dif_level`] passes):
+/// the level of half-blocks `2q` over the quarters `(x0, x2)` and `(x1, x3)`, then the level
+/// of half-blocks `q` over `(x0, x1)` and `(x2, x3)`; inputs and outputs below 2p.
+#[inline(always)]
+fn dif_level2<S: Lanes>(
+    k: K<S>,
+    lv: &Pairs,
+    x0: &mut [u64],
+    x1: &mut [u64],
+    x2: &mut [u64],
+    x3: &mut [u64],
+) {
+    let (s, q) = (k.s, x0.len());
+    for j in (0..q).step_by(S::LANES) {
+        let (a, b, c, d) = (ld(s, x0, j), ld(s, x1, j), ld(s, x2, j), ld(s, x3, j));
+        let (wa, qa) = (ld(s, &lv.w, 2 * q + j), ld(s, &lv.q, 2 * q + j));
+        let (wb, qb) = (ld(s, &lv.w, 3 * q + j), ld(s, &lv.q, 3 * q + j));
+        let a1 = k.red(s.add(a, c), k.p2);
+        let c1 = k.shoup(s.sub(s.add(a, k.p2), c), wa, qa);
+        let b1 = k.red(s.add(b, d), k.p2);
+        let d1 = k.shoup(s.sub(s.add(b, k.p2), d), wb, qb);
+        let (w, wq) = (ld(s, &lv.w, q + j), ld(s, &lv.q, q + j));
+        st(s, x0, j, k.red(s.add(a1, b1), k.p2));
+        st(s, x1, j, k.shoup(s.sub(s.add(a1, k.p2), b1), w, wq));
+        st(s, x2, j, k.red(s.add(c1, d1), k.p2));
+        st(s, x3, j, k.shoup(s.sub(s.add(c1, k.p2), d1), w, wq));
+    }
+}
+
+/// Two DIT levels fused (the same arithmetic as two [`dit_level`] passes): the level of
+/// half-blocks `q` over `(x0, x1)` and `(x2, x3)`, then that of `2q` over `(x0, x2)` and
+/// `(x1, x3)`; inputs and outputs below 4p.
+#[inline(always)]
+fn dit_level2<S: Lanes>(
+    k: K<S>,
+    lv: &Pairs,
+    x0: &mut [u64],
+    x1: &mut [u64],
+    x2: &mut [u64],
+    x3: &mut [u64],
+) {
+    let (s, q) = (k.s, x0.len());
+    for j in (0..q).step_by(S::LANES) {
+        let (a, b, c, d) = (ld(s, x0, j), ld(s, x1, j), ld(s, x2, j), ld(s, x3, j));
+        let (w, wq) = (ld(s, &lv.w, q + j), ld(s, &lv.q, q + j));
+        let (u, t) = (k.red(a, k.p2), k.shoup(b, w, wq));
+        let (a1, b1) = (s.add(u, t), s.sub(s.add(u, k.p2), t));
+        let (u, t) = (k.red(c, k.p2), k.shoup(d, w, wq));
+        let (c1, d1) = (s.add(u, t), s.sub(s.add(u, k.p2), t));
+        let (wa, qa) = (ld(s, &lv.w, 2 * q + j), ld(s, &lv.q, 2 * q + j));
+        let (wb, qb) = (ld(s, &lv.w, 3 * q + j), ld(s, &lv.q, 3 * q + j));
+        let (u, t) = (k.red(a1, k.p2), k.shoup(c1, wa, qa));
+        st(s, x0, j, s.add(u, t));
+        st(s, x2, j, s.sub(s.add(u, k.p2), t));
+        let (u, t) = (k.red(b1, k.p2), k.shoup(d1, wb, qb));
+        st(s, x1, j, s.add(u, t));
+        st(s, x3, j, s.sub(s.add(u, k.p2), t));
     }
 }
 
@@ -281,28 +360,81 @@ fn small_level<S: Lanes>(k: K<S>, lv: &Pairs, h: usize, x: &mut [u64], inverse: 
     }
 }
 
+/// The pointwise step [`dit`] runs on each leaf before its levels: `x ← x·y·2^52/n` by a
+/// Montgomery product and a Shoup product (`y = None`: `x·x`), `y` the part of the other
+/// operand's transform at the same points as the leaf.
+#[derive(Clone, Copy)]
+struct Pointwise<'a, S: Lanes> {
+    y: Option<&'a [u64]>,
+    pinv: S::V,
+    scale: (S::V, S::V),
+}
+
+impl<'a, S: Lanes> Pointwise<'a, S> {
+    /// The same step for points `at .. at + len` of the block.
+    #[inline(always)]
+    fn part(self, at: usize, len: usize) -> Self {
+        Self {
+            y: self.y.map(|y| &y[at..at + len]),
+            ..self
+        }
+    }
+
+    /// Runs it on `x` (the leaf at the points `self.y` covers).
+    #[inline(always)]
+    fn apply(self, k: K<S>, x: &mut [u64]) {
+        let s = k.s;
+        for j in (0..x.len()).step_by(S::LANES) {
+            let a = ld(s, x, j);
+            let b = match self.y {
+                Some(y) => ld(s, y, j),
+                None => a,
+            };
+            st(
+                s,
+                x,
+                j,
+                k.shoup(k.mont(a, b, self.pinv), self.scale.0, self.scale.1),
+            );
+        }
+    }
+}
+
 /// In place: the inverse of [`dif`] times `x.len()` (bit-reversed in, natural out; inputs and
-/// outputs below 4p).
+/// outputs below 4p), after the pointwise step `pw` where given — run on each leaf of at most
+/// `BASE` points just before its levels, while it is in L1, rather than in a pass of its own
+/// over the block (the same values: each point's step does not depend on the others).
 ///
 /// # Safety
 /// As [`dif`].
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-unsafe fn dit<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64]) {
+unsafe fn dit<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64], pw: Option<Pointwise<'_, S>>) {
     let len = x.len();
     if len > BASE {
-        let (lo, hi) = x.split_at_mut(len / 2);
-        // SAFETY: the caller's promise.
-        unsafe {
-            dit(k, lv, lo);
-            dit(k, lv, hi);
+        let q = len / 4;
+        for (i, part) in x.chunks_exact_mut(q).enumerate() {
+            // SAFETY: the caller's promise.
+            unsafe { dit(k, lv, part, pw.map(|p| p.part(i * q, q))) };
         }
-        dit_level(k, lv, lo, hi);
+        let (x0, x1, x2, x3) = quarters(x);
+        dit_level2(k, lv, x0, x1, x2, x3);
         return;
+    }
+    if let Some(p) = pw {
+        p.apply(k, x);
     }
     let mut h = 1;
     while h < S::LANES {
         small_level(k, lv, h, x, true);
         h *= 2;
+    }
+    // Two levels per pass (half as many loads and stores), then the last one if left.
+    while 4 * h <= len {
+        for block in x.chunks_exact_mut(4 * h) {
+            let (x0, x1, x2, x3) = quarters(block);
+            dit_level2(k, lv, x0, x1, x2, x3);
+        }
+        h *= 4;
     }
     while h < len {
         for block in x.chunks_exact_mut(2 * h) {
@@ -320,18 +452,13 @@ unsafe fn dit<S: Lanes>(k: K<S>, lv: &Pairs, x: &mut [u64]) {
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 pub unsafe fn pointwise_inverse<S: Lanes>(s: S, tb: &Tables, x: &mut [u64], y: Option<&[u64]>) {
     let k = K::new(s, tb.p);
-    let pinv = s.splat(tb.pinv);
-    let scale = splat2(s, tb.scale);
-    for j in (0..x.len()).step_by(S::LANES) {
-        let a = ld(s, x, j);
-        let b = match y {
-            Some(y) => ld(s, y, j),
-            None => a,
-        };
-        st(s, x, j, k.shoup(k.mont(a, b, pinv), scale.0, scale.1));
-    }
+    let pw = Pointwise {
+        y,
+        pinv: s.splat(tb.pinv),
+        scale: splat2(s, tb.scale),
+    };
     // SAFETY: the caller's promise.
-    unsafe { dit(k, &tb.inv_levels, x) };
+    unsafe { dit(k, &tb.inv_levels, x, Some(pw)) };
 }
 
 /// The inverse radix stage for indices `j0 .. j0 + blocks[0].len()` (as

@@ -18,6 +18,37 @@
 //! these primes allow, far beyond memory) are computed by the portable back end, whose
 //! results are the same integers.
 //!
+//! Threads ([`whole_primes`]): on 2 to 4 threads each thread computes whole primes' residues
+//! (on 2, two primes each; on 3, three whole primes and then the fourth with its phases split),
+//! so no pool barrier stands between the phases of a prime; on 1 or more than 4 threads every
+//! prime's phases are split over all of them. Measured on a Zen 4 EPYC (2 vCPUs, shared with
+//! another engineer's compiles, load 3.3-3.6: the figures are noisy) against the phase split
+//! on 2 threads: 64 Kbit 0.15-0.19 ms -> 0.12-0.14 ms, 256 Kbit 0.59-0.75 -> 0.47-0.50,
+//! 1 Mbit 1.7-3.1 -> 1.65-2.1. Transform vectors come from a bounded store
+//! ([`SPARE`], [`super::cache::Spare`]) and go back to it after the recombination, so
+//! repeated products do not fault in fresh zeroed pages (1 Mbit on 1 thread: 1.71-1.80 ms ->
+//! 1.43-1.52 ms with both changes).
+//!
+//! Passes over memory ([`kernels`]): the butterfly levels go two per pass (radix-4: four
+//! quarters loaded, two levels in registers, four stored), and the pointwise product runs on
+//! each leaf of the depth-first recursion while it is in L1; on Zen 4 a 512-bit store takes
+//! two cycles, and the two-level passes took about 6 % off 64 Kbit and 1 Mbit products on 1
+//! thread. (All the levels of half-blocks shorter than a vector in one pass, each pair of
+//! vectors loaded once, measured no faster — 3 % slower, within the noise — and was left out.)
+//!
+//! Where that leaves it (same machine, 2026-11-28, the quietest run: load 2.4-3.2 falling,
+//! `bench peers` saw a 2-thread capacity of 1.98; old and new binaries interleaved; ms):
+//!
+//! | product | before 1t | before 2t | now 1t | now 2t | FLINT 3.6 1t | FLINT 2t |
+//! |---------|-----------|-----------|--------|--------|--------------|----------|
+//! | 64 Kbit | 0.070     | 0.054     | 0.066  | 0.044  | 0.074        | 0.17     |
+//! | 1 Mbit  | 1.69      | 1.08      | 1.39   | 0.76   | 1.38-1.41    | 0.84-0.98|
+//! | 16 Mbit | 36.3      | 19.2      | 33.0   | 18.5   | 26.4-26.7    | 13.7-14.6|
+//!
+//! So 1 Mbit now matches FLINT's fft_small on 1 thread and beats it on 2 when the second CPU
+//! is free; 16 Mbit is still about 0.8× FLINT's speed on either count (the transforms' kernels
+//! themselves, not the threading: 2 threads scale 1.8× here).
+//!
 //! Tables: per prime and shape, `(4 + 4·(radix − 1))·m` words (values and Shoup companions,
 //! forward and inverse, see [`tables`]), kept in a bounded cache ([`super::cache`]).
 pub mod crt;
@@ -26,7 +57,7 @@ pub mod kernels;
 pub mod simd;
 pub mod tables;
 
-use super::cache::TableCache;
+use super::cache::{Spare, TableCache};
 use super::prime::Prime;
 use super::transform::Shape;
 use super::{par_chunks, par_chunks_many, par_columns};
@@ -71,20 +102,50 @@ pub fn residues(
 ) -> Option<Vec<Vec<u64>>> {
     debug_assert!(takes(shape));
     Some(match width {
-        Width::W512 => {
-            let s = V512::new()?;
-            field::PRIMES
-                .map(|q| convolve(pool, threads, s, q, shape, a, b))
-                .into()
-        }
-        Width::W256 => {
-            let s = V256::new()?;
-            field::PRIMES
-                .map(|q| convolve(pool, threads, s, q, shape, a, b))
-                .into()
-        }
+        Width::W512 => by_primes(pool, threads, V512::new()?, shape, a, b),
+        Width::W256 => by_primes(pool, threads, V256::new()?, shape, a, b),
     })
 }
+
+/// How many of the four primes [`residues`] gives whole to a thread each on `threads` threads
+/// (the rest have their phases split over all of them): on 2 to 4 threads the largest
+/// multiple of `threads` up to four (2 threads: four primes, two each, no barrier until the
+/// recombination; 3: three, then the fourth split); else none. Measured faster than the
+/// phase split on 2 threads at every size from 64 Kbit (see the module docs), so there is no
+/// size limit; more than 4 threads keep the phase split (untested on this 2-CPU machine).
+pub fn whole_primes(threads: usize) -> usize {
+    if !(2..=4).contains(&threads) {
+        return 0;
+    }
+    4 / threads * threads
+}
+
+/// The four residue vectors: [`whole_primes`] of them one prime per task, the rest each split
+/// over the threads phase by phase. The same values either way (each prime's convolution does
+/// not depend on the threads).
+fn by_primes<S: Lanes + Send + Sync>(
+    pool: &Pool,
+    threads: usize,
+    s: S,
+    shape: Shape,
+    a: &[Limb],
+    b: Option<&[Limb]>,
+) -> Vec<Vec<u64>> {
+    let whole = whole_primes(threads);
+    let mut res = pool.map(whole, threads, |i| {
+        convolve(pool, 1, s, field::PRIMES[i], shape, a, b)
+    });
+    res.extend(
+        field::PRIMES[whole..]
+            .iter()
+            .map(|&q| convolve(pool, threads, s, q, shape, a, b)),
+    );
+    res
+}
+
+/// Transform vectors kept between products (taken by each prime's convolution, the residues
+/// given back by the caller after the recombination).
+pub static SPARE: Spare = Spare::new();
 
 /// The kept tables.
 static TABLES: TableCache<Tables> = TableCache::new();
@@ -114,7 +175,7 @@ fn convolve<S: Lanes + Send + Sync>(
         Some(b) => vec![a, b],
         None => vec![a],
     };
-    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| vec![0u64; n]).collect();
+    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| SPARE.take(n)).collect();
     par_chunks_many(pool, threads, &mut bufs, m, |i, block| unsafe {
         kernels::forward_block(s, tb, shape, ops[i / radix], i % radix, block)
     });
@@ -125,7 +186,9 @@ fn convolve<S: Lanes + Send + Sync>(
         let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
         unsafe { kernels::pointwise_inverse(s, tb, block, yb) }
     });
-    drop(y);
+    if let Some(y) = y {
+        SPARE.give(y);
+    }
 
     let piece = m.div_ceil(threads).next_multiple_of(S::LANES);
     par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| unsafe {
