@@ -89,9 +89,10 @@ pub struct MulBenchRecord {
     /// reading (`None` when every run had 1 thread or the plan did not probe each size): several times its usual level when the
     /// CPUs stopped sharing a cache, which slows every parallel form.
     pub cross_core_us: Option<f64>,
-    /// Bytes of Rust heap one warm product held at its peak beyond what was held before it
-    /// (its scratch: the NTT's transforms and residues; cached twiddle tables excluded, as
-    /// they were made by the first product), counted by the command's allocator; `None` where
+    /// Bytes of Rust heap one product held at its peak beyond what was held before it (its
+    /// scratch: the NTT's transforms and residues, taken afresh after
+    /// `parcrypt::mul::ntt::release_buffers`; cached twiddle tables excluded, as they were
+    /// made by the first product), counted by the command's allocator; `None` where
     /// the heap is not counted (the library without the command). GMP's own temporaries
     /// (`gmp`, `par-gmp`'s GMP products, Karatsuba's GMP leaves) are not Rust heap and are not
     /// in it.
@@ -221,10 +222,12 @@ fn measure_all(
         progress(i, plan.bits.len(), &format!("{bits} bits"));
         let (a, b) = operands(bits, plan.seed);
         check_products(&multipliers, &a, &b, bits)?;
-        // One more (warm) product each, its heap peak counted.
+        // One more product each, its heap peak counted, from an empty store of spare NTT
+        // buffers so that every buffer it uses is counted.
         let heap: Vec<Option<u64>> = multipliers
             .iter()
             .map(|m| {
+                parcrypt::mul::ntt::release_buffers();
                 heap_peak_during(|| black_box(m.mul(&a, &b)))
                     .1
                     .map(|n| n as u64)

@@ -128,6 +128,14 @@ impl Spare {
         });
     }
 
+    /// Drops every kept vector.
+    pub fn clear(&self) {
+        self.kept
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clear();
+    }
+
     /// Words held now.
     pub fn words(&self) -> usize {
         let kept = self.kept.lock().unwrap_or_else(PoisonError::into_inner);

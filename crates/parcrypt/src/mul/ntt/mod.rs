@@ -135,6 +135,16 @@ pub fn scratch_words(an: usize, bn: usize, square: bool) -> Option<usize> {
     Some((2 + ops) * shape.points() + shape.table_len())
 }
 
+/// Frees the transform vectors the AVX-512 IFMA back end keeps between products so that the
+/// next product reuses their pages (at most [`cache::MAX_SPARE_WORDS`] words, 32 MiB; the
+/// twiddle tables are kept apart, bounded by [`cache`]). The next product allocates afresh.
+/// The kept vectors are not wiped: these products are for public operands (the NTT is not a
+/// constant-time path).
+pub fn release_buffers() {
+    #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+    ifma::SPARE.clear();
+}
+
 /// `a·b` for non-negative limb vectors (least significant first), written into `out` of
 /// exactly `a.len() + b.len()` limbs, on up to `threads` threads of `pool`, by the
 /// [`Backend::auto`] back end. Equal operands (the same limbs) are squared.
