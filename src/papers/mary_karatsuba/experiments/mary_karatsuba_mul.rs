@@ -58,12 +58,30 @@ fn gap(ctx: &Context, t: &KaraTimed) -> Option<Evidence> {
     })
 }
 
-/// Every product to time here: the chart's methods on 2 threads at every size, and every
-/// product of a claim this machine can judge.
+/// Rows beyond the paper, judging none of its claims: the small-prime NTT product and
+/// `par-gmp` (GMP's product split over the threads, the NTT above its measured threshold), on
+/// 2 threads, beside the paper's Karatsuba and GMP; at the sizes [`beyond_bits`] gives.
+const BEYOND: [&str; 2] = ["ntt", "par-gmp"];
+
+/// The sizes of the [`BEYOND`] rows: from 16384 bits in a full study (below it the NTT is
+/// many times GMP's time), only the largest in a quick one (it adds a quarter to the
+/// experiment's time at every size).
+fn beyond_bits(profile: Profile) -> Vec<u32> {
+    let all = bits();
+    match profile {
+        Profile::Full => all.into_iter().filter(|&b| b >= 16384).collect(),
+        Profile::Quick => all.into_iter().max().into_iter().collect(),
+    }
+}
+
+/// Every product to time here: the chart's methods on 2 threads at every size, the rows
+/// beyond the paper ([`BEYOND`]), and every product of a claim this machine can judge.
 fn products(ctx: &Context, claims: &[KaraTimed]) -> BTreeSet<(bool, &'static str, u32, usize)> {
     let mut v = BTreeSet::new();
+    let beyond = beyond_bits(ctx.profile);
     for b in bits() {
-        for m in CHART {
+        let extra = beyond.contains(&b).then_some(BEYOND).into_iter().flatten();
+        for m in CHART.into_iter().chain(extra) {
             let t = if matches!(m, "gmp" | "kara-seq") {
                 1
             } else {
@@ -224,7 +242,7 @@ impl Experiment for Karatsuba {
                 "µs per product (batches timed and divided) at {} bits for GMP, one-level Karatsuba with GMP halves, and its \
                  parallel forms; every product checked against GMP first. {} products timed on {} logical CPUs: the chart's forms \
                  on 2 threads and every product of the {judged} claims this machine can judge (the slides' 3-thread results need 3 \
-                 CPUs; on 2 the condvar and lock-free slides are judged on 2 threads in scaled form). 'capacity_x' is the throughput the threads of a parallel product get from independent GMP products against one thread, the round's free-core probe (one per round, not per size). {}",
+                 CPUs; on 2 the condvar and lock-free slides are judged on 2 threads in scaled form). The ntt and par-gmp rows (from 16384 bits in --full, the largest size in --quick) are beyond the paper and judge none of its claims: the small-prime NTT product, and GMP's product split over 2 threads with the NTT above its measured threshold. 'capacity_x' is the throughput the threads of a parallel product get from independent GMP products against one thread, the round's free-core probe (one per round, not per size). {}",
                 bits()
                     .iter()
                     .map(|b| b.to_string())
@@ -564,13 +582,29 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_rows_beyond_the_paper_are_timed_at_their_sizes_only() {
+        assert_eq!(beyond_bits(Profile::Quick), vec![65536]);
+        assert_eq!(beyond_bits(Profile::Full), vec![16384, 32768, 65536]);
+        let mut ctx = Context::new(Profile::Quick);
+        ctx.machine.logical_cores = 2;
+        let p = products(&ctx, &karatsuba());
+        let ntt: Vec<u32> = p.iter().filter(|x| x.1 == "ntt").map(|x| x.2).collect();
+        assert_eq!(ntt, vec![65536]);
+        assert!(p.contains(&(false, "par-gmp", 65536, 2)));
+    }
+
+    #[test]
     fn products_group_into_few_plans_that_cover_them_all() {
         let mut ctx = Context::new(Profile::Quick);
         ctx.machine.logical_cores = 2;
         let claims = karatsuba();
         let p = products(&ctx, &claims);
         let groups = plans(&p);
-        assert_eq!(groups.len(), 2, "chart forms, spawn/scoped: {groups:?}");
+        assert_eq!(
+            groups.len(),
+            3,
+            "chart forms, spawn/scoped, the rows beyond the paper: {groups:?}"
+        );
         assert!(
             p.iter().all(|x| !x.0),
             "nothing pinned: the affinity claim is not testable"
