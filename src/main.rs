@@ -3,8 +3,8 @@
 //! usage error, 1 for a runtime failure and 70 for an internal error (docs/commands.md, "Exit codes").
 mod cli;
 
-/// Rust's heap with a count of its bytes (two relaxed atomic operations per allocation), so
-/// `bench mul` can say how much memory a product takes at its peak.
+/// Rust's heap, counted only while `bench mul` measures one product's peak (elsewhere a relaxed
+/// load or two per allocation), so `bench mul` can say how much memory a product takes.
 #[global_allocator]
 static ALLOC: parcrypt_lab::bench::memory::CountingAlloc =
     parcrypt_lab::bench::memory::CountingAlloc;

@@ -5,19 +5,22 @@
 use crate::error::{Error, Result};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 
-/// Bytes the Rust heap holds now, and the most it held since the last [`heap_peak_during`]
-/// began; `COUNTING` says that [`CountingAlloc`] is the global allocator (it has allocated).
-static HELD: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-static COUNTING: AtomicBool = AtomicBool::new(false);
+/// Whether [`CountingAlloc`] is the global allocator (it has allocated).
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// Whether a [`heap_peak_during`] window is open: only then are bytes counted, so the rest of
+/// the program pays one relaxed load per allocation, and no write to a shared cache line.
+static WINDOW: AtomicBool = AtomicBool::new(false);
+/// Bytes allocated less bytes freed since the window opened, and the most it reached.
+static NET: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 
-/// The system allocator with a count of the bytes it holds and their peak, for
-/// [`heap_peak_during`]. A program opts in with `#[global_allocator] static A: CountingAlloc =
-/// CountingAlloc;` (the `parcrypt` command does): two relaxed atomic operations per allocation
-/// and free. It counts Rust's heap only: memory GMP allocates for its own integers goes through
-/// `malloc` directly and is not counted.
+/// The system allocator with a count, while a [`heap_peak_during`] window is open, of the bytes
+/// allocated and freed and the peak of their difference. A program opts in with
+/// `#[global_allocator] static A: CountingAlloc = CountingAlloc;` (the `parcrypt` command does):
+/// outside a window it costs a relaxed load or two per allocation. It counts Rust's heap only:
+/// memory GMP allocates for its own integers goes through `malloc` directly and is not counted.
 pub struct CountingAlloc;
 
 // SAFETY: every call goes to `System` with the caller's layout and pointer unchanged; the
@@ -27,7 +30,7 @@ unsafe impl GlobalAlloc for CountingAlloc {
         // SAFETY: the caller's contract for `alloc`, passed on.
         let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
-            held_add(layout.size());
+            counted(layout.size() as isize);
         }
         p
     }
@@ -35,43 +38,49 @@ unsafe impl GlobalAlloc for CountingAlloc {
         // SAFETY: the caller's contract for `alloc_zeroed`, passed on.
         let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
-            held_add(layout.size());
+            counted(layout.size() as isize);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
         // SAFETY: the caller's contract for `dealloc`, passed on.
         unsafe { System.dealloc(ptr, layout) };
-        HELD.fetch_sub(layout.size(), Ordering::Relaxed);
+        counted(-(layout.size() as isize));
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         // SAFETY: the caller's contract for `realloc`, passed on.
         let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
-            HELD.fetch_sub(layout.size(), Ordering::Relaxed);
-            held_add(new_size);
+            counted(new_size as isize - layout.size() as isize);
         }
         p
     }
 }
 
-fn held_add(bytes: usize) {
-    let now = HELD.fetch_add(bytes, Ordering::Relaxed) + bytes;
-    PEAK.fetch_max(now, Ordering::Relaxed);
-    COUNTING.store(true, Ordering::Relaxed);
+/// `bytes` allocated (or freed, negative), counted inside a window.
+#[inline]
+fn counted(bytes: isize) {
+    if !INSTALLED.load(Ordering::Relaxed) {
+        INSTALLED.store(true, Ordering::Relaxed);
+    }
+    if WINDOW.load(Ordering::Relaxed) {
+        let now = NET.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        PEAK.fetch_max(now, Ordering::Relaxed);
+    }
 }
 
 /// Runs `f` and returns its value with the most Rust-heap bytes held at any moment during it
 /// above what was held when it began (its scratch at the peak, every thread's allocations
-/// counted, so nothing else should run meanwhile); `None` where [`CountingAlloc`] is not the
-/// global allocator.
+/// counted, so nothing else should run meanwhile, and windows do not nest); `None` where
+/// [`CountingAlloc`] is not the global allocator.
 pub fn heap_peak_during<T>(f: impl FnOnce() -> T) -> (T, Option<usize>) {
-    let before = HELD.load(Ordering::Relaxed);
-    PEAK.store(before, Ordering::Relaxed);
+    NET.store(0, Ordering::SeqCst);
+    PEAK.store(0, Ordering::SeqCst);
+    WINDOW.store(true, Ordering::SeqCst);
     let value = f();
-    let peak = PEAK.load(Ordering::Relaxed);
-    let counting = COUNTING.load(Ordering::Relaxed);
-    (value, counting.then(|| peak.saturating_sub(before)))
+    WINDOW.store(false, Ordering::SeqCst);
+    let peak = PEAK.load(Ordering::SeqCst).max(0) as usize;
+    (value, INSTALLED.load(Ordering::Relaxed).then_some(peak))
 }
 
 /// Physical memory of this machine in bytes (`MemTotal` in `/proc/meminfo`), if known.
