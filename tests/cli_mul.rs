@@ -104,19 +104,19 @@ fn bad_inputs_are_one_line_usage_errors() {
     assert_usage_error(&["bench", "handoff", "--runs", "0"], "at least 1, got 0");
 }
 
-#[test]
-fn bench_mul_writes_the_report_shape() {
+/// `bench mul` at `bits` for `methods` on `threads`, two short runs: its screen and its JSON.
+fn bench_mul(bits: &str, methods: &str, threads: &str) -> (String, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("mul.json");
     let out = parcrypt(&[
         "bench",
         "mul",
         "--bits",
-        "512,2048",
+        bits,
         "--methods",
-        "kara-seq,kara-lockfree,kara-pool",
+        methods,
         "--threads",
-        "2,3",
+        threads,
         "--runs",
         "2",
         "--max-runs",
@@ -130,10 +130,15 @@ fn bench_mul_writes_the_report_shape() {
         json.to_str().unwrap(),
     ]);
     let text = stdout(&out);
+    let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (text, report)
+}
+
+#[test]
+fn bench_mul_writes_the_report_shape() {
+    let (text, report) = bench_mul("512,2048", "kara-seq,kara-lockfree,kara-pool", "2,3");
     assert!(text.contains("kara-lockfree"), "{text}");
     assert!(text.contains("seed_us"), "{text}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert!(report["machine"]["logical_cores"].as_u64().unwrap() >= 1);
     let results = report["results"].as_array().unwrap();
     // gmp + kara-seq + 2 parallel methods x 2 thread counts, at 2 sizes.
@@ -202,32 +207,8 @@ fn bench_handoff_measures_every_activation() {
 /// heap), GMP's own product is not Rust heap (0 bytes), and the ratio is over the operands.
 #[test]
 fn bench_mul_measures_each_product_s_heap_peak() {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("mul.json");
-    let out = parcrypt(&[
-        "bench",
-        "mul",
-        "--bits",
-        "65536",
-        "--methods",
-        "ntt",
-        "--threads",
-        "1",
-        "--runs",
-        "2",
-        "--max-runs",
-        "2",
-        "--min-time",
-        "0",
-        "--batch-ms",
-        "0.2",
-        "--quiet",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    assert!(stdout(&out).contains("heap_x"));
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (text, report) = bench_mul("65536", "ntt", "1");
+    assert!(text.contains("heap_x"), "{text}");
     let results = report["results"].as_array().unwrap();
     let of = |m: &str| results.iter().find(|r| r["method"] == m).unwrap();
     let ntt = of("ntt");
