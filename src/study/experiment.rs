@@ -77,23 +77,46 @@ pub trait Experiment {
 /// interval that straddles its rule (a model's range included: a range over assumptions
 /// takes in a measured input's interval), or by cores that were busy or unclear while a
 /// result load could have caused was measured. An interval wholly inside a noise band is
-/// settled: more rounds narrow it inside the band. The sampling's stopping rule for
-/// re-measuring.
+/// settled: more rounds narrow it inside the band. So is a measured interval that straddles
+/// its rule so near its middle that the round cap could not decide it ([`out_of_reach`]).
+/// The sampling's stopping rule for re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
     use crate::results::Reason;
     evidence.iter().all(|f| {
-        claims::find(&f.claim).is_none_or(|c| {
-            !matches!(
-                judge::assess(c, &f.evidence).1,
-                Reason::IntervalStraddles
-                    | Reason::ModelRangeStraddles
-                    | Reason::CoresBusy
-                    | Reason::CoresUnclear
-                    | Reason::CpusApart
-                    | Reason::LoadCouldExplain
-            )
+        claims::find(&f.claim).is_none_or(|c| match judge::assess(c, &f.evidence).1 {
+            Reason::IntervalStraddles => {
+                sampling::round_cap().is_some_and(|cap| out_of_reach(c, &f.evidence, cap))
+            }
+            Reason::ModelRangeStraddles
+            | Reason::CoresBusy
+            | Reason::CoresUnclear
+            | Reason::CpusApart
+            | Reason::LoadCouldExplain => false,
+            _ => true,
         })
     })
+}
+
+/// Whether `evidence`'s straddling intervals would still straddle `claim`'s rule at `cap`
+/// rounds: each narrowed about its point estimate by `sqrt(runs / cap)`, as an interval over
+/// independent rounds narrows. Then re-measuring up to the cap cannot be expected to decide
+/// the claim, and the study spends its time elsewhere (the verdict stays inconclusive, from
+/// the rounds measured; this only decides when to stop measuring). A projection, not a
+/// verdict, and a cautious one: rounds that happened to move the median could still decide.
+/// Before it, two quiet quick studies (2026-11-28, Zen 4) spent all of PaRSA's Fig. 6 extra
+/// time, half its 62–68 s, on claims whose medians sat on their rules.
+fn out_of_reach(claim: &claims::Claim, evidence: &judge::Evidence, cap: usize) -> bool {
+    if evidence.runs == 0 || evidence.runs >= cap {
+        return true;
+    }
+    let k = (evidence.runs as f64 / cap as f64).sqrt();
+    let mut narrowed = evidence.clone();
+    narrowed.with_set_aside = None;
+    for e in &mut narrowed.estimates {
+        e.low = e.value - (e.value - e.low) * k;
+        e.high = e.value + (e.high - e.value) * k;
+    }
+    judge::assess(claim, &narrowed).1 == crate::results::Reason::IntervalStraddles
 }
 
 /// The evidence `f` builds from `rounds`, each claim's with the evidence `f` builds from the
@@ -176,6 +199,23 @@ mod tests {
                 Evidence::measured(vec![e], r.len(), 1, "a over b"),
             )]
         })
+    }
+
+    #[test]
+    fn re_measuring_stops_only_where_the_round_cap_could_not_decide() {
+        let c = at_most_one();
+        let at = |v: f64, lo: f64, hi: f64, runs: usize| {
+            Evidence::measured(vec![judge::Estimate::new(v, lo, hi)], runs, 1, "a over b")
+        };
+        // The median on the rule: 24 rounds would narrow [0.9, 1.1] to about ±6 %, still
+        // across 1.
+        assert!(out_of_reach(&c, &at(1.0, 0.9, 1.1, 10), 24));
+        // The median 10 % below it with a long upper tail: narrowed, [0.8, 1.05] ends below 1.
+        assert!(!out_of_reach(&c, &at(0.9, 0.8, 1.05, 10), 24));
+        // The same at the cap, or past it: nothing more to run.
+        assert!(out_of_reach(&c, &at(0.9, 0.8, 1.05, 24), 24));
+        // Outside a measure() there is no cap, and a straddling claim is not settled.
+        assert_eq!(sampling::round_cap(), None);
     }
 
     #[test]

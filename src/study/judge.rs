@@ -341,8 +341,11 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
 ///   [`crate::results::Rule::stands_under_load`]: a violated "at least" on a speedup, a held
 ///   "at most" on a parallel time, any order among parallel forms) needs free cores: not
 ///   testable when the whole interval of `free_cores` is below [`MIN_FREE_CORES`] (or it was
-///   not measured), inconclusive when it straddles it; a result load cannot have caused
-///   stands whatever the probe read;
+///   not measured); when it straddles it, the verdict stands only if the figures with the
+///   capacity lost at the probe's lowest reading credited back ([`credited`]) still give it,
+///   and is inconclusive otherwise (`cores-unclear`); when the whole probe interval is at or
+///   above it, the same with the median reading (`load-could-explain`); a result load cannot
+///   have caused stands whatever the probe read;
 /// - paper-checks are consistent when the paper's numbers can meet the rule (some part of the
 ///   interval, which carries the printed rounding, lies inside), inconsistent otherwise;
 /// - a definite verdict (holds, does not hold) on evidence from rounds of which some were set
@@ -460,8 +463,13 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
                     return (Verdict::Inconclusive, Reason::LoadCouldExplain);
                 }
             }
+            // Unclear: the verdict stands only if even the probe's lowest reading, its lost
+            // capacity credited back, leaves it decided (load that took that much could not
+            // have caused it); otherwise the probe, not the figures, would decide.
             Some(f) if f.high >= MIN_FREE_CORES => {
-                return (Verdict::Inconclusive, Reason::CoresUnclear);
+                if claim.rule.test(&credited(claim, &intervals, f.low)) != test {
+                    return (Verdict::Inconclusive, Reason::CoresUnclear);
+                }
             }
             _ => return (Verdict::NotTestable, Reason::CoresBusy),
         }
@@ -970,6 +978,17 @@ mod tests {
         let unclear = with(low, 0.8, 0.95);
         assert_eq!(assess(&c, &unclear), (Maybe, Reason::CoresUnclear));
         assert!(explain(&c, &unclear).contains("unclear"));
+        // An unclear probe leaves a verdict standing that even its lowest reading's lost
+        // capacity, credited back, could not have caused (0.2–0.3 at most 0.375 with 0.8),
+        // and not one it could (just below the probe's low end, 0.79, it could).
+        assert_eq!(
+            assess(&c, &with((0.2, 0.3), 0.8, 0.95)),
+            (No, Reason::IntervalOutside)
+        );
+        assert_eq!(
+            assess(&c, &with((0.2, 0.3), 0.29, 0.95)),
+            (Maybe, Reason::CoresUnclear)
+        );
         assert_eq!(
             assess(&c, &ev(&[low])),
             (Verdict::NotTestable, Reason::CoresBusy),

@@ -623,6 +623,15 @@ fn measure_from(
     }
     let mut rounds = start;
     let limit = plan.min_rounds;
+    ROUND_CAP.set(plan.max_rounds);
+    // Cleared on every way out, errors included.
+    struct Clear;
+    impl Drop for Clear {
+        fn drop(&mut self) {
+            ROUND_CAP.set(0);
+        }
+    }
+    let _clear = Clear;
     let started = Instant::now();
     let mut paused = 0.0;
     let mut busy_in_a_row = 0;
@@ -669,6 +678,18 @@ fn measure_from(
         i += 1;
     }
     Ok(rounds)
+}
+
+thread_local! {
+    /// The round cap of the [`measure`] running on this thread (0 outside one): what
+    /// [`round_cap`] tells a `settled` closure.
+    static ROUND_CAP: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// The most rounds the [`measure`] running on this thread may reach (`None` outside one): a
+/// `settled` closure projects from it whether more rounds could still decide a claim.
+pub fn round_cap() -> Option<usize> {
+    Some(ROUND_CAP.get()).filter(|&c| c > 0)
 }
 
 /// Polls the cross-core probe every [`APART_POLL_S`] until it reads at most `line` µs (the
