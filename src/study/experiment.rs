@@ -77,46 +77,50 @@ pub trait Experiment {
 /// interval that straddles its rule (a model's range included: a range over assumptions
 /// takes in a measured input's interval), or by cores that were busy or unclear while a
 /// result load could have caused was measured. An interval wholly inside a noise band is
-/// settled: more rounds narrow it inside the band. So is a measured interval that straddles
-/// its rule so near its middle that the round cap could not decide it ([`out_of_reach`]).
-/// The sampling's stopping rule for re-measuring.
+/// settled: more rounds narrow it inside the band. So is a claim left open by a straddling
+/// interval or by the free-core probe that the round cap could not be expected to decide
+/// ([`out_of_reach`]). The sampling's stopping rule for re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
     use crate::results::Reason;
     evidence.iter().all(|f| {
         claims::find(&f.claim).is_none_or(|c| match judge::assess(c, &f.evidence).1 {
-            Reason::IntervalStraddles => {
+            Reason::IntervalStraddles | Reason::CoresUnclear | Reason::LoadCouldExplain => {
                 sampling::round_cap().is_some_and(|cap| out_of_reach(c, &f.evidence, cap))
             }
-            Reason::ModelRangeStraddles
-            | Reason::CoresBusy
-            | Reason::CoresUnclear
-            | Reason::CpusApart
-            | Reason::LoadCouldExplain => false,
+            Reason::ModelRangeStraddles | Reason::CoresBusy | Reason::CpusApart => false,
             _ => true,
         })
     })
 }
 
-/// Whether `evidence`'s straddling intervals would still straddle `claim`'s rule at `cap`
-/// rounds: each narrowed about its point estimate by `sqrt(runs / cap)`, as an interval over
-/// independent rounds narrows. Then re-measuring up to the cap cannot be expected to decide
+/// Whether `claim` would still be open at `cap` rounds: `evidence`'s intervals (and the
+/// free-core probe's) each narrowed about its point estimate by `sqrt(runs / cap)`, as an
+/// interval over independent rounds narrows, still straddle the rule, or still leave load
+/// able to explain the result. Then re-measuring up to the cap cannot be expected to decide
 /// the claim, and the study spends its time elsewhere (the verdict stays inconclusive, from
 /// the rounds measured; this only decides when to stop measuring). A projection, not a
-/// verdict, and a cautious one: rounds that happened to move the median could still decide.
-/// Before it, two quiet quick studies (2026-11-28, Zen 4) spent all of PaRSA's Fig. 6 extra
-/// time, half its 62–68 s, on claims whose medians sat on their rules.
+/// verdict, and a cautious one: rounds that happened to move a median could still decide.
+/// Before it, two quiet quick studies (2026-11-28, Zen 4) spent the whole extra time of
+/// PaRSA's Fig. 6 and thread experiments, a third of their 110 s, on claims whose medians sat
+/// on their rules and none of which the extra rounds decided.
 fn out_of_reach(claim: &claims::Claim, evidence: &judge::Evidence, cap: usize) -> bool {
+    use crate::results::Reason;
     if evidence.runs == 0 || evidence.runs >= cap {
         return true;
     }
     let k = (evidence.runs as f64 / cap as f64).sqrt();
-    let mut narrowed = evidence.clone();
-    narrowed.with_set_aside = None;
-    for e in &mut narrowed.estimates {
+    let narrow = |e: &mut judge::Estimate| {
         e.low = e.value - (e.value - e.low) * k;
         e.high = e.value + (e.high - e.value) * k;
-    }
-    judge::assess(claim, &narrowed).1 == crate::results::Reason::IntervalStraddles
+    };
+    let mut narrowed = evidence.clone();
+    narrowed.with_set_aside = None;
+    narrowed.estimates.iter_mut().for_each(narrow);
+    narrowed.free_cores.as_mut().map(narrow);
+    matches!(
+        judge::assess(claim, &narrowed).1,
+        Reason::IntervalStraddles | Reason::CoresUnclear | Reason::LoadCouldExplain
+    )
 }
 
 /// The evidence `f` builds from `rounds`, each claim's with the evidence `f` builds from the
@@ -214,6 +218,23 @@ mod tests {
         assert!(!out_of_reach(&c, &at(0.9, 0.8, 1.05, 10), 24));
         // The same at the cap, or past it: nothing more to run.
         assert!(out_of_reach(&c, &at(0.9, 0.8, 1.05, 24), 24));
+        // A parallel ordering whose interval holds (0.8–0.9) with the free-core probe across
+        // the 0.9 it needs. At 0.92 [0.80, 0.98] the probe narrows to [0.84, 0.96], still
+        // across, and its low end credited back leaves [0.67, 1.07]: not expected to clear.
+        let p = at_most_one().parallel();
+        let probe = |v, lo, hi| {
+            at(0.85, 0.8, 0.9, 10)
+                .on_threads(2)
+                .free_cores(Some(judge::Estimate::new(v, lo, hi)))
+        };
+        assert_eq!(
+            judge::assess(&p, &probe(0.92, 0.80, 0.98)).1,
+            crate::results::Reason::CoresUnclear
+        );
+        assert!(out_of_reach(&p, &probe(0.92, 0.80, 0.98), 24));
+        // At 0.99 [0.88, 1.0] it narrows to [0.92, 1.0], clear of 0.9, and its median credited
+        // back leaves the interval below 1: worth measuring.
+        assert!(!out_of_reach(&p, &probe(0.99, 0.88, 1.0), 24));
         // Outside a measure() there is no cap, and a straddling claim is not settled.
         assert_eq!(sampling::round_cap(), None);
     }
