@@ -709,7 +709,7 @@ impl Words<'_> {
                 evidence.apart_rounds, evidence.runs
             ),
             Reason::CoresUnclear => format!(
-                "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed (our figure: {ours} against {rule})",
+                "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed, and with the capacity lost at its lowest reading credited back our figure would not decide (our figure: {ours} against {rule})",
                 evidence.threads,
                 self.cores(),
                 MIN_FREE_CORES
