@@ -241,23 +241,8 @@ fn run(
     }
     let shape = check_bound(a.len(), bn)?;
     let threads = threads.max(1);
-    match vector_residues(backend, pool, threads, shape, a, b) {
-        #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
-        Some(res) => {
-            static GARNER: std::sync::OnceLock<ifma::crt::Garner> = std::sync::OnceLock::new();
-            let g = GARNER.get_or_init(ifma::crt::Garner::new);
-            let width = match backend {
-                Backend::Ifma256 => ifma::Width::W256,
-                _ => ifma::Width::W512,
-            };
-            let ok = recombine(pool, threads, out, &|start, end, o| {
-                ifma::recombine_chunk(width, g, &res, start, end, o)
-            });
-            res.into_iter().for_each(|v| ifma::SPARE.give(v));
-            ok
-        }
-        #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
-        Some(_) => unreachable!("no vector back end off x86-64"),
+    let ok = match vector_product(backend, pool, threads, out, a, b) {
+        Some(ok) => ok,
         None => {
             let res = PRIMES.map(|q| convolve(pool, threads, q, shape, a, b));
             let g = crt::Garner::new();
@@ -265,29 +250,29 @@ fn run(
                 crt::recombine(&g, [0, 1, 2].map(|i| &res[i][start..end]), o)
             })
         }
-    }
-    .then_some(())
-    .ok_or_else(|| {
+    };
+    ok.then_some(()).ok_or_else(|| {
         Error::InvalidParameter(
             "NTT product: a carry past the product's end (a bug: please report)".into(),
         )
     })
 }
 
-/// The vector back end's residues (four primes), or `None` where the portable path computes
-/// the product (the portable back end, or a shape the vector kernels do not take).
+/// The product by the vector back end (its digits, transforms and recombination, see
+/// [`ifma`]): whether no carry ran past the end, or `None` where the portable path computes
+/// it (the portable back end, or a product too short for the vector kernels).
 #[cfg_attr(
     not(all(target_arch = "x86_64", parcrypt_avx512)),
     allow(unused_variables)
 )]
-fn vector_residues(
+fn vector_product(
     backend: Backend,
     pool: &Pool,
     threads: usize,
-    shape: Shape,
+    out: &mut [Limb],
     a: &[Limb],
     b: Option<&[Limb]>,
-) -> Option<Vec<Vec<u64>>> {
+) -> Option<bool> {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     {
         let width = match backend {
@@ -295,10 +280,15 @@ fn vector_residues(
             Backend::Ifma => ifma::Width::W512,
             Backend::Ifma256 => ifma::Width::W256,
         };
-        if ifma::takes(shape) {
-            return ifma::residues(pool, threads, width, shape, a, b);
-        }
+        let plan = ifma::plan(a.len(), b.map_or(a.len(), <[Limb]>::len))?;
+        let res = ifma::residues(pool, threads, width, plan, a, b)?;
+        static GARNER: std::sync::OnceLock<ifma::crt::Garner> = std::sync::OnceLock::new();
+        let g = GARNER.get_or_init(ifma::crt::Garner::new);
+        let ok = ifma::recombine(pool, threads, width, g, plan.w, &res, out);
+        res.into_iter().for_each(|v| ifma::SPARE.give(v));
+        return Some(ok);
     }
+    #[allow(unreachable_code)]
     None
 }
 

@@ -303,12 +303,12 @@ fn timing_table() {
         #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
         if Backend::Ifma.available() {
             // The share of the recombination (scalar Garner): the transforms alone.
-            let shape = check_bound(n, n).unwrap();
+            let plan = ifma::plan(n, n).unwrap();
             let mut t = Vec::new();
             for _ in 0..5 {
                 let start = Instant::now();
                 for _ in 0..reps {
-                    let r = ifma::residues(&pool2, 1, ifma::Width::W512, shape, &a, Some(&b));
+                    let r = ifma::residues(&pool2, 1, ifma::Width::W512, plan, &a, Some(&b));
                     std::hint::black_box(r);
                 }
                 t.push(start.elapsed().as_secs_f64() / reps as f64);

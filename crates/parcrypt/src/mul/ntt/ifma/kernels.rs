@@ -112,28 +112,170 @@ fn splat2<S: Lanes>(s: S, c: (u64, u64)) -> (S::V, S::V) {
     (s.splat(c.0), s.splat(c.1))
 }
 
-/// Digits `i..i + LANES` of the limbs `src` (zero past its end), reduced mod p: `x = hi·2^52 +
-/// lo`, `lo` brought below 2p by two reductions (`2^52 < 8p`), `hi·(2^52 mod p)` by a Shoup
-/// product, their sum below 4p reduced twice.
-#[inline(always)]
-fn digits<S: Lanes>(k: K<S>, c52: (S::V, S::V), src: &[u64], i: usize) -> S::V {
-    let s = k.s;
-    let x = if i + S::LANES <= src.len() {
-        ld(s, src, i)
-    } else {
-        let mut buf = [0u64; MAX_LANES];
-        for (d, &x) in buf.iter_mut().zip(src.get(i..).unwrap_or(&[])) {
-            *d = x;
+/// Most phases of a [`Digits`] pattern: digits of `w` bits (a multiple of 4) repeat their
+/// bit offsets within a limb every `64/gcd(w, 64) ≤ 16` digits, four groups of four lanes.
+const MAX_PHASES: usize = 4;
+
+/// Where each lane's `w`-bit digit lies in a window of `2·LANES` limbs starting at the limb
+/// of the group's first bit, for one group offset (phase): the digit's low 52 bits are limbs
+/// `idx[0]`, `idx[1]` funnel-shifted right by `shr[0]` (`shl[0] = 64 − shr[0]`), its high
+/// `w − 52` bits limbs `idx[2]`, `idx[3]` shifted by `shr[1]`.
+#[derive(Clone, Copy)]
+struct Phase<S: Lanes> {
+    idx: [S::V; 4],
+    shr: [S::V; 2],
+    shl: [S::V; 2],
+}
+
+/// The digits of an operand: `w` bits each (digit `i` is bits `i·w .. (i + 1)·w` of the
+/// limbs, zero past their end), `64 ≤ w ≤ 104`, `w` a multiple of 4.
+#[derive(Clone, Copy)]
+struct Digits<S: Lanes> {
+    /// Groups of `LANES` digits repeat their pattern every `phases` groups (a power of two).
+    phases: usize,
+    phase: [Phase<S>; MAX_PHASES],
+    /// `2^(w − 52) − 1`.
+    hi_mask: S::V,
+}
+
+impl<S: Lanes> Digits<S> {
+    #[inline(always)]
+    fn new(s: S, w: usize) -> Self {
+        assert!((64..=104).contains(&w) && w % 4 == 0, "digit width {w}");
+        let l = S::LANES;
+        // The bit offsets within a limb repeat every 64/gcd(w, 64) digits (a power of two).
+        let period: usize = 64 >> w.trailing_zeros().min(6);
+        let phases = period.div_ceil(l).max(1);
+        debug_assert!(phases <= MAX_PHASES && (phases * l * w) % 64 == 0);
+        let vec = |v: &[u64; MAX_LANES]| ld(s, v, 0);
+        let phase = std::array::from_fn(|ph| {
+            let base = (ph * l * w) % 64;
+            let (mut idx, mut shr, mut shl) = (
+                [[0u64; MAX_LANES]; 4],
+                [[0u64; MAX_LANES]; 2],
+                [[0u64; MAX_LANES]; 2],
+            );
+            for q in 0..l {
+                for (half, off) in [0, 52].into_iter().enumerate() {
+                    // base ≤ 60 and w ≤ 104: the last lane's second limb is at most limb
+                    // (60 + 7·104 + 52)/64 + 1 = 14 of the 16 (four lanes: 7 of 8).
+                    let bit = base + q * w + off;
+                    idx[2 * half][q] = (bit / 64) as u64;
+                    idx[2 * half + 1][q] = (bit / 64 + 1) as u64;
+                    shr[half][q] = (bit % 64) as u64;
+                    // A count of 64 shifts everything out (the second limb is not needed).
+                    shl[half][q] = (64 - bit % 64) as u64;
+                    debug_assert!(bit / 64 + 1 < 2 * l);
+                }
+            }
+            Phase {
+                idx: idx.each_ref().map(vec),
+                shr: shr.each_ref().map(vec),
+                shl: shl.each_ref().map(vec),
+            }
+        });
+        Self {
+            phases,
+            phase,
+            hi_mask: s.splat((1 << (w - 52)) - 1),
         }
-        ld(s, &buf, 0)
+    }
+}
+
+/// Digits per group of the split layout ([`split_digits`]): a group's low parts, then its
+/// high parts.
+pub const GROUP: usize = MAX_LANES;
+
+/// Where a forward transform reads its digits.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The operand's limbs, one 64-bit digit each (zero past the end).
+    Limbs(&'a [u64]),
+    /// The operand's wider digits as [`split_digits`] wrote them (zero past the end).
+    Split(&'a [u64]),
+}
+
+/// Splits the `w`-bit digits `first ..` of the limbs `src` (digit `i` is bits
+/// `i·w .. (i + 1)·w`, zero past the end) into `out`, for each group of [`GROUP`] digits
+/// their low 52 bits, then their high `w − 52` bits (`out.len()` a multiple of `2·GROUP`,
+/// `first` a multiple of `GROUP`). Prime-independent: once per operand, not per prime and
+/// block.
+///
+/// # Safety
+/// As [`forward_block`].
+///
+/// # Panics
+/// Unless `64 ≤ w ≤ 104` and `w` is a multiple of 4.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn split_digits<S: Lanes>(s: S, w: usize, src: &[u64], first: usize, out: &mut [u64]) {
+    let d = Digits::new(s, w);
+    let mask = s.splat(MASK52);
+    for (g, group) in out.chunks_exact_mut(2 * GROUP).enumerate() {
+        for sub in (0..GROUP).step_by(S::LANES) {
+            let i = first + g * GROUP + sub;
+            let (a, b) = window(s, src, i * w / 64);
+            let ph = &d.phase[(i / S::LANES) & (d.phases - 1)];
+            let funnel = |h: usize| {
+                let x = s.srlv(s.permute2(a, ph.idx[2 * h], b), ph.shr[h]);
+                s.or(x, s.sllv(s.permute2(a, ph.idx[2 * h + 1], b), ph.shl[h]))
+            };
+            st(s, group, sub, s.and(funnel(0), mask));
+            st(s, group, GROUP + sub, s.and(funnel(1), d.hi_mask));
+        }
+    }
+}
+
+/// Digits `i..i + LANES` (`i` a multiple of `LANES`) of `src`, reduced mod p: `x = hi·2^52 +
+/// lo`, `lo` brought below 2p by two reductions (`2^52 < 8p`), `hi·(2^52 mod p)` by a Shoup
+/// product (`hi < 2^52`), their sum below 4p reduced twice.
+#[inline(always)]
+fn digits<S: Lanes>(k: K<S>, c52: (S::V, S::V), src: Source<'_>, i: usize) -> S::V {
+    let s = k.s;
+    let (lo, hi) = match src {
+        Source::Limbs(src) => {
+            let x = if i + S::LANES <= src.len() {
+                ld(s, src, i)
+            } else {
+                let mut buf = [0u64; MAX_LANES];
+                for (d, &x) in buf.iter_mut().zip(src.get(i..).unwrap_or(&[])) {
+                    *d = x;
+                }
+                ld(s, &buf, 0)
+            };
+            (x, s.shr52(x))
+        }
+        Source::Split(v) => {
+            let at = 2 * GROUP * (i / GROUP) + i % GROUP;
+            if at < v.len() {
+                (ld(s, v, at), ld(s, v, at + GROUP))
+            } else {
+                (k.zero, k.zero)
+            }
+        }
     };
-    let lo = k.red(k.red(s.and(x, k.mask), k.p4), k.p2);
-    let hi = k.shoup(s.shr52(x), c52.0, c52.1);
+    let lo = k.red(k.red(s.and(lo, k.mask), k.p4), k.p2);
+    let hi = k.shoup(hi, c52.0, c52.1);
     k.red4(s.add(lo, hi))
 }
 
-/// Block `t` of the forward transform of the limbs `src` into `out` (`m` points,
-/// bit-reversed, values below 2p), as [`super::super::transform::forward_block`].
+/// Limbs `at .. at + 2·LANES` of `src` (zero past its end) as two vectors.
+#[inline(always)]
+fn window<S: Lanes>(s: S, src: &[u64], at: usize) -> (S::V, S::V) {
+    let l = S::LANES;
+    if at + 2 * l <= src.len() {
+        (ld(s, src, at), ld(s, src, at + l))
+    } else {
+        let mut buf = [0u64; 2 * MAX_LANES];
+        for (d, &x) in buf.iter_mut().zip(src.get(at..).unwrap_or(&[])) {
+            *d = x;
+        }
+        (ld(s, &buf, 0), ld(s, &buf, l))
+    }
+}
+
+/// Block `t` of the forward transform of the digits `src` into `out` (`m` points,
+/// bit-reversed, values below 2p), as [`super::super::transform::forward_block`] (which
+/// takes 64-bit digits).
 ///
 /// # Safety
 /// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL (a value of `S` proves it); `shape.m` is a
@@ -143,7 +285,7 @@ pub unsafe fn forward_block<S: Lanes>(
     s: S,
     tb: &Tables,
     shape: Shape,
-    src: &[u64],
+    src: Source<'_>,
     t: usize,
     out: &mut [u64],
 ) {
