@@ -1,11 +1,14 @@
 //! `ntt` (beyond the paper): products of non-negative integers by number-theoretic transforms
 //! over three 62-bit primes ([`prime`]), recombined by the Chinese remainder theorem ([`crt`]).
 //!
-//! Each 64-bit limb is one transform digit: a product coefficient is a sum of at most
-//! `min(an, bn)` products of two digits, below `min(an, bn)·(2^64 − 1)^2`, and the three primes'
-//! product exceeds 2^185, so the recombination is exact for every `min(an, bn) < 2^57`
-//! ([`check_bound`] returns an error past it instead of a wrong product). The transform length
-//! is the shortest `2^k` or `3·2^k` holding the `an + bn − 1` coefficients ([`transform`]), so a
+//! Each 64-bit limb is one transform digit of the portable back end: a product coefficient is
+//! a sum of at most `min(an, bn)` products of two digits, below `min(an, bn)·(2^64 − 1)^2`, and
+//! the three primes' product exceeds 2^185, so the recombination is exact for every
+//! `min(an, bn) < 2^57` ([`check_bound`] returns an error past it instead of a wrong product).
+//! The IFMA back end's four primes (2^199.99) leave room for wider digits: it cuts the operands
+//! into digits of 88 to 96 bits (92 at 1 Mbit, 88 at 16 Mbit), the widest its bound allows for
+//! the product, so its transforms have about 0.73× the points (see [`ifma`]). The transform
+//! length is the shortest `2^k` or `3·2^k` holding the coefficients ([`transform`]), so a
 //! product pays for at most 1.5× its coefficients, not up to 2× as with powers of two alone.
 //!
 //! Per prime, one after the other (so at most two operands' transforms and two finished
@@ -13,15 +16,16 @@
 //! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
 //! products with each block's inverse; the inverse radix stage in `threads` pieces of
 //! indices — each phase one region of the [`Pool`]. (The IFMA back end instead gives each of
-//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs,
-//! the chunks' carries added in order afterwards. Every task writes its own slice, so the
-//! result does not depend on the thread count. A square (the same limbs twice) transforms its
-//! operand once per prime.
+//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs (of
+//! coefficients for the IFMA back end's wide digits), the chunks' carries added in order
+//! afterwards. Every task writes its own slice, so the result does not depend on the thread
+//! count. A square (the same limbs twice) transforms its operand once per prime.
 //!
 //! Back ends ([`Backend`], one `match` in `run`): portable scalar Rust (three 62-bit primes,
 //! Montgomery products with R = 2^64), the oracle's twin and the fallback on every CPU; and
-//! AVX-512 IFMA ([`ifma`], x86-64 only: four 50-bit primes, 52-bit Shoup and Montgomery
-//! products, eight or four lanes), chosen at run time by [`Backend::auto`]. Every back end
+//! AVX-512 IFMA ([`ifma`], x86-64 only: four 50-bit primes, digits of up to 96 bits, 52-bit
+//! Shoup and Montgomery products, eight or four lanes), chosen at run time by
+//! [`Backend::auto`]. Every back end
 //! returns the same limbs (the product is exact); the tests hold each against GMP and against
 //! the portable one. Twiddle tables are kept between products ([`cache`]).
 pub mod cache;

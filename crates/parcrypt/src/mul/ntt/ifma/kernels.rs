@@ -11,6 +11,10 @@
 //!   radix stages reduce to `[0, p)` only at the end: `4p < 2^52`, so every value stays one
 //!   IFMA word. A reduction is one `min(x, x − k)` (unsigned, wrapping), no branch.
 //!
+//! The forward blocks read their digits either from the limbs (64-bit digits) or from the
+//! operand's wider digits split once into 52-bit low and high parts ([`split_digits`]); either
+//! way a digit is reduced mod p on load.
+//!
 //! Levels whose half-blocks are shorter than a vector (`h < LANES`) regroup two vectors'
 //! lanes with `vpermt2q` into the butterflies' two halves and back.
 //!

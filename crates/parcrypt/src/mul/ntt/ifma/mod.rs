@@ -3,14 +3,39 @@
 //! `c·2^32 + 1` just below 2^50 ([`field::PRIMES`]), eight (or four) residues per instruction
 //! with `vpmadd52luq`/`vpmadd52huq` ([`kernels`]).
 //!
-//! Digits and bound: each 64-bit limb stays one transform digit (reduced mod p on load), so a
-//! product coefficient is below `min(an, bn)·2^128 < 2^185` under [`super::check_bound`]'s
-//! `min(an, bn) < 2^57`, and the four primes' product exceeds 2^199.99: the recombination
-//! ([`crt`]) is exact. Why four 50-bit primes and 64-bit digits rather than three primes and
-//! smaller digits: three 50-bit primes (2^149.99) would need digits of at most 46 bits for
-//! useful lengths (`n·2^(2w) < 2^150`), i.e. 64/46 ≈ 1.4× as many points for three primes
-//! (4.2 transforms' worth against 4), and splitting limbs into 46-bit digits costs more than
-//! reducing them; 50 bits (not 52) leave room for lazy reduction (`4p < 2^52`).
+//! Digits and bound ([`plan`]): the operands are cut into digits of `w` bits (digit `i` is
+//! bits `i·w .. (i + 1)·w` of the limbs), `w` the widest of [`WIDTHS`] (multiples of 4 from
+//! 64 to 96) that the bound allows. A product coefficient is a sum of at most
+//! `d = min(digits)` products of two digits, below `d·(2^w − 1)^2 < d·2^(2w)`, and the four
+//! primes' product exceeds `2^199` ([`LOG_PRIMES`]; it is `2^199.99`), so the recombination
+//! ([`crt`]) is exact whenever `d ≤ 2^(199 − 2w)` ([`exact`], checked per width by the
+//! tests): 96 bits for up to 128 digits, 92 up to 2^15 (a shorter operand of 47104 limbs,
+//! 2.9 Mbit; so 1 Mbit products take 92), 88 up to 2^23 (738 Mbit; 16 Mbit takes 88), 84
+//! beyond. With 64-bit limbs as digits (as before, and as the portable back end) a
+//! coefficient needs only `128 + log2 d` of the primes' 200 bits; 88- to 92-bit digits use
+//! them: 64/w of the points (0.70-0.73×, and the shapes `2^k`/`3·2^k` round it: both 1 Mbit
+//! and 16 Mbit products go from `2^k` to `3·2^(k−2)` points, 0.75×), so the transforms, the
+//! pointwise products and the recombination all shrink. Products past [`super::check_bound`]
+//! are errors, as before; every product within it has an exact width (64 bits at worst).
+//!
+//! A digit is reduced mod p as two parts, its low 52 bits and its high `w − 52` (at most 52,
+//! one Shoup product by `2^52 mod p`), as the 64-bit limbs were. The split is prime-independent
+//! and costs permutes and shifts ([`kernels::split_digits`]: each group of digits has a fixed
+//! pattern of limbs and shifts), so it runs once per operand before the transforms into a
+//! vector of `2·digits` words (the low parts, then the high parts, per group of 8) that every
+//! prime's forward blocks read; extracting in every block instead (three reads per point for
+//! radix 3, four primes) cost more than the smaller transform saved (1 Mbit on 1 thread,
+//! transforms alone: 1.10 ms with 64-bit digits, 1.10 ms extracting per block, 0.85 ms split
+//! once; 16 Mbit 25.5 -> 20.3-21.2 ms split once). The recombination adds each coefficient
+//! (four limbs, below 2^200) at bit `k·w` into a five-limb window in registers, writing a limb
+//! out once no later coefficient reaches it; the threads take runs of coefficients, each from
+//! the limb of its first coefficient's first bit, and their five-limb carries are added in
+//! order afterwards ([`recombine`]), so the result does not depend on the thread count.
+//!
+//! Why four 50-bit primes rather than three: three (2^149.99) would leave digits of at most
+//! about 64 bits for useful lengths (`d·2^(2w) < 2^150`), against 88-92 with four: 4·64/90 ≈ 2.8
+//! transforms' worth per 64 bits of operand with four primes against 3 with three. 50 bits
+//! (not 52) leave room for lazy reduction (`4p < 2^52`).
 //!
 //! Widths: [`Width::W512`] (`__m512i`, eight lanes) and [`Width::W256`] (`__m256i` with
 //! AVX-512VL, four lanes); the back ends `ifma` and `ifma256` name them (see
@@ -48,6 +73,13 @@
 //! So 1 Mbit now matches FLINT's fft_small on 1 thread and beats it on 2 when the second CPU
 //! is free; 16 Mbit is still about 0.8× FLINT's speed on either count (the transforms' kernels
 //! themselves, not the threading: 2 threads scale 1.8× here).
+//!
+//! With the wide digits (same machine, 2026-11-28, load 3-5 from another engineer's jobs:
+//! the 2-thread figures are not to be trusted; `bench mul`, old and new binaries one right
+//! after the other, median (min) ms on 1 thread): 1 Mbit 1.28-1.32 (1.23-1.24) -> 1.09
+//! (1.05), 16 Mbit 32.1-33.9 (28.7-29.6) -> 25.1-25.5 (24.2-24.5). Heap: 6.1×/6.9× the
+//! operands at 1 Mbit and 6.2×/7.0× at 16 Mbit on 1/2 threads (the split digits, 1.4× the
+//! operands, against a quarter fewer points).
 //!
 //! Tables: per prime and shape, `(4 + 4·(radix − 1))·m` words (values and Shoup companions,
 //! forward and inverse, see [`tables`]), kept in a bounded cache ([`super::cache`]).
