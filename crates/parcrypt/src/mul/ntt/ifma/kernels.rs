@@ -682,3 +682,89 @@ pub unsafe fn garner_digits<S: Lanes>(
         }
     }
 }
+
+/// The coefficients `first + j` with residues `r[·][j]` (each below its prime), each shifted
+/// to its bit within its first limb, `(first + j)·w mod 64`, as five 64-bit limbs into
+/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits as
+/// [`garner_digits`], then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product,
+/// `2^200`) in 52-bit limbs by IFMA products, carried, regrouped into 64-bit limbs and
+/// shifted — the same values as [`super::crt::Garner::coefficient`] times `2^(shift)`. Every
+/// slice has the same length, a multiple of `LANES`.
+///
+/// # Safety
+/// As [`garner_digits`].
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn garner_limbs<S: Lanes>(
+    s: S,
+    p: [u64; 4],
+    c: &[[(u64, u64); 4]; 4],
+    first: usize,
+    w: usize,
+    r: [&[u64]; 4],
+    out: &mut [&mut [u64]; 5],
+) {
+    let ks = p.map(|p| K::new(s, p));
+    let pv = p.map(|p| s.splat(p));
+    let (mask, zero) = (s.splat(MASK52), s.splat(0));
+    let (c63, c64) = (s.splat(63), s.splat(64));
+    // Lane q's offset from the group's first bit: q·w.
+    let mut lane_bits = [0u64; MAX_LANES];
+    for (q, b) in lane_bits.iter_mut().enumerate() {
+        *b = (q * w) as u64;
+    }
+    let lane_bits = ld(s, &lane_bits, 0);
+    // (lo, hi) ← (lo mod 2^52, hi + ⌊lo/2^52⌋).
+    let carry = |lo: S::V, hi: S::V| (s.and(lo, mask), s.add(hi, s.shr52(lo)));
+    let by = |n: u64| s.splat(n);
+    for j in (0..r[0].len()).step_by(S::LANES) {
+        let mut t = [zero; 4];
+        for i in 0..4 {
+            let k = ks[i];
+            let mut x = ld(s, r[i], j);
+            for (jj, &tj) in t.iter().enumerate().take(i) {
+                let (w, wq) = splat2(s, c[i][jj]);
+                x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
+            }
+            t[i] = x;
+        }
+        // Every multiplier below is below 2^52 (residues and primes below 2^50, the limbs
+        // carried): X = t2 + p2·t3 < 2^100, Y = t1 + p1·X < 2^150, Z = t0 + p0·Y < 2^200.
+        let (x0, x1) = carry(s.madd52lo(t[2], pv[2], t[3]), s.madd52hi(zero, pv[2], t[3]));
+        let y0 = s.madd52lo(t[1], pv[1], x0);
+        let y1 = s.madd52lo(s.madd52hi(zero, pv[1], x0), pv[1], x1);
+        let y2 = s.madd52hi(zero, pv[1], x1);
+        let (y0, y1) = carry(y0, y1);
+        let (y1, y2) = carry(y1, y2);
+        let z0 = s.madd52lo(t[0], pv[0], y0);
+        let z1 = s.madd52lo(s.madd52hi(zero, pv[0], y0), pv[0], y1);
+        let z2 = s.madd52lo(s.madd52hi(zero, pv[0], y1), pv[0], y2);
+        let z3 = s.madd52hi(zero, pv[0], y2);
+        let (z0, z1) = carry(z0, z1);
+        let (z1, z2) = carry(z1, z2);
+        let (z2, z3) = carry(z2, z3);
+        // 52-bit limbs to 64-bit ones.
+        let l = [
+            s.or(z0, s.sllv(z1, by(52))),
+            s.or(s.srlv(z1, by(12)), s.sllv(z2, by(40))),
+            s.or(s.srlv(z2, by(24)), s.sllv(z3, by(28))),
+            s.srlv(z3, by(36)),
+        ];
+        // Shifted by off < 64 (a right shift by 64 − off = 64 gives 0).
+        let off = s.and(
+            s.add(s.splat((((first + j) * w) % 64) as u64), lane_bits),
+            c63,
+        );
+        let back = s.sub(c64, off);
+        st(s, out[0], j, s.sllv(l[0], off));
+        for i in 1..4 {
+            st(
+                s,
+                out[i],
+                j,
+                s.or(s.sllv(l[i], off), s.srlv(l[i - 1], back)),
+            );
+        }
+        st(s, out[4], j, s.srlv(l[3], back));
+    }
+}

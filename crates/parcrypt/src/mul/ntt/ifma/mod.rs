@@ -26,9 +26,13 @@
 //! prime's forward blocks read; extracting in every block instead (three reads per point for
 //! radix 3, four primes) cost more than the smaller transform saved (1 Mbit on 1 thread,
 //! transforms alone: 1.10 ms with 64-bit digits, 1.10 ms extracting per block, 0.85 ms split
-//! once; 16 Mbit 25.5 -> 20.3-21.2 ms split once). The recombination adds each coefficient
-//! (four limbs, below 2^200) at bit `k·w` into a five-limb window in registers, writing a limb
-//! out once no later coefficient reaches it; the threads take runs of coefficients, each from
+//! once; 16 Mbit 25.5 -> 20.3-21.2 ms split once). The recombination computes each
+//! coefficient (below 2^200) in the vector kernel ([`kernels::garner_limbs`]: Garner's digits,
+//! their combination in 52-bit limbs by IFMA products, regrouped into 64-bit limbs and
+//! shifted to the coefficient's bit `k·w mod 64`, five limbs), then adds those five limbs into
+//! a five-limb window in registers, writing a limb out once no later coefficient reaches it
+//! (scalar: only additions with carry; the scalar combination and shifts took 0.22-0.24 ms
+//! of a 1-Mbit product, the vector ones 0.15); the threads take runs of coefficients, each from
 //! the limb of its first coefficient's first bit, and their five-limb carries are added in
 //! order afterwards ([`recombine`]), so the result does not depend on the thread count.
 //!
@@ -386,8 +390,8 @@ pub fn add_limbs(dst: &mut [u64], carry: &[u64]) -> bool {
 /// `k` at bit `k·w` of the product) into `out`, which starts at the product's limb
 /// `⌊k0·w/64⌋`: each coefficient's four limbs are shifted to its bit and added into a
 /// five-limb window, whose low limb is written out once no later coefficient reaches it.
-/// Returns what is left above `out`'s end, to be added there. Garner's digits by the vector
-/// kernel in batches, their combination in scalar limbs.
+/// Returns what is left above `out`'s end, to be added there. The coefficients' limbs by the
+/// vector kernel in batches ([`kernels::garner_limbs`]), their placement in scalar.
 pub fn recombine_chunk(
     width: Width,
     g: &crt::Garner,
@@ -399,7 +403,7 @@ pub fn recombine_chunk(
 ) -> [u64; CARRY_LIMBS] {
     let w = w as usize;
     let (p, c) = g.constants();
-    let mut buf = [[0u64; GARNER_BATCH]; 4];
+    let mut buf = [[0u64; GARNER_BATCH]; CARRY_LIMBS];
     // acc holds the sum of the coefficients so far from the product's limb `base + at` up;
     // it stays below 2^264 (the previous coefficients' part over 2^(64·limb) is below 2^200,
     // the new one shifted by less than 64 bits below 2^263). Five locals, not an array, so
@@ -411,10 +415,21 @@ pub fn recombine_chunk(
     for k in k0..k1 {
         let q = (k - k0) % GARNER_BATCH;
         if q == 0 {
-            garner_batch(width, g, p, &c, res, k, GARNER_BATCH.min(k1 - k), &mut buf);
+            garner_batch(
+                width,
+                g,
+                p,
+                &c,
+                w,
+                res,
+                k,
+                GARNER_BATCH.min(k1 - k),
+                &mut buf,
+            );
         }
-        let x = g.combine([buf[0][q], buf[1][q], buf[2][q], buf[3][q]]);
-        let y = shifted(x, (k * w - 64 * (base + at)) as u32);
+        // Coefficient k shifted to its bit in limb base + at = ⌊k·w/64⌋.
+        debug_assert_eq!(base + at, k * w / 64);
+        let y = [buf[0][q], buf[1][q], buf[2][q], buf[3][q], buf[4][q]];
         let (s0, c0) = a0.overflowing_add(y[0]);
         let (s1, c1) = adc(a1, y[1], c0);
         let (s2, c2) = adc(a2, y[2], c1);
@@ -460,18 +475,19 @@ fn shifted(x: [u64; 4], off: u32) -> [u64; CARRY_LIMBS] {
     ]
 }
 
-/// Garner's digits of coefficients `from .. from + len` into `buf`: whole lane groups by the
-/// vector kernel, the rest in scalar.
+/// Coefficients `from .. from + len`, each shifted to its bit `k·w mod 64`, as five limbs into
+/// `buf`: whole lane groups by the vector kernel, the rest in scalar.
 #[allow(clippy::too_many_arguments)]
 fn garner_batch(
     width: Width,
     g: &crt::Garner,
     p: [u64; 4],
     c: &[[(u64, u64); 4]; 4],
+    w: usize,
     res: &[Vec<u64>],
     from: usize,
     len: usize,
-    buf: &mut [[u64; GARNER_BATCH]; 4],
+    buf: &mut [[u64; GARNER_BATCH]; CARRY_LIMBS],
 ) {
     let lanes = match width {
         Width::W512 => 8,
@@ -479,24 +495,25 @@ fn garner_batch(
     };
     let vec_len = len / lanes * lanes;
     let r: [&[u64]; 4] = std::array::from_fn(|i| &res[i][from..from + vec_len]);
-    let [b0, b1, b2, b3] = buf;
-    let mut t = [b0, b1, b2, b3].map(|b| &mut b[..vec_len]);
+    let [b0, b1, b2, b3, b4] = buf;
+    let mut t = [b0, b1, b2, b3, b4].map(|b| &mut b[..vec_len]);
     // SAFETY: a width's token exists only where the CPU has the instructions; the slices have
     // one length, a multiple of the lanes; residues are below their primes.
     let vector = match width {
         Width::W512 => V512::new()
-            .map(|s| unsafe { kernels::garner_digits(s, p, c, r, &mut t) })
+            .map(|s| unsafe { kernels::garner_limbs(s, p, c, from, w, r, &mut t) })
             .is_some(),
         Width::W256 => V256::new()
-            .map(|s| unsafe { kernels::garner_digits(s, p, c, r, &mut t) })
+            .map(|s| unsafe { kernels::garner_limbs(s, p, c, from, w, r, &mut t) })
             .is_some(),
     };
     // Without the instructions (never: the residues came from them) all in scalar.
     let scalar_from = if vector { vec_len } else { 0 };
     for q in scalar_from..len {
-        let d = g.digits([0, 1, 2, 3].map(|i| res[i][from + q]));
-        for i in 0..4 {
-            buf[i][q] = d[i];
+        let x = g.coefficient([0, 1, 2, 3].map(|i| res[i][from + q]));
+        let y = shifted(x, ((from + q) * w % 64) as u32);
+        for i in 0..CARRY_LIMBS {
+            buf[i][q] = y[i];
         }
     }
 }
