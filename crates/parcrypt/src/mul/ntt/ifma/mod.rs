@@ -10,7 +10,7 @@
 //! primes' product exceeds `2^199` ([`LOG_PRIMES`]; it is `2^199.99`), so the recombination
 //! ([`crt`]) is exact whenever `d ≤ 2^(199 − 2w)` ([`exact`], checked per width by the
 //! tests): 96 bits for up to 128 digits, 92 up to 2^15 (a shorter operand of 47104 limbs,
-//! 2.9 Mbit; so 1 Mbit products take 92), 88 up to 2^23 (738 Mbit; 16 Mbit takes 88), 84
+//! 2.9 Mbit; so 1 Mbit products take 92), 88 up to 2^23 (704 Mbit; 16 Mbit takes 88), 84
 //! beyond. With 64-bit limbs as digits (as before, and as the portable back end) a
 //! coefficient needs only `128 + log2 d` of the primes' 200 bits; 88- to 92-bit digits use
 //! them: 64/w of the points (0.70-0.73×, and the shapes `2^k`/`3·2^k` round it: both 1 Mbit
@@ -64,6 +64,10 @@
 //! two cycles, and the two-level passes took about 6 % off 64 Kbit and 1 Mbit products on 1
 //! thread. (All the levels of half-blocks shorter than a vector in one pass, each pair of
 //! vectors loaded once, measured no faster — 3 % slower, within the noise — and was left out.)
+//! Where a prime's convolution runs on one thread (1 thread, and each whole prime on 2 to 4),
+//! the forward radix stage computes all of an operand's blocks in one pass
+//! ([`kernels::forward_all`]), reading and reducing each digit once instead of once per block
+//! (the 1-Mbit transforms on 1 thread: 0.87-0.91 -> 0.75-0.78 ms).
 //!
 //! Where that leaves it (same machine, 2026-11-28, the quietest run: load 2.4-3.2 falling,
 //! `bench peers` saw a 2-thread capacity of 1.98; old and new binaries interleaved; ms):
@@ -78,12 +82,19 @@
 //! is free; 16 Mbit is still about 0.8× FLINT's speed on either count (the transforms' kernels
 //! themselves, not the threading: 2 threads scale 1.8× here).
 //!
-//! With the wide digits (same machine, 2026-11-28, load 3-5 from another engineer's jobs:
-//! the 2-thread figures are not to be trusted; `bench mul`, old and new binaries one right
-//! after the other, median (min) ms on 1 thread): 1 Mbit 1.28-1.32 (1.23-1.24) -> 1.09
-//! (1.05), 16 Mbit 32.1-33.9 (28.7-29.6) -> 25.1-25.5 (24.2-24.5). Heap: 6.1×/6.9× the
-//! operands at 1 Mbit and 6.2×/7.0× at 16 Mbit on 1/2 threads (the split digits, 1.4× the
-//! operands, against a quarter fewer points).
+//! With the wide digits, the vector recombination and the one-pass forward radix stage (same
+//! machine, 2026-11-28, load 1.3-1.7 from another engineer's jobs, so not final figures;
+//! `bench mul --runs 10`, old and new binaries one right after the other, three rounds,
+//! median and (min) in ms):
+//!
+//! | product | before 1t          | before 2t          | now 1t             | now 2t             |
+//! |---------|--------------------|--------------------|--------------------|--------------------|
+//! | 1 Mbit  | 1.40-1.80 (1.31)   | 0.92-0.95 (0.68-0.72) | 0.90-0.97 (0.85-0.89) | 0.54-0.83 (0.46-0.57) |
+//! | 16 Mbit | 31.0-37.8 (28.1-30.8) | 19.0-20.8 (15.8-17.9) | 22.6-25.8 (21.4-23.1) | 13.0-16.1 (12.1-12.3) |
+//!
+//! Heap (`heap_x`): 6.1×/6.9× the operands at 1 Mbit and 6.2×/7.0× at 16 Mbit on 1/2 threads,
+//! against 6.0×/7.0× before (the split digits, 1.4× the operands, against a quarter fewer
+//! points).
 //!
 //! Tables: per prime and shape, `(4 + 4·(radix − 1))·m` words (values and Shoup companions,
 //! forward and inverse, see [`tables`]), kept in a bounded cache ([`super::cache`]).
