@@ -65,8 +65,9 @@ impl<T> Default for TableCache<T> {
     }
 }
 
-/// Most 64-bit words a [`Spare`] keeps (32 MiB): the six vectors of a 16-Mbit product on the
-/// IFMA back end (four residues and two operand transforms of 2^19 words).
+/// Most 64-bit words a [`Spare`] keeps (32 MiB): the eight vectors of a 16-Mbit product on the
+/// IFMA back end (four residues and two operand transforms of 3·2^17 words, two operands'
+/// split 88-bit digits of 2^18.5 words each).
 pub const MAX_SPARE_WORDS: usize = 1 << 22;
 
 /// Transform vectors kept between products, so a product reuses the pages of the previous one

@@ -1,11 +1,14 @@
 //! `ntt` (beyond the paper): products of non-negative integers by number-theoretic transforms
 //! over three 62-bit primes ([`prime`]), recombined by the Chinese remainder theorem ([`crt`]).
 //!
-//! Each 64-bit limb is one transform digit: a product coefficient is a sum of at most
-//! `min(an, bn)` products of two digits, below `min(an, bn)·(2^64 − 1)^2`, and the three primes'
-//! product exceeds 2^185, so the recombination is exact for every `min(an, bn) < 2^57`
-//! ([`check_bound`] returns an error past it instead of a wrong product). The transform length
-//! is the shortest `2^k` or `3·2^k` holding the `an + bn − 1` coefficients ([`transform`]), so a
+//! Each 64-bit limb is one transform digit of the portable back end: a product coefficient is
+//! a sum of at most `min(an, bn)` products of two digits, below `min(an, bn)·(2^64 − 1)^2`, and
+//! the three primes' product exceeds 2^185, so the recombination is exact for every
+//! `min(an, bn) < 2^57` ([`check_bound`] returns an error past it instead of a wrong product).
+//! The IFMA back end's four primes (2^199.99) leave room for wider digits: it cuts the operands
+//! into digits of 88 to 96 bits (92 at 1 Mbit, 88 at 16 Mbit), the widest its bound allows for
+//! the product, so its transforms have about 0.73× the points (see [`ifma`]). The transform
+//! length is the shortest `2^k` or `3·2^k` holding the coefficients ([`transform`]), so a
 //! product pays for at most 1.5× its coefficients, not up to 2× as with powers of two alone.
 //!
 //! Per prime, one after the other (so at most two operands' transforms and two finished
@@ -13,15 +16,16 @@
 //! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
 //! products with each block's inverse; the inverse radix stage in `threads` pieces of
 //! indices — each phase one region of the [`Pool`]. (The IFMA back end instead gives each of
-//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs,
-//! the chunks' carries added in order afterwards. Every task writes its own slice, so the
-//! result does not depend on the thread count. A square (the same limbs twice) transforms its
-//! operand once per prime.
+//! 2 to 4 threads whole primes, see [`ifma`].) Then the recombination in chunks of limbs (of
+//! coefficients for the IFMA back end's wide digits), the chunks' carries added in order
+//! afterwards. Every task writes its own slice, so the result does not depend on the thread
+//! count. A square (the same limbs twice) transforms its operand once per prime.
 //!
 //! Back ends ([`Backend`], one `match` in `run`): portable scalar Rust (three 62-bit primes,
 //! Montgomery products with R = 2^64), the oracle's twin and the fallback on every CPU; and
-//! AVX-512 IFMA ([`ifma`], x86-64 only: four 50-bit primes, 52-bit Shoup and Montgomery
-//! products, eight or four lanes), chosen at run time by [`Backend::auto`]. Every back end
+//! AVX-512 IFMA ([`ifma`], x86-64 only: four 50-bit primes, digits of up to 96 bits, 52-bit
+//! Shoup and Montgomery products, eight or four lanes), chosen at run time by
+//! [`Backend::auto`]. Every back end
 //! returns the same limbs (the product is exact); the tests hold each against GMP and against
 //! the portable one. Twiddle tables are kept between products ([`cache`]).
 pub mod cache;
@@ -241,23 +245,8 @@ fn run(
     }
     let shape = check_bound(a.len(), bn)?;
     let threads = threads.max(1);
-    match vector_residues(backend, pool, threads, shape, a, b) {
-        #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
-        Some(res) => {
-            static GARNER: std::sync::OnceLock<ifma::crt::Garner> = std::sync::OnceLock::new();
-            let g = GARNER.get_or_init(ifma::crt::Garner::new);
-            let width = match backend {
-                Backend::Ifma256 => ifma::Width::W256,
-                _ => ifma::Width::W512,
-            };
-            let ok = recombine(pool, threads, out, &|start, end, o| {
-                ifma::recombine_chunk(width, g, &res, start, end, o)
-            });
-            res.into_iter().for_each(|v| ifma::SPARE.give(v));
-            ok
-        }
-        #[cfg(not(all(target_arch = "x86_64", parcrypt_avx512)))]
-        Some(_) => unreachable!("no vector back end off x86-64"),
+    let ok = match vector_product(backend, pool, threads, out, a, b) {
+        Some(ok) => ok,
         None => {
             let res = PRIMES.map(|q| convolve(pool, threads, q, shape, a, b));
             let g = crt::Garner::new();
@@ -265,29 +254,29 @@ fn run(
                 crt::recombine(&g, [0, 1, 2].map(|i| &res[i][start..end]), o)
             })
         }
-    }
-    .then_some(())
-    .ok_or_else(|| {
+    };
+    ok.then_some(()).ok_or_else(|| {
         Error::InvalidParameter(
             "NTT product: a carry past the product's end (a bug: please report)".into(),
         )
     })
 }
 
-/// The vector back end's residues (four primes), or `None` where the portable path computes
-/// the product (the portable back end, or a shape the vector kernels do not take).
+/// The product by the vector back end (its digits, transforms and recombination, see
+/// [`ifma`]): whether no carry ran past the end, or `None` where the portable path computes
+/// it (the portable back end, or a product too short for the vector kernels).
 #[cfg_attr(
     not(all(target_arch = "x86_64", parcrypt_avx512)),
     allow(unused_variables)
 )]
-fn vector_residues(
+fn vector_product(
     backend: Backend,
     pool: &Pool,
     threads: usize,
-    shape: Shape,
+    out: &mut [Limb],
     a: &[Limb],
     b: Option<&[Limb]>,
-) -> Option<Vec<Vec<u64>>> {
+) -> Option<bool> {
     #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
     {
         let width = match backend {
@@ -295,10 +284,15 @@ fn vector_residues(
             Backend::Ifma => ifma::Width::W512,
             Backend::Ifma256 => ifma::Width::W256,
         };
-        if ifma::takes(shape) {
-            return ifma::residues(pool, threads, width, shape, a, b);
-        }
+        let plan = ifma::plan(a.len(), b.map_or(a.len(), <[Limb]>::len))?;
+        let res = ifma::residues(pool, threads, width, plan, a, b)?;
+        static GARNER: std::sync::OnceLock<ifma::crt::Garner> = std::sync::OnceLock::new();
+        let g = GARNER.get_or_init(ifma::crt::Garner::new);
+        let ok = ifma::recombine(pool, threads, width, g, plan.w, &res, out);
+        res.into_iter().for_each(|v| ifma::SPARE.give(v));
+        return Some(ok);
     }
+    #[allow(unreachable_code)]
     None
 }
 

@@ -303,12 +303,12 @@ fn timing_table() {
         #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
         if Backend::Ifma.available() {
             // The share of the recombination (scalar Garner): the transforms alone.
-            let shape = check_bound(n, n).unwrap();
+            let plan = ifma::plan(n, n).unwrap();
             let mut t = Vec::new();
             for _ in 0..5 {
                 let start = Instant::now();
                 for _ in 0..reps {
-                    let r = ifma::residues(&pool2, 1, ifma::Width::W512, shape, &a, Some(&b));
+                    let r = ifma::residues(&pool2, 1, ifma::Width::W512, plan, &a, Some(&b));
                     std::hint::black_box(r);
                 }
                 t.push(start.elapsed().as_secs_f64() / reps as f64);
@@ -419,5 +419,202 @@ proptest! {
         seed in any::<u64>(),
     ) {
         check(&limbs(an, seed), &limbs(bn, seed ^ 1), &[1, 2]);
+    }
+}
+
+/// The wide digits' bound (see [`ifma`]'s module docs): for every width, the largest digit
+/// count [`ifma::exact`] allows keeps `d·(2^w − 1)^2` below the four primes' product, one
+/// digit more is refused, and every product `check_bound` takes has an exact width.
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+#[test]
+fn wide_digits_stay_below_the_four_primes_product() {
+    let product: Integer = ifma::field::PRIMES
+        .iter()
+        .map(|q| Integer::from(q.p))
+        .product();
+    assert!(product > Integer::from(1) << ifma::LOG_PRIMES);
+    for w in ifma::WIDTHS {
+        assert!(w % 4 == 0 && (64..=104).contains(&w), "{w}");
+        let log_d = ifma::LOG_PRIMES - 2 * w;
+        // The largest shorter operand (in limbs) whose digit count is at most 2^log_d.
+        let d_max = 1u128 << log_d.min(100);
+        let limbs = usize::try_from(d_max * u128::from(w) / 64).unwrap_or(usize::MAX / 64);
+        let d = ifma::digit_count(limbs, w) as u128;
+        let ones: Integer = (Integer::from(1) << w) - 1u32;
+        let worst = Integer::from(d) * ones.square();
+        assert!(worst < product, "w = {w}: {d} digits");
+        if log_d <= 40 {
+            assert!(ifma::exact(limbs, w), "w = {w}");
+            assert!(ifma::digit_count(limbs + 1, w) as u128 > d_max);
+            assert!(!ifma::exact(limbs + 1, w), "w = {w}");
+        }
+    }
+    // 64-bit digits are exact for every product check_bound takes (shorter < 2^57 limbs).
+    assert!(ifma::exact((1 << MAX_LOG_SHORTER) - 1, 64));
+    // Wider than the bound allows at any size: none.
+    assert!(!ifma::exact(1, 100));
+}
+
+/// The widths chosen: the widest exact one whose shape the kernels take (96 bits up to 192
+/// limbs in the shorter operand, 92 to 47104 limbs, then 88, to 2^23 digits), and the shapes
+/// of the sizes (a quarter fewer points than 64-bit digits).
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+#[test]
+fn wide_digit_plans_by_size() {
+    let w = |an: usize, bn: usize| ifma::plan(an, bn).map(|p| p.w);
+    assert_eq!(w(192, 192), Some(96));
+    assert_eq!(w(193, 193), Some(92));
+    assert_eq!(w(193, 100_000), Some(92));
+    assert_eq!(w(47_104, 47_104), Some(92));
+    assert_eq!(w(47_105, 47_105), Some(88));
+    assert_eq!(w(1 << 18, 1 << 18), Some(88));
+    assert_eq!(w(2 << 20, 2 << 20), Some(88));
+    // 2^23 88-bit digits and one limb more.
+    assert_eq!(w(11_534_336, 11_534_336), Some(88));
+    assert_eq!(w(11_534_337, 11_534_337), Some(84));
+    // Too short for the kernels at any width: the portable path.
+    assert_eq!(ifma::plan(1, 1), None);
+    assert_eq!(ifma::plan(12, 13), None);
+    let points = |an: usize| ifma::plan(an, an).unwrap().shape.points();
+    assert_eq!(points(1 << 14), 3 << 13);
+    assert_eq!(points(1 << 18), 3 << 17);
+    assert_eq!(check_bound(1 << 14, 1 << 14).unwrap().points(), 1 << 15);
+    // Never more points than 64-bit digits, wherever the kernels take both.
+    for an in (13..5000).step_by(7) {
+        for bn in [an, 2 * an + 1, 13] {
+            let (p, s) = (ifma::plan(an, bn), check_bound(an, bn).unwrap());
+            if let Some(p) = p {
+                assert!(p.shape.points() <= s.points(), "{an}×{bn}");
+            }
+        }
+    }
+}
+
+/// Operand lengths (in limbs) around the widths' changes and the wide digits' transform
+/// lengths: pairs whose digit counts give `n − 1`, `n` and `n + 1` coefficients for each
+/// length `n`, balanced and unbalanced, at the width the plan picks.
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+fn wide_boundary_pairs(max_n: usize) -> Vec<(usize, usize)> {
+    let mut v = Vec::new();
+    for n in lengths(max_n) {
+        for coeffs in [n - 1, n, n + 1] {
+            let total = coeffs + 1;
+            for w in [96u32, 92] {
+                for da in [total / 2, 1, total - total / 5] {
+                    let db = total - da;
+                    // The most limbs with that many digits.
+                    let (an, bn) = (da * w as usize / 64, db * w as usize / 64);
+                    if an == 0 || bn == 0 {
+                        continue;
+                    }
+                    let plan = ifma::plan(an, bn);
+                    if plan.is_some_and(|p| {
+                        p.w == w && ifma::digit_count(an, w) + ifma::digit_count(bn, w) == total
+                    }) {
+                        v.push((an, bn));
+                    }
+                }
+            }
+        }
+    }
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+#[test]
+fn wide_digits_around_every_transform_length_and_width() {
+    let pairs = wide_boundary_pairs(1 << 15);
+    assert!(pairs.len() > 40, "{}", pairs.len());
+    let shapes: Vec<Shape> = pairs
+        .iter()
+        .map(|&(a, b)| ifma::plan(a, b).unwrap().shape)
+        .collect();
+    assert!(shapes.iter().any(|s| s.radix == 2) && shapes.iter().any(|s| s.radix == 3));
+    for &(an, bn) in &pairs {
+        let seed = ((an as u64) << 32) ^ bn as u64;
+        check(&limbs(an, seed), &limbs(bn, !seed), &[1, 3]);
+    }
+    // Where the width changes (96 -> 92 at 193 limbs, 92 -> 88 at 47105), balanced,
+    // unbalanced and squared; all-ones operands put the coefficients nearest the bound.
+    for (an, bn) in [
+        (191, 191),
+        (192, 192),
+        (192, 5000),
+        (193, 193),
+        (193, 194),
+        (47_104, 47_104),
+        (47_104, 60_000),
+        (47_105, 47_105),
+        (47_105, 3),
+    ] {
+        check(&limbs(an, 5), &limbs(bn, 6), &[1, 2, 3]);
+        check(&vec![Limb::MAX; an], &vec![Limb::MAX; bn], &[1, 2, 3]);
+        let mut a = limbs(an, 7);
+        a.iter_mut().step_by(3).for_each(|x| *x = 0);
+        check(&a, &vec![Limb::MAX; bn], &[2]);
+        check(&a, &a.clone(), &[1, 3]);
+    }
+}
+
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+#[test]
+fn wide_digits_zero_and_all_ones_and_squares() {
+    for (an, bn) in wide_boundary_pairs(1 << 12) {
+        let ones_b = vec![Limb::MAX; bn];
+        check(&vec![Limb::MAX; an], &ones_b, &[1, 2]);
+        check(&vec![0; an], &ones_b, &[1]);
+        let mut a = limbs(an, 1);
+        a.iter_mut().step_by(2).for_each(|x| *x = 0);
+        if let Some(top) = a.last_mut() {
+            *top = 0;
+        }
+        check(&a, &ones_b, &[2]);
+        check(&a, &a.clone(), &[1, 2, 3]);
+        check(&ones_b, &ones_b.clone(), &[3]);
+    }
+}
+
+/// The recombination's chunks (one per thread, each a run of coefficients from the limb of its
+/// first bit) and their five-limb carries give the same limbs on any thread count, also where
+/// a chunk's carry runs over many limbs of all-ones.
+#[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+#[test]
+fn wide_recombination_chunks_carry_across() {
+    assert!(ifma::add_limbs(&mut [u64::MAX, u64::MAX, 0], &[1]));
+    assert!(!ifma::add_limbs(&mut [u64::MAX, u64::MAX], &[1]));
+    assert!(!ifma::add_limbs(&mut [0], &[0, 1]));
+    assert!(ifma::add_limbs(&mut [0], &[5, 0, 0]));
+    let mut d = [1, 2, u64::MAX, 7];
+    assert!(ifma::add_limbs(&mut d, &[u64::MAX, 0, 1]));
+    assert_eq!(d, [0, 3, 0, 8]);
+    // a·b with b = 2^k − 1 (all ones): long runs of ones in the product's middle.
+    for an in [5000, 9000, 20_000] {
+        let a = limbs(an, 3);
+        check(&a, &vec![Limb::MAX; an + 3], &[1, 2, 3, 4]);
+        let mut top = vec![Limb::MAX; an];
+        top[0] = 1;
+        check(&top, &vec![Limb::MAX; an], &[1, 2, 3]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+    #[test]
+    fn wide_digits_match_gmp_near_the_width_changes(
+        an in 150usize..260,
+        bn in 150usize..3000,
+        seed in any::<u64>(),
+        shape in 0u8..4,
+    ) {
+        let (mut a, mut b) = (limbs(an, seed), limbs(bn, seed ^ 1));
+        match shape {
+            1 => { a.fill(Limb::MAX); b.fill(Limb::MAX); }
+            2 => b = a.clone(),
+            3 => a.iter_mut().step_by(2).for_each(|x| *x = 0),
+            _ => {}
+        }
+        check(&a, &b, &[1, 2, 3]);
     }
 }

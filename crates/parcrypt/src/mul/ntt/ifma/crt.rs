@@ -1,5 +1,6 @@
 //! Recombination for the four IFMA primes: Garner's mixed-radix digits (six products by
-//! constants, Shoup's 64-bit form), then `t0 + p0·(t1 + p1·(t2 + p2·t3))` in limbs.
+//! constants, Shoup's 64-bit form), then `t0 + p0·(t1 + p1·(t2 + p2·t3))` in four limbs
+//! (any value below the primes' product, `< 2^200`).
 use super::field::{ByConst, PRIMES};
 
 /// Garner's constants for the IFMA [`PRIMES`].
@@ -51,10 +52,9 @@ impl Garner {
         t
     }
 
-    /// `t0 + p0·(t1 + p1·(t2 + p2·t3))` as three limbs: callers' coefficients stay below 2^185
-    /// ([`super::super::check_bound`]), so nothing is lost above them.
+    /// `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below `p0·p1·p2·p3 < 2^200`) as four limbs.
     #[inline]
-    pub fn combine(&self, t: [u64; 4]) -> [u64; 3] {
+    pub fn combine(&self, t: [u64; 4]) -> [u64; 4] {
         let [p0, p1, p2, _] = self.p.map(u128::from);
         // X = t3·p2 + t2 < 2^100; Y = X·p1 + t1 < 2^150; Z = Y·p0 + t0 < 2^200.
         let x = u128::from(t[3]) * p2 + u128::from(t[2]);
@@ -64,13 +64,13 @@ impl Garner {
         let z0 = u128::from(y[0]) * p0 + u128::from(t[0]);
         let z1 = u128::from(y[1]) * p0 + (z0 >> 64);
         let z2 = u128::from(y[2]) * p0 + (z1 >> 64);
-        debug_assert_eq!(z2 >> 64, 0, "a coefficient past 2^192");
-        [z0 as u64, z1 as u64, z2 as u64]
+        [z0 as u64, z1 as u64, z2 as u64, (z2 >> 64) as u64]
     }
 
-    /// The coefficient `x < 2^192` with residues `r` (each below its prime), as three limbs.
+    /// The coefficient `x < p0·p1·p2·p3` with residues `r` (each below its prime), as four
+    /// limbs.
     #[inline]
-    pub fn coefficient(&self, r: [u64; 4]) -> [u64; 3] {
+    pub fn coefficient(&self, r: [u64; 4]) -> [u64; 4] {
         self.combine(self.digits(r))
     }
 }
@@ -97,6 +97,13 @@ mod tests {
             (Integer::from(1) << 185u32) - 1u32,
             (Integer::from(1) << 191u32) + 12345u32,
             Integer::from(0x1234_5678_9abc_def0u64) << 100u32,
+            // Past 2^192 (wide digits): up to the primes' product less one.
+            (Integer::from(u128::MAX) << 70u32) + 7u32,
+            PRIMES
+                .iter()
+                .map(|q| Integer::from(q.p))
+                .product::<Integer>()
+                - 1u32,
         ] {
             let r = [0, 1, 2, 3].map(|i| (x.clone() % PRIMES[i].p).to_u64().unwrap());
             let got = Integer::from_digits(&g.coefficient(r), Order::Lsf);

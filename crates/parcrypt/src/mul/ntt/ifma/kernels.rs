@@ -11,6 +11,10 @@
 //!   radix stages reduce to `[0, p)` only at the end: `4p < 2^52`, so every value stays one
 //!   IFMA word. A reduction is one `min(x, x − k)` (unsigned, wrapping), no branch.
 //!
+//! The forward blocks read their digits either from the limbs (64-bit digits) or from the
+//! operand's wider digits split once into 52-bit low and high parts ([`split_digits`]); either
+//! way a digit is reduced mod p on load.
+//!
 //! Levels whose half-blocks are shorter than a vector (`h < LANES`) regroup two vectors'
 //! lanes with `vpermt2q` into the butterflies' two halves and back.
 //!
@@ -112,28 +116,170 @@ fn splat2<S: Lanes>(s: S, c: (u64, u64)) -> (S::V, S::V) {
     (s.splat(c.0), s.splat(c.1))
 }
 
-/// Digits `i..i + LANES` of the limbs `src` (zero past its end), reduced mod p: `x = hi·2^52 +
-/// lo`, `lo` brought below 2p by two reductions (`2^52 < 8p`), `hi·(2^52 mod p)` by a Shoup
-/// product, their sum below 4p reduced twice.
-#[inline(always)]
-fn digits<S: Lanes>(k: K<S>, c52: (S::V, S::V), src: &[u64], i: usize) -> S::V {
-    let s = k.s;
-    let x = if i + S::LANES <= src.len() {
-        ld(s, src, i)
-    } else {
-        let mut buf = [0u64; MAX_LANES];
-        for (d, &x) in buf.iter_mut().zip(src.get(i..).unwrap_or(&[])) {
-            *d = x;
+/// Most phases of a [`Digits`] pattern: digits of `w` bits (a multiple of 4) repeat their
+/// bit offsets within a limb every `64/gcd(w, 64) ≤ 16` digits, four groups of four lanes.
+const MAX_PHASES: usize = 4;
+
+/// Where each lane's `w`-bit digit lies in a window of `2·LANES` limbs starting at the limb
+/// of the group's first bit, for one group offset (phase): the digit's low 52 bits are limbs
+/// `idx[0]`, `idx[1]` funnel-shifted right by `shr[0]` (`shl[0] = 64 − shr[0]`), its high
+/// `w − 52` bits limbs `idx[2]`, `idx[3]` shifted by `shr[1]`.
+#[derive(Clone, Copy)]
+struct Phase<S: Lanes> {
+    idx: [S::V; 4],
+    shr: [S::V; 2],
+    shl: [S::V; 2],
+}
+
+/// The digits of an operand: `w` bits each (digit `i` is bits `i·w .. (i + 1)·w` of the
+/// limbs, zero past their end), `64 ≤ w ≤ 104`, `w` a multiple of 4.
+#[derive(Clone, Copy)]
+struct Digits<S: Lanes> {
+    /// Groups of `LANES` digits repeat their pattern every `phases` groups (a power of two).
+    phases: usize,
+    phase: [Phase<S>; MAX_PHASES],
+    /// `2^(w − 52) − 1`.
+    hi_mask: S::V,
+}
+
+impl<S: Lanes> Digits<S> {
+    #[inline(always)]
+    fn new(s: S, w: usize) -> Self {
+        assert!((64..=104).contains(&w) && w % 4 == 0, "digit width {w}");
+        let l = S::LANES;
+        // The bit offsets within a limb repeat every 64/gcd(w, 64) digits (a power of two).
+        let period: usize = 64 >> w.trailing_zeros().min(6);
+        let phases = period.div_ceil(l).max(1);
+        debug_assert!(phases <= MAX_PHASES && (phases * l * w) % 64 == 0);
+        let vec = |v: &[u64; MAX_LANES]| ld(s, v, 0);
+        let phase = std::array::from_fn(|ph| {
+            let base = (ph * l * w) % 64;
+            let (mut idx, mut shr, mut shl) = (
+                [[0u64; MAX_LANES]; 4],
+                [[0u64; MAX_LANES]; 2],
+                [[0u64; MAX_LANES]; 2],
+            );
+            for q in 0..l {
+                for (half, off) in [0, 52].into_iter().enumerate() {
+                    // base ≤ 60 and w ≤ 104: the last lane's second limb is at most limb
+                    // (60 + 7·104 + 52)/64 + 1 = 14 of the 16 (four lanes: 7 of 8).
+                    let bit = base + q * w + off;
+                    idx[2 * half][q] = (bit / 64) as u64;
+                    idx[2 * half + 1][q] = (bit / 64 + 1) as u64;
+                    shr[half][q] = (bit % 64) as u64;
+                    // A count of 64 shifts everything out (the second limb is not needed).
+                    shl[half][q] = (64 - bit % 64) as u64;
+                    debug_assert!(bit / 64 + 1 < 2 * l);
+                }
+            }
+            Phase {
+                idx: idx.each_ref().map(vec),
+                shr: shr.each_ref().map(vec),
+                shl: shl.each_ref().map(vec),
+            }
+        });
+        Self {
+            phases,
+            phase,
+            hi_mask: s.splat((1 << (w - 52)) - 1),
         }
-        ld(s, &buf, 0)
+    }
+}
+
+/// Digits per group of the split layout ([`split_digits`]): a group's low parts, then its
+/// high parts.
+pub const GROUP: usize = MAX_LANES;
+
+/// Where a forward transform reads its digits.
+#[derive(Clone, Copy, Debug)]
+pub enum Source<'a> {
+    /// The operand's limbs, one 64-bit digit each (zero past the end).
+    Limbs(&'a [u64]),
+    /// The operand's wider digits as [`split_digits`] wrote them (zero past the end).
+    Split(&'a [u64]),
+}
+
+/// Splits the `w`-bit digits `first ..` of the limbs `src` (digit `i` is bits
+/// `i·w .. (i + 1)·w`, zero past the end) into `out`, for each group of [`GROUP`] digits
+/// their low 52 bits, then their high `w − 52` bits (`out.len()` a multiple of `2·GROUP`,
+/// `first` a multiple of `GROUP`). Prime-independent: once per operand, not per prime and
+/// block.
+///
+/// # Safety
+/// As [`forward_block`].
+///
+/// # Panics
+/// Unless `64 ≤ w ≤ 104` and `w` is a multiple of 4.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn split_digits<S: Lanes>(s: S, w: usize, src: &[u64], first: usize, out: &mut [u64]) {
+    let d = Digits::new(s, w);
+    let mask = s.splat(MASK52);
+    for (g, group) in out.chunks_exact_mut(2 * GROUP).enumerate() {
+        for sub in (0..GROUP).step_by(S::LANES) {
+            let i = first + g * GROUP + sub;
+            let (a, b) = window(s, src, i * w / 64);
+            let ph = &d.phase[(i / S::LANES) & (d.phases - 1)];
+            let funnel = |h: usize| {
+                let x = s.srlv(s.permute2(a, ph.idx[2 * h], b), ph.shr[h]);
+                s.or(x, s.sllv(s.permute2(a, ph.idx[2 * h + 1], b), ph.shl[h]))
+            };
+            st(s, group, sub, s.and(funnel(0), mask));
+            st(s, group, GROUP + sub, s.and(funnel(1), d.hi_mask));
+        }
+    }
+}
+
+/// Digits `i..i + LANES` (`i` a multiple of `LANES`) of `src`, reduced mod p: `x = hi·2^52 +
+/// lo`, `lo` brought below 2p by two reductions (`2^52 < 8p`), `hi·(2^52 mod p)` by a Shoup
+/// product (`hi < 2^52`), their sum below 4p reduced twice.
+#[inline(always)]
+fn digits<S: Lanes>(k: K<S>, c52: (S::V, S::V), src: Source<'_>, i: usize) -> S::V {
+    let s = k.s;
+    let (lo, hi) = match src {
+        Source::Limbs(src) => {
+            let x = if i + S::LANES <= src.len() {
+                ld(s, src, i)
+            } else {
+                let mut buf = [0u64; MAX_LANES];
+                for (d, &x) in buf.iter_mut().zip(src.get(i..).unwrap_or(&[])) {
+                    *d = x;
+                }
+                ld(s, &buf, 0)
+            };
+            (x, s.shr52(x))
+        }
+        Source::Split(v) => {
+            let at = 2 * GROUP * (i / GROUP) + i % GROUP;
+            if at < v.len() {
+                (ld(s, v, at), ld(s, v, at + GROUP))
+            } else {
+                (k.zero, k.zero)
+            }
+        }
     };
-    let lo = k.red(k.red(s.and(x, k.mask), k.p4), k.p2);
-    let hi = k.shoup(s.shr52(x), c52.0, c52.1);
+    let lo = k.red(k.red(s.and(lo, k.mask), k.p4), k.p2);
+    let hi = k.shoup(hi, c52.0, c52.1);
     k.red4(s.add(lo, hi))
 }
 
-/// Block `t` of the forward transform of the limbs `src` into `out` (`m` points,
-/// bit-reversed, values below 2p), as [`super::super::transform::forward_block`].
+/// Limbs `at .. at + 2·LANES` of `src` (zero past its end) as two vectors.
+#[inline(always)]
+fn window<S: Lanes>(s: S, src: &[u64], at: usize) -> (S::V, S::V) {
+    let l = S::LANES;
+    if at + 2 * l <= src.len() {
+        (ld(s, src, at), ld(s, src, at + l))
+    } else {
+        let mut buf = [0u64; 2 * MAX_LANES];
+        for (d, &x) in buf.iter_mut().zip(src.get(at..).unwrap_or(&[])) {
+            *d = x;
+        }
+        (ld(s, &buf, 0), ld(s, &buf, l))
+    }
+}
+
+/// Block `t` of the forward transform of the digits `src` into `out` (`m` points,
+/// bit-reversed, values below 2p), as [`super::super::transform::forward_block`] (which
+/// takes 64-bit digits).
 ///
 /// # Safety
 /// The CPU has AVX-512F, AVX-512 IFMA and AVX-512VL (a value of `S` proves it); `shape.m` is a
@@ -143,7 +289,7 @@ pub unsafe fn forward_block<S: Lanes>(
     s: S,
     tb: &Tables,
     shape: Shape,
-    src: &[u64],
+    src: Source<'_>,
     t: usize,
     out: &mut [u64],
 ) {
@@ -183,6 +329,51 @@ pub unsafe fn forward_block<S: Lanes>(
     }
     // SAFETY: the caller's promise.
     unsafe { dif(k, &tb.fwd_levels, out) };
+}
+
+/// Every block of the forward transform of the digits `src` into `out` (`radix·m` points,
+/// block `t` at `out[t·m..]`): the same values as [`forward_block`] for each `t`, but the
+/// radix stage in one pass that reads and reduces each digit once, not once per block.
+///
+/// # Safety
+/// As [`forward_block`]; `out.len()` is `shape.points()`.
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+pub unsafe fn forward_all<S: Lanes>(
+    s: S,
+    tb: &Tables,
+    shape: Shape,
+    src: Source<'_>,
+    out: &mut [u64],
+) {
+    let k = K::new(s, tb.p);
+    let m = shape.m;
+    let c52 = splat2(s, tb.c52);
+    let omega = splat2(s, tb.omega);
+    let (b0, rest) = out.split_at_mut(m);
+    let (b1, b2) = rest.split_at_mut(m);
+    for j in (0..m).step_by(S::LANES) {
+        let a0 = digits(k, c52, src, j);
+        let a1 = digits(k, c52, src, j + m);
+        let (w0, q0) = (ld(s, &tb.fwd[0].w, j), ld(s, &tb.fwd[0].q, j));
+        if shape.radix == 2 {
+            st(s, b0, j, s.add(a0, a1));
+            st(s, b1, j, k.shoup(s.sub(s.add(a0, k.p), a1), w0, q0));
+        } else {
+            // As forward_block's radix-3 cases, all three at once.
+            let a2 = digits(k, c52, src, j + 2 * m);
+            st(s, b0, j, k.red(s.add(s.add(a0, a1), a2), k.p2));
+            let d = k.shoup(s.sub(s.add(a1, k.p), a2), omega.0, omega.1);
+            let x1 = s.add(s.sub(s.add(a0, k.p), a2), d);
+            st(s, b1, j, k.shoup(x1, w0, q0));
+            let x2 = s.sub(s.sub(s.add(a0, k.p3), a1), d);
+            let (w1, q1) = (ld(s, &tb.fwd[1].w, j), ld(s, &tb.fwd[1].q, j));
+            st(s, b2, j, k.shoup(x2, w1, q1));
+        }
+    }
+    for block in out.chunks_exact_mut(m) {
+        // SAFETY: the caller's promise.
+        unsafe { dif(k, &tb.fwd_levels, block) };
+    }
 }
 
 /// In place: the DIF transform of `x` (natural in, bit-reversed out, values below 2p).
@@ -534,5 +725,91 @@ pub unsafe fn garner_digits<S: Lanes>(
             tv[i] = x;
             st(s, t[i], j, x);
         }
+    }
+}
+
+/// The coefficients `first + j` with residues `r[·][j]` (each below its prime), each shifted
+/// to its bit within its first limb, `(first + j)·w mod 64`, as five 64-bit limbs into
+/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits as
+/// [`garner_digits`], then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product,
+/// `2^200`) in 52-bit limbs by IFMA products, carried, regrouped into 64-bit limbs and
+/// shifted — the same values as [`super::crt::Garner::coefficient`] times `2^(shift)`. Every
+/// slice has the same length, a multiple of `LANES`.
+///
+/// # Safety
+/// As [`garner_digits`].
+#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn garner_limbs<S: Lanes>(
+    s: S,
+    p: [u64; 4],
+    c: &[[(u64, u64); 4]; 4],
+    first: usize,
+    w: usize,
+    r: [&[u64]; 4],
+    out: &mut [&mut [u64]; 5],
+) {
+    let ks = p.map(|p| K::new(s, p));
+    let pv = p.map(|p| s.splat(p));
+    let (mask, zero) = (s.splat(MASK52), s.splat(0));
+    let (c63, c64) = (s.splat(63), s.splat(64));
+    // Lane q's offset from the group's first bit: q·w.
+    let mut lane_bits = [0u64; MAX_LANES];
+    for (q, b) in lane_bits.iter_mut().enumerate() {
+        *b = (q * w) as u64;
+    }
+    let lane_bits = ld(s, &lane_bits, 0);
+    // (lo, hi) ← (lo mod 2^52, hi + ⌊lo/2^52⌋).
+    let carry = |lo: S::V, hi: S::V| (s.and(lo, mask), s.add(hi, s.shr52(lo)));
+    let by = |n: u64| s.splat(n);
+    for j in (0..r[0].len()).step_by(S::LANES) {
+        let mut t = [zero; 4];
+        for i in 0..4 {
+            let k = ks[i];
+            let mut x = ld(s, r[i], j);
+            for (jj, &tj) in t.iter().enumerate().take(i) {
+                let (w, wq) = splat2(s, c[i][jj]);
+                x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
+            }
+            t[i] = x;
+        }
+        // Every multiplier below is below 2^52 (residues and primes below 2^50, the limbs
+        // carried): X = t2 + p2·t3 < 2^100, Y = t1 + p1·X < 2^150, Z = t0 + p0·Y < 2^200.
+        let (x0, x1) = carry(s.madd52lo(t[2], pv[2], t[3]), s.madd52hi(zero, pv[2], t[3]));
+        let y0 = s.madd52lo(t[1], pv[1], x0);
+        let y1 = s.madd52lo(s.madd52hi(zero, pv[1], x0), pv[1], x1);
+        let y2 = s.madd52hi(zero, pv[1], x1);
+        let (y0, y1) = carry(y0, y1);
+        let (y1, y2) = carry(y1, y2);
+        let z0 = s.madd52lo(t[0], pv[0], y0);
+        let z1 = s.madd52lo(s.madd52hi(zero, pv[0], y0), pv[0], y1);
+        let z2 = s.madd52lo(s.madd52hi(zero, pv[0], y1), pv[0], y2);
+        let z3 = s.madd52hi(zero, pv[0], y2);
+        let (z0, z1) = carry(z0, z1);
+        let (z1, z2) = carry(z1, z2);
+        let (z2, z3) = carry(z2, z3);
+        // 52-bit limbs to 64-bit ones.
+        let l = [
+            s.or(z0, s.sllv(z1, by(52))),
+            s.or(s.srlv(z1, by(12)), s.sllv(z2, by(40))),
+            s.or(s.srlv(z2, by(24)), s.sllv(z3, by(28))),
+            s.srlv(z3, by(36)),
+        ];
+        // Shifted by off < 64 (a right shift by 64 − off = 64 gives 0).
+        let off = s.and(
+            s.add(s.splat((((first + j) * w) % 64) as u64), lane_bits),
+            c63,
+        );
+        let back = s.sub(c64, off);
+        st(s, out[0], j, s.sllv(l[0], off));
+        for i in 1..4 {
+            st(
+                s,
+                out[i],
+                j,
+                s.or(s.sllv(l[i], off), s.srlv(l[i - 1], back)),
+            );
+        }
+        st(s, out[4], j, s.srlv(l[3], back));
     }
 }

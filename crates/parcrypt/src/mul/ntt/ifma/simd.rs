@@ -44,6 +44,12 @@ pub trait Lanes: Copy {
     fn and(self, a: Self::V, b: Self::V) -> Self::V;
     /// `a >> 52`.
     fn shr52(self, a: Self::V) -> Self::V;
+    /// `a | b`.
+    fn or(self, a: Self::V, b: Self::V) -> Self::V;
+    /// Lane-wise `a >> n` (a count of 64 or more gives 0; `vpsrlvq`).
+    fn srlv(self, a: Self::V, n: Self::V) -> Self::V;
+    /// Lane-wise `a << n` (a count of 64 or more gives 0; `vpsllvq`).
+    fn sllv(self, a: Self::V, n: Self::V) -> Self::V;
     /// `acc + low 52 bits of (b mod 2^52)·(c mod 2^52)` (`vpmadd52luq`).
     fn madd52lo(self, acc: Self::V, b: Self::V, c: Self::V) -> Self::V;
     /// `acc + high 52 bits of (b mod 2^52)·(c mod 2^52)` (`vpmadd52huq`).
@@ -113,6 +119,18 @@ impl Lanes for V512 {
         unsafe { _mm512_srli_epi64::<52>(a) }
     }
     #[inline(always)]
+    fn or(self, a: __m512i, b: __m512i) -> __m512i {
+        unsafe { _mm512_or_si512(a, b) }
+    }
+    #[inline(always)]
+    fn srlv(self, a: __m512i, n: __m512i) -> __m512i {
+        unsafe { _mm512_srlv_epi64(a, n) }
+    }
+    #[inline(always)]
+    fn sllv(self, a: __m512i, n: __m512i) -> __m512i {
+        unsafe { _mm512_sllv_epi64(a, n) }
+    }
+    #[inline(always)]
     fn madd52lo(self, acc: __m512i, b: __m512i, c: __m512i) -> __m512i {
         unsafe { _mm512_madd52lo_epu64(acc, b, c) }
     }
@@ -160,6 +178,18 @@ impl Lanes for V256 {
     #[inline(always)]
     fn shr52(self, a: __m256i) -> __m256i {
         unsafe { _mm256_srli_epi64::<52>(a) }
+    }
+    #[inline(always)]
+    fn or(self, a: __m256i, b: __m256i) -> __m256i {
+        unsafe { _mm256_or_si256(a, b) }
+    }
+    #[inline(always)]
+    fn srlv(self, a: __m256i, n: __m256i) -> __m256i {
+        unsafe { _mm256_srlv_epi64(a, n) }
+    }
+    #[inline(always)]
+    fn sllv(self, a: __m256i, n: __m256i) -> __m256i {
+        unsafe { _mm256_sllv_epi64(a, n) }
     }
     #[inline(always)]
     fn madd52lo(self, acc: __m256i, b: __m256i, c: __m256i) -> __m256i {
