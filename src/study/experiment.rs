@@ -79,7 +79,7 @@ pub trait Experiment {
 /// result load could have caused was measured. An interval wholly inside a noise band is
 /// settled: more rounds narrow it inside the band. So is a claim left open by a straddling
 /// interval or by the free-core probe that the round cap could not be expected to decide
-/// ([`out_of_reach`]). The sampling's stopping rule for re-measuring.
+/// (`out_of_reach`). The sampling's stopping rule for re-measuring.
 pub fn settled(evidence: &[Fed]) -> bool {
     use crate::results::Reason;
     evidence.iter().all(|f| {

@@ -342,7 +342,7 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
 ///   "at most" on a parallel time, any order among parallel forms) needs free cores: not
 ///   testable when the whole interval of `free_cores` is below [`MIN_FREE_CORES`] (or it was
 ///   not measured); when it straddles it, the verdict stands only if the figures with the
-///   capacity lost at the probe's lowest reading credited back ([`credited`]) still give it,
+///   capacity lost at the probe's lowest reading credited back (`credited`) still give it,
 ///   and is inconclusive otherwise (`cores-unclear`); when the whole probe interval is at or
 ///   above it, the same with the median reading (`load-could-explain`); a result load cannot
 ///   have caused stands whatever the probe read;
