@@ -26,7 +26,7 @@ impl Garner {
     }
 
     /// The primes and, for `j < i`, `p_j^(−1) mod p_i` with its 52-bit Shoup companion (for
-    /// the vector form of [`Garner::digits`], [`super::kernels::garner_digits`]).
+    /// the vector form of [`Garner::digits`], [`super::kernels::garner_limbs`]).
     pub fn constants(&self) -> ([u64; 4], [[(u64, u64); 4]; 4]) {
         let c = self
             .inv

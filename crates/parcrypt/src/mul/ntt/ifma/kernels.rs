@@ -696,48 +696,40 @@ fn twist<S: Lanes>(k: K<S>, y: S::V, t: &Pairs, j: usize) -> S::V {
     k.red(k.shoup(y, ld(s, &t.w, j), ld(s, &t.q, j)), k.p)
 }
 
-/// Garner's digits ([`super::crt::Garner::digits`]) of coefficients `0..r[0].len()` into `t`
-/// (the same length, a multiple of `LANES`): `p` the primes, `c[i][j]` = `p_j^(−1) mod p_i`
-/// and its companion.
-///
-/// # Safety
-/// As [`forward_block`]; every slice of `r` and `t` has the same length, a multiple of
-/// `LANES`, and the residues are below their primes.
-#[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
-pub unsafe fn garner_digits<S: Lanes>(
+/// Garner's four digits ([`super::crt::Garner::digits`]) of the coefficients `j..j + LANES`
+/// from their residues `r[·][j..]` (each below its prime): `c[i][j]` = `p_j^(−1) mod p_i` and
+/// its companion. What [`garner_limbs`] combines.
+#[inline(always)]
+fn digits_at<S: Lanes>(
     s: S,
-    p: [u64; 4],
+    ks: &[K<S>; 4],
     c: &[[(u64, u64); 4]; 4],
     r: [&[u64]; 4],
-    t: &mut [&mut [u64]; 4],
-) {
-    let ks = p.map(|p| K::new(s, p));
-    for j in (0..r[0].len()).step_by(S::LANES) {
-        let mut tv = [s.splat(0); 4];
-        for i in 0..4 {
-            let k = ks[i];
-            let mut x = ld(s, r[i], j);
-            for (jj, &tj) in tv.iter().enumerate().take(i) {
-                // x + 2p_i − t_j < 3p_i < 2^52; the Shoup product reduced below p_i.
-                let (w, wq) = splat2(s, c[i][jj]);
-                x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
-            }
-            tv[i] = x;
-            st(s, t[i], j, x);
+    j: usize,
+) -> [S::V; 4] {
+    let mut t = [s.splat(0); 4];
+    for i in 0..4 {
+        let k = ks[i];
+        let mut x = ld(s, r[i], j);
+        for (jj, &tj) in t.iter().enumerate().take(i) {
+            // x + 2p_i − t_j < 3p_i < 2^52; the Shoup product reduced below p_i.
+            let (w, wq) = splat2(s, c[i][jj]);
+            x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
         }
+        t[i] = x;
     }
+    t
 }
 
 /// The coefficients `first + j` with residues `r[·][j]` (each below its prime), each shifted
 /// to its bit within its first limb, `(first + j)·w mod 64`, as five 64-bit limbs into
-/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits as
-/// [`garner_digits`], then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product,
+/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits (`digits_at`), then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product,
 /// `2^200`) in 52-bit limbs by IFMA products, carried, regrouped into 64-bit limbs and
 /// shifted — the same values as [`super::crt::Garner::coefficient`] times `2^(shift)`. Every
 /// slice has the same length, a multiple of `LANES`.
 ///
 /// # Safety
-/// As [`garner_digits`].
+/// As [`forward_block`]; the residues are below their primes.
 #[target_feature(enable = "avx512f,avx512ifma,avx512vl")]
 #[allow(clippy::too_many_arguments)]
 pub unsafe fn garner_limbs<S: Lanes>(
@@ -763,16 +755,7 @@ pub unsafe fn garner_limbs<S: Lanes>(
     let carry = |lo: S::V, hi: S::V| (s.and(lo, mask), s.add(hi, s.shr52(lo)));
     let by = |n: u64| s.splat(n);
     for j in (0..r[0].len()).step_by(S::LANES) {
-        let mut t = [zero; 4];
-        for i in 0..4 {
-            let k = ks[i];
-            let mut x = ld(s, r[i], j);
-            for (jj, &tj) in t.iter().enumerate().take(i) {
-                let (w, wq) = splat2(s, c[i][jj]);
-                x = k.red(k.shoup(s.sub(s.add(x, k.p2), tj), w, wq), k.p);
-            }
-            t[i] = x;
-        }
+        let t = digits_at(s, &ks, c, r, j);
         // Every multiplier below is below 2^52 (residues and primes below 2^50, the limbs
         // carried): X = t2 + p2·t3 < 2^100, Y = t1 + p1·X < 2^150, Z = t0 + p0·Y < 2^200.
         let (x0, x1) = carry(s.madd52lo(t[2], pv[2], t[3]), s.madd52hi(zero, pv[2], t[3]));
