@@ -102,8 +102,8 @@ pub struct Evidence {
     #[serde(default)]
     pub apart_rounds: usize,
     /// For a model's output: the model's own relative error, measured by validating it
-    /// against timings taken here (the largest |predicted / measured − 1|; infinite when the
-    /// validation could not run). A definite verdict stands only when it survives every figure
+    /// against timings (the largest |predicted / measured − 1| of this run's validation and of
+    /// those recorded with the model; infinite when this run's could not run). A definite verdict stands only when it survives every figure
     /// moved by that much ([`Reason::WithinModelError`] otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_error: Option<f64>,
@@ -725,7 +725,7 @@ impl Words<'_> {
                 let err = evidence.model_error.unwrap_or(f64::INFINITY);
                 let size = if err.is_finite() {
                     format!(
-                        "±{:.0} %, the largest error of its validation against timings taken here",
+                        "±{:.0} %, the largest error of its validations against measured timings, this run's and those recorded with the model",
                         err * 100.0
                     )
                 } else {
