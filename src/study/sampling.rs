@@ -79,7 +79,7 @@ pub const APART_POLL_S: f64 = 0.1;
 pub const MAX_PAUSE_S: f64 = 2.0;
 
 impl Plan {
-    /// Quick: 10 rounds, then up to 24 within their time again and 40 s; full: 12
+    /// Quick: 10 rounds, then up to 24 within their time again and 30 s; full: 12
     /// rounds, then up to 30 within their time again and 10 minutes. Rounds set aside, and
     /// the waits after busy and apart ones, are paid from that same extra time, so an experiment takes
     /// between its first rounds' time and twice that ([`extra_allowance`]): what the study's
@@ -87,14 +87,17 @@ impl Plan {
     ///
     /// Quick's numbers come from two back-to-back quick studies on a quiet 2-core VM: with 8
     /// rounds and half their time again, one or two disturbed rounds widened a median's
-    /// interval across its rule in one run and not the other, in 6 of 259 claims.
+    /// interval across its rule in one run and not the other, in 6 of 259 claims. The cap on
+    /// quick's extra time went from 40 to 30 s when two quiet quick studies took 273 and 305 s
+    /// (2026-11-28): the m-ary exponentiations spent 24–34 s of it, half on rounds set aside
+    /// with the CPUs apart, and the SCC pipeline 17 s.
     pub fn for_profile(profile: Profile) -> Self {
         match profile {
             Profile::Quick => Plan {
                 min_rounds: 10,
                 max_rounds: 24,
                 extra_budget: 1.0,
-                max_extra_s: 40.0,
+                max_extra_s: 30.0,
                 set_aside_far: false,
                 pause_after_busy_s: 0.25,
                 wait_apart_s: MAX_PAUSE_S,

@@ -273,9 +273,9 @@ fn rounds_set_aside_and_waits_are_paid_from_the_extra_time_so_an_experiment_take
     // As many set aside as kept: nothing left, whatever the cap on extra rounds.
     assert_eq!(extra_allowance(&plan, 2.0, 20, 0.0), 0.0);
     assert_eq!(extra_allowance(&plan, 2.0, 20, 5.0), 0.0);
-    // Quick caps the extra time at 40 s: 10 rounds of 6 s leave 40 s, less what was set aside.
-    assert_eq!(extra_allowance(&plan, 6.0, 10, 0.0), 40.0);
-    assert_eq!(extra_allowance(&plan, 6.0, 12, 0.0), 28.0);
+    // Quick caps the extra time at 30 s: 10 rounds of 6 s leave 30 s, less what was set aside.
+    assert_eq!(extra_allowance(&plan, 6.0, 10, 0.0), 30.0);
+    assert_eq!(extra_allowance(&plan, 6.0, 12, 0.0), 18.0);
     // Whatever was set aside (at most as many rounds as were kept), the first rounds and the
     // extra time together take twice the kept rounds' time, or the first rounds and the waits
     // where those alone took longer.

@@ -41,10 +41,19 @@ pub fn sizes(profile: Profile) -> Vec<u32> {
 }
 
 /// Runs per configuration and round (the round keeps the fastest): a 1024-bit exponentiation
-/// takes about a millisecond, where one late thread wake-up weighs most; from 4096 bits one
-/// run of ten milliseconds or more is enough.
+/// takes about a millisecond, where one late thread wake-up weighs most; at 4096 bits (about
+/// 20 ms) the fastest of two, since one run a round left the 2-thread gains' intervals three
+/// times as wide as the 1-thread ones (−22 % [−27, −12] against −24 % [−25, −23] in a quiet
+/// quick study) and `mary-precomp-4096` differed between every pair of quick studies; from
+/// 8192 bits (over 100 ms) one run.
 fn repeats(bits: u32) -> u32 {
-    if bits <= 2048 { 3 } else { 1 }
+    if bits <= 2048 {
+        3
+    } else if bits <= 4096 {
+        2
+    } else {
+        1
+    }
 }
 
 /// Modular products per timed sample of the squaring/product micro-benchmark.
