@@ -2,9 +2,9 @@
 //! configuration, the clock axis of Figs. 7–10) and on the text's own arithmetic and
 //! statements outside the tables (sections 1, 4.1 and 5.1).
 use super::{
-    AMDAHL_EXAMPLE_PCT, CLOCK_DOUBLING_PCT, CLOCK_TIME_REDUCTIONS, Claim, ORDERING,
-    PAPER_SMT_FACTOR, PARSA2_REDUCTION_PCT, PARSA4_REDUCTION_PCT, PARSA8_REDUCTION_PCT, Rule,
-    SMT_FACTOR, TABLE8_CHOICES, c,
+    AMDAHL_EXAMPLE_PCT, CLOCK_DOUBLING_PCT, CLOCK_TIME_REDUCTIONS, Claim, PAPER_SMT_FACTOR,
+    PARSA2_REDUCTION_PCT, PARSA4_REDUCTION_PCT, PARSA8_REDUCTION_PCT, Rule, SMT_FACTOR,
+    TABLE8_CHOICES, c,
 };
 use crate::results::Load;
 
@@ -26,7 +26,11 @@ pub fn claims() -> Vec<Claim> {
         .headline()
         .paper("Core i7, 22 nm, 2400 MHz, 8 threads; \"a large number of cores, a large number of hardware threads, small feature size\"")
         .metric("the larger of time and energy of Core i7 22 nm 2400 MHz 8 threads, each over the least of any other configuration", "×")
-        .rule(Rule::AtMost { max: 1.0 }, ORDERING)
+        // A tie is not "best": the model's time depends on the preset, threads and clock, not
+        // the node, so the Core i7's other nodes at 2400 MHz tie with it on time and the figure
+        // is never below 1. With `AtMost { max: 1 }` a tie held when every round read exactly
+        // 1.000 and straddled when one read 1.005 (two back-to-back quick studies, 2026-11-28).
+        .rule(Rule::Below { max: 1.0, noise: 0.02 }, "±2 %: ahead of every other configuration on both time and energy by more than the noise band holds, behind one by more fails; a tie on either (the model's time does not depend on the node, so the other Core i7 nodes at 2400 MHz tie on time) is within the band")
         .modelled("design-space exploration: the PaRSA workload timed here, carried to each preset by an Amdahl fit, an SMT factor and time ∝ 1/f; power from Tables 4–7; judged over SMT factors 0.2–1.0")
         .parallel_input()
         .load(Load::Raises)

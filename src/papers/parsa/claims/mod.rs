@@ -374,9 +374,6 @@ fn c(id: &str, experiment: &'static str, reference: &str, claim: &str) -> Claim 
     Claim::new(id, "parsa", experiment, reference, claim)
 }
 
-const ORDERING: &str =
-    "none: the claim is an ordering, so any gap the interval resolves counts and none it does not";
-
 /// The decimals a figure is printed with, as [`super::num`] writes it ("58.03" → 2).
 pub fn printed_decimals(v: f64) -> u32 {
     let s = super::num(v);
