@@ -96,7 +96,8 @@ fn planted(key: &RsaPrivateKey, ct: &[u8], _: &OaepParams) -> DecryptResult {
 /// TSC ticks, 3,000, 30,000 (about 12 % of a 1024-bit decryption). Load beside the test
 /// (other tests in parallel, a compile) can widen one decryption's spread until 20,000 samples
 /// resolve only 1,300-1,700 ticks (measured under `cargo test` on the 2-core machine), which
-/// hides 300; a broken chain (classes mixed up, the t-test or the crop wrong) misses all three.
+/// hides 300; a broken chain (classes mixed up, the t-test or the crop wrong) misses all three,
+/// a flag of the wrong sign counting as a miss.
 const PLANT_TRIES: usize = 3;
 
 #[test]
@@ -135,9 +136,12 @@ fn a_planted_leak_is_flagged_through_the_whole_chain() {
             r.median_1,
             started.elapsed().as_secs_f64()
         );
-        if r.leak {
-            // Class 0 (Y = 0) is the slow one.
-            assert!(r.t > 0.0, "{r:?}");
+        // Class 0 (Y = 0) is the slow one. A flag with the other sign is not this leak: under
+        // load (CI, 2026-11-28) the crop with the largest |t| once read t = −30 for a
+        // 3,000-tick plant whose medians were 3,068 ticks apart the right way, so a flag of
+        // the wrong sign counts as a miss and the next, larger plant decides; classes mixed up
+        // give the wrong sign at every size and still fail.
+        if r.leak && r.t > 0.0 {
             return;
         }
         missed.push(r);

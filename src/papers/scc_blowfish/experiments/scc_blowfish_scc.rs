@@ -550,14 +550,19 @@ mod tests {
         assert_eq!(judge(c, &at_paper), Verdict::Holds);
     }
 
-    #[test]
-    fn the_model_error_is_the_larger_of_the_runs_and_the_largest_recorded() {
-        let p = |measured_s, predicted_s| Predicted {
+    /// A validated point at 4 stages and 8 KB chunks.
+    fn point(measured_s: f64, predicted_s: f64) -> Predicted {
+        Predicted {
             stages: 4,
             chunk: 8192,
             measured_s,
             predicted_s,
-        };
+        }
+    }
+
+    #[test]
+    fn the_model_error_is_the_larger_of_the_runs_and_the_largest_recorded() {
+        let p = point;
         let close = Validation {
             points: vec![p(1.0, 1.01)],
             machine: MachineParams::for_tests(2),
@@ -591,12 +596,7 @@ mod tests {
     #[test]
     fn validation_errors_are_signed_and_summarised() {
         let m = MachineParams::for_tests(2);
-        let p = |measured_s, predicted_s| Predicted {
-            stages: 4,
-            chunk: 8192,
-            measured_s,
-            predicted_s,
-        };
+        let p = point;
         let v = Validation {
             points: vec![p(1.0, 1.5), p(2.0, 1.0)],
             machine: m,
