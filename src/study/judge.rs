@@ -103,8 +103,9 @@ pub struct Evidence {
     pub apart_rounds: usize,
     /// For a model's output: the model's own relative error, measured by validating it
     /// against timings (the largest |predicted / measured − 1| of this run's validation and of
-    /// those recorded with the model; infinite when this run's could not run). A definite verdict stands only when it survives every figure
-    /// moved by that much ([`Reason::WithinModelError`] otherwise).
+    /// those recorded with the model; infinite when this run's could not run). A definite
+    /// verdict stands only when it survives every figure moved by that much
+    /// ([`Reason::WithinModelError`] otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_error: Option<f64>,
 }

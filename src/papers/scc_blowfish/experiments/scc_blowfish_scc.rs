@@ -62,9 +62,11 @@ const ZEN4: &str = "AMD EPYC family 25 model 17 (Zen 4), L1d 32 KiB, 2 vCPUs";
 
 /// The recorded validations in words, for the validation sentence.
 fn recorded_words() -> String {
-    let means: Vec<f64> = RECORDED.iter().map(|r| r.mean).collect();
-    let lo = means.iter().copied().fold(f64::INFINITY, f64::min);
-    let hi = means.iter().copied().fold(0.0, f64::max);
+    let lo = RECORDED
+        .iter()
+        .map(|r| r.mean)
+        .fold(f64::INFINITY, f64::min);
+    let hi = RECORDED.iter().map(|r| r.mean).fold(0.0, f64::max);
     format!(
         "its {} validations recorded on {ZEN4} gave mean |error| {:.0}–{:.0} % and at most {:.0} %, and a verdict takes the larger of this run's largest error and that",
         RECORDED.len(),
@@ -83,19 +85,19 @@ fn recorded_words() -> String {
 pub const RECORDED: &[Recorded] = &[
     Recorded {
         cpu: ZEN4,
-        run: "full, 2026-11-28 09:32 (results/study-full)",
+        run: "full, 2026-11-28 09:32 (results/study-full before b22809d)",
         mean: 0.37,
         max: 0.42,
     },
     Recorded {
         cpu: ZEN4,
-        run: "quick, 2026-11-28 (results/study-quick)",
+        run: "quick, 2026-11-28 12:40 (results/study-quick before b22809d)",
         mean: 0.24,
         max: 0.38,
     },
     Recorded {
         cpu: ZEN4,
-        run: "quick (results/machines/amd-f25-m17)",
+        run: "quick, 2026-11-28 08:32 (results/machines/amd-f25-m17 before b22809d)",
         mean: 0.04,
         max: 0.09,
     },
@@ -125,7 +127,7 @@ pub const RECORDED: &[Recorded] = &[
     },
     Recorded {
         cpu: ZEN4,
-        run: "full, 2026-11-28 20:21",
+        run: "full, 2026-11-28 20:21 (results/study-full since b22809d)",
         mean: 0.02,
         max: 0.06,
     },

@@ -723,10 +723,11 @@ fn digits_at<S: Lanes>(
 
 /// The coefficients `first + j` with residues `r[·][j]` (each below its prime), each shifted
 /// to its bit within its first limb, `(first + j)·w mod 64`, as five 64-bit limbs into
-/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits (`digits_at`), then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product,
-/// `2^200`) in 52-bit limbs by IFMA products, carried, regrouped into 64-bit limbs and
-/// shifted — the same values as [`super::crt::Garner::coefficient`] times `2^(shift)`. Every
-/// slice has the same length, a multiple of `LANES`.
+/// `out[0..5]` (limb i of coefficient j at `out[i][j]`): Garner's digits (`digits_at`),
+/// then `t0 + p0·(t1 + p1·(t2 + p2·t3))` (below the primes' product, `2^200`) in 52-bit limbs
+/// by IFMA products, carried, regrouped into 64-bit limbs and shifted — the same values as
+/// [`super::crt::Garner::coefficient`] times `2^(shift)`. Every slice has the same length, a
+/// multiple of `LANES`.
 ///
 /// # Safety
 /// As [`forward_block`]; the residues are below their primes.
