@@ -126,8 +126,11 @@ fn out_of_reach(claim: &claims::Claim, evidence: &judge::Evidence, cap: usize) -
 /// The evidence `f` builds from `rounds`, each claim's with the evidence `f` builds from the
 /// same rounds with the set-aside ones kept ([`sampling::Rounds::with_set_aside`]) beside it
 /// ([`Evidence::with_set_aside`]): the judge takes a definite verdict only when both give it
-/// (`set-aside-decides` otherwise). Every experiment that measures rounds builds its evidence
-/// through this (a test in `experiments` holds them to it).
+/// (`set-aside-decides` otherwise). Where some kept round's free-core probe read a core taken,
+/// each claim's evidence from the rounds that read every core free
+/// ([`sampling::Rounds::free_only`]) goes beside it too ([`Evidence::free_rounds`]). Every
+/// experiment that measures rounds builds its evidence through this (a test in `experiments`
+/// holds them to it).
 pub fn set_aside_checked(
     rounds: &sampling::Rounds,
     f: impl Fn(&sampling::Rounds) -> Vec<Fed>,
@@ -135,6 +138,14 @@ pub fn set_aside_checked(
     let mut kept = f(rounds);
     for fed in &mut kept {
         fed.evidence.apart_rounds = rounds.kept_apart;
+    }
+    if let Some(free) = rounds.free_only() {
+        let free = f(&free);
+        for fed in &mut kept {
+            if let Some(other) = free.iter().find(|o| o.claim == fed.claim) {
+                fed.evidence.free_rounds = Some(Box::new(other.evidence.clone()));
+            }
+        }
     }
     if rounds.set_aside == 0 {
         return kept;
@@ -237,6 +248,59 @@ mod tests {
         assert!(!out_of_reach(&p, &probe(0.99, 0.88, 1.0), 24));
         // Outside a measure() there is no cap, and a straddling claim is not settled.
         assert_eq!(sampling::round_cap(), None);
+    }
+
+    #[test]
+    fn rounds_that_read_every_core_free_go_beside_the_evidence_and_can_carry_its_verdict() {
+        use crate::results::{Reason, Verdict};
+        use crate::study::judge::assess;
+        let c = at_most_one().parallel();
+        // a takes 0.8 of b's time; the 2-thread probe reads 0.97 except in every third round,
+        // where it reads 0.8 (a core taken, but not enough to set the round aside).
+        let rounds = |low: f64| {
+            let mut r = sampling::Rounds::new();
+            for i in 0..12 {
+                let wobble = 1.0 + 0.01 * (i % 3) as f64;
+                let probe = if i % 3 == 1 { low } else { 0.97 };
+                r.push(vec![
+                    ("a".into(), 0.8 * wobble),
+                    ("b".into(), 1.0),
+                    (format!("{}2", sampling::FREE_CORES), probe),
+                ]);
+            }
+            r
+        };
+        let evidence = |r: &sampling::Rounds| {
+            set_aside_checked(r, |r| {
+                let e = r.ratio("a", "b").unwrap();
+                let free = r.median(&format!("{}2", sampling::FREE_CORES));
+                vec![fed(
+                    "mary-karatsuba-test",
+                    Evidence::measured(vec![e], r.len(), 2, "a over b").free_cores(free),
+                )]
+            })
+            .remove(0)
+            .evidence
+        };
+        let e = evidence(&rounds(0.8));
+        let free = e.free_rounds.as_deref().expect("rounds read a core taken");
+        assert_eq!(free.runs, 8);
+        assert!(free.free_cores.unwrap().low >= 0.9);
+        let probe = e.free_cores.unwrap();
+        assert!(probe.low < 0.9 && probe.high >= 0.9, "{probe:?}");
+        // The lowest reading credited back would leave the ordering open; the eight free
+        // rounds give it on their own.
+        let alone = Evidence {
+            free_rounds: None,
+            ..e.clone()
+        };
+        assert_eq!(
+            assess(&c, &alone),
+            (Verdict::Inconclusive, Reason::CoresUnclear)
+        );
+        assert_eq!(assess(&c, &e), (Verdict::Holds, Reason::IntervalInside));
+        // Every round free: nothing beside.
+        assert!(evidence(&rounds(0.95)).free_rounds.is_none());
     }
 
     #[test]

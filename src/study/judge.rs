@@ -101,6 +101,13 @@ pub struct Evidence {
     /// `experiment::set_aside_checked`).
     #[serde(default)]
     pub apart_rounds: usize,
+    /// For parallel claims: the same claim's evidence from the kept rounds whose free-core
+    /// probe read every core free (at least [`MIN_FREE_CORES`]), where some kept round read
+    /// below it (`experiment::set_aside_checked` builds it from
+    /// `sampling::Rounds::free_only`). Where the probe's interval straddles the line, a
+    /// verdict load could have caused also stands when these rounds give it on their own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub free_rounds: Option<Box<Evidence>>,
     /// For a model's output: the model's own relative error, measured by validating it
     /// against timings (the largest |predicted / measured − 1| of this run's validation and of
     /// those recorded with the model; infinite when this run's could not run). A definite
@@ -344,7 +351,8 @@ pub fn judge(claim: &Claim, evidence: &Evidence) -> Verdict {
 ///   testable when the whole interval of `free_cores` is below [`MIN_FREE_CORES`] (or it was
 ///   not measured); when it straddles it, the verdict stands only if the figures with the
 ///   capacity lost at the probe's lowest reading credited back (`credited`) still give it,
-///   and is inconclusive otherwise (`cores-unclear`); when the whole probe interval is at or
+///   or the rounds whose probe read every core free ([`Evidence::free_rounds`]) give it on
+///   their own, and is inconclusive otherwise (`cores-unclear`); when the whole probe interval is at or
 ///   above it, the same with the median reading (`load-could-explain`); a result load cannot
 ///   have caused stands whatever the probe read;
 /// - paper-checks are consistent when the paper's numbers can meet the rule (some part of the
@@ -466,9 +474,12 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
             }
             // Unclear: the verdict stands only if even the probe's lowest reading, its lost
             // capacity credited back, leaves it decided (load that took that much could not
-            // have caused it); otherwise the probe, not the figures, would decide.
+            // have caused it), or if the rounds that read every core free give it on their
+            // own; otherwise the probe, not the figures, would decide.
             Some(f) if f.high >= MIN_FREE_CORES => {
-                if claim.rule.test(&credited(claim, &intervals, f.low)) != test {
+                if claim.rule.test(&credited(claim, &intervals, f.low)) != test
+                    && !free_rounds_give(claim, evidence, verdict)
+                {
                     return (Verdict::Inconclusive, Reason::CoresUnclear);
                 }
             }
@@ -476,6 +487,19 @@ fn assess_rounds(claim: &Claim, evidence: &Evidence, cores: Cores) -> (Verdict, 
         }
     }
     (verdict, reason)
+}
+
+/// Whether the rounds whose free-core probe read every core free ([`Evidence::free_rounds`]),
+/// at least [`MIN_ROUNDS`] of them, give `verdict` on their own, judged by the same rules
+/// (their probe's whole interval is then at or above [`MIN_FREE_CORES`], so a verdict load
+/// could have caused is held to their median reading credited back): load cannot have caused
+/// what rounds it did not touch show.
+fn free_rounds_give(claim: &Claim, evidence: &Evidence, verdict: Verdict) -> bool {
+    evidence.free_rounds.as_deref().is_some_and(|free| {
+        free.runs >= MIN_ROUNDS
+            && free.free_cores.is_some_and(|f| f.low >= MIN_FREE_CORES)
+            && assess_rounds(claim, free, Cores::Checked).0 == verdict
+    })
 }
 
 /// What a machine with every core free could have given instead of `intervals`, where the
@@ -600,6 +624,9 @@ fn because(claim: &Claim, evidence: &Evidence, reason: Reason) -> String {
     if let Some(load) = words.load_note(&reason) {
         text.push_str(&load);
     }
+    if let Some(free) = words.free_note(&reason) {
+        text.push_str(&free);
+    }
     if let Some(a) = &evidence.assumption {
         text.push_str(&format!("; the assumption that moves it most: {a}"));
     }
@@ -710,10 +737,14 @@ impl Words<'_> {
                 evidence.apart_rounds, evidence.runs
             ),
             Reason::CoresUnclear => format!(
-                "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed, and with the capacity lost at its lowest reading credited back our figure would not decide (our figure: {ours} against {rule})",
+                "Load could have caused this result, and whether the cores were free is unclear: {} threads of independent work ran at {} of the ideal throughput, straddling the {} needed, and with the capacity lost at its lowest reading credited back our figure would not decide{} (our figure: {ours} against {rule})",
                 evidence.threads,
                 self.cores(),
-                MIN_FREE_CORES
+                MIN_FREE_CORES,
+                evidence.free_rounds.as_deref().map_or(String::new(), |f| format!(
+                    ", nor do the {} of {} rounds that read every core free on their own",
+                    f.runs, evidence.runs
+                ))
             ),
             Reason::ScaledSetting => format!(
                 "At our scale the paper's ordering is not seen: {ours} against {rule}. The evidence is scaled ({}), and only the paper's setting can refute its claim, so the verdict on the paper's claim is inconclusive",
@@ -777,6 +808,41 @@ impl Words<'_> {
                 "; load can only {} this figure, so the result stands whatever the free-core probe read ({})",
                 if claim.load == Load::Lowers { "lower" } else { "raise" },
                 self.cores()
+            )
+        })
+    }
+
+    /// For a definite verdict that stands because the rounds whose probe read every core free
+    /// give it on their own (the probe's interval straddling [`MIN_FREE_CORES`], and its
+    /// lowest reading credited back not deciding): a clause saying so, with those rounds'
+    /// figures.
+    fn free_note(&self, reason: &Reason) -> Option<String> {
+        let (claim, evidence) = (self.claim, self.evidence);
+        let f = evidence.free_cores?;
+        let free = evidence.free_rounds.as_deref()?;
+        let intervals: Vec<(f64, f64)> =
+            evidence.estimates.iter().map(|e| (e.low, e.high)).collect();
+        let test = claim.rule.test(&intervals);
+        let applies = claim.parallel
+            && matches!(reason, Reason::IntervalInside | Reason::IntervalOutside)
+            && !claim.rule.stands_under_load(test, &intervals, claim.load)
+            && f.low < MIN_FREE_CORES
+            && f.high >= MIN_FREE_CORES
+            && claim.rule.test(&credited(claim, &intervals, f.low)) != test;
+        applies.then(|| {
+            let figures = free
+                .estimates
+                .iter()
+                .map(|e| e.text(&claim.unit))
+                .collect::<Vec<_>>()
+                .join(", ");
+            format!(
+                "; the free-core probe read {}, straddling the {} needed, and the {} of {} rounds that read every core free give this verdict on their own ({figures}, the probe at {})",
+                self.cores(),
+                MIN_FREE_CORES,
+                free.runs,
+                evidence.runs,
+                free.free_cores.map_or("-".into(), |f| f.text(""))
             )
         })
     }
@@ -1008,6 +1074,64 @@ mod tests {
         // A claim that is not parallel ignores it.
         let seq = claim(Kind::Measured, Rule::AtLeast { min: 1.0 });
         assert_eq!(judge(&seq, &busy), No);
+    }
+
+    #[test]
+    fn an_unclear_probe_leaves_standing_what_the_rounds_with_every_core_free_give_alone() {
+        let c = claim(Kind::Measured, Rule::AtLeast { min: 1.0 }).parallel();
+        let unclear = |iv: (f64, f64)| {
+            let mut e = ev(&[iv]).free_cores(Some(Estimate::new(0.9, 0.8, 0.95)));
+            e.runs = 12;
+            e
+        };
+        let free = |iv: (f64, f64), runs: usize, probe: (f64, f64)| {
+            let mut e = ev(&[iv]).free_cores(Some(Estimate::new(
+                (probe.0 + probe.1) / 2.0,
+                probe.0,
+                probe.1,
+            )));
+            e.runs = runs;
+            Some(Box::new(e))
+        };
+        let low = (0.5, 0.8);
+        assert_eq!(assess(&c, &unclear(low)), (Maybe, Reason::CoresUnclear));
+        // Seven of twelve rounds read every core free and violate the rule on their own.
+        let mut e = unclear(low);
+        e.free_rounds = free((0.55, 0.75), 7, (0.93, 0.98));
+        assert_eq!(assess(&c, &e), (No, Reason::IntervalOutside));
+        let why = explain(&c, &e);
+        assert!(
+            why.contains("7 of 12 rounds that read every core free"),
+            "{why}"
+        );
+        // Not when they straddle the rule, are too few, or their own probe is not clear
+        // (which only a fault could give), nor when they give the other verdict.
+        for (iv, runs, probe) in [
+            ((0.9, 1.1), 7, (0.93, 0.98)),
+            ((0.55, 0.75), 2, (0.93, 0.98)),
+            ((0.55, 0.75), 7, (0.85, 0.98)),
+            ((1.2, 1.3), 7, (0.93, 0.98)),
+        ] {
+            let mut e = unclear(low);
+            e.free_rounds = free(iv, runs, probe);
+            assert_eq!(
+                assess(&c, &e),
+                (Maybe, Reason::CoresUnclear),
+                "{iv:?} {runs}"
+            );
+            assert!(!explain(&c, &e).contains("every core free give"));
+        }
+        // The free rounds' own figures are held to their median probe credited back: a
+        // violation by less than their lost capacity does not stand.
+        let mut e = unclear(low);
+        e.free_rounds = free((0.9, 0.95), 7, (0.91, 0.93));
+        assert_eq!(assess(&c, &e), (Maybe, Reason::CoresUnclear));
+        // A verdict the lowest reading leaves standing needs no free rounds, and says nothing
+        // of them.
+        let mut e = unclear((0.2, 0.3));
+        e.free_rounds = free((0.2, 0.3), 7, (0.93, 0.98));
+        assert_eq!(assess(&c, &e), (No, Reason::IntervalOutside));
+        assert!(!explain(&c, &e).contains("every core free give"));
     }
 
     #[test]

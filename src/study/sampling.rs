@@ -275,6 +275,41 @@ impl Rounds {
         all
     }
 
+    /// The kept rounds whose every free-core probe read at least
+    /// [`crate::bench::capacity::FREE_CORES_NEEDED`] (each in its block), or `None` when no
+    /// kept round read below it (the rounds themselves). What the judge takes as the evidence
+    /// of rounds load could not have slowed, where the probe's interval straddles that line
+    /// (`experiment::set_aside_checked` builds it; [`crate::study::judge::assess`]). Nothing is
+    /// set aside in the result.
+    pub fn free_only(&self) -> Option<Rounds> {
+        let need = crate::bench::capacity::FREE_CORES_NEEDED;
+        let probes: Vec<&Vec<f64>> = self
+            .keys
+            .iter()
+            .zip(&self.values)
+            .filter(|(k, _)| k.starts_with(FREE_CORES))
+            .map(|(_, v)| v)
+            .collect();
+        let free = |i: usize| probes.iter().all(|v| v[i].is_nan() || v[i] >= need);
+        if (0..self.rounds).all(free) {
+            return None;
+        }
+        let mut out = Rounds::new();
+        for i in (0..self.rounds).filter(|&i| free(i)) {
+            out.block = self.blocks[i];
+            out.push(
+                self.keys
+                    .iter()
+                    .zip(&self.values)
+                    .map(|(k, v)| (k.clone(), v[i]))
+                    .collect(),
+            );
+        }
+        out.readings = self.readings.clone();
+        out.block = self.block;
+        Some(out)
+    }
+
     /// How many blocks the rounds were measured in (1 for rounds measured in one go).
     pub fn block_count(&self) -> usize {
         self.blocks.iter().copied().max().map_or(0, |b| b + 1)

@@ -394,3 +394,33 @@ fn the_wait_for_near_cpus_is_bounded() {
         assert!(apart >= 0.3, "{apart}");
     }
 }
+
+#[test]
+fn free_only_keeps_the_rounds_whose_every_probe_read_the_cores_free() {
+    let mut r = Rounds::new();
+    // Round i: a = i; the 2-thread probe low in rounds 1 and 3, the 3-thread one in round 4,
+    // round 5 has no probe at all (kept: nothing read a core taken).
+    for i in 0..6 {
+        let mut round = vec![("a".to_string(), i as f64)];
+        if i < 5 {
+            let two = if i == 1 || i == 3 { 0.8 } else { 0.95 };
+            let three = if i == 4 { 0.85 } else { 0.97 };
+            round.push((format!("{FREE_CORES}2"), two));
+            round.push((format!("{FREE_CORES}3"), three));
+        }
+        r.push(round);
+    }
+    let free = r.free_only().expect("some rounds read a core taken");
+    assert_eq!(free.get("a").unwrap(), &[0.0, 2.0, 5.0]);
+    assert_eq!(free.len(), 3);
+    assert_eq!(free.set_aside, 0);
+    // Every round free: no second set of rounds.
+    let mut all_free = Rounds::new();
+    for i in 0..4 {
+        all_free.push(vec![
+            ("a".to_string(), i as f64),
+            (format!("{FREE_CORES}2"), 0.9 + 0.01 * i as f64),
+        ]);
+    }
+    assert_eq!(all_free.free_only(), None);
+}
