@@ -127,7 +127,7 @@ fn out_of_reach(claim: &claims::Claim, evidence: &judge::Evidence, cap: usize) -
 /// same rounds with the set-aside ones kept ([`sampling::Rounds::with_set_aside`]) beside it
 /// ([`Evidence::with_set_aside`]): the judge takes a definite verdict only when both give it
 /// (`set-aside-decides` otherwise). Where some kept round's free-core probe read a core taken,
-/// each claim's evidence from the rounds that read every core free
+/// each claim's evidence that has a probe beside it, from the rounds that read every core free
 /// ([`sampling::Rounds::free_only`]) goes beside it too ([`Evidence::free_rounds`]). Every
 /// experiment that measures rounds builds its evidence through this (a test in `experiments`
 /// holds them to it).
@@ -141,7 +141,8 @@ pub fn set_aside_checked(
     }
     if let Some(free) = rounds.free_only() {
         let free = f(&free);
-        for fed in &mut kept {
+        // Only evidence the free-core rule applies to (a probe read beside it) needs it.
+        for fed in kept.iter_mut().filter(|f| f.evidence.free_cores.is_some()) {
             if let Some(other) = free.iter().find(|o| o.claim == fed.claim) {
                 fed.evidence.free_rounds = Some(Box::new(other.evidence.clone()));
             }
