@@ -741,10 +741,13 @@ impl Words<'_> {
                 evidence.threads,
                 self.cores(),
                 MIN_FREE_CORES,
-                evidence.free_rounds.as_deref().map_or(String::new(), |f| format!(
-                    ", nor do the {} of {} rounds that read every core free on their own",
-                    f.runs, evidence.runs
-                ))
+                evidence
+                    .free_rounds
+                    .as_deref()
+                    .map_or(String::new(), |f| format!(
+                        ", nor do the {} of {} rounds that read every core free on their own",
+                        f.runs, evidence.runs
+                    ))
             ),
             Reason::ScaledSetting => format!(
                 "At our scale the paper's ordering is not seen: {ours} against {rule}. The evidence is scaled ({}), and only the paper's setting can refute its claim, so the verdict on the paper's claim is inconclusive",
