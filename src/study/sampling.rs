@@ -260,19 +260,22 @@ impl Rounds {
             }
             if i < self.rounds {
                 all.block = self.blocks[i];
-                all.push(
-                    self.keys
-                        .iter()
-                        .zip(&self.values)
-                        .map(|(k, v)| (k.clone(), v[i]))
-                        .collect(),
-                );
+                all.push(self.round(i));
             }
         }
         all.extra = self.extra;
         all.readings = self.readings.clone();
         all.block = self.block;
         all
+    }
+
+    /// Kept round `i` as it was pushed: a value per key (NaN where it had none).
+    fn round(&self, i: usize) -> Round {
+        self.keys
+            .iter()
+            .zip(&self.values)
+            .map(|(k, v)| (k.clone(), v[i]))
+            .collect()
     }
 
     /// The kept rounds whose every free-core probe read at least
@@ -297,13 +300,7 @@ impl Rounds {
         let mut out = Rounds::new();
         for i in (0..self.rounds).filter(|&i| free(i)) {
             out.block = self.blocks[i];
-            out.push(
-                self.keys
-                    .iter()
-                    .zip(&self.values)
-                    .map(|(k, v)| (k.clone(), v[i]))
-                    .collect(),
-            );
+            out.push(self.round(i));
         }
         out.readings = self.readings.clone();
         out.block = self.block;
