@@ -23,7 +23,8 @@
 //! Also beyond the seed, `ntt` ([`ntt`]) does not call GMP for the product at all: a
 //! number-theoretic transform over three 62-bit primes (lengths 2^k and 3·2^k), its transforms,
 //! pointwise products and recombination spread over the threads of a pool, by the best back
-//! end the CPU runs (portable, or AVX-512 IFMA over four 50-bit primes); a back end can be
+//! end the CPU runs (portable; AVX2 over three 50-bit primes in `f64` lanes; or AVX-512 IFMA
+//! over four 50-bit primes); a back end can be
 //! named ([`NTT_BACKEND_METHODS`]).
 //!
 //! The algorithm lives once in [`karatsuba`], generic over a [`Fork`]; the split between the
@@ -157,7 +158,7 @@ pub const METHODS: [&str; 9] = [
 /// compare back ends: [`multiplier`] makes them (an error where the CPU lacks the back end),
 /// but they are not in [`METHODS`] (whose default tables and counts they would change, and
 /// which must hold on every CPU); `ntt` itself runs the best available one.
-pub const NTT_BACKEND_METHODS: [&str; 3] = ["ntt-portable", "ntt-ifma", "ntt-ifma256"];
+pub const NTT_BACKEND_METHODS: [&str; 4] = ["ntt-portable", "ntt-avx2", "ntt-ifma", "ntt-ifma256"];
 
 /// Whether [`multiplier`] knows `name`: one of [`METHODS`] or [`NTT_BACKEND_METHODS`].
 pub fn is_method(name: &str) -> bool {
@@ -184,6 +185,7 @@ pub fn multiplier(name: &str, config: &KaraConfig) -> Result<Box<dyn Multiplier>
         "par-gmp" => Box::new(par::new(c)?),
         "ntt" => Box::new(ntt::method::new(c)?),
         "ntt-portable" => Box::new(ntt::method::with_backend(c, ntt::Backend::Portable)?),
+        "ntt-avx2" => Box::new(ntt::method::with_backend(c, ntt::Backend::Avx2)?),
         "ntt-ifma" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma)?),
         "ntt-ifma256" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma256)?),
         _ => return Err(unknown_method(name)),

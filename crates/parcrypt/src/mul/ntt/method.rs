@@ -74,6 +74,7 @@ impl Multiplier for NttMul {
         match (self.named, self.backend) {
             (false, _) => "ntt",
             (true, Backend::Portable) => "ntt-portable",
+            (true, Backend::Avx2) => "ntt-avx2",
             (true, Backend::Ifma) => "ntt-ifma",
             (true, Backend::Ifma256) => "ntt-ifma256",
         }
