@@ -53,7 +53,11 @@
 //! | 1 Mbit  | 3,838   | 11,938      | 7,053       | 1,030   | 667     | 914     | 549     |
 //! | 16 Mbit | 105,562 | 252,060     | 149,060     | 26,772  | 14,988  | 21,538  | 12,491  |
 //!
-//! So on this CPU the AVX2 back end is 8.6-11.6× faster than the portable one on 1 thread
+//! Retaken with nothing else running (02:00 UTC, 15 runs a configuration, a slower host that
+//! night: GMP's 1 Mbit read 5.6 ms), 1 thread: portable 16,241 / 313,027 µs, avx2 1,640 /
+//! 34,937, ifma 1,324 / 28,285 at 1 / 16 Mbit (avx2 75.6, ifma 72.1 at 64 Kbit).
+//!
+//! So on this CPU the AVX2 back end is 8-12× faster than the portable one on 1 thread
 //! (which is why [`super::Backend::auto`] prefers it where IFMA is missing) and takes
 //! 0.98-1.24× the IFMA one's time (three transforms per 64 bits of operand against IFMA's
 //! 2.8, four lanes against eight); an earlier, busier run gave 57.8/53.6 µs, 1.40/0.93 ms and
