@@ -144,6 +144,40 @@ impl Prime {
     }
 }
 
+/// Multiplication by a constant `w < p` with Shoup's 64-bit companion `⌊w·2^64/p⌋`: exact
+/// `a·w mod p` for any `a < 2^64` (the quotient estimate is at most one short, then one
+/// correction): the IFMA and AVX2 back ends' scalar set-up and recombination products.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByConst {
+    /// The constant.
+    pub w: u64,
+    /// `⌊w·2^64 / p⌋`.
+    pub wq: u64,
+    /// The modulus.
+    pub p: u64,
+}
+
+impl ByConst {
+    /// Multiplication by `w mod p`, modulo `p` (`p < 2^63`).
+    pub fn new(p: u64, w: u64) -> Self {
+        let w = w % p;
+        Self {
+            w,
+            wq: ((u128::from(w) << 64) / u128::from(p)) as u64,
+            p,
+        }
+    }
+
+    /// `a·w mod p` in `[0, p)`, any `a < 2^64`.
+    #[inline(always)]
+    pub fn times(self, a: u64) -> u64 {
+        // q ≥ a·w/p − 2, so a·w − q·p is in [0, 2p) and fits a u64 (p < 2^50).
+        let q = ((u128::from(a) * u128::from(self.wq)) >> 64) as u64;
+        let r = a.wrapping_mul(self.w).wrapping_sub(q.wrapping_mul(self.p));
+        if r >= self.p { r - self.p } else { r }
+    }
+}
+
 #[cfg(test)]
 pub(in crate::mul::ntt) mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 //! compiled, that they are the IFMA ones). Transforms of `2^k` and `3·2^k` points exist up to
 //! `3·2^31`; a residue below 2^50 is an exact `f64`, and a product of two is below 2^100, which
 //! the kernels split exactly into a rounded `f64` and its error by one FMA ([`super::kernels`]).
+pub use super::super::prime::ByConst;
 use super::super::prime::Prime;
 
 /// log2 of the largest power of two dividing every `p − 1`: blocks of up to 2^31 points.
@@ -70,39 +71,6 @@ pub fn centered(p: u64, x: u64) -> (f64, f64) {
         x as f64
     };
     (c, c / p as f64)
-}
-
-/// Multiplication by a constant `w < p` with Shoup's 64-bit companion `⌊w·2^64/p⌋`: exact
-/// `a·w mod p` for any `a < 2^64` (the recombination's scalar products).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByConst {
-    /// The constant.
-    pub w: u64,
-    /// `⌊w·2^64 / p⌋`.
-    pub wq: u64,
-    /// The modulus.
-    pub p: u64,
-}
-
-impl ByConst {
-    /// Multiplication by `w mod p`, modulo `p` (`p < 2^63`).
-    pub fn new(p: u64, w: u64) -> Self {
-        let w = w % p;
-        Self {
-            w,
-            wq: ((u128::from(w) << 64) / u128::from(p)) as u64,
-            p,
-        }
-    }
-
-    /// `a·w mod p` in `[0, p)`, any `a < 2^64`.
-    #[inline(always)]
-    pub fn times(self, a: u64) -> u64 {
-        // q ≥ a·w/p − 2, so a·w − q·p is in [0, 2p) and fits a u64 (p < 2^50).
-        let q = ((u128::from(a) * u128::from(self.wq)) >> 64) as u64;
-        let r = a.wrapping_mul(self.w).wrapping_sub(q.wrapping_mul(self.p));
-        if r >= self.p { r - self.p } else { r }
-    }
 }
 
 #[cfg(test)]

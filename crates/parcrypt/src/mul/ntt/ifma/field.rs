@@ -2,6 +2,7 @@
 //! just below 2^50 with 3 | c, so transforms of 2^k and 3·2^k points exist (up to 3·2^31),
 //! `4p < 2^52` (residues kept lazily below 4p still fit one 52-bit IFMA word) and the four
 //! primes' product exceeds 2^199.99 (see [`super`] for the bound this gives).
+pub use super::super::prime::ByConst;
 use super::super::prime::Prime;
 
 /// log2 of the largest power of two dividing every `p − 1`: blocks of up to 2^31 points.
@@ -81,40 +82,6 @@ impl Field {
             x = x.wrapping_mul(2u64.wrapping_sub(self.p.wrapping_mul(x)));
         }
         x & MASK52
-    }
-}
-
-/// Multiplication by a constant `w < p` with Shoup's 64-bit companion `⌊w·2^64/p⌋`: exact
-/// `a·w mod p` for any `a < 2^64` (the quotient estimate is at most one short, then one
-/// correction).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByConst {
-    /// The constant.
-    pub w: u64,
-    /// `⌊w·2^64 / p⌋`.
-    pub wq: u64,
-    /// The modulus.
-    pub p: u64,
-}
-
-impl ByConst {
-    /// Multiplication by `w mod p`, modulo `p`.
-    pub fn new(p: u64, w: u64) -> Self {
-        let w = w % p;
-        Self {
-            w,
-            wq: ((u128::from(w) << 64) / u128::from(p)) as u64,
-            p,
-        }
-    }
-
-    /// `a·w mod p` in `[0, p)`, any `a < 2^64`.
-    #[inline(always)]
-    pub fn times(self, a: u64) -> u64 {
-        // q ≥ a·w/p − 2, so a·w − q·p is in [0, 2p) and fits a u64 (p < 2^50).
-        let q = ((u128::from(a) * u128::from(self.wq)) >> 64) as u64;
-        let r = a.wrapping_mul(self.w).wrapping_sub(q.wrapping_mul(self.p));
-        if r >= self.p { r - self.p } else { r }
     }
 }
 
