@@ -31,6 +31,29 @@ pub const PRIMES: [Prime; 3] = [
     },
 ];
 
+/// The vector back ends' primes, largest first: the four largest `c·2^32 + 1 < 2^50` with
+/// `3 | c`, each with its smallest generator (both checked by the back ends' tests). The IFMA
+/// back end takes all four, the AVX2 one the first three; here, outside either back end's
+/// `cfg`, so both read one list.
+pub const PRIMES50: [Prime; 4] = [
+    Prime {
+        p: 0x3_fff3_0000_0001,
+        g: 5,
+    },
+    Prime {
+        p: 0x3_ffed_0000_0001,
+        g: 7,
+    },
+    Prime {
+        p: 0x3_ffc0_0000_0001,
+        g: 11,
+    },
+    Prime {
+        p: 0x3_ff4b_0000_0001,
+        g: 29,
+    },
+];
+
 /// Arithmetic mod one prime `p` with `0.8·2^62 < p < 2^62`: residues in `[0, p)`,
 /// Montgomery products with R = 2^64.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The three AVX2 primes and their scalar arithmetic (set-up and recombination): the three
 //! largest `p = c·2^32 + 1 < 2^50` with `3 | c` — the first three of the IFMA back end's four
-//! (`ifma::field::PRIMES`, copied here because that module is compiled only with
-//! `parcrypt_avx512`; the tests check that they are prime, have the roots and, where both are
-//! compiled, that they are the IFMA ones). Transforms of `2^k` and `3·2^k` points exist up to
+//! (both taken from `prime::PRIMES50`, which stands outside the IFMA module's `parcrypt_avx512`;
+//! the tests check that they are prime, have the roots and, where both are compiled, that they
+//! are the IFMA ones). Transforms of `2^k` and `3·2^k` points exist up to
 //! `3·2^31`; a residue below 2^50 is an exact `f64`, and a product of two is below 2^100, which
 //! the kernels split exactly into a rounded `f64` and its error by one FMA ([`super::kernels`]).
 pub use super::super::prime::ByConst;
@@ -12,20 +12,10 @@ use super::super::prime::Prime;
 pub const MAX_LOG_LEN: u32 = 32;
 
 /// The primes, largest first (the tests check them).
-pub const PRIMES: [Prime; 3] = [
-    Prime {
-        p: 0x3_fff3_0000_0001,
-        g: 5,
-    },
-    Prime {
-        p: 0x3_ffed_0000_0001,
-        g: 7,
-    },
-    Prime {
-        p: 0x3_ffc0_0000_0001,
-        g: 11,
-    },
-];
+pub const PRIMES: [Prime; 3] = {
+    let p = super::super::prime::PRIMES50;
+    [p[0], p[1], p[2]]
+};
 
 /// log2 of a lower bound on the three primes' product: `p0·p1·p2 > 2^149` (it is
 /// `2^149.9997…`; the tests check it).

@@ -13,24 +13,7 @@ pub const MASK52: u64 = (1 << 52) - 1;
 
 /// The primes, largest first: the four largest `c·2^32 + 1 < 2^50` with `3 | c`; each
 /// generator is the smallest one (both checked by the tests).
-pub const PRIMES: [Prime; 4] = [
-    Prime {
-        p: 0x3_fff3_0000_0001,
-        g: 5,
-    },
-    Prime {
-        p: 0x3_ffed_0000_0001,
-        g: 7,
-    },
-    Prime {
-        p: 0x3_ffc0_0000_0001,
-        g: 11,
-    },
-    Prime {
-        p: 0x3_ff4b_0000_0001,
-        g: 29,
-    },
-];
+pub const PRIMES: [Prime; 4] = super::super::prime::PRIMES50;
 
 /// Scalar arithmetic mod one prime `2^49 < p < 2^50`: residues in `[0, p)`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
