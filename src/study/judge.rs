@@ -821,17 +821,15 @@ impl Words<'_> {
     /// figures.
     fn free_note(&self, reason: &Reason) -> Option<String> {
         let (claim, evidence) = (self.claim, self.evidence);
-        let f = evidence.free_cores?;
         let free = evidence.free_rounds.as_deref()?;
-        let intervals: Vec<(f64, f64)> =
-            evidence.estimates.iter().map(|e| (e.low, e.high)).collect();
-        let test = claim.rule.test(&intervals);
-        let applies = claim.parallel
-            && matches!(reason, Reason::IntervalInside | Reason::IntervalOutside)
-            && !claim.rule.stands_under_load(test, &intervals, claim.load)
-            && f.low < MIN_FREE_CORES
-            && f.high >= MIN_FREE_CORES
-            && claim.rule.test(&credited(claim, &intervals, f.low)) != test;
+        // The free rounds carried the verdict exactly when, without them, the probe would
+        // have left it `cores-unclear`.
+        let without = Evidence {
+            free_rounds: None,
+            ..evidence.clone()
+        };
+        let applies = matches!(reason, Reason::IntervalInside | Reason::IntervalOutside)
+            && assess_rounds(claim, &without, Cores::Checked).1 == Reason::CoresUnclear;
         applies.then(|| {
             let figures = free
                 .estimates
