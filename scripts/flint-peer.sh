@@ -11,7 +11,11 @@
 # fft_small is on. Needs a CPU with AVX2 and FMA (x86-64-v3). Not part
 # of CI: the build alone would take half its time.
 #
-#   scripts/flint-peer.sh                 # FLINT's seven rows, 2 threads
+# It also builds the GMP 6.3 helper (scripts/gmp63-peer.sh, a minute or so) and runs its product
+# rows beside FLINT's, so one run sets FLINT on 1 and N threads and GMP 6.3 against parcrypt at
+# 64 Kbit, 1 Mbit and 16 Mbit.
+#
+#   scripts/flint-peer.sh                 # FLINT's seven rows and GMP 6.3's three, 2 threads
 #   scripts/flint-peer.sh --runs 15 ...   # any `bench peers` option
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,6 +31,8 @@ if [ "${#missing[@]}" -gt 0 ]; then
     sudo_or_not=""; [ "$(id -u)" = 0 ] || sudo_or_not="sudo"
     $sudo_or_not apt-get update -qq && $sudo_or_not apt-get install -y -qq "${missing[@]}"
 fi
+scripts/gmp63-peer.sh >&2
+gmp63="$PWD/target/gmp63/release/gmp63-peer"
 export CARGO_TARGET_DIR=target/flint
 mkdir -p target/flint
 # A compiler command with the flag in it: CC itself must be one path for the other build scripts.
@@ -34,5 +40,5 @@ printf '#!/bin/sh\nexec gcc -march=x86-64-v3 "$@"\n' > target/flint/cc-x86-64-v3
 chmod +x target/flint/cc-x86-64-v3
 export CC="$PWD/target/flint/cc-x86-64-v3"
 cargo build --release --features flint --bin parcrypt
-exec target/flint/release/parcrypt bench peers \
-    --rows flint1-product-64k,flint-product-64k,flint1-product-1m,flint-product-1m,flint1-product-16m,flint-product-16m,flint-modexp-8192 "$@"
+exec target/flint/release/parcrypt bench peers --gmp63 "$gmp63" \
+    --rows flint1-product-64k,flint-product-64k,flint1-product-1m,flint-product-1m,flint1-product-16m,flint-product-16m,flint-modexp-8192,gmp63-product-64k,gmp63-product-1m,gmp63-product-16m "$@"

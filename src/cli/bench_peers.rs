@@ -29,8 +29,8 @@ pub struct BenchPeersArgs {
     /// awslc-parsa-2048 (many messages over the threads against aws-lc-rs signing on as many); built with `--features flint` (scripts/flint-peer.sh)
     /// also flint1-product-64k, flint-product-64k, flint1-product-1m, flint-product-1m,
     /// flint1-product-16m, flint-product-16m (FLINT's fmpz_mul on 1 and N threads) and flint-modexp-8192 (fmpz_powm); with the GMP 6.3
-    /// helper (scripts/gmp63-peer.sh; see --gmp63) gmp63-product-64k, gmp63-product-1m
-    /// (GMP 6.3's mpz_mul against the system GMP's and par-gmp) and gmp63-modexp-8192
+    /// helper (scripts/gmp63-peer.sh; see --gmp63) gmp63-product-64k, gmp63-product-1m,
+    /// gmp63-product-16m (GMP 6.3's mpz_mul against the system GMP's and par-gmp) and gmp63-modexp-8192
     /// (GMP 6.3's mpz_powm), in the default set only where the helper is found.
     #[arg(long, value_parser = rows_list)]
     rows: Option<std::vec::Vec<String>>,

@@ -131,13 +131,7 @@ impl FlintData {
             let (b, e, m) = crate::suites::modexp::operands(8192, s.seed);
             vec![b, e, m]
         } else {
-            let bits = if id.ends_with("64k") {
-                65536
-            } else if id.ends_with("16m") {
-                1 << 24
-            } else {
-                1 << 20
-            };
+            let bits = super::rows::product_bits(id);
             let (a, b) = parcrypt::mul::operands(bits, s.seed);
             vec![a, b]
         };

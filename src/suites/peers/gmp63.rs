@@ -7,8 +7,8 @@
 //! sample so that one sample takes about the batch time of the in-process forms, and every
 //! sample's last result is checked by its low limb.
 //!
-//! - `gmp63-product-64k`, `gmp63-product-1m`: GMP 6.3's `mpz_mul` against the product rows'
-//!   own forms (`rows::product_row`): the system GMP's `mpz_mul` (the `seq` column here, so
+//! - `gmp63-product-64k`, `gmp63-product-1m`, `gmp63-product-16m`: GMP 6.3's `mpz_mul` against
+//!   the product rows' own forms (`rows::product_row`): the system GMP's `mpz_mul` (the `seq` column here, so
 //!   `peer/seq` is GMP 6.3 over GMP 6.2), par-gmp, and the ceiling of the GMP 6.2 copies;
 //! - `gmp63-modexp-8192`: GMP 6.3's `mpz_powm` against the modexp row's forms
 //!   (`rows::modexp_row`: the sliding window, the window with parallel products).
@@ -31,7 +31,12 @@ use std::cell::RefCell;
 pub use super::helper::{ENV, available, missing_helper, set_helper};
 
 /// The `gmp63-*` rows, in the order they run.
-pub const ROWS: [&str; 3] = ["gmp63-product-64k", "gmp63-product-1m", "gmp63-modexp-8192"];
+pub const ROWS: [&str; 4] = [
+    "gmp63-product-64k",
+    "gmp63-product-1m",
+    "gmp63-product-16m",
+    "gmp63-modexp-8192",
+];
 
 /// A `gmp63-*` row's data: the running helper, its version and build, and the operands in
 /// the system GMP (the helper holds its own copies).
@@ -61,7 +66,7 @@ impl Gmp63Data {
             h.ask(&format!("load-powm {} {} {}", hex(&b), hex(&e), hex(&m)))?;
             (vec![b, e, m], "mpz_powm")
         } else {
-            let bits = if id.ends_with("64k") { 65536 } else { 1 << 20 };
+            let bits = super::rows::product_bits(id);
             let (a, b) = parcrypt::mul::operands(bits, s.seed);
             h.ask(&format!("load-mul {} {}", hex(&a), hex(&b)))?;
             (vec![a, b], "mpz_mul")

@@ -149,11 +149,14 @@ pub fn data(id: &str, s: &Setup) -> Result<Data> {
     })
 }
 
-fn product_bits(id: &str) -> u32 {
-    match id.trim_start_matches("gmp63-") {
-        "product-32k" => 32768,
-        "product-64k" => 65536,
-        "product-128k" => 131072,
+/// A product row's operand size from its id's last part (`…-32k`, `-64k`, `-128k`, `-1m`,
+/// `-16m`), for every product row: parcrypt's, GMP 6.3's and FLINT's.
+pub(super) fn product_bits(id: &str) -> u32 {
+    match id.rsplit('-').next() {
+        Some("32k") => 32768,
+        Some("64k") => 65536,
+        Some("128k") => 131072,
+        Some("16m") => 1 << 24,
         _ => 1 << 20,
     }
 }
