@@ -5,6 +5,7 @@ use super::mul::KaraOpts;
 use super::parse_list;
 use anyhow::Result;
 use clap::Args;
+use parcrypt::mul::ntt::Backend;
 use parcrypt::mul::{METHODS, is_parallel};
 use parcrypt_lab::bench::capacity::{
     CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart, near_level,
@@ -236,6 +237,7 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
             ));
         }
     }
+    notes.extend(ntt_level_notes(records));
     if let Some(warning) = cross_core_warning(records) {
         notes.push(warning);
     }
@@ -252,6 +254,61 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
             .into(),
     );
     notes.extend(statistics_notes(records.iter().map(|r| &r.timing)));
+    notes
+}
+
+/// The NTT back end a method name runs (`ntt` the one chosen at run time), if it is one.
+fn ntt_backend(method: &str) -> Option<Backend> {
+    match method {
+        "ntt" => Some(Backend::auto()),
+        m => Backend::ALL
+            .into_iter()
+            .find(|b| m.strip_prefix("ntt-") == Some(b.short())),
+    }
+}
+
+/// Per NTT method and thread count measured at two sizes or more: the median time (and the
+/// fastest, which bursts of load on a shared machine touch least) over `primes · N · log2 N`
+/// (N the points of each transform, [`Backend::transform`]), in ns, by size. The transforms' work grows as `N·log2 N`; the splitting and recombination as `N`, so
+/// small sizes read higher. Where the figure rises as the operands leave the caches, the
+/// transform pays for memory; where it stays level, it does not.
+fn ntt_level_notes(records: &[MulBenchRecord]) -> Vec<String> {
+    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut notes = Vec::new();
+    for r in records {
+        let Some(backend) = ntt_backend(&r.method) else {
+            continue;
+        };
+        if seen.contains(&(r.method.as_str(), r.threads)) {
+            continue;
+        }
+        seen.push((r.method.as_str(), r.threads));
+        let per: Vec<String> = records
+            .iter()
+            .filter(|x| x.method == r.method && x.threads == r.threads)
+            .filter_map(|x| {
+                let limbs = (x.bits as usize).div_ceil(64);
+                let (n, primes) = backend.transform(limbs, limbs)?;
+                let work = (primes * n) as f64 * (n as f64).log2();
+                Some(format!(
+                    "{} bits {:.2} ({:.2}; N = {n})",
+                    x.bits,
+                    x.timing.median_s * 1e9 / work,
+                    x.timing.min_s * 1e9 / work
+                ))
+            })
+            .collect();
+        if per.len() >= 2 {
+            notes.push(format!(
+                "{} on {} thread(s), ns per point and level: median time (fastest) / (primes · N · \
+                 log2 N), N the transform's points; level where the transform does not pay for \
+                 memory: {}.",
+                r.method,
+                r.threads,
+                per.join(", ")
+            ));
+        }
+    }
     notes
 }
 

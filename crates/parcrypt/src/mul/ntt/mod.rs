@@ -137,6 +137,26 @@ impl Backend {
             Backend::Ifma256 => "AVX-512 IFMA, 256-bit VL (four 50-bit primes, Shoup/Montgomery)",
         }
     }
+
+    /// The transforms an `an × bn`-limb product (both at least one limb) runs on this back
+    /// end: the points of each and how many primes (one transform per operand and prime), or
+    /// `None` past [`check_bound`]. A product the back end hands to the portable one (too short
+    /// for its kernels, or past its own bound) reports the portable transforms, as it runs
+    /// them. What `bench mul` divides a time by to show the cost per point and level
+    /// (`N·log2 N` per prime), which stays level where the transform keeps its data in cache.
+    pub fn transform(self, an: usize, bn: usize) -> Option<(usize, usize)> {
+        let portable = (check_bound(an, bn).ok()?.points(), PRIMES.len());
+        let vector = match self {
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => avx2::plan(an, bn).map(|s| (s.points(), avx2::field::PRIMES.len())),
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+            Backend::Ifma | Backend::Ifma256 => {
+                ifma::plan(an, bn).map(|p| (p.shape.points(), ifma::field::PRIMES.len()))
+            }
+            _ => None,
+        };
+        Some(vector.unwrap_or(portable))
+    }
 }
 
 /// Checks that an `an × bn`-limb product fits the CRT bound and the primes' root orders;

@@ -162,6 +162,41 @@ fn squares_around_every_length() {
     }
 }
 
+/// The transforms each back end reports are the ones its products run: the portable one's
+/// shape from `check_bound`, a vector back end's own plan where it takes the product, the
+/// portable shape where it hands it on, and nothing past the bound.
+#[test]
+fn each_backend_reports_the_transforms_it_runs() {
+    let mb = 1 << 14; // 1 Mbit in limbs
+    for b in Backend::ALL {
+        let (n, primes) = b.transform(mb, mb).unwrap();
+        match b {
+            Backend::Portable => {
+                assert_eq!((n, primes), (check_bound(mb, mb).unwrap().points(), 3))
+            }
+            #[cfg(target_arch = "x86_64")]
+            Backend::Avx2 => assert_eq!((n, primes), (avx2::plan(mb, mb).unwrap().points(), 3)),
+            #[cfg(all(target_arch = "x86_64", parcrypt_avx512))]
+            Backend::Ifma | Backend::Ifma256 => {
+                // Digits of 92 bits: 2·ceil(2^20 / 92) − 1 = 22795 coefficients, 3·2^13 points.
+                assert_eq!((n, primes), (3 << 13, 4));
+            }
+            #[allow(unreachable_patterns)]
+            _ => assert_eq!(primes, 3),
+        }
+        // One limb: too short for every vector kernel, so the portable transform.
+        assert_eq!(
+            b.transform(1, 1),
+            Some((check_bound(1, 1).unwrap().points(), 3))
+        );
+        assert_eq!(
+            b.transform(1 << MAX_LOG_SHORTER, 1 << MAX_LOG_SHORTER),
+            None
+        );
+    }
+    assert_eq!(Backend::Portable.transform(mb, mb), Some((1 << 15, 3)));
+}
+
 #[test]
 fn every_backend_is_listed_and_refused_where_missing() {
     assert_eq!(Backend::ALL[0], Backend::Portable);
