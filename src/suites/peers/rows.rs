@@ -287,7 +287,8 @@ pub(super) fn modexp_row<'a>(
 }
 
 /// parcrypt's forms of a modexp row, each first checked against `want` (GMP's result): the
-/// sliding window (sequential) and the window with parallel products on `s.threads` threads.
+/// sliding window (sequential) and the window with parallel products on `s.threads` threads;
+/// the row's work also names the form `best` (the choice by measurement) takes there.
 pub fn our_modexp_forms<'a>(
     row: &mut Row<'a>,
     s: &Setup,
@@ -302,10 +303,18 @@ pub fn our_modexp_forms<'a>(
     for (name, p) in [
         ("sliding", Params::default()),
         ("window-parmul", par.clone()),
+        ("best", par.clone()),
     ] {
         if pow_mod_vartime(method(name)?.as_ref(), b, e, m, &p)?.value != *want {
             return Err(Error::Internal(format!("{name} differs from mpz_powm")));
         }
+    }
+    // `best` timed its candidates at that first use: say which it takes on these threads.
+    if let Some(choice) = parcrypt::modexp::best::chosen(m.significant_bits(), t) {
+        row.work = format!(
+            "{}; `best` takes {choice} on {t} thread(s) here (timed at its first use)",
+            row.work
+        );
     }
     let seq = method("sliding")?;
     row.seq = Some(form("sliding (Montgomery kernel)", 1, move || {
