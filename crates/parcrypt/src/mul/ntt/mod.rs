@@ -16,7 +16,7 @@
 //! pieces; the forward transforms as `radix` independent blocks per operand; the pointwise
 //! products with each block's inverse; the inverse radix stage in `threads` pieces of
 //! indices — each phase one region of the [`Pool`]. (The vector back ends instead give each
-//! of 2 to 4 threads whole primes, see [`ifma`] and [`avx2`].) Then the recombination in chunks of limbs (of
+//! of 2 to 4 threads whole primes, see [`ifma`] and [`avx2`], in one driver, [`vector`].) Then the recombination in chunks of limbs (of
 //! coefficients for the IFMA back end's wide digits), the chunks' carries added in order
 //! afterwards. Every task writes its own slice, so the result does not depend on the thread
 //! count. A square (the same limbs twice) transforms its operand once per prime.
@@ -50,6 +50,8 @@ pub mod ifma;
 pub mod method;
 pub mod prime;
 pub mod transform;
+#[cfg(target_arch = "x86_64")]
+pub mod vector;
 
 use crate::bignum::mpn::Limb;
 use crate::error::{Error, Result};

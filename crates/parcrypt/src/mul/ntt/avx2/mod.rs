@@ -83,11 +83,11 @@ pub mod tables;
 use super::cache::{Spare, TableCache};
 use super::prime::Prime;
 use super::transform::Shape;
-use super::{par_chunks, par_chunks_many, par_columns};
+use super::vector::{self, Kernels};
 use crate::bignum::mpn::Limb;
 use crate::parallel::pool::Pool;
 use simd::Avx2;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use tables::Tables;
 
 pub use field::LOG_PRIMES;
@@ -235,15 +235,7 @@ fn residues(
     b: Option<&[Limb]>,
 ) -> Vec<Vec<u64>> {
     let whole = whole_primes(threads);
-    let mut res = pool.map(whole, threads, |i| {
-        convolve(pool, 1, s, field::PRIMES[i], shape, a, b)
-    });
-    res.extend(
-        field::PRIMES[whole..]
-            .iter()
-            .map(|&q| convolve(pool, threads, s, q, shape, a, b)),
-    );
-    res
+    vector::by_primes(pool, threads, s, &field::PRIMES, whole, shape, a, b)
 }
 
 /// Transform vectors kept between products (taken by each prime's convolution, the residues
@@ -253,60 +245,48 @@ pub static SPARE: Spare = Spare::new();
 /// The kept tables.
 static TABLES: TableCache<Tables> = TableCache::new();
 
-/// The cyclic convolution modulo `q` of the operands' limbs (as the portable `convolve`),
-/// results in `[0, q.p)`.
-fn convolve(
-    pool: &Pool,
-    threads: usize,
-    s: Avx2,
-    q: Prime,
-    shape: Shape,
-    a: &[Limb],
-    b: Option<&[Limb]>,
-) -> Vec<u64> {
-    let (n, m, radix) = (shape.points(), shape.m, shape.radix);
-    let tb: Arc<Tables> = TABLES.get((q.p, radix, m), || {
+// SAFETY: an `Avx2` exists only where the CPU has AVX2 and FMA (`Avx2::new`), and [`takes`]
+// admits only shapes with `m ≥ MIN_M = 8`, a power of two (a multiple of the 4 lanes): what
+// the kernels below need of the calls `vector::convolve` makes.
+unsafe impl Kernels for Avx2 {
+    type Tables = Tables;
+    type Src<'a> = &'a [Limb];
+    const LANES: usize = 4;
+
+    fn table_cache() -> &'static TableCache<Tables> {
+        &TABLES
+    }
+    fn spare() -> &'static Spare {
+        &SPARE
+    }
+    fn tables(q: Prime, shape: Shape) -> (Tables, usize) {
         let t = Tables::new(q, shape);
         let words = t.words();
         (t, words)
-    });
-    let tb = &*tb;
-
-    // SAFETY (every kernel call below): `s` exists only where the CPU has AVX2 and FMA;
-    // `m ≥ MIN_M = 8` is a power of two; each operand's buffer holds the shape's `n` points
-    // (`forward_all`) or each task one block of `m`; the inverse stage's pieces start and end
-    // on multiples of 4 (`piece` is one, and so is `m`).
-    let ops: Vec<&[Limb]> = match b {
-        Some(b) => vec![a, b],
-        None => vec![a],
-    };
-    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| SPARE.take(n)).collect();
-    if threads == 1 {
-        // One task per operand: each limb read and reduced once for all blocks.
-        for (buf, &op) in bufs.iter_mut().zip(&ops) {
-            unsafe { kernels::forward_all(s, tb, shape, op, buf) };
-        }
-    } else {
-        par_chunks_many(pool, threads, &mut bufs, m, |i, block| unsafe {
-            kernels::forward_block(s, tb, shape, ops[i / radix], i % radix, block)
-        });
     }
-    let y = if bufs.len() == 2 { bufs.pop() } else { None };
-    let mut x = bufs.pop().unwrap_or_default();
-
-    par_chunks(pool, threads, &mut x, m, |t, block| {
-        let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
-        unsafe { kernels::pointwise_inverse(s, tb, block, yb) }
-    });
-    if let Some(y) = y {
-        SPARE.give(y);
+    unsafe fn forward_all(self, tb: &Tables, shape: Shape, src: &[Limb], out: &mut [u64]) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::forward_all(self, tb, shape, src, out) }
     }
-
-    let piece = m.div_ceil(threads).next_multiple_of(4);
-    par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| unsafe {
-        kernels::inverse_stage(s, tb, j, parts)
-    });
-    x
+    unsafe fn forward_block(
+        self,
+        tb: &Tables,
+        shape: Shape,
+        src: &[Limb],
+        t: usize,
+        out: &mut [u64],
+    ) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::forward_block(self, tb, shape, src, t, out) }
+    }
+    unsafe fn pointwise_inverse(self, tb: &Tables, x: &mut [u64], y: Option<&[u64]>) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::pointwise_inverse(self, tb, x, y) }
+    }
+    unsafe fn inverse_stage(self, tb: &Tables, j0: usize, blocks: &mut [&mut [u64]]) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::inverse_stage(self, tb, j0, blocks) }
+    }
 }
 
 #[cfg(test)]

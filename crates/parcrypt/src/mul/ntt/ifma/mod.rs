@@ -105,13 +105,13 @@ pub mod simd;
 pub mod tables;
 
 use super::cache::{Spare, TableCache};
+use super::par_chunks;
 use super::prime::Prime;
 use super::transform::Shape;
-use super::{par_chunks, par_chunks_many, par_columns};
+use super::vector::{self, Kernels};
 use crate::bignum::mpn::Limb;
 use crate::parallel::pool::Pool;
 use simd::{Lanes, V256, V512};
-use std::sync::Arc;
 use tables::Tables;
 
 /// Blocks (the power-of-two part `m` of the length) of at least this many points use these
@@ -233,14 +233,7 @@ fn by_primes<S: Lanes + Send + Sync>(
     };
     let (a, b) = (source(a, &sa), b.map(|b| source(b, &sb)));
     let whole = whole_primes(threads);
-    let mut res = pool.map(whole, threads, |i| {
-        convolve(pool, 1, s, field::PRIMES[i], plan.shape, a, b)
-    });
-    res.extend(
-        field::PRIMES[whole..]
-            .iter()
-            .map(|&q| convolve(pool, threads, s, q, plan.shape, a, b)),
-    );
+    let res = vector::by_primes(pool, threads, s, &field::PRIMES, whole, plan.shape, a, b);
     [sa, sb].into_iter().flatten().for_each(|v| SPARE.give(v));
     res
 }
@@ -280,62 +273,55 @@ pub static SPARE: Spare = Spare::new();
 /// The kept tables.
 static TABLES: TableCache<Tables> = TableCache::new();
 
-/// The cyclic convolution modulo `q` of the operands' digits (as the portable `convolve` of
-/// their limbs), results below `q.p`.
-fn convolve<S: Lanes + Send + Sync>(
-    pool: &Pool,
-    threads: usize,
-    s: S,
-    q: Prime,
-    shape: Shape,
-    a: kernels::Source<'_>,
-    b: Option<kernels::Source<'_>>,
-) -> Vec<u64> {
-    let (n, m, radix) = (shape.points(), shape.m, shape.radix);
-    let tb: Arc<Tables> = TABLES.get((q.p, radix, m), || {
+// SAFETY: a `V512` or `V256` exists only where the CPU has AVX-512F, IFMA and VL (their
+// `new`), and [`takes`] admits only shapes with `m ≥ MIN_M = 2·8`, a power of two (a multiple
+// of two vectors of either width): what the kernels below need of the calls
+// `vector::convolve` makes.
+unsafe impl<S: Lanes + Send + Sync> Kernels for S {
+    type Tables = Tables;
+    type Src<'a> = kernels::Source<'a>;
+    const LANES: usize = <S as Lanes>::LANES;
+
+    fn table_cache() -> &'static TableCache<Tables> {
+        &TABLES
+    }
+    fn spare() -> &'static Spare {
+        &SPARE
+    }
+    fn tables(q: Prime, shape: Shape) -> (Tables, usize) {
         let t = Tables::new(q, shape);
         let words = t.words();
         (t, words)
-    });
-    let tb = &*tb;
-
-    // SAFETY (every kernel call below): `s` exists only where the CPU has AVX-512F, IFMA and
-    // VL; `m ≥ MIN_M = 2·8` is a multiple of two vectors of any width; the inverse stage's
-    // pieces start and end on multiples of the lane count (`piece` is one, and so is `m`);
-    // each operand's buffer holds the shape's `n` points (`forward_all`).
-    let ops: Vec<kernels::Source<'_>> = match b {
-        Some(b) => vec![a, b],
-        None => vec![a],
-    };
-    let mut bufs: Vec<Vec<u64>> = ops.iter().map(|_| SPARE.take(n)).collect();
-    if threads == 1 {
-        // One task per operand: the radix stage reads and reduces each digit once rather than
-        // once per block (1 Mbit, 1 thread, transforms alone: 0.87-0.91 -> 0.75-0.78 ms;
-        // 16 Mbit 20.4-22.8 -> 19.9-21.0 ms). On more threads the blocks stay separate tasks.
-        for (buf, &op) in bufs.iter_mut().zip(&ops) {
-            unsafe { kernels::forward_all(s, tb, shape, op, buf) };
-        }
-    } else {
-        par_chunks_many(pool, threads, &mut bufs, m, |i, block| unsafe {
-            kernels::forward_block(s, tb, shape, ops[i / radix], i % radix, block)
-        });
     }
-    let y = if bufs.len() == 2 { bufs.pop() } else { None };
-    let mut x = bufs.pop().unwrap_or_default();
-
-    par_chunks(pool, threads, &mut x, m, |t, block| {
-        let yb = y.as_deref().map(|y| &y[t * m..(t + 1) * m]);
-        unsafe { kernels::pointwise_inverse(s, tb, block, yb) }
-    });
-    if let Some(y) = y {
-        SPARE.give(y);
+    unsafe fn forward_all(
+        self,
+        tb: &Tables,
+        shape: Shape,
+        src: kernels::Source<'_>,
+        out: &mut [u64],
+    ) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::forward_all(self, tb, shape, src, out) }
     }
-
-    let piece = m.div_ceil(threads).next_multiple_of(S::LANES);
-    par_columns(pool, threads, &mut x, m, radix, piece, |j, parts| unsafe {
-        kernels::inverse_stage(s, tb, j, parts)
-    });
-    x
+    unsafe fn forward_block(
+        self,
+        tb: &Tables,
+        shape: Shape,
+        src: kernels::Source<'_>,
+        t: usize,
+        out: &mut [u64],
+    ) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::forward_block(self, tb, shape, src, t, out) }
+    }
+    unsafe fn pointwise_inverse(self, tb: &Tables, x: &mut [u64], y: Option<&[u64]>) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::pointwise_inverse(self, tb, x, y) }
+    }
+    unsafe fn inverse_stage(self, tb: &Tables, j0: usize, blocks: &mut [&mut [u64]]) {
+        // SAFETY: the caller's promise (the trait's).
+        unsafe { kernels::inverse_stage(self, tb, j0, blocks) }
+    }
 }
 
 /// Coefficients per batch of vector Garner digits in [`recombine_chunk`].
