@@ -257,16 +257,6 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
     notes
 }
 
-/// The NTT back end a method name runs (`ntt` the one chosen at run time), if it is one.
-fn ntt_backend(method: &str) -> Option<Backend> {
-    match method {
-        "ntt" => Some(Backend::auto()),
-        m => Backend::ALL
-            .into_iter()
-            .find(|b| m.strip_prefix("ntt-") == Some(b.short())),
-    }
-}
-
 /// Per NTT method and thread count measured at two sizes or more: the median time (and the
 /// fastest, which bursts of load on a shared machine touch least) over `primes · N · log2 N`
 /// (N the points of each transform, [`Backend::transform`]), in ns, by size. The transforms' work grows as `N·log2 N`; the splitting and recombination as `N`, so
@@ -276,7 +266,7 @@ fn ntt_level_notes(records: &[MulBenchRecord]) -> Vec<String> {
     let mut seen: Vec<(&str, usize)> = Vec::new();
     let mut notes = Vec::new();
     for r in records {
-        let Some(backend) = ntt_backend(&r.method) else {
+        let Some(backend) = Backend::of_method(&r.method) else {
             continue;
         };
         if seen.contains(&(r.method.as_str(), r.threads)) {

@@ -184,11 +184,10 @@ pub fn multiplier(name: &str, config: &KaraConfig) -> Result<Box<dyn Multiplier>
         "kara-rayon" => Box::new(rayon_join::new(c)?),
         "par-gmp" => Box::new(par::new(c)?),
         "ntt" => Box::new(ntt::method::new(c)?),
-        "ntt-portable" => Box::new(ntt::method::with_backend(c, ntt::Backend::Portable)?),
-        "ntt-avx2" => Box::new(ntt::method::with_backend(c, ntt::Backend::Avx2)?),
-        "ntt-ifma" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma)?),
-        "ntt-ifma256" => Box::new(ntt::method::with_backend(c, ntt::Backend::Ifma256)?),
-        _ => return Err(unknown_method(name)),
+        _ => match ntt::Backend::of_method(name) {
+            Some(b) => Box::new(ntt::method::with_backend(c, b)?),
+            None => return Err(unknown_method(name)),
+        },
     })
 }
 

@@ -136,6 +136,16 @@ impl Backend {
         }
     }
 
+    /// The back end a multiplier name runs: `ntt-<short>` names it, `ntt` is the one chosen at
+    /// run time ([`Backend::auto`]); `None` for any other name.
+    pub fn of_method(name: &str) -> Option<Backend> {
+        if name == "ntt" {
+            return Some(Backend::auto());
+        }
+        let short = name.strip_prefix("ntt-")?;
+        Backend::ALL.into_iter().find(|b| b.short() == short)
+    }
+
     /// Its description, as `describe` and the benchmarks print it.
     pub fn name(self) -> &'static str {
         match self {

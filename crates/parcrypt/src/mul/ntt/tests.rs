@@ -197,6 +197,26 @@ fn each_backend_reports_the_transforms_it_runs() {
     assert_eq!(Backend::Portable.transform(mb, mb), Some((1 << 15, 3)));
 }
 
+/// Every back end's multiplier name gives it back, `ntt` gives the one `auto` takes, and no
+/// other name gives one.
+#[test]
+fn a_method_name_gives_its_backend() {
+    for b in Backend::ALL {
+        assert_eq!(Backend::of_method(&format!("ntt-{}", b.short())), Some(b));
+    }
+    assert_eq!(Backend::of_method("ntt"), Some(Backend::auto()));
+    for name in [
+        "ntt-",
+        "ntt-avx512",
+        "gmp",
+        "par-gmp",
+        "portable",
+        "ntt-Ifma",
+    ] {
+        assert_eq!(Backend::of_method(name), None, "{name}");
+    }
+}
+
 #[test]
 fn every_backend_is_listed_and_refused_where_missing() {
     assert_eq!(Backend::ALL[0], Backend::Portable);
