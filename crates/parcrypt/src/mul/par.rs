@@ -18,7 +18,7 @@
 //!
 //! Above all of them, chosen by measurement: a balanced product whose shorter operand has at
 //! least [`ntt_from`] limbs goes to the number-theoretic transform of [`super::ntt`] on the same
-//! threads (on its best back end: AVX-512 IFMA where the CPU has it). The threshold is timed on
+//! threads (on its best back end: AVX-512 IFMA where the CPU has it, else AVX2). The threshold is timed on
 //! this machine, once per process and thread count, at the first product that could use it.
 use super::{KaraConfig, Multiplier, crt, ntt, toom};
 use crate::bignum::mpn::{self, Limb};
