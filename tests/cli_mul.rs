@@ -95,6 +95,13 @@ fn bad_inputs_are_one_line_usage_errors() {
     args.extend_from_slice(&ok);
     assert_usage_error(&args, "depth must be 1 to 16");
     assert_usage_error(&["mul", "--a", "1", "--b", "2"], "--method");
+    let mut args = with(&["--method", "kara-pool", "--leaves", "ntt"]);
+    args.extend_from_slice(&ok);
+    assert_usage_error(
+        &args,
+        "unknown Karatsuba leaves 'ntt' (expected gmp or best)",
+    );
+    assert_usage_error(&["bench", "mul", "--leaves", "gmp,fft"], "'fft'");
 
     assert_usage_error(&["bench", "mul", "--methods", "kara-seq,fft"], "'fft'");
     assert_usage_error(&["bench", "mul", "--threads", "0"], "at least 1, got 0");
@@ -132,6 +139,69 @@ fn bench_mul(bits: &str, methods: &str, threads: &str) -> (String, serde_json::V
     let text = stdout(&out);
     let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     (text, report)
+}
+
+#[test]
+fn karatsuba_with_best_leaves_gives_the_product_and_bench_mul_times_both_leaves() {
+    // 20,000-bit operands: halves of 157 limbs, leaves the NTT takes where its one-thread
+    // threshold (timed by the command) is that low, GMP's otherwise; the product is GMP's
+    // either way.
+    let a = "f1e2d3c4b5a69788".repeat(313);
+    let b = "-".to_string() + &"0123456789abcdef".repeat(300);
+    let want = Integer::from_str_radix(&a, 16).unwrap() * Integer::from_str_radix(&b, 16).unwrap();
+    for method in ["kara-seq", "kara-pool", "kara-lockfree"] {
+        let out = parcrypt(&[
+            "mul", "--method", method, "--a", &a, "--b", &b, "--leaves", "best", "--depth", "2",
+        ]);
+        assert_eq!(stdout(&out).trim(), want.to_string_radix(16), "{method}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mul.json");
+    let out = parcrypt(&[
+        "bench",
+        "mul",
+        "--bits",
+        "65536",
+        "--methods",
+        "kara-seq,kara-pool",
+        "--threads",
+        "2",
+        "--leaves",
+        "gmp,best",
+        "--runs",
+        "2",
+        "--max-runs",
+        "2",
+        "--min-time",
+        "0",
+        "--batch-ms",
+        "0.2",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let text = stdout(&out);
+    assert!(text.contains("kara-pool (best leaves)"), "{text}");
+    assert!(text.contains("Karatsuba leaves gmp and best"), "{text}");
+    assert!(text.contains("best leaves: the NTT"), "{text}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let leaves: Vec<(String, String)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["method"].to_string(), r["leaves"].to_string()))
+        .collect();
+    let pair = |m: &str, l: &str| (format!("\"{m}\""), l.to_string());
+    assert_eq!(
+        leaves,
+        [
+            pair("gmp", "null"),
+            pair("kara-seq", "\"gmp\""),
+            pair("kara-seq", "\"best\""),
+            pair("kara-pool", "\"gmp\""),
+            pair("kara-pool", "\"best\""),
+        ]
+    );
 }
 
 #[test]

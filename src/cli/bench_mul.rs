@@ -6,7 +6,7 @@ use super::parse_list;
 use anyhow::Result;
 use clap::Args;
 use parcrypt::mul::ntt::Backend;
-use parcrypt::mul::{METHODS, is_parallel};
+use parcrypt::mul::{Leaves, METHODS, is_parallel};
 use parcrypt_lab::bench::capacity::{
     CAPACITY_BITS, CROSS_CORE_BYTES, FAR, cores_apart, near_level,
 };
@@ -22,6 +22,10 @@ fn bits_list(s: &str) -> Result<Vec<u32>, String> {
             "sizes must be integers in 2..={MAX_BITS}, got '{t}'"
         )),
     })
+}
+
+fn leaves_list(s: &str) -> Result<Vec<parcrypt::mul::Leaves>, String> {
+    parse_list(s, "leaves", super::mul::leaves)
 }
 
 fn methods_list(s: &str) -> Result<Vec<String>, String> {
@@ -49,6 +53,11 @@ pub struct BenchMulArgs {
     threads: Option<Threads>,
     #[command(flatten)]
     kara: KaraOpts,
+    /// What multiplies the Karatsuba methods' leaves, comma-separated: gmp (the seed's), best
+    /// (beyond the seed: the NTT on one thread from a threshold timed on this machine, else
+    /// GMP), or both (`gmp,best`: each kara-* method twice, interleaved).
+    #[arg(long, default_value = "gmp", value_parser = leaves_list)]
+    leaves: std::vec::Vec<parcrypt::mul::Leaves>,
     /// Target milliseconds of one sample (a batch of products, divided afterwards).
     #[arg(long, default_value_t = 10.0)]
     batch_ms: f64,
@@ -104,6 +113,7 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
             .threads
             .map_or_else(|| vec![super::mul::default_kara_threads()], |t| t.0),
         kara: args.kara.config(),
+        leaves: args.leaves,
         seed: args.seed,
         config,
         batch_s: args.batch_ms / 1e3,
@@ -117,9 +127,14 @@ pub fn mul(args: BenchMulArgs) -> Result<()> {
     let screen = opts.screen();
     if screen {
         println!(
-            "Big-integer products, depth {}, threshold {} bits{}; times per product; {}",
+            "Big-integer products, depth {}, threshold {} bits, Karatsuba leaves {}{}; times per product; {}",
             plan.kara.depth,
             plan.kara.threshold_bits,
+            plan.leaves
+                .iter()
+                .map(|l| l.name())
+                .collect::<Vec<_>>()
+                .join(" and "),
             if plan.kara.pin {
                 ", pinned helpers"
             } else {
@@ -142,10 +157,12 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
     records
         .iter()
         .map(|r| {
-            let s = seed::ratio(&r.method, r.bits);
+            // The seed's figures are for its GMP leaves only.
+            let seed_form = r.label() == r.method;
+            let s = seed::ratio(&r.method, r.bits).filter(|_| seed_form);
             MulRow {
                 bits: r.bits,
-                method: r.method.clone(),
+                method: r.label(),
                 threads: r.threads,
                 median_us: r.timing.median_s * 1e6,
                 min_us: r.timing.min_s * 1e6,
@@ -154,7 +171,7 @@ fn mul_rows(records: &[MulBenchRecord]) -> Vec<MulRow> {
                 batch: r.batch,
                 vs_gmp: round(r.vs_gmp),
                 vs_seq: r.vs_kara_seq.map(round),
-                seed_us: seed::us_per_product(&r.method, r.bits),
+                seed_us: seed::us_per_product(&r.method, r.bits).filter(|_| seed_form),
                 seed_vs_gmp: s.and_then(|s| s.vs_gmp).map(|f| round(1.0 + f)),
                 seed_vs_seq: s.and_then(|s| s.vs_kara_seq).map(|f| round(1.0 + f)),
                 capacity: r.capacity.map(|c| (c * 100.0).round() / 100.0),
@@ -196,22 +213,36 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
          E5-2650 v2 8c/16t for lock-free)."
             .to_string(),
     ];
-    let mut seen: Vec<(&str, usize)> = Vec::new();
+    let mut seen: Vec<(String, usize)> = Vec::new();
     for r in records.iter().filter(|r| is_parallel(&r.method)) {
-        if seen.contains(&(r.method.as_str(), r.threads)) {
+        let label = r.label();
+        if seen.contains(&(label.clone(), r.threads)) {
             continue;
         }
-        seen.push((r.method.as_str(), r.threads));
         let largest = plan.bits.iter().max().copied().unwrap_or(0);
-        notes.push(match break_even(records, &r.method, r.threads) {
+        notes.push(match break_even(records, &label, r.threads) {
             Some(b) => format!(
-                "{} on {} threads beats GMP from {b} bits up (every measured size >= {b}).",
-                r.method, r.threads
+                "{label} on {} threads beats GMP from {b} bits up (every measured size >= {b}).",
+                r.threads
             ),
             None => format!(
-                "{} on {} threads does not beat GMP at {largest} bits (the largest measured).",
-                r.method, r.threads
+                "{label} on {} threads does not beat GMP at {largest} bits (the largest measured).",
+                r.threads
             ),
+        });
+        seen.push((label, r.threads));
+    }
+    if plan.leaves.contains(&Leaves::Best) {
+        notes.push(match parcrypt::mul::par::ntt_from_known(1) {
+            Some(Some(f)) => format!(
+                "best leaves: the NTT ({}) on one thread multiplies a Karatsuba leaf from {f} \
+                 limbs ({} Kbit) on, timed here against GMP; GMP below.",
+                Backend::auto().name(),
+                f * 64 / 1024
+            ),
+            _ => "best leaves: the NTT on one thread never beat GMP here (timed), so GMP \
+                  multiplies every leaf."
+                .to_string(),
         });
     }
     for &t in plan.threads.iter().filter(|&&t| t > 1) {
@@ -221,7 +252,7 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
             .bits
             .iter()
             .filter_map(|&bits| {
-                let at = |m: &str| records.iter().find(|r| r.method == m && r.bits == bits);
+                let at = |m: &str| records.iter().find(|r| r.label() == m && r.bits == bits);
                 let (gmp, seq) = (at("gmp")?, at("kara-seq")?);
                 Some(format!(
                     "{bits}: {:.2}",

@@ -3,7 +3,7 @@
 use super::parse_positive;
 use anyhow::Result;
 use clap::Args;
-use parcrypt::mul::{KaraConfig, METHODS, multiplier};
+use parcrypt::mul::{KaraConfig, Leaves, METHODS, multiplier};
 use rug::Integer;
 
 /// The Karatsuba options `mul` and `bench mul` share.
@@ -18,6 +18,11 @@ pub struct KaraOpts {
     /// Pin persistent helper threads to CPUs.
     #[arg(long)]
     pin: bool,
+}
+
+/// Parses a `--leaves` value: gmp or best.
+pub fn leaves(s: &str) -> Result<Leaves, String> {
+    Leaves::parse(s).map_err(|e| e.to_string())
 }
 
 impl KaraOpts {
@@ -50,6 +55,10 @@ pub struct MulArgs {
     threads: Option<usize>,
     #[command(flatten)]
     kara: KaraOpts,
+    /// What multiplies the Karatsuba methods' leaves: gmp (the seed's) or best (beyond the
+    /// seed: the NTT on one thread from a threshold timed on this machine, else GMP).
+    #[arg(long, default_value = "gmp", value_parser = leaves)]
+    leaves: Leaves,
     /// Print the method names, one per line, and exit.
     #[arg(long)]
     list: bool,
@@ -127,7 +136,10 @@ pub fn run(args: MulArgs) -> Result<()> {
     }
     let a = parse_hex(a, "--a", Sign::Allowed)?;
     let b = parse_hex(b, "--b", Sign::Allowed)?;
-    let config = args.kara.config();
+    let config = KaraConfig {
+        leaves: args.leaves,
+        ..args.kara.config()
+    };
     let config = if parcrypt::mul::is_parallel(method) {
         config.with_threads(args.threads.unwrap_or_else(default_kara_threads))?
     } else {

@@ -20,8 +20,8 @@ use crate::bench::{
 };
 use crate::error::{Error, Result};
 use parcrypt::mul::{
-    KaraConfig, METHODS, Multiplier, NTT_BACKEND_METHODS, is_method, is_parallel, multiplier,
-    operands, unknown_method,
+    KaraConfig, Leaves, METHODS, Multiplier, NTT_BACKEND_METHODS, is_karatsuba, is_method,
+    is_parallel, multiplier, operands, unknown_method,
 };
 use rug::Integer;
 use serde::{Deserialize, Serialize};
@@ -37,8 +37,12 @@ pub struct MulBenchPlan {
     pub methods: Vec<String>,
     /// Total thread counts (caller + helpers) for the parallel methods, 1 to 4.
     pub threads: Vec<usize>,
-    /// Depth, threshold and pinning (the helper count comes from `threads`).
+    /// Depth, threshold and pinning (the helper count comes from `threads`, the leaves from
+    /// `leaves`).
     pub kara: KaraConfig,
+    /// What multiplies the Karatsuba methods' leaves: each `kara-*` method runs once per entry,
+    /// interleaved with the rest (`[Leaves::Gmp]`: the seed's, as the study measures it).
+    pub leaves: Vec<Leaves>,
     /// Seed of the random operands.
     pub seed: u64,
     /// Repetition rules, counted in samples (batches).
@@ -75,6 +79,10 @@ pub struct MulBenchRecord {
     pub vs_kara_seq: Option<f64>,
     /// Karatsuba levels (0 for `gmp`).
     pub depth: u32,
+    /// What multiplied a Karatsuba method's leaves (`gmp`, the seed's, or `best`: the NTT on
+    /// one thread from the threshold timed here); `None` for the other methods.
+    #[serde(default)]
+    pub leaves: Option<String>,
     /// More threads than this machine's logical CPUs.
     pub oversubscribed: bool,
     /// Persistent helpers were pinned to CPUs.
@@ -103,6 +111,17 @@ pub struct MulBenchRecord {
     pub note: String,
 }
 
+impl MulBenchRecord {
+    /// The method as tables name it: the method, and for a Karatsuba method whose leaves are
+    /// not the seed's GMP ones, which they are (`kara-pool (best leaves)`).
+    pub fn label(&self) -> String {
+        match self.leaves.as_deref() {
+            Some(l) if l != Leaves::Gmp.name() => format!("{} ({l} leaves)", self.method),
+            _ => self.method.clone(),
+        }
+    }
+}
+
 impl MulBenchPlan {
     /// The (method, threads) pairs to run: `gmp` first, then the methods in [`METHODS`]
     /// order (the named NTT back ends, [`NTT_BACKEND_METHODS`], after them), sequential ones
@@ -124,6 +143,20 @@ impl MulBenchPlan {
         out
     }
 
+    /// [`MulBenchPlan::configurations`] with the leaves of each: a Karatsuba method once per
+    /// entry of `leaves` (next to each other), the others with `None`.
+    pub fn runs(&self) -> Vec<(&'static str, usize, Option<Leaves>)> {
+        let mut out = Vec::new();
+        for (m, t) in self.configurations() {
+            if is_karatsuba(m) {
+                out.extend(self.leaves.iter().map(|&l| (m, t, Some(l))));
+            } else {
+                out.push((m, t, None));
+            }
+        }
+        out
+    }
+
     /// Checks sizes, names, thread counts, the Karatsuba options and the repetition rules.
     pub fn validate(&self) -> Result<()> {
         let bad = |m: String| Err(Error::InvalidParameter(m));
@@ -138,6 +171,9 @@ impl MulBenchPlan {
         }
         for &t in &self.threads {
             self.kara.with_threads(t)?.validate()?;
+        }
+        if self.leaves.is_empty() {
+            return bad("at least one kind of Karatsuba leaves is needed".into());
         }
         if !(self.batch_s.is_finite() && self.batch_s > 0.0) {
             return bad("the batch time must be a positive number of seconds".into());
@@ -203,10 +239,14 @@ fn measure_all(
     cores: usize,
     progress: &mut (impl FnMut(usize, usize, &str) + Send),
 ) -> Result<Vec<MulBenchRecord>> {
-    let configs = plan.configurations();
+    let configs = plan.runs();
     let multipliers = configs
         .iter()
-        .map(|&(m, t)| multiplier(m, &plan.kara.with_threads(t)?))
+        .map(|&(m, t, leaves)| {
+            let c = plan.kara.with_threads(t)?;
+            let leaves = leaves.unwrap_or(c.leaves);
+            multiplier(m, &KaraConfig { leaves, ..c })
+        })
         .collect::<parcrypt::Result<Vec<_>>>()?;
     let bench = Bench::new(plan.config)?;
     if plan.config.warmup_runs > 0 {
@@ -323,7 +363,7 @@ struct SizeBatches<'a> {
     plan: &'a MulBenchPlan,
     cores: usize,
     bits: u32,
-    configs: &'a [(&'static str, usize)],
+    configs: &'a [(&'static str, usize, Option<Leaves>)],
     multipliers: &'a [Box<dyn Multiplier>],
     reps: &'a [u64],
     capacity: Option<f64>,
@@ -351,10 +391,10 @@ impl SizeBatches<'_> {
         let seq = self
             .configs
             .iter()
-            .position(|&(m, _)| m == "kara-seq")
+            .position(|&(m, _, l)| m == "kara-seq" && l == Some(Leaves::Gmp))
             .map(|i| summaries[i].median);
         let mut records = Vec::new();
-        for (((((&(method, _), s), &n), m), measured), &heap) in self
+        for (((((&(method, _, leaves), s), &n), m), measured), &heap) in self
             .configs
             .iter()
             .zip(&summaries)
@@ -376,6 +416,7 @@ impl SizeBatches<'_> {
                 vs_gmp: s.median / gmp,
                 vs_kara_seq: seq.map(|q| s.median / q),
                 depth: if method == "gmp" { 0 } else { plan.kara.depth },
+                leaves: leaves.map(|l| l.name().to_string()),
                 oversubscribed: m.threads() > self.cores,
                 pinned: plan.kara.pin && is_parallel(method),
                 verified: true,
@@ -416,7 +457,7 @@ pub fn per_item(s: &Summary, n: u64) -> Summary {
 pub fn break_even(records: &[MulBenchRecord], method: &str, threads: usize) -> Option<u32> {
     let mut rows: Vec<&MulBenchRecord> = records
         .iter()
-        .filter(|r| r.method == method && r.threads == threads)
+        .filter(|r| r.label() == method && r.threads == threads)
         .collect();
     rows.sort_by_key(|r| r.bits);
     let mut from = None;
@@ -440,6 +481,7 @@ mod tests {
             methods: METHODS.iter().map(|m| m.to_string()).collect(),
             threads: vec![2, 3],
             kara: KaraConfig::default(),
+            leaves: vec![Leaves::Gmp],
             seed: 7,
             config: BenchConfig {
                 warmup_runs: 0,
@@ -462,6 +504,44 @@ mod tests {
             p.configurations(),
             [("gmp", 1), ("kara-lockfree", 2), ("kara-lockfree", 3)]
         );
+    }
+
+    #[test]
+    fn karatsuba_methods_run_once_per_kind_of_leaves_and_say_which() {
+        let mut p = plan();
+        p.methods = vec!["kara-seq".into(), "kara-pool".into(), "par-gmp".into()];
+        (p.threads, p.leaves, p.bits) = (vec![2], vec![Leaves::Gmp, Leaves::Best], vec![4096]);
+        let (g, b) = (Some(Leaves::Gmp), Some(Leaves::Best));
+        assert_eq!(
+            p.runs(),
+            [
+                ("gmp", 1, None),
+                ("kara-seq", 1, g),
+                ("kara-seq", 1, b),
+                ("kara-pool", 2, g),
+                ("kara-pool", 2, b),
+                ("par-gmp", 2, None)
+            ]
+        );
+        let recs = run(&p, |_, _, _| ()).unwrap();
+        let leaves: Vec<(&str, Option<&str>)> = recs
+            .iter()
+            .map(|r| (r.method.as_str(), r.leaves.as_deref()))
+            .collect();
+        assert_eq!(
+            leaves,
+            [
+                ("gmp", None),
+                ("kara-seq", Some("gmp")),
+                ("kara-seq", Some("best")),
+                ("kara-pool", Some("gmp")),
+                ("kara-pool", Some("best")),
+                ("par-gmp", None)
+            ]
+        );
+        // Each against the seed's kara-seq, the one with GMP leaves.
+        let seq = &recs[1];
+        assert_eq!(seq.vs_kara_seq, Some(1.0));
     }
 
     #[test]
@@ -491,8 +571,9 @@ mod tests {
 
     #[test]
     fn bad_plans_are_refused() {
-        let cases: [fn(&mut MulBenchPlan); 5] = [
+        let cases: [fn(&mut MulBenchPlan); 6] = [
             |p| p.bits = vec![0],
+            |p| p.leaves = vec![],
             |p| p.methods = vec!["fft".into()],
             |p| p.threads = vec![5],
             |p| p.threads = vec![],
@@ -523,6 +604,7 @@ mod tests {
             vs_gmp,
             vs_kara_seq: None,
             depth: 1,
+            leaves: Some("gmp".into()),
             oversubscribed: false,
             pinned: false,
             verified: true,

@@ -14,7 +14,13 @@
 //! level is spread over threads. Signs are handled on the magnitudes (the product's sign is
 //! applied at the end); unequal lengths split at the longer operand's half, so a short operand
 //! has `b1 = 0` — still exact, only less profitable. Zero, one-limb operands and operands
-//! below `threshold_bits` go straight to GMP.
+//! below `threshold_bits` go straight to the leaf product.
+//!
+//! The leaf product is GMP's `mpz_mul` ([`Leaves::Gmp`], the seed's), or, beyond the seed, the
+//! best one-thread product ([`Leaves::Best`]): the NTT from the one-thread threshold timed on
+//! this machine ([`par::ntt_from`] on [`par::one_thread_pool`]), timed on the caller before the
+//! first split so that no helper times it beside another product. Each leaf runs on one
+//! thread, so an NTT leaf inside a fork posts nothing to a pool.
 //!
 //! The three products are independent; with `helpers` threads besides the caller:
 //!
@@ -27,7 +33,7 @@
 //!
 //! The caller always splits, forms `a1 − a0` and `b1 − b0` before handing work out, and
 //! composes the result after; with 1 helper the critical path is two half products.
-use super::{KaraConfig, Multiplier};
+use super::{KaraConfig, Leaves, Multiplier, par};
 use rug::integer::Order;
 use rug::{Assign, Integer};
 
@@ -40,16 +46,66 @@ pub type Pair = (Integer, Integer);
 /// How deep the half products themselves are split (sequentially).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Inner {
-    /// Karatsuba levels left below this one (0 = GMP multiplies).
+    /// Karatsuba levels left below this one (0 = the leaf product).
     pub depth: u32,
-    /// Operands below this many bits go to GMP.
+    /// Operands below this many bits go to the leaf product.
     pub threshold_bits: u32,
+    /// What multiplies the leaves.
+    pub leaf: Leaf,
 }
 
 impl Inner {
     /// `x · y` by sequential Karatsuba to the remaining depth.
     pub fn mul(self, x: &Integer, y: &Integer) -> Integer {
-        sequential(x, y, self.depth, self.threshold_bits)
+        recurse(x, y, self.depth, self.threshold_bits, self.leaf)
+    }
+}
+
+/// The leaf product, resolved for this machine ([`Leaf::of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// `mpz_mul`.
+    Gmp,
+    /// The NTT on one thread where the shorter operand has at least this many limbs and the
+    /// longer at most 4 times as many (the balance [`par::product`] asks of it), else
+    /// `mpz_mul`.
+    NttFrom(usize),
+}
+
+impl Leaf {
+    /// The leaf product `leaves` names on this machine: for [`Leaves::Best`], the one-thread
+    /// NTT threshold, timed now where this process has not ([`par::ntt_from`] on
+    /// [`par::one_thread_pool`]; call it on the caller, before any fork).
+    pub fn of(leaves: Leaves) -> Leaf {
+        match leaves {
+            Leaves::Gmp => Leaf::Gmp,
+            Leaves::Best => match par::ntt_from(par::one_thread_pool(), 1) {
+                Some(from) => Leaf::NttFrom(from),
+                None => Leaf::Gmp,
+            },
+        }
+    }
+
+    /// `x · y` on the calling thread.
+    pub fn mul(self, x: &Integer, y: &Integer) -> Integer {
+        let Leaf::NttFrom(from) = self else {
+            return Integer::from(x * y);
+        };
+        let (lx, ly) = (x.as_limbs(), y.as_limbs());
+        let (long, short) = if lx.len() >= ly.len() {
+            (lx, ly)
+        } else {
+            (ly, lx)
+        };
+        if short.is_empty() || short.len() < from || short.len() * 4 < long.len() {
+            return Integer::from(x * y);
+        }
+        match super::ntt::product(par::one_thread_pool(), 1, long, short) {
+            Ok(p) if (*x < 0) != (*y < 0) => -p,
+            Ok(p) => p,
+            // Past the NTT's bound (2^57 limbs): GMP.
+            Err(_) => Integer::from(x * y),
+        }
     }
 }
 
@@ -184,8 +240,24 @@ fn compose(
 
 /// `a · b` by sequential Karatsuba: `depth` levels (0 = GMP), GMP below `threshold_bits`.
 pub fn sequential(a: &Integer, b: &Integer, depth: u32, threshold_bits: u32) -> Integer {
+    sequential_with(a, b, depth, threshold_bits, Leaves::Gmp)
+}
+
+/// [`sequential`] with the leaves multiplied by `leaves` (depth 0, or below `threshold_bits`).
+pub fn sequential_with(
+    a: &Integer,
+    b: &Integer,
+    depth: u32,
+    threshold_bits: u32,
+    leaves: Leaves,
+) -> Integer {
+    recurse(a, b, depth, threshold_bits, Leaf::of(leaves))
+}
+
+/// [`sequential_with`] with its leaf product resolved.
+fn recurse(a: &Integer, b: &Integer, depth: u32, threshold_bits: u32, leaf: Leaf) -> Integer {
     let Some(halves) = (depth > 0).then(|| split(a, b, threshold_bits)).flatten() else {
-        return Integer::from(a * b);
+        return leaf.mul(a, b);
     };
     let Halves {
         a0,
@@ -198,9 +270,9 @@ pub fn sequential(a: &Integer, b: &Integer, depth: u32, threshold_bits: u32) -> 
     } = halves;
     let da = Integer::from(&a1 - &a0);
     let db = Integer::from(&b1 - &b0);
-    let z0 = sequential(&a0, &b0, depth - 1, threshold_bits);
-    let z2 = sequential(&a1, &b1, depth - 1, threshold_bits);
-    let zm = sequential(&da, &db, depth - 1, threshold_bits);
+    let z0 = recurse(&a0, &b0, depth - 1, threshold_bits, leaf);
+    let z2 = recurse(&a1, &b1, depth - 1, threshold_bits, leaf);
+    let zm = recurse(&da, &db, depth - 1, threshold_bits, leaf);
     compose(z0, z2, zm, shift, bits, negative)
 }
 
@@ -210,13 +282,31 @@ pub struct Karatsuba<F> {
     name: &'static str,
     config: KaraConfig,
     fork: F,
+    /// The leaf product where it was given ([`Karatsuba::with_leaf`]), not resolved from
+    /// `config.leaves`.
+    leaf: Option<Leaf>,
 }
 
 impl<F: Fork> Karatsuba<F> {
     /// A multiplier called `name` (the registry's method name) with `config`, spreading the
     /// top level's products with `fork`.
     pub fn new(name: &'static str, config: KaraConfig, fork: F) -> Self {
-        Self { name, config, fork }
+        Self {
+            name,
+            config,
+            fork,
+            leaf: None,
+        }
+    }
+
+    /// The same multiplier with its leaves multiplied by `leaf` whatever `config.leaves` says
+    /// and whatever this machine's threshold is: to measure or test the NTT leaves at a
+    /// threshold of one's choosing ([`Leaf::NttFrom`]).
+    pub fn with_leaf(self, leaf: Leaf) -> Self {
+        Self {
+            leaf: Some(leaf),
+            ..self
+        }
     }
 
     /// The configuration (depth, threshold, helpers, pinning).
@@ -231,11 +321,13 @@ impl<F: Fork> Karatsuba<F> {
 
     fn product(&self, a: &Integer, b: &Integer) -> Integer {
         let cfg = &self.config;
+        // Resolved (and, the first time, timed) here on the caller, before any fork.
+        let leaf = self.leaf.unwrap_or_else(|| Leaf::of(cfg.leaves));
         let Some(halves) = (cfg.depth > 0)
             .then(|| split(a, b, cfg.threshold_bits))
             .flatten()
         else {
-            return Integer::from(a * b);
+            return leaf.mul(a, b);
         };
         let Halves {
             a0,
@@ -249,6 +341,7 @@ impl<F: Fork> Karatsuba<F> {
         let inner = Inner {
             depth: cfg.depth - 1,
             threshold_bits: cfg.threshold_bits,
+            leaf,
         };
         let zm_pair = (Integer::from(&a1 - &a0), Integer::from(&b1 - &b0));
         let (z0_pair, z2_pair) = ((a0, b0), (a1, b1));
@@ -296,8 +389,23 @@ impl<F: Fork> Multiplier for Karatsuba<F> {
 
     fn describe(&self) -> String {
         let c = &self.config;
+        let leaves = match (self.leaf, c.leaves) {
+            (Some(Leaf::Gmp), _) | (None, Leaves::Gmp) => "GMP".to_string(),
+            (Some(Leaf::NttFrom(f)), _) => {
+                format!("the NTT on one thread from {f} limbs (given), else GMP")
+            }
+            (None, Leaves::Best) => match par::ntt_from_known(1) {
+                Some(Some(f)) => format!(
+                    "the best one-thread product (the NTT from {f} limbs, timed here, else GMP)"
+                ),
+                Some(None) => "the best one-thread product (GMP: the NTT never won here)".into(),
+                None => "the best one-thread product (the NTT above a threshold timed at the \
+                         first product, else GMP)"
+                    .into(),
+            },
+        };
         format!(
-            "{}: Karatsuba, {} level(s), GMP on the halves and below {} bits; {} helper(s), {}",
+            "{}: Karatsuba, {} level(s), {leaves} on the halves and below {} bits; {} helper(s), {}",
             self.name,
             c.depth,
             c.threshold_bits,

@@ -50,7 +50,7 @@ pub mod spawn;
 pub mod toom;
 pub mod toom4;
 
-pub use karatsuba::{Fork, Karatsuba, Serial, sequential};
+pub use karatsuba::{Fork, Karatsuba, Leaf, Serial, sequential, sequential_with};
 
 use crate::error::{Error, Result};
 use rug::Integer;
@@ -93,6 +93,44 @@ pub struct KaraConfig {
     /// Pin helper `i` to logical CPU `i + 1` (persistent helpers: `kara-pool`,
     /// `kara-lockfree`, `kara-rayon`; threads made per call are not pinned).
     pub pin: bool,
+    /// What multiplies the leaves (the half products below the last level, and operands
+    /// below `threshold_bits`): GMP, as the seed does, or the best one-thread product.
+    pub leaves: Leaves,
+}
+
+/// What multiplies a Karatsuba split's leaves ([`KaraConfig::leaves`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Leaves {
+    /// GMP's `mpz_mul`: the seed's `karaMul`, and what the m-ary/Karatsuba study measures.
+    #[default]
+    Gmp,
+    /// The best one-thread product (beyond the seed): the NTT of [`ntt`] where a leaf is
+    /// balanced and at least the one-thread threshold [`par::ntt_from`] times on this
+    /// machine (timed once per process, before the first split), else `mpz_mul`. Each leaf
+    /// runs on the thread that computes it, on one thread: the NTT never posts work to a pool
+    /// from inside a fork.
+    Best,
+}
+
+impl Leaves {
+    /// The name the command line gives it: `gmp` or `best`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Leaves::Gmp => "gmp",
+            Leaves::Best => "best",
+        }
+    }
+
+    /// The leaves called `name` (`gmp` or `best`).
+    pub fn parse(name: &str) -> Result<Self> {
+        match name {
+            "gmp" => Ok(Leaves::Gmp),
+            "best" => Ok(Leaves::Best),
+            _ => Err(Error::InvalidParameter(format!(
+                "unknown Karatsuba leaves '{name}' (expected gmp or best)"
+            ))),
+        }
+    }
 }
 
 impl Default for KaraConfig {
@@ -103,6 +141,7 @@ impl Default for KaraConfig {
             threshold_bits: 0,
             helpers: 1,
             pin: false,
+            leaves: Leaves::Gmp,
         }
     }
 }
@@ -163,6 +202,12 @@ pub const NTT_BACKEND_METHODS: [&str; 4] = ["ntt-portable", "ntt-avx2", "ntt-ifm
 /// Whether [`multiplier`] knows `name`: one of [`METHODS`] or [`NTT_BACKEND_METHODS`].
 pub fn is_method(name: &str) -> bool {
     METHODS.contains(&name) || NTT_BACKEND_METHODS.contains(&name)
+}
+
+/// Whether `method` is one of the Karatsuba family (`kara-*`), whose leaves
+/// [`KaraConfig::leaves`] chooses.
+pub fn is_karatsuba(method: &str) -> bool {
+    method.starts_with("kara-") && METHODS.contains(&method)
 }
 
 /// Whether `method` uses helper threads (and so reads `helpers` and `--threads`).

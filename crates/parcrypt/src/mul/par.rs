@@ -33,6 +33,14 @@ pub const PAR_MIN_LIMBS: usize = 40;
 /// From this many limbs in the product (`an + bn`), the B^N ± 1 split.
 pub const CRT_MIN_LIMBS: usize = 3072;
 
+/// A pool without helper threads: every region runs on its caller. What one-thread products
+/// (Karatsuba's [`super::Leaves::Best`] leaves, on whichever thread computes them) pass to
+/// [`product`], and what [`ntt_from`] times the one-thread threshold on.
+pub fn one_thread_pool() -> &'static Pool {
+    static ONE: std::sync::OnceLock<Pool> = std::sync::OnceLock::new();
+    ONE.get_or_init(|| Pool::new(0, false, DEFAULT_SPIN).expect("a pool without threads"))
+}
+
 /// `a·b` on up to `threads` threads of `pool` (caller included), choosing the split by size.
 pub fn product(pool: &Pool, threads: usize, a: &Integer, b: &Integer) -> Integer {
     let square = std::ptr::eq(a, b) || a.as_limbs() == b.as_limbs();

@@ -23,6 +23,13 @@ fn all() -> &'static [Box<dyn Multiplier>] {
                     depth: 1 + (helpers as u32 % 3),
                     threshold_bits: if helpers == 2 { 256 } else { 0 },
                     pin: false,
+                    // The best one-thread product on every other layout: at these sizes
+                    // (below any NTT threshold) it must be GMP's product, signs included.
+                    leaves: if helpers % 2 == 1 {
+                        Leaves::Best
+                    } else {
+                        Leaves::Gmp
+                    },
                 };
                 out.push(multiplier(name, &config).expect("valid configuration"));
             }
@@ -104,6 +111,106 @@ proptest! {
         prop_assert_eq!(m.mul(&b, &a), Integer::from(&a * &b));
         prop_assert_eq!(m.mul(&a, &a), Integer::from(a.square_ref()));
     }
+}
+
+/// Every Karatsuba method (sequential and the five forks, 1 to 3 helpers, depths 1 to 3) with
+/// its leaves by the NTT on one thread from `from` limbs: the threshold given, not timed, so
+/// the NTT leaves run on every machine at the sizes the proptest draws.
+fn kara_ntt_leaves(from: usize) -> Vec<Box<dyn Multiplier>> {
+    let mut out: Vec<Box<dyn Multiplier>> = Vec::new();
+    let leaf = Leaf::NttFrom(from);
+    for helpers in 1..=MAX_HELPERS {
+        let c = KaraConfig {
+            helpers,
+            depth: helpers as u32,
+            leaves: Leaves::Best,
+            ..KaraConfig::default()
+        };
+        out.push(Box::new(seq::new(c).with_leaf(leaf)));
+        out.push(Box::new(spawn::new(c).with_leaf(leaf)));
+        out.push(Box::new(scoped::new(c).with_leaf(leaf)));
+        out.push(Box::new(pool::new(c).expect("pool").with_leaf(leaf)));
+        out.push(Box::new(
+            lockfree::new(c).expect("lock-free").with_leaf(leaf),
+        ));
+        out.push(Box::new(rayon_join::new(c).expect("rayon").with_leaf(leaf)));
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Karatsuba with NTT leaves against GMP: leaves from a few limbs (threshold 2) and from
+    /// 64 limbs, balanced and unbalanced (a leaf past the NTT's 4:1 balance goes to GMP), zero,
+    /// all-ones and power-of-two operands of either sign, squares included.
+    #[test]
+    fn karatsuba_with_ntt_leaves_equals_gmp(
+        abits in prop_oneof![Just(0u32), 1u32..300, 300u32..20_000, 20_000u32..70_000],
+        ratio in prop_oneof![Just(1.0f64), 0.3f64..1.0, 0.01f64..0.3],
+        shape in 0u8..3,
+        seed in any::<u64>(),
+        signs in (any::<bool>(), any::<bool>()),
+    ) {
+        let bbits = (f64::from(abits) * ratio) as u32;
+        let make = |bits: u32, seed: u64, negative: bool| -> Integer {
+            let x = match (bits, shape) {
+                (0, _) => Integer::new(),
+                (_, 0) => sized(bits, seed, false),
+                (_, 1) => (Integer::from(1) << bits) - 1u32,
+                _ => Integer::from(1) << (bits - 1),
+            };
+            if negative { -x } else { x }
+        };
+        let a = make(abits, seed, signs.0);
+        let b = make(bbits, seed ^ 1, signs.1);
+        let want = Integer::from(&a * &b);
+        let square = Integer::from(a.square_ref());
+        for from in [2, 64] {
+            for m in ntt_leaf_methods(from) {
+                prop_assert_eq!(&m.mul(&a, &b), &want, "{}", m.describe());
+                prop_assert_eq!(&m.mul(&b, &a), &want, "{} (swapped)", m.describe());
+                prop_assert_eq!(&m.mul(&a, &a), &square, "{} (square)", m.describe());
+            }
+        }
+    }
+}
+
+/// [`kara_ntt_leaves`], made once per threshold (their persistent helpers kept).
+fn ntt_leaf_methods(from: usize) -> &'static [Box<dyn Multiplier>] {
+    static LOW: OnceLock<Vec<Box<dyn Multiplier>>> = OnceLock::new();
+    static HIGH: OnceLock<Vec<Box<dyn Multiplier>>> = OnceLock::new();
+    let cell = if from < 64 { &LOW } else { &HIGH };
+    cell.get_or_init(|| kara_ntt_leaves(from))
+}
+
+#[test]
+fn best_leaves_are_the_timed_threshold_and_name_it() {
+    // The one-thread threshold, timed here (on this machine's best back end), is what
+    // `Leaves::Best` resolves to; a product on either side of it is exact.
+    let leaf = Leaf::of(Leaves::Best);
+    let from = par::ntt_from_known(1).expect("timed by Leaf::of");
+    assert_eq!(leaf, from.map_or(Leaf::Gmp, Leaf::NttFrom));
+    let config = KaraConfig {
+        leaves: Leaves::Best,
+        depth: 2,
+        ..KaraConfig::default()
+    };
+    let m = multiplier("kara-pool", &config).unwrap();
+    let d = m.describe();
+    assert!(d.contains("best one-thread product"), "{d}");
+    for limbs in [64usize, 1 << 12, 1 << 14] {
+        let (a, b) = operands((limbs * 64) as u32, limbs as u64);
+        assert_eq!(m.mul(&a, &b), Integer::from(&a * &b), "{limbs} limbs");
+    }
+    assert_eq!(Leaves::parse("best").unwrap(), Leaves::Best);
+    assert_eq!(Leaves::parse(Leaves::Gmp.name()).unwrap(), Leaves::Gmp);
+    assert!(
+        Leaves::parse("ntt")
+            .unwrap_err()
+            .to_string()
+            .contains("expected gmp or best")
+    );
 }
 
 fn par_gmp() -> &'static dyn Multiplier {
