@@ -368,6 +368,11 @@ pub struct Quality {
     /// cross-core probe) for them to share a cache again before the next round.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub waited_apart_s: f64,
+    /// The least share of a round's wall time that the most robbed logical CPU kept from the
+    /// hypervisor (steal time, `sampling::STEAL_FREE`), over the rounds kept, for experiments
+    /// that run parallel forms where the kernel counts steal (1.0: nothing taken).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steal_free: Option<f64>,
 }
 
 fn is_zero(x: &f64) -> bool {
@@ -377,7 +382,8 @@ fn is_zero(x: &f64) -> bool {
 impl Quality {
     /// "; 3 more set aside (23 % of the 13 run): 2 with the CPUs apart (moving 8 KB between
     /// them and back took 3.1 µs, against 0.67 µs in the rounds kept; the line: 1.34 µs), 1
-    /// with a core taken (the free-core probe read below 0.75)", or "; none set aside".
+    /// with a core taken (the free-core probe, or the share of the round a CPU kept from the
+    /// hypervisor, read below 0.75)", or "; none set aside".
     pub fn set_aside_text(&self) -> String {
         if self.set_aside_rounds == 0 {
             return "; none set aside".into();
@@ -403,7 +409,7 @@ impl Quality {
         }
         if self.set_aside_busy > 0 {
             why.push(format!(
-                "{} with a core taken (the free-core probe read below {})",
+                "{} with a core taken (the free-core probe, or the share of the round a CPU kept from the hypervisor, read below {})",
                 self.set_aside_busy,
                 crate::bench::capacity::DISTURBED
             ));

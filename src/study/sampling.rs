@@ -33,6 +33,12 @@ pub const PROBE: &str = "probe:";
 /// The free-core probe's keys: this, then the thread count (`probe:free-cores/2`).
 pub const FREE_CORES: &str = "probe:free-cores/";
 
+/// The key of a round's steal reading ([`crate::bench::capacity::steal_free`]): the share of
+/// the round's wall time the most robbed logical CPU kept from the hypervisor (1.0: nothing
+/// taken). [`measure`] adds it to every round of an experiment that probes free cores for 2
+/// threads or more, where the kernel counts steal time.
+pub const STEAL_FREE: &str = "probe:steal-free";
+
 /// Bootstrap resamples per interval.
 pub const RESAMPLES: usize = crate::bench::stats::BOOTSTRAP_RESAMPLES;
 /// A configuration whose median's interval is wider than this (relative half-width) is noisy.
@@ -149,7 +155,8 @@ pub struct Rounds {
     /// Rounds set aside: measured with the CPUs apart ([`FAR`]) or a core taken
     /// ([`DISTURBED`]).
     pub set_aside: usize,
-    /// Of those, the rounds set aside because their free-core probe read below [`DISTURBED`].
+    /// Of those, the rounds set aside because their free-core probe, or their steal reading
+    /// ([`STEAL_FREE`]), read below [`DISTURBED`].
     pub set_aside_busy: usize,
     /// Rounds kept although their cross-core probe read the CPUs apart, because as many rounds
     /// as the plan allows had been set aside already (the judge holds results such rounds
@@ -232,7 +239,10 @@ impl Rounds {
             self.far_above_us = level.map(|l| l * FAR);
             level.is_some_and(|l| cores_apart(us, l))
         });
-        let busy = free_core_readings(&round).any(|(_, f)| f.is_finite() && f < DISTURBED);
+        let busy = free_core_readings(&round)
+            .map(|(_, f)| f)
+            .chain(steal_reading(&round))
+            .any(|f| f.is_finite() && f < DISTURBED);
         if self.set_aside >= limit || (apart.is_none() && !busy) {
             self.kept_apart += usize::from(apart.is_some());
             self.push(round);
@@ -278,9 +288,9 @@ impl Rounds {
             .collect()
     }
 
-    /// The kept rounds whose every free-core probe read at least
-    /// [`crate::bench::capacity::FREE_CORES_NEEDED`] (each in its block), or `None` when no
-    /// kept round read below it (the rounds themselves). What the judge takes as the evidence
+    /// The kept rounds whose every free-core probe, and steal reading ([`STEAL_FREE`]), read at
+    /// least [`crate::bench::capacity::FREE_CORES_NEEDED`] (each in its block), or `None` when
+    /// no kept round read below it (the rounds themselves). What the judge takes as the evidence
     /// of rounds load could not have slowed, where the probe's interval straddles that line
     /// (`experiment::set_aside_checked` builds it; [`crate::study::judge::assess`]). Nothing is
     /// set aside in the result.
@@ -290,7 +300,7 @@ impl Rounds {
             .keys
             .iter()
             .zip(&self.values)
-            .filter(|(k, _)| k.starts_with(FREE_CORES))
+            .filter(|(k, _)| k.starts_with(FREE_CORES) || *k == STEAL_FREE)
             .map(|(_, v)| v)
             .collect();
         let free = |i: usize| probes.iter().all(|v| v[i].is_nan() || v[i] >= need);
@@ -447,6 +457,9 @@ impl Rounds {
                 .then(|| median(self.set_aside_us.clone())),
             far_above_us: self.far_above_us,
             waited_apart_s: self.waited_apart_s,
+            steal_free: self
+                .get(STEAL_FREE)
+                .and_then(|v| v.iter().copied().filter(|x| x.is_finite()).reduce(f64::min)),
         }
     }
 }
@@ -543,8 +556,11 @@ pub fn set_block(experiment: &str, block: Block) {
 /// the extra time and the round cap allow another.
 ///
 /// A round that probes free cores for 2 threads or more gets a [`CROSS_CORE`] reading: the
-/// slower of a probe just before it (from the second round on) and one just after. A round
-/// whose free-core probe reads below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
+/// slower of a probe just before it (from the second round on) and one just after; and, where
+/// the kernel counts steal time, a [`STEAL_FREE`] reading over the round itself: the free-core
+/// probe runs after the round's configurations and misses a CPU the hypervisor took in the
+/// middle of it, which steal time counts. A round whose free-core probe or steal reading reads
+/// below [`DISTURBED`], or (in a plan [`Plan::handing_data`]) whose
 /// cross-core reading is beyond [`FAR`] times the machine's level (the [`established_level`] of the
 /// process's readings and the rounds'), is set aside, kept apart, and another run in its
 /// place. `i` counts every round run, set aside or not.
@@ -553,7 +569,9 @@ pub fn measure(
     mut round: impl FnMut(usize) -> Result<Vec<(String, f64)>>,
     settled: impl Fn(&Rounds) -> bool,
 ) -> Result<Rounds> {
-    use crate::bench::capacity::{CROSS_CORE_S, cross_core_readings, cross_core_us};
+    use crate::bench::capacity::{
+        CROSS_CORE_S, cross_core_readings, cross_core_us, steal_free, steal_seconds,
+    };
     // The process's readings before these rounds: with this experiment's own, they set the
     // machine's level against which a round reads the CPUs apart.
     let elsewhere = cross_core_readings();
@@ -598,8 +616,18 @@ pub fn measure(
             } else {
                 f64::NAN
             };
+            let steal_before = steal_seconds();
+            let started = Instant::now();
             let mut v = round(i)?;
+            let wall = started.elapsed().as_secs_f64();
             parallel = probes_parallel(&v);
+            if parallel
+                && !v.iter().any(|(k, _)| k == STEAL_FREE)
+                && let Some(free) =
+                    steal_free(steal_before.as_deref(), steal_seconds().as_deref(), wall)
+            {
+                v.push((STEAL_FREE.to_string(), free));
+            }
             if parallel && !v.iter().any(|(k, _)| k == CROSS_CORE) {
                 let after = cross_core_us(CROSS_CORE_S);
                 // `max` ignores the NaN of the first round's missing probe.
@@ -621,6 +649,11 @@ fn free_core_readings(round: &[(String, f64)]) -> impl Iterator<Item = (usize, f
     round
         .iter()
         .filter_map(|(k, v)| Some((k.strip_prefix(FREE_CORES)?.parse().ok()?, *v)))
+}
+
+/// A round's steal reading ([`STEAL_FREE`]), where it has one.
+fn steal_reading(round: &[(String, f64)]) -> Option<f64> {
+    round.iter().find(|(k, _)| k == STEAL_FREE).map(|&(_, v)| v)
 }
 
 /// Whether a round probes free cores for 2 threads or more (its experiment runs parallel

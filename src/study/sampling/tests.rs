@@ -396,6 +396,39 @@ fn the_wait_for_near_cpus_is_bounded() {
 }
 
 #[test]
+fn rounds_the_hypervisor_robbed_are_set_aside_and_left_out_of_the_free_rounds() {
+    // Round i: a = i, the free-core probe always free (it runs after the round), the steal
+    // reading 0.6 in round 1 (a CPU taken for 40 % of the round: set aside, measured again)
+    // and 0.85 in round 3 (kept, but not a free round).
+    let r = measure_by(
+        &apart_plan(4),
+        |i| {
+            let steal = match i {
+                1 => 0.6,
+                3 => 0.85,
+                _ => 1.0,
+            };
+            Ok(vec![
+                ("a".into(), i as f64),
+                (format!("{FREE_CORES}2"), 0.97),
+                (STEAL_FREE.into(), steal),
+            ])
+        },
+        |_| true,
+        &[],
+    )
+    .unwrap();
+    assert_eq!(r.get("a").unwrap(), &[0.0, 2.0, 3.0, 4.0]);
+    assert_eq!((r.set_aside, r.set_aside_busy), (1, 1));
+    assert_eq!(
+        r.with_set_aside().get("a").unwrap(),
+        &[0.0, 1.0, 2.0, 3.0, 4.0]
+    );
+    let free = r.free_only().expect("round 3 was robbed");
+    assert_eq!(free.get("a").unwrap(), &[0.0, 2.0, 4.0]);
+}
+
+#[test]
 fn free_only_keeps_the_rounds_whose_every_probe_read_the_cores_free() {
     let mut r = Rounds::new();
     // Round i: a = i; the 2-thread probe low in rounds 1 and 3, the 3-thread one in round 4,

@@ -394,3 +394,74 @@ mod tests {
         assert!(pinned.is_finite() && pinned > 0.0, "{pinned}");
     }
 }
+
+/// Each logical CPU's steal time so far (the hypervisor running something else while the
+/// guest wanted that CPU), in seconds, from `/proc/stat`; `None` where it cannot be read
+/// (not Linux, or a kernel without steal accounting: every CPU line too short).
+pub fn steal_seconds() -> Option<Vec<f64>> {
+    let stat = std::fs::read_to_string("/proc/stat").ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let tick = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    steal_from_stat(&stat, if tick > 0 { tick as f64 } else { 100.0 })
+}
+
+/// [`steal_seconds`] from the text of `/proc/stat` and the clock ticks per second: the eighth
+/// number of each `cpuN` line.
+fn steal_from_stat(stat: &str, ticks_per_s: f64) -> Option<Vec<f64>> {
+    let per_cpu: Vec<f64> = stat
+        .lines()
+        .filter(|l| {
+            l.strip_prefix("cpu")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .filter_map(|l| l.split_whitespace().nth(8)?.parse::<f64>().ok())
+        .map(|ticks| ticks / ticks_per_s)
+        .collect();
+    (!per_cpu.is_empty()).then_some(per_cpu)
+}
+
+/// Of `seconds` of wall time between two [`steal_seconds`] readings, the share the most
+/// robbed CPU kept: 1 − (its steal time over that span) / `seconds`, clamped to 0..=1 (1.0:
+/// the hypervisor took nothing from any CPU). `None` where either reading is missing or the
+/// CPUs differ. Steal is counted in clock ticks (10 ms at the usual 100 per second), so a
+/// span of a second reads to about 1 %.
+pub fn steal_free(before: Option<&[f64]>, after: Option<&[f64]>, seconds: Seconds) -> Option<f64> {
+    let (before, after) = (before?, after?);
+    if before.len() != after.len() || seconds.is_nan() || seconds <= 0.0 {
+        return None;
+    }
+    let most = before
+        .iter()
+        .zip(after)
+        .map(|(b, a)| (a - b).max(0.0))
+        .fold(0.0, f64::max);
+    Some((1.0 - most / seconds).clamp(0.0, 1.0))
+}
+
+#[cfg(test)]
+mod steal_tests {
+    use super::*;
+
+    #[test]
+    fn steal_is_read_per_cpu_and_its_share_from_the_most_robbed_cpu() {
+        let stat = "cpu  1009 0 857 19292 152 0 16 30 0 0\n\
+                    cpu0 301 0 269 10095 4 0 4 10 0 0\n\
+                    cpu1 707 0 588 9196 147 0 12 20 0 0\n\
+                    intr 1 2 3\nctxt 5\n";
+        assert_eq!(steal_from_stat(stat, 100.0), Some(vec![0.10, 0.20]));
+        assert_eq!(steal_from_stat("cpu  1 2 3\nintr 4\n", 100.0), None);
+        assert_eq!(steal_from_stat("cpu0 1 2 3\n", 100.0), None);
+        // 0.3 s stolen from CPU 1 over 2 s: it kept 85 %.
+        let free = steal_free(Some(&[0.1, 0.2]), Some(&[0.1, 0.5]), 2.0).unwrap();
+        assert!((free - 0.85).abs() < 1e-12, "{free}");
+        assert_eq!(steal_free(Some(&[0.0]), Some(&[0.0]), 1.0), Some(1.0));
+        assert_eq!(steal_free(Some(&[0.0]), Some(&[5.0]), 1.0), Some(0.0));
+        assert_eq!(steal_free(Some(&[0.0]), Some(&[0.0, 1.0]), 1.0), None);
+        assert_eq!(steal_free(None, Some(&[0.0]), 1.0), None);
+        assert_eq!(steal_free(Some(&[0.0]), Some(&[0.0]), 0.0), None);
+        // This machine: a reading, one value per CPU, where Linux keeps the counter.
+        if cfg!(target_os = "linux") {
+            assert!(steal_seconds().is_some_and(|v| !v.is_empty()));
+        }
+    }
+}
