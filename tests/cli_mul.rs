@@ -113,17 +113,24 @@ fn bad_inputs_are_one_line_usage_errors() {
 
 /// `bench mul` at `bits` for `methods` on `threads`, two short runs: its screen and its JSON.
 fn bench_mul(bits: &str, methods: &str, threads: &str) -> (String, serde_json::Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("mul.json");
-    let out = parcrypt(&[
-        "bench",
-        "mul",
+    bench_mul_with(&[
         "--bits",
         bits,
         "--methods",
         methods,
         "--threads",
         threads,
+        "--quiet",
+    ])
+}
+
+/// `bench mul` with `args`, two short runs: its screen and its JSON.
+fn bench_mul_with(args: &[&str]) -> (String, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("mul.json");
+    let mut all = vec!["bench", "mul"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[
         "--runs",
         "2",
         "--max-runs",
@@ -132,11 +139,10 @@ fn bench_mul(bits: &str, methods: &str, threads: &str) -> (String, serde_json::V
         "0",
         "--batch-ms",
         "0.2",
-        "--quiet",
         "--json",
         json.to_str().unwrap(),
     ]);
-    let text = stdout(&out);
+    let text = stdout(&parcrypt(&all));
     let report = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     (text, report)
 }
@@ -155,11 +161,7 @@ fn karatsuba_with_best_leaves_gives_the_product_and_bench_mul_times_both_leaves(
         ]);
         assert_eq!(stdout(&out).trim(), want.to_string_radix(16), "{method}");
     }
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("mul.json");
-    let out = parcrypt(&[
-        "bench",
-        "mul",
+    let (text, report) = bench_mul_with(&[
         "--bits",
         "65536",
         "--methods",
@@ -168,23 +170,10 @@ fn karatsuba_with_best_leaves_gives_the_product_and_bench_mul_times_both_leaves(
         "2",
         "--leaves",
         "gmp,best",
-        "--runs",
-        "2",
-        "--max-runs",
-        "2",
-        "--min-time",
-        "0",
-        "--batch-ms",
-        "0.2",
-        "--json",
-        json.to_str().unwrap(),
     ]);
-    let text = stdout(&out);
     assert!(text.contains("kara-pool (best leaves)"), "{text}");
     assert!(text.contains("Karatsuba leaves gmp and best"), "{text}");
     assert!(text.contains("best leaves: the NTT"), "{text}");
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     let leaves: Vec<(String, String)> = report["results"]
         .as_array()
         .unwrap()
