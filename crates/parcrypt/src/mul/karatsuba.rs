@@ -66,9 +66,8 @@ impl Inner {
 pub enum Leaf {
     /// `mpz_mul`.
     Gmp,
-    /// The NTT on one thread where the shorter operand has at least this many limbs and the
-    /// longer at most 4 times as many (the balance [`par::product`] asks of it), else
-    /// `mpz_mul`.
+    /// The NTT on one thread where the operands have the shape [`par::product`] hands the NTT
+    /// from this many limbs on ([`par::by_ntt_from`]), else `mpz_mul`.
     NttFrom(usize),
 }
 
@@ -88,23 +87,10 @@ impl Leaf {
 
     /// `x · y` on the calling thread.
     pub fn mul(self, x: &Integer, y: &Integer) -> Integer {
-        let Leaf::NttFrom(from) = self else {
-            return Integer::from(x * y);
-        };
-        let (lx, ly) = (x.as_limbs(), y.as_limbs());
-        let (long, short) = if lx.len() >= ly.len() {
-            (lx, ly)
-        } else {
-            (ly, lx)
-        };
-        if short.is_empty() || short.len() < from || short.len() * 4 < long.len() {
-            return Integer::from(x * y);
-        }
-        match super::ntt::product(par::one_thread_pool(), 1, long, short) {
-            Ok(p) if (*x < 0) != (*y < 0) => -p,
-            Ok(p) => p,
-            // Past the NTT's bound (2^57 limbs): GMP.
-            Err(_) => Integer::from(x * y),
+        match self {
+            Leaf::NttFrom(from) => par::by_ntt_from(par::one_thread_pool(), 1, from, x, y)
+                .unwrap_or_else(|| Integer::from(x * y)),
+            Leaf::Gmp => Integer::from(x * y),
         }
     }
 }

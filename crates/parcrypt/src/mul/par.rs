@@ -51,19 +51,49 @@ pub fn product(pool: &Pool, threads: usize, a: &Integer, b: &Integer) -> Integer
         (lb, la)
     };
     let (an, bn) = (la.len(), lb.len());
-    let by_ntt =
-        bn >= NTT_SIZES[0] && bn * 4 >= an && ntt_from(pool, threads).is_some_and(|f| bn >= f);
-    let p = match by_ntt.then(|| ntt::product(pool, threads, la, lb)) {
-        Some(Ok(p)) => p,
-        // Past the NTT's bound (2^57 limbs), or below the threshold: the GMP splits.
-        _ => {
-            if split_for(threads, an, bn) == Split::Gmp {
-                return Integer::from(a * b);
-            }
-            magnitude(pool, threads, la, lb, square)
-        }
-    };
+    // The threshold is timed (the first time) only for a product that could use it.
+    if ntt_shape(an, bn, NTT_SIZES[0])
+        && let Some(p) = ntt_from(pool, threads).and_then(|f| by_ntt_from(pool, threads, f, a, b))
+    {
+        return p;
+    }
+    // Below the threshold, or past the NTT's bound (2^57 limbs): the GMP splits.
+    if split_for(threads, an, bn) == Split::Gmp {
+        return Integer::from(a * b);
+    }
+    let p = magnitude(pool, threads, la, lb, square);
     if (*a < 0) != (*b < 0) { -p } else { p }
+}
+
+/// Whether magnitudes of `an >= bn` limbs go to the NTT from `from` limbs: the shorter has at
+/// least `from` limbs and at least a quarter of the longer one's (a lopsided product would
+/// transform mostly zeros).
+fn ntt_shape(an: usize, bn: usize, from: usize) -> bool {
+    bn >= from && bn * 4 >= an
+}
+
+/// `a·b` (signed) by the NTT on up to `threads` threads of `pool` where the operands have the
+/// shape [`product`] hands the NTT from `from` limbs on; `None` for any other shape, or past
+/// the NTT's bound. What [`product`] runs above its timed threshold, and Karatsuba's NTT
+/// leaves ([`super::Leaf::NttFrom`]) at theirs.
+pub fn by_ntt_from(
+    pool: &Pool,
+    threads: usize,
+    from: usize,
+    a: &Integer,
+    b: &Integer,
+) -> Option<Integer> {
+    let (la, lb) = (a.as_limbs(), b.as_limbs());
+    let (long, short) = if la.len() >= lb.len() {
+        (la, lb)
+    } else {
+        (lb, la)
+    };
+    if short.is_empty() || !ntt_shape(long.len(), short.len(), from) {
+        return None;
+    }
+    let p = ntt::product(pool, threads, long, short).ok()?;
+    Some(if (*a < 0) != (*b < 0) { -p } else { p })
 }
 
 /// Which split [`product`] uses for magnitudes of `an >= bn` limbs on `threads` threads.
@@ -142,7 +172,7 @@ pub fn ntt_from_known(threads: usize) -> Option<Option<usize>> {
 /// `threads` threads, where this process has timed the threshold ([`ntt_from_known`]).
 pub fn uses_ntt(threads: usize, an: usize, bn: usize) -> Option<bool> {
     let from = ntt_from_known(threads)?;
-    Some(bn >= NTT_SIZES[0] && bn * 4 >= an && from.is_some_and(|f| bn >= f))
+    Some(ntt_shape(an, bn, NTT_SIZES[0]) && from.is_some_and(|f| bn >= f))
 }
 
 fn time_ntt_from(pool: &Pool, threads: usize) -> Option<usize> {
