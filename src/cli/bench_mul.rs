@@ -24,7 +24,7 @@ fn bits_list(s: &str) -> Result<Vec<u32>, String> {
     })
 }
 
-fn leaves_list(s: &str) -> Result<Vec<parcrypt::mul::Leaves>, String> {
+fn leaves_list(s: &str) -> Result<Vec<Leaves>, String> {
     parse_list(s, "leaves", super::mul::leaves)
 }
 
@@ -57,7 +57,7 @@ pub struct BenchMulArgs {
     /// (beyond the seed: the NTT on one thread from a threshold timed on this machine, else
     /// GMP), or both (`gmp,best`: each kara-* method twice, interleaved).
     #[arg(long, default_value = "gmp", value_parser = leaves_list)]
-    leaves: std::vec::Vec<parcrypt::mul::Leaves>,
+    leaves: std::vec::Vec<Leaves>,
     /// Target milliseconds of one sample (a batch of products, divided afterwards).
     #[arg(long, default_value_t = 10.0)]
     batch_ms: f64,
@@ -213,24 +213,16 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
          E5-2650 v2 8c/16t for lock-free)."
             .to_string(),
     ];
-    let mut seen: Vec<(String, usize)> = Vec::new();
-    for r in records.iter().filter(|r| is_parallel(&r.method)) {
-        let label = r.label();
-        if seen.contains(&(label.clone(), r.threads)) {
-            continue;
-        }
-        let largest = plan.bits.iter().max().copied().unwrap_or(0);
-        notes.push(match break_even(records, &label, r.threads) {
+    let largest = plan.bits.iter().max().copied().unwrap_or(0);
+    for (label, threads) in runs(records.iter().filter(|r| is_parallel(&r.method))) {
+        notes.push(match break_even(records, &label, threads) {
             Some(b) => format!(
-                "{label} on {} threads beats GMP from {b} bits up (every measured size >= {b}).",
-                r.threads
+                "{label} on {threads} threads beats GMP from {b} bits up (every measured size >= {b})."
             ),
             None => format!(
-                "{label} on {} threads does not beat GMP at {largest} bits (the largest measured).",
-                r.threads
+                "{label} on {threads} threads does not beat GMP at {largest} bits (the largest measured)."
             ),
         });
-        seen.push((label, r.threads));
     }
     if plan.leaves.contains(&Leaves::Best) {
         notes.push(match parcrypt::mul::par::ntt_from_known(1) {
@@ -288,25 +280,32 @@ fn mul_notes(records: &[MulBenchRecord], plan: &MulBenchPlan) -> Vec<String> {
     notes
 }
 
+/// Each (method as tables name it, threads) of `records` once, in the order first met.
+fn runs<'a>(records: impl IntoIterator<Item = &'a MulBenchRecord>) -> Vec<(String, usize)> {
+    let mut out: Vec<(String, usize)> = Vec::new();
+    for r in records {
+        let run = (r.label(), r.threads);
+        if !out.contains(&run) {
+            out.push(run);
+        }
+    }
+    out
+}
+
 /// Per NTT method and thread count measured at two sizes or more: the median time (and the
 /// fastest, which bursts of load on a shared machine touch least) over `primes · N · log2 N`
 /// (N the points of each transform, [`Backend::transform`]), in ns, by size. The transforms' work grows as `N·log2 N`; the splitting and recombination as `N`, so
 /// small sizes read higher. Where the figure rises as the operands leave the caches, the
 /// transform pays for memory; where it stays level, it does not.
 fn ntt_level_notes(records: &[MulBenchRecord]) -> Vec<String> {
-    let mut seen: Vec<(&str, usize)> = Vec::new();
     let mut notes = Vec::new();
-    for r in records {
-        let Some(backend) = Backend::of_method(&r.method) else {
+    for (method, threads) in runs(records) {
+        let Some(backend) = Backend::of_method(&method) else {
             continue;
         };
-        if seen.contains(&(r.method.as_str(), r.threads)) {
-            continue;
-        }
-        seen.push((r.method.as_str(), r.threads));
         let per: Vec<String> = records
             .iter()
-            .filter(|x| x.method == r.method && x.threads == r.threads)
+            .filter(|x| x.label() == method && x.threads == threads)
             .filter_map(|x| {
                 let limbs = (x.bits as usize).div_ceil(64);
                 let (n, primes) = backend.transform(limbs, limbs)?;
@@ -324,8 +323,8 @@ fn ntt_level_notes(records: &[MulBenchRecord]) -> Vec<String> {
                 "{} on {} thread(s), ns per point and level: median time (fastest) / (primes · N · \
                  log2 N), N the transform's points; level where the transform does not pay for \
                  memory: {}.",
-                r.method,
-                r.threads,
+                method,
+                threads,
                 per.join(", ")
             ));
         }
